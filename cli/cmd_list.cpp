@@ -1,0 +1,43 @@
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "output.h"
+#include "registry.h"
+
+namespace kwb::cli {
+
+void addListCommand(CLI::App& app, int& exitCode) {
+  auto* sub = app.add_subcommand("list", "List the registered kernels and references");
+  auto json = std::make_shared<bool>(false);
+  sub->add_flag("--json", *json, "Print a JSON array instead of a table");
+  sub->callback([json, &exitCode] {
+    const auto kernels = kernels::registry().all();
+    if (*json) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& k : kernels)
+        out.push_back({{"id", k.id},
+                       {"name", k.displayName},
+                       {"family", k.family},
+                       {"stage", k.stage},
+                       {"precision", toString(k.precision)},
+                       {"alignment", k.alignment},
+                       {"reference", k.reference},
+                       {"rtol", k.rtol()},
+                       {"atol", k.atol()},
+                       {"description", k.description}});
+      std::cout << out.dump(2) << '\n';
+    } else {
+      std::vector<std::vector<std::string>> rows{
+          {"id", "name", "stage", "precision", "align", "description"}};
+      for (const auto& k : kernels)
+        rows.push_back({k.id, k.displayName, k.reference ? "ref" : std::to_string(k.stage),
+                        std::string(toString(k.precision)), std::to_string(k.alignment),
+                        k.description});
+      std::cout << formatTable(rows);
+    }
+    exitCode = 0;
+  });
+}
+
+}  // namespace kwb::cli

@@ -1,0 +1,12 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace kwb::cli {
+
+// Each subcommand lives in its own cmd_*.cpp and registers itself on the app; its callback
+// stores the exit code in `exitCode`. Errors are thrown (InputError → 2, NoDeviceError → 3)
+// and mapped in main.cpp.
+void addListCommand(CLI::App& app, int& exitCode);
+void addDeviceCommand(CLI::App& app, int& exitCode);
+
+}  // namespace kwb::cli

@@ -1,0 +1,55 @@
+#include "output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace kwb::cli {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string formatTable(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (width.size() <= i) width.push_back(0);
+      width[i] = std::max(width[i], r[i].size());
+    }
+  std::ostringstream os;
+  for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+    for (std::size_t i = 0; i < rows[ri].size(); ++i) {
+      os << rows[ri][i];
+      if (i + 1 < rows[ri].size()) os << std::string(width[i] - rows[ri][i].size() + 2, ' ');
+    }
+    os << '\n';
+    if (ri == 0) {
+      std::size_t total = 0;
+      for (std::size_t w : width) total += w + 2;
+      os << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
+    }
+  }
+  return os.str();
+}
+
+std::string formatBanner(const DeviceInfo& d) {
+  std::ostringstream os;
+  os << "Device " << d.index << ": " << d.name << " (sm_" << d.ccMajor << d.ccMinor << ")\n"
+     << "  " << d.smCount << " SMs @ " << d.smClockMhz << " MHz, " << d.warpSize
+     << "-thread warps, max " << d.maxThreadsPerBlock << " threads/block\n"
+     << "  memory " << fixed(double(d.totalMemoryBytes) / (1 << 30), 1) << " GiB, "
+     << d.memBusWidthBits << "-bit @ " << d.memClockMhz << " MHz, L2 " << d.l2Bytes / (1 << 20)
+     << " MiB, shared/block (opt-in) " << d.sharedMemPerBlockOptin / 1024 << " KiB\n"
+     << "  peaks: FP32 " << fixed(d.peakFp32Tflops, 1) << " TFLOP/s, FP16 tensor "
+     << fixed(d.peakFp16TensorTflops, 0) << " TFLOP/s, TF32 tensor "
+     << fixed(d.peakTf32TensorTflops, 0) << " TFLOP/s, DRAM " << fixed(d.peakBandwidthGBs, 0)
+     << " GB/s\n"
+     << "  driver " << d.driverVersion / 1000 << "." << (d.driverVersion % 1000) / 10
+     << ", runtime " << d.runtimeVersion / 1000 << "." << (d.runtimeVersion % 1000) / 10 << '\n';
+  return os.str();
+}
+
+}  // namespace kwb::cli

@@ -1,0 +1,15 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kwb/device_info.h"
+
+namespace kwb::cli {
+
+// A plain text table with aligned columns; the first row is the header.
+std::string formatTable(const std::vector<std::vector<std::string>>& rows);
+// The FK20-style device banner, several lines.
+std::string formatBanner(const DeviceInfo& d);
+std::string fixed(double v, int decimals);
+
+}  // namespace kwb::cli

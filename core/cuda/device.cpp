@@ -1,0 +1,64 @@
+#include "kwb/cuda/device.h"
+
+#include <cuda_runtime_api.h>
+
+#include "kwb/cuda/check.h"
+#include "kwb/error.h"
+
+namespace kwb::cuda {
+
+int deviceCount(std::string* reason) {
+  int count = 0;  // cudaGetDeviceCount leaves it untouched when it fails
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    if (reason)
+      *reason = std::string("no CUDA device: ") + cudaGetErrorName(e) + " (" +
+                cudaGetErrorString(e) + ")";
+    (void)cudaGetLastError();
+    return 0;
+  }
+  if (count == 0 && reason) *reason = "no CUDA device: the driver reports 0 devices";
+  return count;
+}
+
+static int attr(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  KWB_CUDA_CHECK(cudaDeviceGetAttribute(&v, a, dev));
+  return v;
+}
+
+DeviceInfo queryDevice(int index) {
+  std::string reason;
+  const int n = deviceCount(&reason);
+  if (n == 0) throw NoDeviceError(reason);
+  if (index < 0 || index >= n)
+    throw NoDeviceError("no CUDA device " + std::to_string(index) + ": this machine has " +
+                        std::to_string(n));
+  cudaDeviceProp p{};
+  KWB_CUDA_CHECK(cudaGetDeviceProperties(&p, index));
+  DeviceInfo d;
+  d.index = index;
+  d.name = p.name;
+  d.ccMajor = p.major;
+  d.ccMinor = p.minor;
+  d.smCount = p.multiProcessorCount;
+  d.smClockMhz = attr(cudaDevAttrClockRate, index) / 1000;
+  d.memClockMhz = attr(cudaDevAttrMemoryClockRate, index) / 1000;
+  d.memBusWidthBits = attr(cudaDevAttrGlobalMemoryBusWidth, index);
+  d.totalMemoryBytes = std::int64_t(p.totalGlobalMem);
+  d.l2Bytes = attr(cudaDevAttrL2CacheSize, index);
+  d.warpSize = p.warpSize;
+  d.maxThreadsPerBlock = p.maxThreadsPerBlock;
+  for (int i = 0; i < 3; ++i) d.maxBlockDim[i] = p.maxThreadsDim[i];
+  d.sharedMemPerBlockOptin = std::int64_t(p.sharedMemPerBlockOptin);
+  KWB_CUDA_CHECK(cudaDriverGetVersion(&d.driverVersion));
+  KWB_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtimeVersion));
+  derivePeaks(d);
+  return d;
+}
+
+void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes) {
+  KWB_CUDA_CHECK(cudaMemGetInfo(freeBytes, totalBytes));
+}
+
+}  // namespace kwb::cuda

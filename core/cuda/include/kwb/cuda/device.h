@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kwb/device_info.h"
+
+namespace kwb::cuda {
+
+// Number of usable devices; 0 with `reason` set ("no CUDA device: <why>") when there are
+// none or the driver is missing. Never throws.
+int deviceCount(std::string* reason);
+// The banner of device `index`, peaks derived. Throws NoDeviceError when it does not exist.
+DeviceInfo queryDevice(int index);
+// Free and total device memory of the current device, in bytes.
+void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes);
+
+}  // namespace kwb::cuda

@@ -1,0 +1,55 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace kwb {
+
+struct Tolerance {
+  double rtol = 1e-3;
+  double atol = 1e-4;
+};
+
+struct Mismatch {
+  std::int64_t row = 0;
+  std::int64_t col = 0;
+  double got = 0.0;
+  double expected = 0.0;
+};
+
+struct CompareReport {
+  std::int64_t elements = 0;
+  std::int64_t mismatches = 0;
+  std::int64_t nonFinite = 0;  // NaN or Inf in `got` where the reference is not that same Inf
+  double maxAbsError = 0.0;    // over finite pairs
+  double maxRelError = 0.0;    // |x−r| / |r| over finite pairs with r ≠ 0
+  std::optional<Mismatch> firstMismatch;  // in row-major order
+  bool passed() const { return mismatches == 0; }
+};
+
+// One element: |x − r| ≤ atol + rtol·|r|. NaN or Inf on either side is a mismatch
+// unless both are the same Inf.
+bool elementMatches(float got, float expected, const Tolerance& tol);
+
+// Row-major `rows × cols` matrices of equal size.
+CompareReport compareMatrices(std::span<const float> got, std::span<const float> expected,
+                              std::int64_t rows, std::int64_t cols, const Tolerance& tol);
+
+// The canary (FK20): C is filled with the byte 0xAA before a beta = 0 launch.
+inline constexpr std::uint32_t kCanaryBits = 0xAAAAAAAAu;
+float canaryValue();
+std::int64_t countCanary(std::span<const float> c);
+
+// Negative control (FK20 varMangle): a copy of the reference with deterministic damage
+// (every 7th element, and the last, changed far beyond any tolerance) the comparator must reject.
+std::vector<float> mangledCopy(std::span<const float> reference);
+
+// A comparator under test: the pipeline runs its own, tests plug broken ones in.
+using Comparator = CompareReport (*)(std::span<const float>, std::span<const float>, std::int64_t,
+                                     std::int64_t, const Tolerance&);
+// True when `cmp` reports mismatches against a mangled copy of `reference`.
+bool negativeControlRejects(Comparator cmp, std::span<const float> reference, std::int64_t rows,
+                            std::int64_t cols, const Tolerance& tol);
+
+}  // namespace kwb

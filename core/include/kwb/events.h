@@ -1,0 +1,83 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kwb/results.h"
+
+namespace kwb {
+
+// JSON-lines event protocol of `kwb run --stream` (docs/PROTOCOL.md).
+inline constexpr int kProtocolVersion = 1;
+
+enum class EventType {
+  kHello,
+  kDevice,
+  kPlan,
+  kCaseStarted,
+  kCaseFinished,
+  kCaseFailed,
+  kLog,
+  kDone
+};
+std::string_view toString(EventType t);
+
+struct PlannedCase {
+  std::string kernel;
+  Shape shape;
+};
+
+// One event; which fields are meaningful depends on `type`.
+struct Event {
+  Event() = default;
+  explicit Event(EventType t) : type(t) {}
+  EventType type = EventType::kLog;
+  // hello
+  std::string toolVersion, gitRevision, host, timestamp;
+  int schemaVersion = kSchemaVersion;
+  int protocolVersion = kProtocolVersion;
+  // device
+  std::optional<DeviceInfo> device;
+  // plan
+  RunSettings settings;
+  std::vector<PlannedCase> plan;
+  // case_started / case_finished / case_failed
+  int index = -1;
+  PlannedCase planned;               // case_started
+  std::optional<CaseResult> result;  // case_finished / case_failed
+  // log
+  std::string level, message;
+  // done
+  int exitCode = 0;
+  KnownAnswer knownAnswer;
+  ProgressionCheck progression;
+  double wallSeconds = 0.0;
+};
+
+// One line of JSON, no trailing newline.
+std::string toJsonLine(const Event& e);
+// Throws InputError naming `source` and the line number on malformed input.
+Event parseEventLine(std::string_view line, std::string_view source, int lineNumber);
+
+// Rebuilds a results document from events as they arrive (the GUI and `kwb replay` use it).
+class DocumentBuilder {
+ public:
+  void apply(const Event& e);
+  const RunDocument& document() const { return m_doc; }
+  const std::vector<PlannedCase>& plan() const { return m_plan; }
+  int finishedCases() const { return int(m_doc.cases.size()); }
+  bool done() const { return m_done; }
+  int exitCode() const { return m_exitCode; }
+  // Index of the case started but not finished, or -1.
+  int runningIndex() const { return m_running; }
+
+ private:
+  RunDocument m_doc;
+  std::vector<PlannedCase> m_plan;
+  int m_running = -1;
+  bool m_done = false;
+  int m_exitCode = 0;
+};
+
+}  // namespace kwb

@@ -1,0 +1,80 @@
+#pragma once
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kwb/shape.h"
+
+// Opaque CUDA handles, so core headers stay free of CUDA includes.
+struct CUstream_st;
+struct cublasContext;
+
+namespace kwb {
+
+enum class Precision {
+  kFp32,         // FP32 in, FP32 out
+  kFp16Fp32Acc,  // FP16 in, FP32 accumulate and out
+  kTf32,         // FP32 storage, TF32 tensor-core math
+};
+std::string_view toString(Precision p);
+Precision parsePrecision(std::string_view text);  // throws InputError
+
+// Everything a launcher needs. Row-major; the pipeline owns every buffer.
+// FP16 copies of A and B exist for kFp16Fp32Acc kernels; the others ignore them.
+struct GemmArgs {
+  Shape shape;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const void* aHalf = nullptr;  // __half*, M×K
+  const void* bHalf = nullptr;  // __half*, K×N
+  float* c = nullptr;
+  CUstream_st* stream = nullptr;
+  cublasContext* cublas = nullptr;  // set for references; bound to `stream`
+};
+
+// What a launch actually did: the tensor-core stage may run its FP32 fallback.
+struct LaunchInfo {
+  bool fallback = false;
+  std::string_view ranKernel;  // id or short name of the code that ran
+};
+
+// Launches asynchronously on args.stream; never synchronises, never times.
+// Reports launch errors by throwing CudaError (core/cuda).
+using LaunchFn = LaunchInfo (*)(const GemmArgs& args);
+
+struct KernelDescriptor {
+  std::string id;           // stable, "family.stage": "sgemm.bank_free"
+  std::string displayName;  // "Bank-conflict-free"
+  std::string family;       // "sgemm", "cublas"
+  int stage = 0;            // order within the family; references use 0
+  Precision precision = Precision::kFp32;
+  int alignment = 1;       // every dimension must be a multiple of this for the fast path
+  bool reference = false;  // a cuBLAS reference, not a stage of the progression
+  std::string description;
+  LaunchFn launch = nullptr;
+
+  // Tolerances of the spec: FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32 math 5e-2 / 1e-2.
+  double rtol() const { return precision == Precision::kFp32 ? 1e-3 : 5e-2; }
+  double atol() const { return precision == Precision::kFp32 ? 1e-4 : 1e-2; }
+};
+
+// The kernels a build knows, in family and stage order.
+class KernelRegistry {
+ public:
+  explicit KernelRegistry(std::vector<KernelDescriptor> kernels);
+  std::span<const KernelDescriptor> all() const { return m_kernels; }
+  // Throws InputError naming the id and listing the known ids.
+  const KernelDescriptor& find(std::string_view id) const;
+  const KernelDescriptor* tryFind(std::string_view id) const;
+  // Comma-separated ids, or "all", "stages", "references"; throws on an unknown id.
+  std::vector<const KernelDescriptor*> select(std::string_view list) const;
+  std::string knownIds() const;
+
+ private:
+  std::vector<KernelDescriptor> m_kernels;
+};
+
+}  // namespace kwb

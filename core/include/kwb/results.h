@@ -1,0 +1,128 @@
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kwb/compare.h"
+#include "kwb/device_info.h"
+#include "kwb/kernel_descriptor.h"
+#include "kwb/shape.h"
+#include "kwb/stats.h"
+
+namespace kwb {
+
+// Bumped on any incompatible change; readers refuse other versions (docs/RESULTS.md).
+inline constexpr int kSchemaVersion = 1;
+
+enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
+std::string_view toString(CaseStatus s);
+CaseStatus parseCaseStatus(std::string_view text);  // throws InputError
+// pass and fallback are good; everything else makes `kwb` exit 1.
+inline bool isGood(CaseStatus s) { return s == CaseStatus::kPass || s == CaseStatus::kFallback; }
+
+struct Verification {
+  std::string reference;  // kernel id or "cpu.fp64" the output was compared with
+  std::uint64_t seed = 0;
+  Tolerance tolerance;
+  std::int64_t unwritten = 0;  // canary elements left after a beta = 0 launch
+  CompareReport compare;       // alpha = 1, beta = 0 on canary-filled C
+  bool negativeControlRejected = false;
+  std::optional<CompareReport> alphaBeta;  // alpha ≠ 1, beta ≠ 0 on a prefilled C
+};
+
+// NVML samples taken while the case ran; `available` false where NVML could not load.
+struct ClockSample {
+  bool available = false;
+  double smClockMhzMin = 0, smClockMhzMax = 0;
+  double temperatureCMax = 0;
+  double powerWMean = 0;
+  std::vector<std::string> throttleReasons;
+};
+
+struct CaseResult {
+  std::string kernel;
+  Shape shape;
+  Precision precision = Precision::kFp32;
+  CaseStatus status = CaseStatus::kSkipped;
+  std::string message;    // why it failed, errored or was skipped
+  bool fallback = false;  // the tensor-core stage ran its FP32 path
+  std::string ranKernel;  // what actually ran (differs from `kernel` on fallback)
+  std::optional<Verification> verification;
+  // Timing: every sample kept, milliseconds per launch.
+  std::vector<double> samplesMs;
+  int launchesPerSample = 1;
+  bool coldL2 = false;
+  stats::Summary summary;
+  double gflops = 0.0;
+  std::optional<double> pctOfFp32Reference;  // vs cublas.sgemm on the same shape
+  std::optional<double> pctOfFp16Reference;  // vs cublas.hgemm_f32acc (tensor-core stages)
+  double arithmeticIntensity = 0.0;          // FLOP per byte of the minimum traffic
+  double bandwidthGBs = 0.0;                 // minimum traffic / median time
+  ClockSample clocks;
+
+  bool timed() const { return !samplesMs.empty(); }
+};
+
+struct KnownAnswer {
+  bool ran = false;
+  bool passed = false;
+  std::string detail;
+  Shape shape;
+  double maxRelError = 0.0;
+};
+
+struct ProgressionViolation {
+  Shape shape;
+  std::string from;  // earlier stage id
+  std::string to;    // later stage id, slower than `from`
+  double fromGflops = 0.0;
+  double toGflops = 0.0;
+};
+
+struct ProgressionCheck {
+  bool checked = false;
+  std::vector<ProgressionViolation> violations;
+};
+
+struct RunSettings {
+  std::string suite;  // preset name or file, empty for --shapes
+  std::uint64_t seed = 0;
+  bool verifyOnly = false;
+  bool coldL2 = false;
+  int warmups = 0;
+  int minSamples = 0;
+  int maxSamples = 0;
+  double minTimeS = 0;
+  double maxTimeS = 0;
+  double maxNoise = 0;
+};
+
+struct RunDocument {
+  int schemaVersion = kSchemaVersion;
+  std::string toolVersion;
+  std::string gitRevision;
+  std::string timestamp;  // ISO 8601 UTC
+  std::string host;
+  std::optional<DeviceInfo> device;
+  RunSettings settings;
+  KnownAnswer knownAnswer;
+  std::vector<CaseResult> cases;
+  ProgressionCheck progression;
+  double wallSeconds = 0.0;
+
+  const CaseResult* find(std::string_view kernel, const Shape& shape) const;
+};
+
+// Text I/O. Errors throw InputError naming `source` (a path or "<stdin>") and the problem.
+std::string toJsonText(const RunDocument& doc, int indent = 2);
+RunDocument parseDocument(std::string_view text, std::string_view source);
+RunDocument readDocument(const std::filesystem::path& path);
+// Writes atomically (temporary file + rename), so a failure loses nothing already there.
+void writeDocument(const RunDocument& doc, const std::filesystem::path& path);
+// Writes text atomically to `path`; throws InputError naming an unwritable path.
+void writeTextFile(const std::filesystem::path& path, std::string_view text);
+
+}  // namespace kwb

@@ -1,0 +1,24 @@
+#pragma once
+// nlohmann-json bindings of the results model, shared by the document and the event stream.
+#include <nlohmann/json.hpp>
+
+#include "kwb/results.h"
+
+namespace kwb {
+
+void to_json(nlohmann::json& j, const Shape& v);
+void from_json(const nlohmann::json& j, Shape& v);
+void to_json(nlohmann::json& j, const DeviceInfo& v);
+void from_json(const nlohmann::json& j, DeviceInfo& v);
+void to_json(nlohmann::json& j, const CaseResult& v);
+void from_json(const nlohmann::json& j, CaseResult& v);
+void to_json(nlohmann::json& j, const RunSettings& v);
+void from_json(const nlohmann::json& j, RunSettings& v);
+void to_json(nlohmann::json& j, const KnownAnswer& v);
+void from_json(const nlohmann::json& j, KnownAnswer& v);
+void to_json(nlohmann::json& j, const ProgressionCheck& v);
+void from_json(const nlohmann::json& j, ProgressionCheck& v);
+void to_json(nlohmann::json& j, const RunDocument& v);
+void from_json(const nlohmann::json& j, RunDocument& v);
+
+}  // namespace kwb

@@ -1,0 +1,185 @@
+#include "kwb/events.h"
+
+#include "kwb/error.h"
+#include "kwb/results_json.h"
+
+namespace kwb {
+using nlohmann::json;
+
+namespace {
+constexpr EventType kAllTypes[] = {
+    EventType::kHello,        EventType::kDevice,     EventType::kPlan, EventType::kCaseStarted,
+    EventType::kCaseFinished, EventType::kCaseFailed, EventType::kLog,  EventType::kDone};
+
+json plannedToJson(const PlannedCase& p) { return {{"kernel", p.kernel}, {"shape", p.shape}}; }
+PlannedCase plannedFromJson(const json& j) {
+  return {j.at("kernel").get<std::string>(), j.at("shape").get<Shape>()};
+}
+}  // namespace
+
+std::string_view toString(EventType t) {
+  switch (t) {
+    case EventType::kHello:
+      return "hello";
+    case EventType::kDevice:
+      return "device";
+    case EventType::kPlan:
+      return "plan";
+    case EventType::kCaseStarted:
+      return "case_started";
+    case EventType::kCaseFinished:
+      return "case_finished";
+    case EventType::kCaseFailed:
+      return "case_failed";
+    case EventType::kLog:
+      return "log";
+    case EventType::kDone:
+      return "done";
+  }
+  return "?";
+}
+
+std::string toJsonLine(const Event& e) {
+  json j = {{"event", toString(e.type)}};
+  switch (e.type) {
+    case EventType::kHello:
+      j["tool"] = "kwb";
+      j["version"] = e.toolVersion;
+      j["gitRevision"] = e.gitRevision;
+      j["host"] = e.host;
+      j["timestamp"] = e.timestamp;
+      j["schemaVersion"] = e.schemaVersion;
+      j["protocolVersion"] = e.protocolVersion;
+      break;
+    case EventType::kDevice:
+      j["device"] = e.device ? json(*e.device) : json(nullptr);
+      break;
+    case EventType::kPlan:
+      j["settings"] = e.settings;
+      j["cases"] = json::array();
+      for (const auto& p : e.plan) j["cases"].push_back(plannedToJson(p));
+      break;
+    case EventType::kCaseStarted:
+      j["index"] = e.index;
+      j["kernel"] = e.planned.kernel;
+      j["shape"] = e.planned.shape;
+      break;
+    case EventType::kCaseFinished:
+    case EventType::kCaseFailed:
+      j["index"] = e.index;
+      j["result"] = e.result ? json(*e.result) : json(nullptr);
+      break;
+    case EventType::kLog:
+      j["level"] = e.level;
+      j["message"] = e.message;
+      break;
+    case EventType::kDone:
+      j["exitCode"] = e.exitCode;
+      j["knownAnswer"] = e.knownAnswer;
+      j["progression"] = e.progression;
+      j["wallSeconds"] = e.wallSeconds;
+      break;
+  }
+  return j.dump();
+}
+
+Event parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
+  const std::string where = std::string(source) + ":" + std::to_string(lineNumber);
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::parse_error& e) {
+    throw InputError("bad event at " + where + ": not valid JSON (" + e.what() + ")");
+  }
+  try {
+    Event e;
+    const std::string name = j.at("event").get<std::string>();
+    bool known = false;
+    for (EventType t : kAllTypes)
+      if (toString(t) == name) e.type = t, known = true;
+    if (!known) throw InputError("unknown event type '" + name + "'");
+    switch (e.type) {
+      case EventType::kHello:
+        j.at("version").get_to(e.toolVersion);
+        j.at("gitRevision").get_to(e.gitRevision);
+        j.at("host").get_to(e.host);
+        j.at("timestamp").get_to(e.timestamp);
+        j.at("schemaVersion").get_to(e.schemaVersion);
+        j.at("protocolVersion").get_to(e.protocolVersion);
+        if (e.protocolVersion != kProtocolVersion)
+          throw InputError("protocol version " + std::to_string(e.protocolVersion) +
+                           " is not supported (this kwb speaks " +
+                           std::to_string(kProtocolVersion) + ")");
+        break;
+      case EventType::kDevice:
+        if (!j.at("device").is_null()) e.device = j.at("device").get<DeviceInfo>();
+        break;
+      case EventType::kPlan:
+        j.at("settings").get_to(e.settings);
+        for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
+        break;
+      case EventType::kCaseStarted:
+        j.at("index").get_to(e.index);
+        e.planned = plannedFromJson(j);
+        break;
+      case EventType::kCaseFinished:
+      case EventType::kCaseFailed:
+        j.at("index").get_to(e.index);
+        e.result = j.at("result").get<CaseResult>();
+        break;
+      case EventType::kLog:
+        j.at("level").get_to(e.level);
+        j.at("message").get_to(e.message);
+        break;
+      case EventType::kDone:
+        j.at("exitCode").get_to(e.exitCode);
+        j.at("knownAnswer").get_to(e.knownAnswer);
+        j.at("progression").get_to(e.progression);
+        j.at("wallSeconds").get_to(e.wallSeconds);
+        break;
+    }
+    return e;
+  } catch (const json::exception& ex) {
+    throw InputError("bad event at " + where + ": " + ex.what());
+  } catch (const InputError& ex) {
+    throw InputError("bad event at " + where + ": " + ex.what());
+  }
+}
+
+void DocumentBuilder::apply(const Event& e) {
+  switch (e.type) {
+    case EventType::kHello:
+      m_doc.toolVersion = e.toolVersion;
+      m_doc.gitRevision = e.gitRevision;
+      m_doc.host = e.host;
+      m_doc.timestamp = e.timestamp;
+      m_doc.schemaVersion = e.schemaVersion;
+      break;
+    case EventType::kDevice:
+      m_doc.device = e.device;
+      break;
+    case EventType::kPlan:
+      m_doc.settings = e.settings;
+      m_plan = e.plan;
+      break;
+    case EventType::kCaseStarted:
+      m_running = e.index;
+      break;
+    case EventType::kCaseFinished:
+    case EventType::kCaseFailed:
+      if (e.result) m_doc.cases.push_back(*e.result);
+      m_running = -1;
+      break;
+    case EventType::kLog:
+      break;
+    case EventType::kDone:
+      m_doc.knownAnswer = e.knownAnswer;
+      m_doc.progression = e.progression;
+      m_doc.wallSeconds = e.wallSeconds;
+      m_exitCode = e.exitCode;
+      m_done = true;
+      break;
+  }
+}
+
+}  // namespace kwb

@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "kwb/error.h"
+#include "run_process.h"
+
+TEST(Cli, VersionPrintsVersion) {
+  const auto r = runKwb({"--version"});
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_TRUE(contains(r.out, "kwb 0.1.0")) << r.out;
+}
+
+TEST(Cli, HelpListsSubcommands) {
+  const auto r = runKwb({"--help"});
+  EXPECT_EQ(r.exitCode, 0);
+  for (const char* sub : {"list", "device"}) EXPECT_TRUE(contains(r.out, sub)) << r.out;
+}
+
+TEST(Cli, NoSubcommandIsUsageError) {
+  const auto r = runKwb({});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_FALSE(r.err.empty());
+}
+
+TEST(Cli, UnknownSubcommandExits2) {
+  const auto r = runKwb({"frobnicate"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "frobnicate")) << r.err;
+}
+
+TEST(Cli, UnknownOptionExits2) {
+  const auto r = runKwb({"list", "--bogus"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "--bogus")) << r.err;
+}
+
+TEST(Cli, ListJsonIsValidAndComplete) {
+  const auto r = runKwb({"list", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  for (const auto& k : j) {
+    EXPECT_TRUE(k.at("id").is_string());
+    EXPECT_TRUE(k.at("precision").is_string());
+  }
+}
+
+TEST(Cli, ListTableHasHeader) {
+  const auto r = runKwb({"list"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "precision")) << r.out;
+}
+
+// On a machine without a GPU `kwb device` must exit 3 with a readable reason; with a
+// GPU it prints the banner. Either way the contract is checked, never skipped.
+TEST(Cli, DeviceReportsBannerOrNoDevice) {
+  const auto r = runKwb({"device"});
+  if (r.exitCode == kwb::kExitNoDevice) {
+    EXPECT_TRUE(contains(r.err, "no CUDA device")) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line: " << r.err;
+  } else {
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "SMs")) << r.out;
+  }
+}
+
+TEST(Cli, DeviceJsonOrNoDevice) {
+  const auto r = runKwb({"device", "--json"});
+  if (r.exitCode == kwb::kExitNoDevice) {
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  } else {
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(r.out).at("name").is_string());
+  }
+}
+
+TEST(Cli, BadDeviceIndexIsUsageError) {
+  EXPECT_EQ(runKwb({"device", "--device", "-1"}).exitCode, kwb::kExitBadInput);
+  EXPECT_EQ(runKwb({"device", "--device", "abc"}).exitCode, kwb::kExitBadInput);
+}

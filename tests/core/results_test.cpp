@@ -1,0 +1,123 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "kwb/error.h"
+#include "kwb/results.h"
+#include "sample_document.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string errorOf(const std::string& text, const std::string& source = "r.json") {
+  try {
+    kwb::parseDocument(text, source);
+  } catch (const kwb::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+fs::path tempPath(const std::string& name) {
+  return fs::temp_directory_path() /
+         ("kwb_results_test_" + std::to_string(::getpid()) + "_" + name);
+}
+}  // namespace
+
+TEST(Results, RoundTripKeepsEveryField) {
+  const auto doc = makeSampleDocument();
+  const std::string text = kwb::toJsonText(doc);
+  const auto back = kwb::parseDocument(text, "mem");
+  EXPECT_EQ(kwb::toJsonText(back), text);
+  ASSERT_EQ(back.cases.size(), 2u);
+  const auto& c = back.cases[0];
+  EXPECT_EQ(c.status, kwb::CaseStatus::kFail);
+  ASSERT_TRUE(c.verification);
+  EXPECT_TRUE(std::isnan(c.verification->compare.firstMismatch->got));
+  EXPECT_TRUE(std::isinf(c.verification->alphaBeta->firstMismatch->got));
+  EXPECT_EQ(c.verification->unwritten, 3);
+  EXPECT_EQ(back.cases[1].ranKernel, "sgemm.double_buffer");
+  EXPECT_TRUE(back.cases[1].fallback);
+  EXPECT_FALSE(back.cases[1].verification);
+  EXPECT_EQ(*back.cases[1].pctOfFp16Reference, 40.0);
+  ASSERT_TRUE(back.device);
+  EXPECT_EQ(back.device->name, "Test GPU");
+  EXPECT_EQ(back.progression.violations.at(0).to, "sgemm.bank_free");
+  EXPECT_NE(back.find("sgemm.tensor_core", {17, 19, 23}), nullptr);
+  EXPECT_EQ(back.find("sgemm.tensor_core", {17, 19, 24}), nullptr);
+}
+
+TEST(Results, MalformedJsonNamesFile) {
+  const std::string m = errorOf("{ not json", "bad.json");
+  EXPECT_NE(m.find("'bad.json'"), std::string::npos) << m;
+  EXPECT_NE(m.find("not valid JSON"), std::string::npos) << m;
+}
+
+TEST(Results, TruncatedFileIsRefused) {
+  const std::string text = kwb::toJsonText(makeSampleDocument());
+  const std::string m = errorOf(text.substr(0, text.size() / 2), "half.json");
+  EXPECT_NE(m.find("'half.json'"), std::string::npos) << m;
+  EXPECT_NE(m.find("truncated"), std::string::npos) << m;
+}
+
+TEST(Results, WrongVersionIsRefused) {
+  std::string text = kwb::toJsonText(makeSampleDocument());
+  text.replace(text.find("\"schemaVersion\": 1"), 18, "\"schemaVersion\": 99");
+  const std::string m = errorOf(text);
+  EXPECT_NE(m.find("schemaVersion 99 is not supported"), std::string::npos) << m;
+}
+
+TEST(Results, MissingFieldIsNamed) {
+  std::string text = kwb::toJsonText(makeSampleDocument());
+  text.replace(text.find("\"gflops\""), 8, "\"gflopz\"");
+  const std::string m = errorOf(text);
+  EXPECT_NE(m.find("gflops"), std::string::npos) << m;
+}
+
+TEST(Results, NotADocument) {
+  EXPECT_NE(errorOf("[1,2]").find("not a JSON object"), std::string::npos);
+  EXPECT_NE(errorOf("{\"a\":1}").find("schemaVersion"), std::string::npos);
+}
+
+TEST(Results, BadStatusIsNamed) {
+  std::string text = kwb::toJsonText(makeSampleDocument());
+  text.replace(text.find("\"fail\""), 6, "\"meh\"");
+  EXPECT_NE(errorOf(text).find("'meh'"), std::string::npos);
+}
+
+TEST(Results, FileRoundTripAndMissingFile) {
+  const auto p = tempPath("ok.json");
+  kwb::writeDocument(makeSampleDocument(), p);
+  EXPECT_EQ(kwb::readDocument(p).cases.size(), 2u);
+  EXPECT_FALSE(fs::exists(p.string() + ".tmp"));
+  fs::remove(p);
+  try {
+    kwb::readDocument(p);
+    FAIL();
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos);
+  }
+}
+
+TEST(Results, UnwritablePathKeepsNothingHalfWritten) {
+  const fs::path p = "/nonexistent-dir-kwb/r.json";
+  try {
+    kwb::writeDocument(makeSampleDocument(), p);
+    FAIL();
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos) << e.what();
+  }
+}
+
+TEST(Results, FailedWriteKeepsOldFile) {
+  const auto dir = tempPath("dir");
+  fs::create_directories(dir);
+  const auto p = dir / "r.json";
+  kwb::writeDocument(makeSampleDocument(), p);
+  // A directory where the temporary file would go makes the write fail.
+  fs::create_directories(p.string() + ".tmp");
+  EXPECT_THROW(kwb::writeDocument(kwb::RunDocument{}, p), kwb::InputError);
+  EXPECT_EQ(kwb::readDocument(p).cases.size(), 2u);
+  fs::remove_all(dir);
+}

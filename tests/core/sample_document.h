@@ -1,0 +1,66 @@
+#pragma once
+// A small, fully populated results document for the I/O tests.
+#include <cmath>
+
+#include "kwb/results.h"
+
+inline kwb::RunDocument makeSampleDocument() {
+  kwb::RunDocument d;
+  d.toolVersion = "0.1.0";
+  d.gitRevision = "abc123";
+  d.timestamp = "2026-11-22T00:00:00Z";
+  d.host = "testhost";
+  kwb::DeviceInfo dev;
+  dev.name = "Test GPU";
+  dev.ccMajor = 9;
+  dev.smCount = 132;
+  dev.smClockMhz = 1980;
+  dev.memClockMhz = 2619;
+  dev.memBusWidthBits = 5120;
+  dev.maxBlockDim[0] = 1024;
+  kwb::derivePeaks(dev);
+  d.device = dev;
+  d.settings.suite = "quick";
+  d.settings.seed = 42;
+  d.knownAnswer = {true, true, "cublas.sgemm vs cpu.fp64", {64, 64, 64}, 1e-7};
+  kwb::CaseResult c;
+  c.kernel = "sgemm.tiled";
+  c.shape = {1024, 1024, 1024};
+  c.status = kwb::CaseStatus::kFail;
+  c.ranKernel = "sgemm.tiled";
+  kwb::Verification v;
+  v.reference = "cublas.sgemm";
+  v.seed = 42;
+  v.unwritten = 3;
+  v.compare.elements = 1 << 20;
+  v.compare.mismatches = 2;
+  v.compare.nonFinite = 1;
+  v.compare.firstMismatch = kwb::Mismatch{3, 4, std::nan(""), 1.5};
+  v.negativeControlRejected = true;
+  v.alphaBeta = kwb::CompareReport{};
+  v.alphaBeta->firstMismatch = kwb::Mismatch{0, 1, INFINITY, -2.0};
+  c.verification = v;
+  c.samplesMs = {1.0, 1.1, 0.9};
+  c.summary.count = 3;
+  c.summary.median = 1.0;
+  c.gflops = 2147.5;
+  c.pctOfFp32Reference = 12.5;
+  c.clocks.available = true;
+  c.clocks.throttleReasons = {"power cap"};
+  d.cases.push_back(c);
+  kwb::CaseResult tc = c;
+  tc.kernel = "sgemm.tensor_core";
+  tc.shape = {17, 19, 23};
+  tc.precision = kwb::Precision::kFp16Fp32Acc;
+  tc.status = kwb::CaseStatus::kFallback;
+  tc.fallback = true;
+  tc.ranKernel = "sgemm.double_buffer";
+  tc.verification.reset();
+  tc.pctOfFp32Reference.reset();
+  tc.pctOfFp16Reference = 40.0;
+  d.cases.push_back(tc);
+  d.progression.checked = true;
+  d.progression.violations.push_back({{512, 512, 512}, "sgemm.tiled", "sgemm.bank_free", 900, 850});
+  d.wallSeconds = 12.5;
+  return d;
+}
