@@ -40,7 +40,7 @@ std::string_view toString(EventType t) {
 }
 
 std::string toJsonLine(const Event& e) {
-  json j = {{"event", toString(e.type)}};
+  json j = {{"event", toString(e.type)}, {"elapsedS", e.elapsedS}};
   switch (e.type) {
     case EventType::kHello:
       j["tool"] = "kwb";
@@ -98,6 +98,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
     for (EventType t : kAllTypes)
       if (toString(t) == name) e.type = t, known = true;
     if (!known) throw InputError("unknown event type '" + name + "'");
+    if (auto it = j.find("elapsedS"); it != j.end()) it->get_to(e.elapsedS);
     switch (e.type) {
       case EventType::kHello:
         j.at("version").get_to(e.toolVersion);

@@ -33,6 +33,7 @@ struct Event {
   Event() = default;
   explicit Event(EventType t) : type(t) {}
   EventType type = EventType::kLog;
+  double elapsedS = 0.0;  // seconds since the run started; `kwb replay` paces by it
   // hello
   std::string toolVersion, gitRevision, host, timestamp;
   int schemaVersion = kSchemaVersion;
