@@ -1,0 +1,30 @@
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kwb/shape.h"
+
+namespace kwb {
+
+// A suite: shapes and kernels to run (resources/presets/*.json).
+struct Suite {
+  std::string name;
+  std::string description;
+  std::vector<Shape> shapes;
+  std::string kernels = "all";  // a KernelRegistry::select list
+};
+
+// `nameOrPath` is a preset name looked up in `presetsDir` ("spec-benchmark") or a path to a
+// JSON file ("my/suite.json"). Throws InputError naming the file and the problem.
+Suite loadSuite(std::string_view nameOrPath, const std::filesystem::path& presetsDir);
+Suite parseSuite(std::string_view text, std::string_view source);
+// Preset names found in `presetsDir`, sorted.
+std::vector<std::string> presetNames(const std::filesystem::path& presetsDir);
+
+// Where the bundled presets are: $KWB_PRESETS_DIR, else next to the executable
+// (../share/kwb/presets), else the source tree's resources/presets.
+std::filesystem::path defaultPresetsDir(const std::filesystem::path& sourceTreeFallback);
+
+}  // namespace kwb

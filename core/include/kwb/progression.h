@@ -1,0 +1,17 @@
+#pragma once
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "kwb/results.h"
+
+namespace kwb {
+
+// Spec property 2: within a family, GFLOP/s must not drop from one stage to the next on any
+// shape. Compares consecutive stages that were timed with a good status. A fallback case ran
+// another stage's FP32 kernel, so it is left out rather than compared with its own twin.
+// `stageOf(id)` gives a kernel's stage, 0 for references and unknown ids (left out).
+ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
+                                  const std::function<int(std::string_view)>& stageOf);
+
+}  // namespace kwb

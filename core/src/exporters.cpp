@@ -1,0 +1,112 @@
+#include "kwb/exporters.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace kwb {
+namespace {
+
+std::string num(double v, const char* fmt = "%.6g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string opt(const std::optional<double>& v, const char* fmt = "%.1f") {
+  return v ? num(*v, fmt) : "";
+}
+
+std::string csvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string mdCell(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+std::string toCsv(const RunDocument& doc) {
+  std::ostringstream os;
+  os << "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
+        "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
+        "negative_control,message\n";
+  for (const auto& c : doc.cases) {
+    const auto& v = c.verification;
+    os << csvField(c.kernel) << ',' << c.shape.m << ',' << c.shape.n << ',' << c.shape.k << ','
+       << toString(c.precision) << ',' << toString(c.status) << ',' << csvField(c.ranKernel) << ',';
+    if (c.timed())
+      os << num(c.summary.median) << ',' << num(c.summary.min) << ',' << num(c.summary.max) << ','
+         << num(c.summary.cv, "%.4f") << ',' << c.samplesMs.size() << ',' << num(c.gflops, "%.1f");
+    else
+      os << ",,,,0,";
+    os << ',' << opt(c.pctOfFp32Reference) << ',' << opt(c.pctOfFp16Reference) << ',';
+    if (v)
+      os << num(v->compare.maxAbsError, "%.3g") << ',' << num(v->compare.maxRelError, "%.3g") << ','
+         << v->compare.mismatches << ',' << v->unwritten << ','
+         << (v->negativeControlRejected ? "rejected" : "ACCEPTED");
+    else
+      os << ",,,,";
+    os << ',' << csvField(c.message) << '\n';
+  }
+  return os.str();
+}
+
+std::string toMarkdown(const RunDocument& doc) {
+  std::ostringstream os;
+  os << "# Kernel Workbench results\n\n";
+  if (doc.device)
+    os << "**Device:** " << doc.device->name << " (sm_" << doc.device->ccMajor
+       << doc.device->ccMinor << ", " << doc.device->smCount << " SMs, " << doc.device->smClockMhz
+       << " MHz)  \n";
+  else
+    os << "**Device:** none recorded  \n";
+  os << "**Recorded:** " << doc.timestamp << " on " << doc.host << ", kwb " << doc.toolVersion
+     << " (" << doc.gitRevision << ")  \n";
+  os << "**Suite:** " << (doc.settings.suite.empty() ? "custom" : doc.settings.suite) << ", seed "
+     << doc.settings.seed << ", L2 " << (doc.settings.coldL2 ? "cold" : "hot") << "\n\n";
+  if (doc.knownAnswer.ran)
+    os << "Known-answer test: " << (doc.knownAnswer.passed ? "PASS" : "**FAIL**") << " — "
+       << doc.knownAnswer.detail << "\n\n";
+  os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
+        "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& c : doc.cases) {
+    std::string status(toString(c.status));
+    if (c.fallback) status += " (ran " + c.ranKernel + ")";
+    if (!isGood(c.status)) status = "**" + status + "**";
+    os << "| " << c.kernel << " | " << toString(c.shape) << " | " << mdCell(status) << " | ";
+    if (c.timed())
+      os << num(c.summary.median, "%.4f") << " | " << num(c.summary.min, "%.4f") << " | "
+         << num(c.summary.max, "%.4f") << " | " << num(c.summary.cv * 100, "%.1f") << "% | "
+         << num(c.gflops, "%.1f") << " | ";
+    else
+      os << " |  |  |  |  | ";
+    os << opt(c.pctOfFp32Reference) << " | " << opt(c.pctOfFp16Reference) << " | ";
+    if (const auto& v = c.verification)
+      os << num(v->compare.maxRelError, "%.2e") << " | " << v->compare.mismatches << " | "
+         << v->unwritten << " |\n";
+    else
+      os << " |  |  |\n";
+  }
+  if (doc.progression.checked) {
+    os << "\nProgression (GFLOP/s must not drop from one stage to the next): ";
+    if (doc.progression.violations.empty()) {
+      os << "no violations.\n";
+    } else {
+      os << doc.progression.violations.size() << " violation(s)\n\n";
+      for (const auto& v : doc.progression.violations)
+        os << "- " << toString(v.shape) << ": " << v.to << " " << num(v.toGflops, "%.1f")
+           << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f") << " GFLOP/s\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace kwb

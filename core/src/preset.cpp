@@ -1,0 +1,102 @@
+#include "kwb/preset.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "kwb/error.h"
+
+namespace kwb {
+namespace fs = std::filesystem;
+
+Suite parseSuite(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  auto fail = [&](const std::string& why) -> InputError {
+    return InputError("bad preset '" + src + "': " + why);
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw fail(std::string("not valid JSON (") + e.what() + ")");
+  }
+  if (!j.is_object()) throw fail("not a JSON object");
+  Suite s;
+  const auto name = j.find("name");
+  if (name == j.end() || !name->is_string() || name->get<std::string>().empty())
+    throw fail("'name' must be a non-empty string");
+  s.name = name->get<std::string>();
+  if (auto d = j.find("description"); d != j.end() && d->is_string()) s.description = *d;
+  const auto shapes = j.find("shapes");
+  if (shapes == j.end() || !shapes->is_array() || shapes->empty())
+    throw fail("'shapes' must be a non-empty list of shapes like \"512\" or \"256x384x640\"");
+  for (const auto& item : *shapes) {
+    if (!item.is_string()) throw fail("every shape must be a string, got " + item.dump());
+    try {
+      s.shapes.push_back(parseShape(item.get<std::string>()));
+    } catch (const InputError& e) {
+      throw fail(e.what());
+    }
+  }
+  if (auto k = j.find("kernels"); k != j.end()) {
+    if (k->is_string()) {
+      s.kernels = k->get<std::string>();
+    } else if (k->is_array()) {
+      s.kernels.clear();
+      for (const auto& id : *k) {
+        if (!id.is_string()) throw fail("'kernels' entries must be kernel id strings");
+        if (!s.kernels.empty()) s.kernels += ',';
+        s.kernels += id.get<std::string>();
+      }
+    } else {
+      throw fail("'kernels' must be a string or a list of kernel ids");
+    }
+  }
+  return s;
+}
+
+Suite loadSuite(std::string_view nameOrPath, const fs::path& presetsDir) {
+  const std::string arg(nameOrPath);
+  fs::path path = arg;
+  const bool looksLikePath = arg.find('/') != std::string::npos || path.extension() == ".json";
+  if (!looksLikePath) path = presetsDir / (arg + ".json");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (looksLikePath) throw InputError("cannot open preset file '" + arg + "'");
+    std::string known;
+    for (const auto& n : presetNames(presetsDir)) {
+      if (!known.empty()) known += ", ";
+      known += n;
+    }
+    throw InputError("unknown suite '" + arg + "' (known: " +
+                     (known.empty() ? "none found in " + presetsDir.string() : known) +
+                     "; or give a path to a .json preset file)");
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseSuite(ss.str(), path.string());
+}
+
+std::vector<std::string> presetNames(const fs::path& presetsDir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(presetsDir, ec))
+    if (e.path().extension() == ".json") out.push_back(e.path().stem().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fs::path defaultPresetsDir(const fs::path& sourceTreeFallback) {
+  if (const char* env = std::getenv("KWB_PRESETS_DIR"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "kwb" / "presets";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
+  return sourceTreeFallback;
+}
+
+}  // namespace kwb

@@ -1,0 +1,35 @@
+#include "kwb/progression.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+
+namespace kwb {
+
+ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
+                                  const std::function<int(std::string_view)>& stageOf) {
+  ProgressionCheck out;
+  out.checked = true;
+  // (family, shape) → cases in stage order.
+  std::map<std::tuple<std::string, Shape>, std::vector<std::pair<int, const CaseResult*>>> groups;
+  for (const auto& c : cases) {
+    const int stage = stageOf(c.kernel);
+    if (stage <= 0 || !c.timed() || c.status != CaseStatus::kPass || c.gflops <= 0) continue;
+    const std::string family = c.kernel.substr(0, c.kernel.find('.'));
+    groups[{family, c.shape}].push_back({stage, &c});
+  }
+  for (auto& [key, list] : groups) {
+    std::sort(list.begin(), list.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      const CaseResult& prev = *list[i - 1].second;
+      const CaseResult& next = *list[i].second;
+      if (next.gflops < prev.gflops)
+        out.violations.push_back({next.shape, prev.kernel, next.kernel, prev.gflops, next.gflops});
+    }
+  }
+  return out;
+}
+
+}  // namespace kwb

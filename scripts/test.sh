@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs every test: the README's test command, and what CI runs.
+# GPU tests skip with a visible reason on machines without a CUDA device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+export PATH="/usr/local/cuda/bin:$PATH"
+preset=${KWB_PRESET:-ci}
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j"$(nproc)"
+ctest --preset "$preset" -j"$(nproc)"

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Validates every JSON file under resources/ against the schema its kind requires.
+
+Presets (resources/presets/*.json) and results documents (resources/samples/*.json) are
+checked field by field; event streams (*.jsonl) line by line. Exits 1 naming each problem.
+Only the standard library is used, so CI needs nothing extra.
+"""
+import json
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHAPE = re.compile(r"^[1-9][0-9]*(x[1-9][0-9]*x[1-9][0-9]*)?$")
+STATUSES = {"pass", "fail", "fallback", "invalid", "error", "crashed", "skipped"}
+EVENTS = {"hello", "device", "plan", "case_started", "case_finished", "case_failed", "log", "done"}
+problems = []
+
+
+def need(cond, where, what):
+    if not cond:
+        problems.append(f"{where}: {what}")
+    return cond
+
+
+def check_shape_obj(s, where):
+    if need(isinstance(s, dict), where, "shape must be an object {m,n,k}"):
+        for d in "mnk":
+            need(isinstance(s.get(d), int) and s[d] >= 1, where, f"shape.{d} must be an integer >= 1")
+
+
+def check_preset(path, j):
+    w = str(path.relative_to(ROOT))
+    if not need(isinstance(j, dict), w, "preset must be an object"):
+        return
+    need(isinstance(j.get("name"), str) and j["name"], w, "'name' must be a non-empty string")
+    need(j.get("name") == path.stem, w, f"'name' must equal the file name '{path.stem}'")
+    need(isinstance(j.get("description"), str), w, "'description' must be a string")
+    shapes = j.get("shapes")
+    if need(isinstance(shapes, list) and shapes, w, "'shapes' must be a non-empty list"):
+        for s in shapes:
+            need(isinstance(s, str) and SHAPE.match(s), w, f"bad shape {s!r}")
+    k = j.get("kernels", "all")
+    need(isinstance(k, str) or (isinstance(k, list) and all(isinstance(x, str) for x in k)),
+         w, "'kernels' must be a string or a list of kernel ids")
+
+
+def check_case(c, w):
+    for key in ("kernel", "status", "precision", "ranKernel", "message"):
+        need(isinstance(c.get(key), str), w, f"case.{key} must be a string")
+    need(c.get("status") in STATUSES, w, f"case.status {c.get('status')!r} unknown")
+    check_shape_obj(c.get("shape"), w)
+    need(isinstance(c.get("samplesMs"), list), w, "case.samplesMs must be a list")
+    need(isinstance(c.get("summary"), dict), w, "case.summary must be an object")
+    need(isinstance(c.get("gflops"), (int, float)), w, "case.gflops must be a number")
+
+
+def check_results(path, j):
+    w = str(path.relative_to(ROOT))
+    if not need(isinstance(j, dict), w, "results must be an object"):
+        return
+    need(j.get("schemaVersion") == 1, w, "schemaVersion must be 1")
+    for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):
+        need(key in j, w, f"missing '{key}'")
+    dev = j.get("device")
+    need(isinstance(dev, dict) and isinstance(dev.get("name"), str), w,
+         "samples must carry the device they were recorded on")
+    need(isinstance(j.get("timestamp"), str) and re.match(r"^\d{4}-\d\d-\d\dT", j["timestamp"]),
+         w, "timestamp must be ISO 8601")
+    for i, c in enumerate(j.get("cases", [])):
+        check_case(c, f"{w} case {i}")
+
+
+def check_stream(path):
+    w = str(path.relative_to(ROOT))
+    lines = path.read_text().splitlines()
+    need(lines, w, "empty event stream")
+    for n, line in enumerate(lines, 1):
+        try:
+            e = json.loads(line)
+        except json.JSONDecodeError as ex:
+            problems.append(f"{w}:{n}: not JSON ({ex})")
+            continue
+        need(e.get("event") in EVENTS, f"{w}:{n}", f"unknown event {e.get('event')!r}")
+        need(isinstance(e.get("elapsedS"), (int, float)), f"{w}:{n}", "missing elapsedS")
+    if lines:
+        need(json.loads(lines[0]).get("event") == "hello", w, "first event must be hello")
+        need(json.loads(lines[-1]).get("event") == "done", w, "last event must be done")
+
+
+def main():
+    files = sorted(p for p in (ROOT / "resources").rglob("*") if p.suffix in (".json", ".jsonl"))
+    for p in files:
+        if p.suffix == ".jsonl":
+            check_stream(p)
+            continue
+        try:
+            j = json.loads(p.read_text())
+        except json.JSONDecodeError as ex:
+            problems.append(f"{p.relative_to(ROOT)}: not valid JSON ({ex})")
+            continue
+        if "presets" in p.parts:
+            check_preset(p, j)
+        elif "samples" in p.parts:
+            check_results(p, j)
+        else:
+            problems.append(f"{p.relative_to(ROOT)}: no schema known for this location")
+    for line in problems:
+        print("validate-json:", line, file=sys.stderr)
+    print(f"validate-json: {len(files)} files checked, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+#include <gtest/gtest.h>
+
+#include "kwb/exporters.h"
+#include "sample_document.h"
+
+TEST(Exporters, CsvMatchesExpectedText) {
+  auto doc = makeSampleDocument();
+  doc.cases[1].message = "ran FP32 path, \"fallback\"";
+  const std::string expected =
+      "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
+      "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
+      "negative_control,message\n"
+      "sgemm.tiled,1024,1024,1024,fp32,fail,sgemm.tiled,1,0,0,0.0000,3,2147.5,12.5,,0,0,2,3,"
+      "rejected,\n"
+      "sgemm.tensor_core,17,19,23,fp16-fp32acc,fallback,sgemm.double_buffer,1,0,0,0.0000,3,2147.5,,"
+      "40.0,,,,,,\"ran FP32 path, \"\"fallback\"\"\"\n";
+  EXPECT_EQ(kwb::toCsv(doc), expected);
+}
+
+TEST(Exporters, MarkdownMatchesExpectedText) {
+  auto doc = makeSampleDocument();
+  doc.cases.pop_back();
+  const std::string expected =
+      "# Kernel Workbench results\n\n"
+      "**Device:** Test GPU (sm_90, 132 SMs, 1980 MHz)  \n"
+      "**Recorded:** 2026-11-22T00:00:00Z on testhost, kwb 0.1.0 (abc123)  \n"
+      "**Suite:** quick, seed 42, L2 hot\n\n"
+      "Known-answer test: PASS — cublas.sgemm vs cpu.fp64\n\n"
+      "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
+      "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+      "| sgemm.tiled | 1024x1024x1024 | **fail** | 1.0000 | 0.0000 | 0.0000 | 0.0% | 2147.5 | 12.5 "
+      "|  "
+      "| 0.00e+00 | 2 | 3 |\n"
+      "\nProgression (GFLOP/s must not drop from one stage to the next): 1 violation(s)\n\n"
+      "- 512x512x512: sgemm.bank_free 850.0 GFLOP/s < sgemm.tiled 900.0 GFLOP/s\n";
+  EXPECT_EQ(kwb::toMarkdown(doc), expected);
+}
