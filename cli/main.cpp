@@ -17,6 +17,10 @@ int main(int argc, char** argv) {
   int exitCode = kwb::kExitOk;
   kwb::cli::addListCommand(app, exitCode);
   kwb::cli::addDeviceCommand(app, exitCode);
+  kwb::cli::addConformanceCommand(app, exitCode);
+  // RUNCMD
+  kwb::cli::addReplayCommand(app, exitCode);
+  kwb::cli::addExportCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

@@ -8,49 +8,8 @@
 using kwb::Event;
 using kwb::EventType;
 
-namespace {
-// The events a run of `doc` emits, in order.
-std::vector<Event> eventsFor(const kwb::RunDocument& doc) {
-  std::vector<Event> out;
-  Event hello(EventType::kHello);
-  hello.toolVersion = doc.toolVersion;
-  hello.gitRevision = doc.gitRevision;
-  hello.host = doc.host;
-  hello.timestamp = doc.timestamp;
-  out.push_back(hello);
-  Event dev(EventType::kDevice);
-  dev.device = doc.device;
-  out.push_back(dev);
-  Event plan(EventType::kPlan);
-  plan.settings = doc.settings;
-  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
-  out.push_back(plan);
-  for (std::size_t i = 0; i < doc.cases.size(); ++i) {
-    Event s(EventType::kCaseStarted);
-    s.index = int(i);
-    s.planned = plan.plan[i];
-    out.push_back(s);
-    Event f(kwb::isGood(doc.cases[i].status) ? EventType::kCaseFinished : EventType::kCaseFailed);
-    f.index = int(i);
-    f.result = doc.cases[i];
-    out.push_back(f);
-  }
-  Event log(EventType::kLog);
-  log.level = "info";
-  log.message = "done";
-  out.push_back(log);
-  Event done(EventType::kDone);
-  done.exitCode = 1;
-  done.knownAnswer = doc.knownAnswer;
-  done.progression = doc.progression;
-  done.wallSeconds = doc.wallSeconds;
-  out.push_back(done);
-  return out;
-}
-}  // namespace
-
 TEST(Events, EachLineRoundTrips) {
-  for (const Event& e : eventsFor(makeSampleDocument())) {
+  for (const Event& e : sampleEvents(makeSampleDocument())) {
     const std::string line = kwb::toJsonLine(e);
     EXPECT_EQ(line.find('\n'), std::string::npos);
     const Event back = kwb::parseEventLine(line, "mem", 1);
@@ -63,7 +22,7 @@ TEST(Events, BuilderRebuildsTheDocument) {
   const auto doc = makeSampleDocument();
   kwb::DocumentBuilder b;
   int line = 0;
-  for (const Event& e : eventsFor(doc)) {
+  for (const Event& e : sampleEvents(doc)) {
     b.apply(kwb::parseEventLine(kwb::toJsonLine(e), "mem", ++line));
     if (e.type == EventType::kCaseStarted) {
       EXPECT_EQ(b.runningIndex(), e.index);

@@ -2,6 +2,7 @@
 // A small, fully populated results document for the I/O tests.
 #include <cmath>
 
+#include "kwb/events.h"
 #include "kwb/results.h"
 
 inline kwb::RunDocument makeSampleDocument() {
@@ -63,4 +64,44 @@ inline kwb::RunDocument makeSampleDocument() {
   d.progression.violations.push_back({{512, 512, 512}, "sgemm.tiled", "sgemm.bank_free", 900, 850});
   d.wallSeconds = 12.5;
   return d;
+}
+
+// The events a run of `doc` emits, in order.
+inline std::vector<kwb::Event> sampleEvents(const kwb::RunDocument& doc) {
+  std::vector<kwb::Event> out;
+  kwb::Event hello(kwb::EventType::kHello);
+  hello.toolVersion = doc.toolVersion;
+  hello.gitRevision = doc.gitRevision;
+  hello.host = doc.host;
+  hello.timestamp = doc.timestamp;
+  out.push_back(hello);
+  kwb::Event dev(kwb::EventType::kDevice);
+  dev.device = doc.device;
+  out.push_back(dev);
+  kwb::Event plan(kwb::EventType::kPlan);
+  plan.settings = doc.settings;
+  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
+  out.push_back(plan);
+  for (std::size_t i = 0; i < doc.cases.size(); ++i) {
+    kwb::Event s(kwb::EventType::kCaseStarted);
+    s.index = int(i);
+    s.planned = plan.plan[i];
+    out.push_back(s);
+    kwb::Event f(kwb::isGood(doc.cases[i].status) ? kwb::EventType::kCaseFinished
+                                                  : kwb::EventType::kCaseFailed);
+    f.index = int(i);
+    f.result = doc.cases[i];
+    out.push_back(f);
+  }
+  kwb::Event log(kwb::EventType::kLog);
+  log.level = "info";
+  log.message = "done";
+  out.push_back(log);
+  kwb::Event done(kwb::EventType::kDone);
+  done.exitCode = 1;
+  done.knownAnswer = doc.knownAnswer;
+  done.progression = doc.progression;
+  done.wallSeconds = doc.wallSeconds;
+  out.push_back(done);
+  return out;
 }

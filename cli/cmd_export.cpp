@@ -1,0 +1,30 @@
+#include "commands.h"
+#include "kwb/error.h"
+#include "kwb/exporters.h"
+#include "kwb/results.h"
+#include "run_options.h"
+
+namespace kwb::cli {
+
+void addExportCommand(CLI::App& app, int& exitCode) {
+  auto* sub = app.add_subcommand("export", "Convert a results document to CSV and/or Markdown");
+  struct Opts {
+    std::string in, csv, md;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("results", o->in, "A results .json written by kwb run --json")->required();
+  sub->add_option("--csv", o->csv, "Write a CSV table here");
+  sub->add_option("--md", o->md, "Write a Markdown report here");
+  sub->callback([o, &exitCode] {
+    if (o->csv.empty() && o->md.empty())
+      throw InputError("export needs --csv FILE and/or --md FILE");
+    checkWritable(o->csv);
+    checkWritable(o->md);
+    const RunDocument doc = readDocument(o->in);
+    if (!o->csv.empty()) writeTextFile(o->csv, toCsv(doc));
+    if (!o->md.empty()) writeTextFile(o->md, toMarkdown(doc));
+    exitCode = kExitOk;
+  });
+}
+
+}  // namespace kwb::cli

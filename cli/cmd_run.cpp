@@ -1,0 +1,138 @@
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include "commands.h"
+#include "kwb/cuda/runner.h"
+#include "kwb/error.h"
+#include "kwb/exporters.h"
+#include "kwb/results.h"
+#include "output.h"
+#include "registry.h"
+#include "run_options.h"
+
+namespace kwb::cli {
+namespace {
+
+volatile std::sig_atomic_t g_cancel = 0;
+extern "C" void onSignal(int) { g_cancel = 1; }
+
+struct RunOpts {
+  Selection sel;
+  int samples = 0;
+  int warmups = 2;
+  bool cold = false;
+  double maxNoise = 0.01;
+  double minTime = 0.02;
+  double maxTime = 0.3;
+  bool stream = false;
+  std::string json, csv, md;
+};
+
+std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
+
+std::string runTable(const RunDocument& doc) {
+  std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
+                                              "CV", "GFLOP/s", "% cuBLAS", "% FP16 ref", "status"}};
+  for (const auto& c : doc.cases) {
+    std::string status(toString(c.status));
+    if (c.fallback) status += " (ran " + c.ranKernel + ")";
+    if (!isGood(c.status) && !c.message.empty()) status += ": " + c.message.substr(0, 120);
+    if (c.timed())
+      rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
+                      fixed(c.summary.min, 4), fixed(c.summary.max, 4),
+                      fixed(100 * c.summary.cv, 1) + "%", fixed(c.gflops, 1),
+                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), status});
+    else
+      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", status});
+  }
+  return formatTable(rows);
+}
+
+std::string progressionText(const ProgressionCheck& p) {
+  if (!p.checked) return "";
+  if (p.violations.empty()) return "progression: GFLOP/s never drops from one stage to the next\n";
+  std::string s = "progression: " + std::to_string(p.violations.size()) + " violation(s)\n";
+  for (const auto& v : p.violations)
+    s += "  " + toString(v.shape) + ": " + v.to + " " + fixed(v.toGflops, 1) + " GFLOP/s < " +
+         v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s\n";
+  return s;
+}
+
+int runCommand(const RunOpts& o) {
+  for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
+  const ResolvedSelection sel = resolve(o.sel, "quick");
+  cuda::RunConfig cfg;
+  cfg.suite = sel.suiteName;
+  cfg.seed = o.sel.seed;
+  cfg.device = o.sel.device;
+  cfg.toolVersion = KWB_VERSION;
+  cfg.gitRevision = KWB_GIT_REVISION;
+  cfg.measure.warmups = o.warmups;
+  cfg.measure.coldL2 = o.cold;
+  cfg.measure.rule.maxNoise = o.maxNoise;
+  cfg.measure.rule.minTimeS = o.minTime;
+  cfg.measure.rule.maxTimeS = o.maxTime;
+  if (o.samples > 0) {
+    // A fixed count: no noise target, no time cap.
+    cfg.measure.rule.minSamples = cfg.measure.rule.maxSamples = o.samples;
+    cfg.measure.rule.minTimeS = 0;
+    cfg.measure.rule.maxTimeS = 1e9;
+  }
+  const auto plan = cuda::orderPlan(sel.kernels, sel.shapes);
+
+  std::signal(SIGINT, onSignal);
+  std::signal(SIGTERM, onSignal);
+  const auto sink = [&](const Event& e) {
+    if (o.stream) {
+      std::fputs((toJsonLine(e) + "\n").c_str(), stdout);
+      std::fflush(stdout);
+    }
+    // Human progress on stderr in both modes.
+    if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
+    if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
+    if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
+      std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
+                << toString(e.result->shape) << ": " << toString(e.result->status)
+                << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
+  };
+  const RunDocument doc =
+      cuda::runPlan(kernels::registry(), plan, cfg, sink, [] { return g_cancel != 0; });
+
+  if (!o.json.empty()) writeDocument(doc, o.json);
+  if (!o.csv.empty()) writeTextFile(o.csv, toCsv(doc));
+  if (!o.md.empty()) writeTextFile(o.md, toMarkdown(doc));
+  if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
+  std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
+  bool allGood = doc.knownAnswer.passed;
+  for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
+  return allGood ? kExitOk : kExitCaseFailed;
+}
+
+}  // namespace
+
+void addRunCommand(CLI::App& app, int& exitCode) {
+  auto* sub =
+      app.add_subcommand("run", "Verify, then benchmark kernels on shapes (default suite: quick)");
+  auto o = std::make_shared<RunOpts>();
+  addSelectionOptions(*sub, o->sel, "quick");
+  sub->add_option("--samples", o->samples, "Take exactly N samples per case (default: adaptive)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--warmups", o->warmups, "Warm-up launches before sampling")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_flag("--cold", o->cold, "Flush L2 before every sample (default: hot L2)");
+  sub->add_option("--max-noise", o->maxNoise,
+                  "Stop once the median's 95% CI is within ±X (relative)")
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--min-time", o->minTime, "Minimum sampling time per case, seconds")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-time", o->maxTime, "Maximum sampling time per case, seconds")
+      ->check(CLI::PositiveNumber);
+  sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
+  sub->add_option("--json", o->json, "Write the results document here");
+  sub->add_option("--csv", o->csv, "Write a CSV table here");
+  sub->add_option("--md", o->md, "Write a Markdown report here");
+  sub->callback([o, &exitCode] { exitCode = runCommand(*o); });
+}
+
+}  // namespace kwb::cli

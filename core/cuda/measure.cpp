@@ -1,0 +1,82 @@
+#include "kwb/cuda/measure.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "kwb/cuda/check.h"
+
+namespace kwb::cuda {
+namespace {
+
+// A pair of events, destroyed on scope exit.
+class EventPair {
+ public:
+  EventPair() {
+    KWB_CUDA_CHECK(cudaEventCreate(&start));
+    KWB_CUDA_CHECK(cudaEventCreate(&stop));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  cudaEvent_t start{}, stop{};
+};
+
+double timeOnce(const std::function<void()>& enqueue, cudaStream_t s, EventPair& ev, int launches) {
+  KWB_CUDA_CHECK(cudaEventRecord(ev.start, s));
+  for (int i = 0; i < launches; ++i) enqueue();
+  KWB_CUDA_CHECK(cudaEventRecord(ev.stop, s));
+  KWB_CUDA_CHECK(cudaEventSynchronize(ev.stop));
+  float ms = 0;
+  KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
+  return double(ms) / launches;
+}
+
+}  // namespace
+
+L2Flusher::L2Flusher(std::size_t l2Bytes) : m_bytes(std::max<std::size_t>(2 * l2Bytes, 1 << 20)) {
+  KWB_CUDA_CHECK(cudaMalloc(&m_buf, m_bytes));
+}
+
+L2Flusher::~L2Flusher() { cudaFree(m_buf); }
+
+void L2Flusher::flush(CUstream_st* stream) {
+  // A write (not a read) evicts dirty and clean lines alike; the value changes each time so
+  // no layer can skip it as redundant.
+  static int value = 0;
+  value = (value + 1) & 0xff;
+  KWB_CUDA_CHECK(cudaMemsetAsync(m_buf, value, m_bytes, stream));
+}
+
+Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
+                    const MeasureOptions& opt, L2Flusher* flusher,
+                    const std::function<bool()>& cancelled) {
+  Measurement m;
+  EventPair ev;
+  // Warm-ups: module load, cuBLAS heuristics and clocks settle outside the samples. The
+  // last one estimates the duration to choose the batch size.
+  double estimateMs = 0;
+  for (int i = 0; i < std::max(1, opt.warmups); ++i) estimateMs = timeOnce(enqueue, stream, ev, 1);
+  if (!opt.coldL2 && estimateMs < opt.batchBelowMs)
+    m.launchesPerSample =
+        std::clamp(int(std::ceil(opt.batchTargetMs / std::max(estimateMs, 1e-4))), 2, 1000);
+
+  using Clock = std::chrono::steady_clock;
+  const auto begin = Clock::now();
+  for (;;) {
+    if (cancelled && cancelled()) break;
+    if (opt.coldL2 && flusher) flusher->flush(stream);
+    m.samplesMs.push_back(timeOnce(enqueue, stream, ev, m.launchesPerSample));
+    const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+    m.reason = shouldStop(opt.rule, m.samplesMs, elapsed);
+    if (m.reason != StopReason::kContinue) break;
+  }
+  return m;
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,220 @@
+#include "kwb/cuda/runner.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <memory>
+
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/device.h"
+#include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/nvml_sampler.h"
+#include "kwb/error.h"
+#include "kwb/progression.h"
+
+namespace kwb::cuda {
+namespace {
+
+std::string hostName() {
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "unknown";
+}
+
+std::string utcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
+  CaseResult c;
+  c.kernel = k.id;
+  c.shape = s;
+  c.precision = k.precision;
+  c.status = CaseStatus::kSkipped;
+  c.message = why;
+  return c;
+}
+
+}  // namespace
+
+std::vector<PlannedCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                   const std::vector<Shape>& shapes) {
+  std::vector<PlannedCase> plan;
+  for (const Shape& s : shapes) {
+    for (const auto* k : kernels)
+      if (k->reference) plan.push_back({k->id, s});
+    for (const auto* k : kernels)
+      if (!k->reference) plan.push_back({k->id, s});
+  }
+  return plan;
+}
+
+void deriveThroughput(CaseResult& c) {
+  const double ms = c.summary.median;
+  if (ms <= 0) return;
+  const Shape& s = c.shape;
+  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
+  const double bytes =
+      inputBytes * (double(s.m) * s.k + double(s.k) * s.n) + 4.0 * double(s.m) * s.n;
+  c.gflops = s.flops() / (ms * 1e6);
+  c.arithmeticIntensity = s.flops() / bytes;
+  c.bandwidthGBs = bytes / (ms * 1e6);
+}
+
+void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) {
+  auto refGflops = [&](const char* id) -> double {
+    for (const auto& r : done)
+      if (r.kernel == id && r.shape == c.shape && r.timed() && isGood(r.status)) return r.gflops;
+    return 0.0;
+  };
+  if (c.gflops <= 0) return;
+  if (const double fp32 = refGflops("cublas.sgemm"); fp32 > 0 && c.kernel != "cublas.sgemm")
+    c.pctOfFp32Reference = 100.0 * c.gflops / fp32;
+  if (c.precision == Precision::kFp16Fp32Acc && c.kernel != "cublas.hgemm_f32acc")
+    if (const double fp16 = refGflops("cublas.hgemm_f32acc"); fp16 > 0)
+      c.pctOfFp16Reference = 100.0 * c.gflops / fp16;
+}
+
+RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCase>& plan,
+                    const RunConfig& cfg, const EventSink& sink,
+                    const std::function<bool()>& cancelled) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  auto emit = [&](Event e) {
+    e.elapsedS = elapsed();
+    sink(e);
+  };
+  auto log = [&](const std::string& level, const std::string& msg) {
+    Event e(EventType::kLog);
+    e.level = level;
+    e.message = msg;
+    emit(e);
+  };
+
+  RunDocument doc;
+  doc.toolVersion = cfg.toolVersion;
+  doc.gitRevision = cfg.gitRevision;
+  doc.timestamp = utcNow();
+  doc.host = hostName();
+  doc.settings.suite = cfg.suite;
+  doc.settings.seed = cfg.seed;
+  doc.settings.verifyOnly = cfg.verifyOnly;
+  doc.settings.coldL2 = cfg.measure.coldL2;
+  doc.settings.warmups = cfg.measure.warmups;
+  doc.settings.minSamples = cfg.measure.rule.minSamples;
+  doc.settings.maxSamples = cfg.measure.rule.maxSamples;
+  doc.settings.minTimeS = cfg.measure.rule.minTimeS;
+  doc.settings.maxTimeS = cfg.measure.rule.maxTimeS;
+  doc.settings.maxNoise = cfg.measure.rule.maxNoise;
+
+  Event hello(EventType::kHello);
+  hello.toolVersion = doc.toolVersion;
+  hello.gitRevision = doc.gitRevision;
+  hello.host = doc.host;
+  hello.timestamp = doc.timestamp;
+  emit(hello);
+
+  doc.device = queryDevice(cfg.device);  // NoDeviceError → exit 3, before any case
+  KWB_CUDA_CHECK(cudaSetDevice(cfg.device));
+  Event dev(EventType::kDevice);
+  dev.device = doc.device;
+  emit(dev);
+
+  Event planEvent(EventType::kPlan);
+  planEvent.settings = doc.settings;
+  planEvent.plan = plan;
+  emit(planEvent);
+
+  GemmSession session(cfg.device);
+  doc.knownAnswer = session.knownAnswerTest();
+  log(doc.knownAnswer.passed ? "info" : "error",
+      std::string("known-answer test ") + (doc.knownAnswer.passed ? "passed: " : "FAILED: ") +
+          doc.knownAnswer.detail);
+
+  std::unique_ptr<L2Flusher> flusher;
+  if (cfg.measure.coldL2 && !cfg.verifyOnly)
+    flusher = std::make_unique<L2Flusher>(std::size_t(doc.device->l2Bytes));
+  NvmlSampler nvml(cfg.device);
+  if (!nvml.available()) log("warn", "clocks not sampled: " + nvml.whyUnavailable());
+
+  std::string stopReason;  // set once the run cannot go on
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const KernelDescriptor& k = registry.find(plan[i].kernel);
+    const Shape& shape = plan[i].shape;
+    if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
+    if (!stopReason.empty()) {
+      doc.cases.push_back(skippedCase(k, shape, stopReason));
+      Event e(EventType::kCaseFailed);
+      e.index = int(i);
+      e.result = doc.cases.back();
+      emit(e);
+      continue;
+    }
+    Event started(EventType::kCaseStarted);
+    started.index = int(i);
+    started.planned = plan[i];
+    emit(started);
+
+    CaseResult c;
+    try {
+      auto prepared = session.prepare(k, shape, cfg.seed);
+      c = session.verify(k, *prepared);
+      if (isGood(c.status) && !cfg.verifyOnly) {
+        const GemmArgs args = prepared->args(1.0f, 0.0f);
+        nvml.start();
+        const Measurement m = measure([&] { k.launch(args); }, session.stream(), cfg.measure,
+                                      flusher.get(), cancelled);
+        c.clocks = nvml.stop();
+        c.samplesMs = m.samplesMs;
+        c.launchesPerSample = m.launchesPerSample;
+        c.coldL2 = cfg.measure.coldL2;
+        c.summary = stats::summarize(c.samplesMs);
+        deriveThroughput(c);
+        fillPercentOfReference(c, doc.cases);
+      }
+    } catch (const InputError& e) {
+      c = skippedCase(k, shape, e.what());  // e.g. too large for device memory
+    } catch (const ContextLost& e) {
+      c = e.result();
+      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(shape);
+    } catch (const CudaError& e) {
+      c.clocks = nvml.stop();
+      c.kernel = k.id;
+      c.shape = shape;
+      c.precision = k.precision;
+      c.status = CaseStatus::kError;
+      c.message = e.what();
+      if (e.sticky())
+        stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(shape);
+    }
+    doc.cases.push_back(c);
+    Event fin(isGood(c.status) ? EventType::kCaseFinished : EventType::kCaseFailed);
+    fin.index = int(i);
+    fin.result = c;
+    emit(fin);
+  }
+
+  if (!cfg.verifyOnly)
+    doc.progression = checkProgression(doc.cases, [&](std::string_view id) {
+      const auto* k = registry.tryFind(id);
+      return k && !k->reference ? k->stage : 0;
+    });
+  doc.wallSeconds = elapsed();
+  Event done(EventType::kDone);
+  bool allGood = doc.knownAnswer.passed;
+  for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
+  done.exitCode = allGood ? kExitOk : kExitCaseFailed;
+  done.knownAnswer = doc.knownAnswer;
+  done.progression = doc.progression;
+  done.wallSeconds = doc.wallSeconds;
+  emit(done);
+  return doc;
+}
+
+}  // namespace kwb::cuda
