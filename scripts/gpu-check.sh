@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The full GPU check in one call (../shared/GPU.md): build the engine and tests (no Qt),
+# run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
+# Writes logs and results under $OUT (default ./out). Usage:
+#   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat] [conformance]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+B=${KWB_GPU_BUILD:-/tmp/kwb-build}
+export PATH="/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH"
+KWB=$B/cli/kwb
+steps=("$@")
+[[ ${#steps[@]} -eq 0 ]] && steps=(build tests verify bench)
+has() { [[ " ${steps[*]} " == *" $1 "* ]]; }
+section() { echo; echo "=== $* ($(date +%T))"; }
+
+if has build; then
+  section build
+  cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+  echo "built"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
+  $KWB device | tee "$OUT/device.txt"
+fi
+if has tests; then
+  section "ctest -L gpu"
+  ctest --test-dir "$B" -L gpu --output-on-failure -j1 >"$OUT/ctest-gpu.log" 2>&1
+  grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped" "$OUT/ctest-gpu.log" | tail -25
+  section "ctest cpu+cli"
+  ctest --test-dir "$B" -L "cpu|cli" -j8 2>&1 | tail -3
+fi
+if has verify; then
+  section "kwb verify --suite spec-correctness"
+  $KWB verify --suite spec-correctness --json "$OUT/verify.json" 2>&1 | tee "$OUT/verify.txt" | tail -80
+fi
+if has sanitizer; then
+  section "compute-sanitizer memcheck over kwb verify --suite spec-correctness"
+  compute-sanitizer --tool memcheck --print-limit 20 $KWB verify --suite spec-correctness >"$OUT/memcheck.log" 2>&1
+  echo "exit $?"; grep -E "ERROR SUMMARY|Invalid|error" "$OUT/memcheck.log" | tail -8
+fi
+if has ncu; then
+  section "ncu shared-memory bank conflicts (1024^3)"
+  for k in sgemm.tiled sgemm.bank_free sgemm.double_buffer; do
+    ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
+      -k regex:sgemm --launch-count 1 $KWB run --kernels $k --shapes 1024 --samples 1 --warmups 1 --max-time 1 >"$OUT/ncu-$k.log" 2>&1
+    echo "$k:"; grep -E "bank_conflicts|Kernel|void" "$OUT/ncu-$k.log" | head -6
+  done
+fi
+if has bench; then
+  section "kwb run --suite spec-benchmark"
+  /usr/bin/time -f "wall %e s" $KWB run --suite spec-benchmark --json "$OUT/spec-benchmark.json" \
+    --csv "$OUT/spec-benchmark.csv" --md "$OUT/spec-benchmark.md" 2>"$OUT/bench.err" | tee "$OUT/bench.txt"
+  tail -3 "$OUT/bench.err"
+fi
+if has stream; then
+  section "recorded stream of spec-benchmark"
+  $KWB run --suite spec-benchmark --stream --json "$OUT/stream-doc.json" >"$OUT/spec-benchmark.jsonl" 2>"$OUT/stream.err"
+  echo "exit $? lines $(wc -l <"$OUT/spec-benchmark.jsonl")"
+fi
+if has scaling; then
+  section "kwb run --suite scaling"
+  $KWB run --suite scaling --json "$OUT/scaling.json" 2>"$OUT/scaling.err" | tee "$OUT/scaling.txt" | tail -70
+  tail -2 "$OUT/scaling.err"
+fi
+if has repeat; then
+  section "cublas.sgemm 4096^3, three runs"
+  for i in 1 2 3; do
+    $KWB run --kernels cublas.sgemm --shapes 4096 --json "$OUT/repeat$i.json" 2>/dev/null | grep cublas
+  done
+fi
+if has conformance; then
+  section "kwb conformance"
+  $KWB conformance --json "$OUT/conformance.json" 2>&1 | tee "$OUT/conformance.txt" | tail -60
+fi
