@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The full GPU check in one call (../shared/GPU.md): build the engine and tests (no Qt),
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
-# Writes logs and results under $OUT (default ./out). Usage:
+# Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat] [conformance]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-$PWD/out}
+OUT=${RES:-/tmp/kwb-out}  # logs; pack them into the device tool's $OUT (it returns at most 8 files)
 mkdir -p "$OUT"
 B=${KWB_GPU_BUILD:-/tmp/kwb-build}
 export PATH="/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH"

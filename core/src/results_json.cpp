@@ -271,6 +271,59 @@ void from_json(const json& j, ProgressionCheck& v) {
   }
 }
 
+// `passed` and `threadsPerBlock` are written for readers (the GUI) and recomputed on reading.
+static json conformanceToJson(const ConformanceReport& r) {
+  json runs = json::array();
+  for (const auto& run : r.runs) {
+    json checks = json::array();
+    for (const auto& c : run.checks)
+      checks.push_back({{"id", c.id},
+                        {"description", c.description},
+                        {"passed", c.passed},
+                        {"failures", c.failures},
+                        {"notJudged", c.notJudged},
+                        {"offenders", c.offenders}});
+    runs.push_back({{"tileSize", run.tileSize},
+                    {"block", run.launch.block},
+                    {"grid", run.launch.grid},
+                    {"threadsPerBlock", run.launch.threadsPerBlock()},
+                    {"items", run.items},
+                    {"tiles", run.tiles},
+                    {"incompleteTiles", run.incompleteTiles},
+                    {"error", run.error},
+                    {"passed", run.passed()},
+                    {"checks", checks}});
+  }
+  return {{"suite", r.suite}, {"warpSize", r.warpSize}, {"passed", r.passed()}, {"runs", runs}};
+}
+static ConformanceReport conformanceFromJson(const json& j) {
+  ConformanceReport r;
+  j.at("suite").get_to(r.suite);
+  j.at("warpSize").get_to(r.warpSize);
+  for (const auto& jr : j.at("runs")) {
+    SubgroupRun run;
+    jr.at("tileSize").get_to(run.tileSize);
+    jr.at("block").get_to(run.launch.block);
+    jr.at("grid").get_to(run.launch.grid);
+    jr.at("items").get_to(run.items);
+    jr.at("tiles").get_to(run.tiles);
+    jr.at("incompleteTiles").get_to(run.incompleteTiles);
+    jr.at("error").get_to(run.error);
+    for (const auto& jc : jr.at("checks")) {
+      ConformanceCheck c;
+      jc.at("id").get_to(c.id);
+      jc.at("description").get_to(c.description);
+      jc.at("passed").get_to(c.passed);
+      jc.at("failures").get_to(c.failures);
+      jc.at("notJudged").get_to(c.notJudged);
+      jc.at("offenders").get_to(c.offenders);
+      run.checks.push_back(std::move(c));
+    }
+    r.runs.push_back(std::move(run));
+  }
+  return r;
+}
+
 void to_json(json& j, const RunDocument& v) {
   j = {{"schemaVersion", v.schemaVersion},
        {"tool", {{"name", "kwb"}, {"version", v.toolVersion}, {"gitRevision", v.gitRevision}}},
@@ -281,6 +334,7 @@ void to_json(json& j, const RunDocument& v) {
        {"knownAnswer", v.knownAnswer},
        {"cases", v.cases},
        {"progression", v.progression},
+       {"conformance", v.conformance ? conformanceToJson(*v.conformance) : json(nullptr)},
        {"wallSeconds", v.wallSeconds}};
 }
 void from_json(const json& j, RunDocument& v) {
@@ -294,6 +348,9 @@ void from_json(const json& j, RunDocument& v) {
   j.at("knownAnswer").get_to(v.knownAnswer);
   j.at("cases").get_to(v.cases);
   j.at("progression").get_to(v.progression);
+  v.conformance.reset();
+  if (auto it = j.find("conformance"); it != j.end() && !it->is_null())
+    v.conformance = conformanceFromJson(*it);
   j.at("wallSeconds").get_to(v.wallSeconds);
 }
 

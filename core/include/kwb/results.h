@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kwb/compare.h"
+#include "kwb/conformance.h"
 #include "kwb/device_info.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/shape.h"
@@ -111,6 +112,7 @@ struct RunDocument {
   KnownAnswer knownAnswer;
   std::vector<CaseResult> cases;
   ProgressionCheck progression;
+  std::optional<ConformanceReport> conformance;  // `kwb conformance`; absent for runs
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
