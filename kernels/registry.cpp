@@ -1,11 +1,22 @@
 #include "registry.h"
 
+#include "sgemm_kernels.h"
+
 namespace kwb::kernels {
 
 // One explicit list: static self-registration can be dropped by the linker from a static
 // library. Stages in teaching order, then the cuBLAS references.
 const KernelRegistry& registry() {
-  static const KernelRegistry r(std::vector<KernelDescriptor>{});
+  static const KernelRegistry r(std::vector<KernelDescriptor>{
+      sgemmNaive(),
+      sgemmTiled(),
+      sgemmBankFree(),
+      sgemmDoubleBuffer(),
+      sgemmTensorCore(),
+      cublasSgemm(),
+      cublasHgemmF32Acc(),
+      cublasTf32(),
+  });
   return r;
 }
 

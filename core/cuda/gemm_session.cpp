@@ -1,0 +1,262 @@
+#include "kwb/cuda/gemm_session.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "kwb/compare.h"
+#include "kwb/cuda/cublas_gemm.h"
+#include "kwb/cuda/device.h"
+#include "kwb/cuda/verdict.h"
+#include "kwb/error.h"
+#include "kwb/seeded.h"
+#include "reference_fp64.h"
+
+namespace kwb::cuda {
+namespace {
+
+// Room left for cuBLAS workspaces and the CUDA context's own growth.
+constexpr double kHeadroomBytes = 64.0 * (1 << 20);
+
+int selectDevice(int device) {
+  std::string reason;
+  const int n = deviceCount(&reason);
+  if (n == 0) throw NoDeviceError(reason);
+  if (device < 0 || device >= n)
+    throw NoDeviceError("no CUDA device " + std::to_string(device) + ": this machine has " +
+                        std::to_string(n));
+  KWB_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+std::size_t count(std::int64_t rows, std::int64_t cols) {
+  return std::size_t(rows) * std::size_t(cols);
+}
+
+std::string mib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", std::ceil(bytes / double(1 << 20)));
+  return buf;
+}
+
+}  // namespace
+
+PreparedCase::PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, CUstream_st* stream,
+                           cublasContext* cublas)
+    : m_shape(s),
+      m_seed(seed),
+      m_stream(stream),
+      m_cublas(cublas),
+      m_a(count(s.m, s.k)),
+      m_b(count(s.k, s.n)),
+      m_c(count(s.m, s.n)),
+      m_aHalf(withHalf ? count(s.m, s.k) : 0),
+      m_bHalf(withHalf ? count(s.k, s.n) : 0) {}
+
+GemmArgs PreparedCase::args(float alpha, float beta) const {
+  GemmArgs a;
+  a.shape = m_shape;
+  a.alpha = alpha;
+  a.beta = beta;
+  a.a = m_a.get();
+  a.b = m_b.get();
+  a.aHalf = m_aHalf.empty() ? nullptr : m_aHalf.get();
+  a.bHalf = m_bHalf.empty() ? nullptr : m_bHalf.get();
+  a.c = m_c.get();
+  a.stream = m_stream;
+  a.cublas = m_cublas;
+  return a;
+}
+
+std::size_t PreparedCase::deviceBytes() const {
+  return m_a.bytes() + m_b.bytes() + m_c.bytes() + m_aHalf.bytes() + m_bHalf.bytes();
+}
+
+GemmSession::GemmSession(int device)
+    : m_device(selectDevice(device)), m_stream(), m_cublas(m_stream.get()) {}
+
+void GemmSession::upload(float* dst, const std::vector<float>& src) {
+  KWB_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size() * sizeof(float),
+                                 cudaMemcpyHostToDevice, m_stream.get()));
+}
+
+void GemmSession::download(std::vector<float>& dst, const float* src) {
+  KWB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, dst.size() * sizeof(float),
+                                 cudaMemcpyDeviceToHost, m_stream.get()));
+  m_stream.synchronize();  // a kernel's asynchronous fault surfaces here
+}
+
+std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, const Shape& s,
+                                                   std::uint64_t seed) {
+  if (s.m < 1 || s.n < 1 || s.k < 1 || s.m > kMaxDimension || s.n > kMaxDimension ||
+      s.k > kMaxDimension)
+    throw InputError("shape " + toString(s) + " is not a GEMM shape (each of M, N, K in 1 … " +
+                     std::to_string(kMaxDimension) + ")");
+  const bool withHalf = k.precision == Precision::kFp16Fp32Acc;
+  // In double: M·K·4 overflows 64 bits long before these shapes are refused.
+  const double mk = double(s.m) * double(s.k), kn = double(s.k) * double(s.n);
+  const double mn = double(s.m) * double(s.n);
+  const double need = 4.0 * (mk + kn + mn) + (withHalf ? 2.0 * (mk + kn) : 0.0) + kHeadroomBytes;
+  std::size_t freeBytes = 0, totalBytes = 0;
+  memoryInfo(&freeBytes, &totalBytes);
+  if (need > double(freeBytes))
+    throw InputError("shape " + toString(s) + " needs " + mib(need) + " MiB of device memory, " +
+                     mib(double(freeBytes)) + " MiB free");
+
+  std::unique_ptr<PreparedCase> p(
+      new PreparedCase(s, seed, withHalf, m_stream.get(), m_cublas.get()));
+  const std::vector<float> a = seededMatrix(seed, SeedStream::kA, s.m * s.k);
+  const std::vector<float> b = seededMatrix(seed, SeedStream::kB, s.k * s.n);
+  upload(p->m_a.get(), a);
+  upload(p->m_b.get(), b);
+  if (withHalf) {
+    // Exact: seededMatrix only produces FP16-representable values (exactHalfBits throws if not).
+    const std::vector<std::uint16_t> ah = toHalfBits(a), bh = toHalfBits(b);
+    KWB_CUDA_CHECK(cudaMemcpyAsync(p->m_aHalf.get(), ah.data(), p->m_aHalf.bytes(),
+                                   cudaMemcpyHostToDevice, m_stream.get()));
+    KWB_CUDA_CHECK(cudaMemcpyAsync(p->m_bHalf.get(), bh.data(), p->m_bHalf.bytes(),
+                                   cudaMemcpyHostToDevice, m_stream.get()));
+  }
+  m_stream.synchronize();  // the host vectors die at return
+  return p;
+}
+
+std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, PreparedCase& p) {
+  const Key key{p.shape(), p.seed(), fp64};
+  if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
+
+  const Shape& s = p.shape();
+  auto run = [&](float alpha, float beta) {
+    const GemmArgs args = p.args(alpha, beta);
+    if (fp64) {
+      KWB_CUDA_CHECK(kernels::launchReferenceFp64(int(s.m), int(s.n), int(s.k), alpha, args.a,
+                                                  args.b, beta, args.c, args.stream));
+    } else {
+      sgemmRowMajor(args);
+    }
+  };
+  auto ref = std::make_shared<Reference>();
+  ref->beta0.resize(std::size_t(s.m * s.n));
+  ref->alphaBeta.resize(ref->beta0.size());
+  run(1.0f, 0.0f);
+  download(ref->beta0, p.c());
+  upload(p.c(), seededMatrix(p.seed(), SeedStream::kCPrefill, s.m * s.n));
+  run(kCheckAlpha, kCheckBeta);
+  download(ref->alphaBeta, p.c());
+
+  const std::size_t bytes = 2 * ref->beta0.size() * sizeof(float);
+  while (!m_cacheOrder.empty() && m_cachedBytes + bytes > kCacheBytes) {
+    const auto old = m_cache.find(m_cacheOrder.front());
+    m_cachedBytes -= 2 * old->second->beta0.size() * sizeof(float);
+    m_cache.erase(old);
+    m_cacheOrder.pop_front();
+  }
+  if (bytes <= kCacheBytes) {
+    m_cache.emplace(key, ref);
+    m_cacheOrder.push_back(key);
+    m_cachedBytes += bytes;
+  }
+  return ref;
+}
+
+CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
+  const Shape& s = p.shape();
+  CaseResult c;
+  c.kernel = k.id;
+  c.shape = s;
+  c.precision = k.precision;
+  c.ranKernel = k.id;
+  Verification v;
+  v.reference = k.reference ? "gpu.fp64" : "cublas.sgemm";
+  v.seed = p.seed();
+  v.tolerance = Tolerance{k.rtol(), k.atol()};
+  try {
+    const auto ref = reference(k.reference, p);
+    std::vector<float> out(ref->beta0.size());
+
+    // 1. Canary (FK20): every element the kernel fails to write keeps the 0xAA pattern.
+    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xAA, out.size() * sizeof(float), m_stream.get()));
+    const LaunchInfo first = k.launch(p.args(1.0f, 0.0f));
+    download(out, p.c());
+    v.unwritten = countCanary(out);
+    // 2. NaN/Inf-aware comparison with the spec tolerance of the kernel.
+    v.compare = compareMatrices(out, ref->beta0, s.m, s.n, v.tolerance);
+    // 3. Negative control (FK20 varMangle): the same comparator must reject a mangled reference.
+    v.negativeControlRejected =
+        negativeControlRejects(&compareMatrices, ref->beta0, s.m, s.n, v.tolerance);
+    // 4. alpha ≠ 1, beta ≠ 0 on a seeded prefilled C: catches a kernel that ignores C or beta.
+    upload(p.c(), seededMatrix(p.seed(), SeedStream::kCPrefill, s.m * s.n));
+    const LaunchInfo second = k.launch(p.args(kCheckAlpha, kCheckBeta));
+    download(out, p.c());
+    v.alphaBeta = compareMatrices(out, ref->alphaBeta, s.m, s.n, v.tolerance);
+
+    c.fallback = first.fallback || second.fallback;
+    if (!first.ranKernel.empty()) c.ranKernel = std::string(first.ranKernel);
+    c.verification = v;
+    applyVerdict(c);
+  } catch (const CudaError& e) {
+    c.verification = v;
+    c.status = CaseStatus::kError;
+    c.message = e.what();
+    if (e.sticky()) throw ContextLost(e, c);
+  }
+  return c;
+}
+
+CaseResult GemmSession::verifyCase(const KernelDescriptor& k, const Shape& s, std::uint64_t seed) {
+  const auto p = prepare(k, s, seed);
+  return verify(k, *p);
+}
+
+KnownAnswer GemmSession::knownAnswerTest() {
+  KnownAnswer kat;
+  kat.shape = Shape{37, 29, 41};  // odd in every dimension: no tile or vector width divides it
+  const Shape& s = kat.shape;
+  constexpr std::uint64_t kSeed = 0x4B4154;  // "KAT"
+  kat.ran = true;
+  try {
+    const std::vector<float> a = seededMatrix(kSeed, SeedStream::kA, s.m * s.k);
+    const std::vector<float> b = seededMatrix(kSeed, SeedStream::kB, s.k * s.n);
+    std::vector<float> expected(std::size_t(s.m * s.n));
+    for (std::int64_t i = 0; i < s.m; ++i)
+      for (std::int64_t j = 0; j < s.n; ++j) {
+        double acc = 0.0;
+        for (std::int64_t q = 0; q < s.k; ++q)
+          acc += double(a[std::size_t(i * s.k + q)]) * double(b[std::size_t(q * s.n + j)]);
+        expected[std::size_t(i * s.n + j)] = float(acc);
+      }
+    DeviceBuffer<float> da(a.size()), db(b.size()), dc(expected.size());
+    upload(da.get(), a);
+    upload(db.get(), b);
+    GemmArgs args;
+    args.shape = s;
+    args.a = da.get();
+    args.b = db.get();
+    args.c = dc.get();
+    args.stream = m_stream.get();
+    args.cublas = m_cublas.get();
+    sgemmRowMajor(args);
+    std::vector<float> got(expected.size());
+    download(got, dc.get());
+    const Tolerance tol{1e-3, 1e-4};
+    const CompareReport r = compareMatrices(got, expected, s.m, s.n, tol);
+    kat.passed = r.passed();
+    kat.maxRelError = r.maxRelError;
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "cublas.sgemm %s vs CPU FP64: %lld mismatches, max abs err %.3g, max rel err "
+                  "%.3g (rtol 1e-3, atol 1e-4)",
+                  toString(s).c_str(), static_cast<long long>(r.mismatches), r.maxAbsError,
+                  r.maxRelError);
+    kat.detail = buf;
+  } catch (const CudaError& e) {
+    kat.passed = false;
+    kat.detail = e.what();
+    if (e.sticky()) throw;
+  }
+  return kat;
+}
+
+}  // namespace kwb::cuda

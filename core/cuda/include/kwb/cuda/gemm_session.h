@@ -1,0 +1,106 @@
+#pragma once
+// The correctness pipeline of one case (DESIGN.md "Correctness of one case"): seeded inputs,
+// canary, comparison with a reference, negative control, an alpha/beta run. No timing here.
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/cublas_handle.h"
+#include "kwb/cuda/device_buffer.h"
+#include "kwb/cuda/stream.h"
+#include "kwb/kernel_descriptor.h"
+#include "kwb/results.h"
+
+namespace kwb::cuda {
+
+// Device buffers of one (kernel, shape, seed): A and B (FP32), their FP16 copies (only for
+// kernels with FP16 inputs), and C. A and B hold the seeded inputs once prepared; C is
+// scratch, each run fills it first. Made by GemmSession::prepare; needs the session alive.
+class PreparedCase {
+ public:
+  // Arguments for one launch on the session's stream with its cuBLAS handle.
+  GemmArgs args(float alpha, float beta) const;
+  float* c() const { return m_c.get(); }
+  const Shape& shape() const { return m_shape; }
+  std::uint64_t seed() const { return m_seed; }
+  std::size_t deviceBytes() const;
+
+ private:
+  friend class GemmSession;
+  PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, CUstream_st* stream,
+               cublasContext* cublas);
+
+  Shape m_shape;
+  std::uint64_t m_seed;
+  CUstream_st* m_stream;
+  cublasContext* m_cublas;
+  DeviceBuffer<float> m_a, m_b, m_c;
+  DeviceBuffer<std::uint16_t> m_aHalf, m_bHalf;  // IEEE binary16 bits (__half)
+};
+
+// Thrown by verify() when a CUDA error loses the context (CudaError::sticky()): the case is
+// recorded as status `error` in result(), then the exception goes on so the caller stops
+// running cases in this process. Derives from CudaError, so a plain `catch (CudaError&)`
+// still sees it. Non-sticky CUDA errors never throw: verify() returns status `error`.
+class ContextLost : public CudaError {
+ public:
+  ContextLost(const CudaError& e, CaseResult result)
+      : CudaError(e.what(), e.code(), true), m_result(std::move(result)) {}
+  const CaseResult& result() const { return m_result; }
+
+ private:
+  CaseResult m_result;
+};
+
+// One per process and device: owns the stream and the cuBLAS handle bound to it, and caches
+// reference outputs per (shape, seed, reference kind). Not thread-safe.
+class GemmSession {
+ public:
+  // Throws NoDeviceError when `device` does not exist, CudaError on a CUDA failure.
+  explicit GemmSession(int device = 0);
+  CUstream_st* stream() const { return m_stream.get(); }
+  int device() const { return m_device; }
+
+  // Checks required vs free device memory BEFORE allocating: throws
+  // InputError("shape MxNxK needs X MiB of device memory, Y MiB free"). Fills A and B with
+  // seededMatrix(seed, kA / kB) (FP16-exact values, so FP16 copies are identical).
+  std::unique_ptr<PreparedCase> prepare(const KernelDescriptor& k, const Shape& s,
+                                        std::uint64_t seed);
+
+  // The pipeline: canary run (alpha=1, beta=0 on C filled with byte 0xAA) → unwritten and
+  // comparison; negative control; alpha/beta run on a seeded prefilled C. Reference: the
+  // cublas.sgemm output for kernels, the FP64 GPU reference ("gpu.fp64") for references.
+  // Returns kernel, shape, precision, status, message, fallback, ranKernel, verification.
+  // Throws ContextLost on a sticky CUDA error (see above).
+  CaseResult verify(const KernelDescriptor& k, PreparedCase& p);
+  CaseResult verifyCase(const KernelDescriptor& k, const Shape& s, std::uint64_t seed);
+
+  // cublas.sgemm against a double-precision CPU reference on a small odd shape.
+  KnownAnswer knownAnswerTest();
+
+  // Host memory the reference cache may hold before it drops its oldest entries.
+  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
+
+ private:
+  struct Reference {
+    std::vector<float> beta0;      // alpha = 1, beta = 0
+    std::vector<float> alphaBeta;  // kCheckAlpha, kCheckBeta on the seeded prefill
+  };
+  using Key = std::tuple<Shape, std::uint64_t, bool>;  // shape, seed, FP64 reference
+  std::shared_ptr<const Reference> reference(bool fp64, PreparedCase& p);
+  void upload(float* dst, const std::vector<float>& src);
+  void download(std::vector<float>& dst, const float* src);
+
+  int m_device;
+  Stream m_stream;
+  CublasHandle m_cublas;
+  std::map<Key, std::shared_ptr<const Reference>> m_cache;
+  std::deque<Key> m_cacheOrder;
+  std::size_t m_cachedBytes = 0;
+};
+
+}  // namespace kwb::cuda

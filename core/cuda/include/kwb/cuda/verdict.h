@@ -1,0 +1,18 @@
+#pragma once
+#include "kwb/results.h"
+
+namespace kwb::cuda {
+
+// The alpha/beta pair of the second verification run (alpha ≠ 1, beta ≠ 0 on a prefilled C).
+inline constexpr float kCheckAlpha = 0.75f;
+inline constexpr float kCheckBeta = -0.5f;
+
+// Sets `c.status` and `c.message` from `c.verification` and `c.fallback` (pure, no CUDA):
+//   negative control not rejected            → invalid ("comparator accepted a mangled reference")
+//   unwritten > 0, or mismatches in a run    → fail, the message names each check that failed
+//                                               and its first mismatch (row, col, got, expected)
+//   otherwise                                → fallback when the FP32 path ran, else pass
+// A case without a verification is a fail ("not verified").
+void applyVerdict(CaseResult& c);
+
+}  // namespace kwb::cuda

@@ -1,0 +1,72 @@
+#include "kwb/seeded.h"
+
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace kwb {
+
+namespace {
+std::uint64_t mix(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+}  // namespace
+
+std::uint64_t SeededRng::next() {
+  m_state += kGolden;
+  return mix(m_state);
+}
+
+std::int64_t SeededRng::uniformInt(std::int64_t lo, std::int64_t hi) {
+  if (lo > hi) throw std::invalid_argument("SeededRng::uniformInt: lo > hi");
+  const std::uint64_t span = std::uint64_t(hi - lo) + 1;
+  // Modulo bias is below 2^-40 for the spans tests use; determinism matters more here.
+  return lo + std::int64_t(span == 0 ? next() : next() % span);
+}
+
+std::vector<float> seededMatrix(std::uint64_t seed, SeedStream stream, std::int64_t count) {
+  if (count < 0) throw std::invalid_argument("seededMatrix: negative count");
+  std::vector<float> out(static_cast<std::size_t>(count));
+  // Counter-based: element i is a hash of (seed, stream, i), so any element can be recomputed.
+  const std::uint64_t base = mix(seed ^ mix(std::uint64_t(stream) * kGolden));
+  for (std::int64_t i = 0; i < count; ++i) {
+    const std::uint64_t r = mix(base + std::uint64_t(i) * kGolden);
+    const auto k = std::int64_t(r % 4097) - 2048;  // -2048 … 2048
+    out[std::size_t(i)] = float(k) / 2048.0f;      // exact: a power-of-two division
+  }
+  return out;
+}
+
+std::uint16_t exactHalfBits(float v) {
+  const auto bits = std::bit_cast<std::uint32_t>(v);
+  const auto sign = std::uint16_t((bits >> 16) & 0x8000u);
+  if ((bits & 0x7FFFFFFFu) == 0) return sign;
+  const int exponent = int((bits >> 23) & 0xFFu) - 127;
+  const std::uint32_t mantissa = bits & 0x7FFFFFu;
+  // FP16 normals have exponents -14 … 15 and 10 mantissa bits: the 13 low bits must be 0.
+  if (exponent < -14 || exponent > 15 || (mantissa & 0x1FFFu) != 0)
+    throw std::invalid_argument("value " + std::to_string(v) +
+                                " is not exactly representable as a normal FP16 value");
+  return std::uint16_t(sign | std::uint16_t(exponent + 15) << 10 | std::uint16_t(mantissa >> 13));
+}
+
+float halfBitsToFloat(std::uint16_t h) {
+  const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1Fu;
+  const std::uint32_t mantissa = h & 0x3FFu;
+  if (exponent == 0 && mantissa == 0) return std::bit_cast<float>(sign);
+  if (exponent == 0 || exponent == 31)
+    throw std::invalid_argument("halfBitsToFloat: subnormal, Inf and NaN are not supported");
+  return std::bit_cast<float>(sign | (exponent - 15 + 127) << 23 | mantissa << 13);
+}
+
+std::vector<std::uint16_t> toHalfBits(std::span<const float> values) {
+  std::vector<std::uint16_t> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = exactHalfBits(values[i]);
+  return out;
+}
+
+}  // namespace kwb
