@@ -8,6 +8,7 @@ namespace kwb::cli {
 // and mapped in main.cpp.
 void addListCommand(CLI::App& app, int& exitCode);
 void addDeviceCommand(CLI::App& app, int& exitCode);
+void addVerifyCommand(CLI::App& app, int& exitCode);
 void addConformanceCommand(CLI::App& app, int& exitCode);
 void addRunCommand(CLI::App& app, int& exitCode);
 void addReplayCommand(CLI::App& app, int& exitCode);

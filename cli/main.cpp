@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   int exitCode = kwb::kExitOk;
   kwb::cli::addListCommand(app, exitCode);
   kwb::cli::addDeviceCommand(app, exitCode);
+  kwb::cli::addVerifyCommand(app, exitCode);
   kwb::cli::addConformanceCommand(app, exitCode);
   // RUNCMD
   kwb::cli::addReplayCommand(app, exitCode);

@@ -53,18 +53,18 @@ KernelDescriptor reference(const char* id, const char* name, Precision p, const 
 
 }  // namespace
 
-KernelDescriptor cublasSgemm() {
+KernelDescriptor cublasSgemmRef() {
   return reference("cublas.sgemm", "cuBLAS SGEMM", Precision::kFp32, "cublasSgemm, FP32",
                    &launchSgemm);
 }
 
-KernelDescriptor cublasHgemmF32Acc() {
+KernelDescriptor cublasHgemmF32AccRef() {
   return reference("cublas.hgemm_f32acc", "cuBLAS FP16 (FP32 acc)", Precision::kFp16Fp32Acc,
                    "cublasGemmEx, FP16 in, FP32 accumulate and out: the tensor-core roof",
                    &launchHgemmF32Acc);
 }
 
-KernelDescriptor cublasTf32() {
+KernelDescriptor cublasTf32Ref() {
   return reference("cublas.tf32", "cuBLAS TF32", Precision::kTf32,
                    "cublasGemmEx, FP32 storage, CUBLAS_COMPUTE_32F_FAST_TF32", &launchTf32);
 }

@@ -13,9 +13,9 @@ const KernelRegistry& registry() {
       sgemmBankFree(),
       sgemmDoubleBuffer(),
       sgemmTensorCore(),
-      cublasSgemm(),
-      cublasHgemmF32Acc(),
-      cublasTf32(),
+      cublasSgemmRef(),
+      cublasHgemmF32AccRef(),
+      cublasTf32Ref(),
   });
   return r;
 }
