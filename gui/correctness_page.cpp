@@ -1,0 +1,105 @@
+#include "correctness_page.h"
+
+#include <QHeaderView>
+#include <QVBoxLayout>
+
+#include "doc_queries.h"
+#include "run_request.h"
+
+namespace kwb::gui {
+
+CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
+    : QWidget(parent), m_model(model) {
+  auto* layout = new QVBoxLayout(this);
+  m_summary = new QLabel(this);
+  m_summary->setWordWrap(true);
+  layout->addWidget(m_summary);
+  m_table = new QTableWidget(this);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  layout->addWidget(m_table, 1);
+  auto* legend = new QLabel(this);
+  QString html;
+  for (CaseStatus s :
+       {CaseStatus::kPass, CaseStatus::kFallback, CaseStatus::kFail, CaseStatus::kError,
+        CaseStatus::kCrashed, CaseStatus::kInvalid, CaseStatus::kSkipped})
+    html += QString("<span style='background:%1;color:white'>&nbsp;%2&nbsp;</span> ")
+                .arg(statusColor(s).name(), statusText(s));
+  legend->setText(html + " — double-click a cell for the case's verification details.");
+  layout->addWidget(legend);
+  m_timer.setSingleShot(true);
+  m_timer.setInterval(80);
+  connect(&m_timer, &QTimer::timeout, this, &CorrectnessPage::rebuildNow);
+  auto schedule = [this] {
+    if (!m_timer.isActive()) m_timer.start();
+  };
+  connect(model, &ResultsModel::documentReset, this, schedule);
+  connect(model, &ResultsModel::caseAppended, this, schedule);
+  connect(model, &ResultsModel::catalogChanged, this, schedule);
+  connect(m_table, &QTableWidget::cellActivated, this, [this](int r, int c) {
+    if (const CaseResult* cr = caseAt(r, c)) emit caseActivated(*cr);
+  });
+  connect(m_table, &QTableWidget::cellDoubleClicked, this, [this](int r, int c) {
+    if (const CaseResult* cr = caseAt(r, c)) emit caseActivated(*cr);
+  });
+}
+
+const CaseResult* CorrectnessPage::caseAt(int row, int column) const {
+  if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size()) return nullptr;
+  return m_model->document().find(m_kernels[row].toStdString(), m_shapes[column]);
+}
+
+void CorrectnessPage::rebuildNow() {
+  m_timer.stop();
+  const RunDocument& doc = m_model->document();
+  m_kernels = kernelsOf(doc, m_model->catalog());
+  m_shapes = shapesOf(doc);
+  m_summary->setText(caseSummaryLine(doc));
+  m_table->clear();
+  m_table->setRowCount(int(m_kernels.size()));
+  m_table->setColumnCount(int(m_shapes.size()));
+  QStringList columns;
+  for (const Shape& s : m_shapes) columns << QString::fromStdString(toString(s));
+  m_table->setHorizontalHeaderLabels(columns);
+  m_table->setVerticalHeaderLabels(m_kernels);
+  for (int r = 0; r < m_kernels.size(); ++r)
+    for (int col = 0; col < m_shapes.size(); ++col) {
+      auto* item = new QTableWidgetItem;
+      item->setTextAlignment(Qt::AlignCenter);
+      const CaseResult* c = caseAt(r, col);
+      if (!c) {
+        item->setText("—");
+        item->setData(kStatusRole, -1);
+        m_table->setItem(r, col, item);
+        continue;
+      }
+      QString text = statusText(c->status);
+      QStringList tip{QString("%1 at %2: %3").arg(m_kernels[r], columns[col], text)};
+      if (c->verification) {
+        const auto& v = *c->verification;
+        if (v.compare.mismatches)
+          text += QString("\n%1 mismatches").arg(v.compare.mismatches);
+        else
+          text += QString("\nrel %1").arg(formatNumber(v.compare.maxRelError, 2));
+        tip << QString("max abs error %1, max rel error %2, mismatches %3 of %4")
+                   .arg(formatNumber(v.compare.maxAbsError, 4),
+                        formatNumber(v.compare.maxRelError, 4))
+                   .arg(v.compare.mismatches)
+                   .arg(v.compare.elements);
+        tip << QString("canary unwritten %1 · negative control %2")
+                   .arg(v.unwritten)
+                   .arg(v.negativeControlRejected ? "rejected (good)" : "NOT rejected");
+      }
+      if (!c->message.empty()) tip << QString::fromStdString(c->message);
+      item->setText(text);
+      item->setToolTip(tip.join('\n'));
+      item->setData(kStatusRole, int(c->status));
+      item->setBackground(statusColor(c->status));
+      item->setForeground(Qt::white);
+      m_table->setItem(r, col, item);
+    }
+}
+
+}  // namespace kwb::gui

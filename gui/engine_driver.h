@@ -1,0 +1,48 @@
+#pragma once
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+
+#include "kwb/events.h"
+
+namespace kwb::gui {
+
+// One engine process (`kwb run --stream ...`): parses its stdout one JSON line at a time
+// and reports each event; stderr is the human log. Started with an argument list, never
+// through a shell.
+class EngineDriver : public QObject {
+  Q_OBJECT
+ public:
+  explicit EngineDriver(QObject* parent = nullptr);
+  ~EngineDriver() override;
+
+  void start(const QString& program, const QStringList& arguments);
+  // Asks the engine to stop (SIGTERM), and kills it if it is still there after `graceMs`.
+  void stop(int graceMs = 400);
+  bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+  QString commandLine() const;
+
+ signals:
+  void eventReceived(const kwb::Event& event);
+  void stderrLine(const QString& line);
+  void protocolError(const QString& message);
+  // The program could not be started at all (missing, not executable).
+  void failedToStart(const QString& message);
+  // The process ended; `crashed` when it died from a signal.
+  void exited(int exitCode, bool crashed);
+
+ private:
+  void readStdout();
+  void readStderr();
+  void flushPartialLines();
+
+  QProcess m_process;
+  QTimer m_killTimer;
+  QByteArray m_stdoutBuffer;
+  QByteArray m_stderrBuffer;
+  int m_lineNumber = 0;
+  bool m_startFailed = false;
+};
+
+}  // namespace kwb::gui

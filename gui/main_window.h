@@ -1,0 +1,114 @@
+#pragma once
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QProcess>
+#include <QTabWidget>
+
+#include "results_model.h"
+#include "run_controller.h"
+
+namespace kwb::gui {
+
+class BaselinePage;
+class CorrectnessPage;
+class DevicePanel;
+class KernelListWidget;
+class LogPage;
+class PlotPage;
+class ProgressionPage;
+class RooflinePage;
+class RunPanel;
+class ScalingPage;
+class ShapeListWidget;
+class TimingPage;
+
+struct WindowOptions {
+  QString engineOverride;       // --engine
+  bool probeEngine = true;      // ask `kwb list` / `kwb device` at start (off when headless)
+  bool persistSettings = true;  // off when headless and in tests
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const WindowOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Return an empty string, or a sentence naming the file and the problem.
+  QString openResults(const QString& path);
+  QString openBaseline(const QString& path);
+  QString saveResults(const QString& path);
+  QString exportReport(const QString& path);
+  QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix
+  QString exportText(const QString& path);         // .csv or .md by suffix
+  // Opens the newest bundled sample; false when none is there.
+  bool openBundledSample();
+  // Starts `kwb list` and `kwb device` without blocking; the panels update when they answer.
+  void probeEngine();
+  bool selectTab(const QString& name);  // case-insensitive tab title
+  QStringList tabNames() const;
+  void rebuildAllNow();  // tests and headless: no waiting for coalesced refreshes
+
+  void startRun();  // from the left panel's choices
+  void cancelRun();
+
+  ResultsModel* model() const { return m_model; }
+  RunController* controller() const { return m_controller; }
+  QTabWidget* tabs() const { return m_tabs; }
+  ProgressionPage* progressionPage() const { return m_progression; }
+  ScalingPage* scalingPage() const { return m_scaling; }
+  TimingPage* timingPage() const { return m_timing; }
+  RooflinePage* rooflinePage() const { return m_roofline; }
+  CorrectnessPage* correctnessPage() const { return m_correctness; }
+  BaselinePage* baselinePage() const { return m_baseline; }
+  LogPage* logPage() const { return m_log; }
+  DevicePanel* devicePanel() const { return m_device; }
+  KernelListWidget* kernelList() const { return m_kernels; }
+  ShapeListWidget* shapeList() const { return m_shapes; }
+  RunPanel* runPanel() const { return m_run; }
+  QString messageText() const { return m_message->text(); }
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildMenus();
+  QWidget* buildLeftPanel();
+  void showMessage(const QString& text, bool error);
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void updateTitleAndStatus();
+  void loadSettings();
+  void saveSettings();
+  void onDeviceProbeFinished(int exitCode);
+  PlotPage* currentPlotPage() const;
+
+  WindowOptions m_options;
+  ResultsModel* m_model;
+  RunController* m_controller;
+  QTabWidget* m_tabs;
+  QLabel* m_message;
+  QLabel* m_summary;
+  ProgressionPage* m_progression;
+  ScalingPage* m_scaling;
+  TimingPage* m_timing;
+  RooflinePage* m_roofline;
+  CorrectnessPage* m_correctness;
+  BaselinePage* m_baseline;
+  LogPage* m_log;
+  DevicePanel* m_device;
+  KernelListWidget* m_kernels;
+  ShapeListWidget* m_shapes;
+  RunPanel* m_run;
+  QMenu* m_recentMenu = nullptr;
+  QStringList m_recent;
+  QProcess* m_listProbe = nullptr;
+  QProcess* m_deviceProbe = nullptr;
+  bool m_engineMissing = false;
+  bool m_noDevice = false;
+};
+
+}  // namespace kwb::gui

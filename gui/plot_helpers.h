@@ -1,0 +1,43 @@
+#pragma once
+#include <QList>
+#include <QString>
+#include <qcustomplot.h>
+
+namespace kwb::gui {
+
+// Exact-value tooltips: pages register the points they draw; hovering within a few pixels
+// of one shows its text.
+class PlotTooltips : public QObject {
+  Q_OBJECT
+ public:
+  explicit PlotTooltips(QCustomPlot* plot);
+  void clear() { m_points.clear(); }
+  void add(QCPAxis* xAxis, QCPAxis* yAxis, double x, double y, const QString& text);
+  // Text of the nearest registered point within `radius` pixels of `pos`, or empty.
+  QString textAt(const QPointF& pos, double radius = 14) const;
+  int count() const { return int(m_points.size()); }
+
+ private:
+  struct Point {
+    QCPAxis* x;
+    QCPAxis* y;
+    double px, py;
+    QString text;
+  };
+  QCustomPlot* m_plot;
+  QList<Point> m_points;
+};
+
+// Common look and the zoom/pan interactions (drag and wheel on both axes).
+void setupPlot(QCustomPlot* plot);
+// Moves the legend into its own column right of the plot, where it hides no data.
+void placeLegendOutside(QCustomPlot* plot);
+// Logarithmic axis with readable tick labels.
+void makeLogAxis(QCPAxis* axis);
+// A title element at the top of the plot (kept as the first element of row 0).
+void setPlotTitle(QCustomPlot* plot, const QString& title);
+// Files: return an empty string, or a sentence naming the file and the problem.
+QString savePlotPng(QCustomPlot* plot, const QString& path, int width = 1200, int height = 750);
+QString savePlotSvg(QCustomPlot* plot, const QString& path, int width = 1200, int height = 750);
+
+}  // namespace kwb::gui

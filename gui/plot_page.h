@@ -1,0 +1,41 @@
+#pragma once
+#include <QHBoxLayout>
+#include <QTimer>
+#include <QWidget>
+
+#include "plot_helpers.h"
+#include "results_model.h"
+
+namespace kwb::gui {
+
+// A tab holding one plot over the results model. Model changes are coalesced, so a fast
+// event stream costs one rebuild per ~tenth of a second, not one per case.
+class PlotPage : public QWidget {
+  Q_OBJECT
+ public:
+  PlotPage(ResultsModel* model, const QString& name, QWidget* parent = nullptr);
+  QCustomPlot* plot() const { return m_plot; }
+  PlotTooltips* tooltips() const { return m_tooltips; }
+  QString name() const { return m_name; }
+  // Rebuilds from the model at once (tests and reports call it; the GUI schedules it).
+  void rebuildNow();
+  // Extra plots the page renders below the main one in reports (none by default).
+  virtual QList<QCustomPlot*> reportPlots() const { return {m_plot}; }
+
+ protected:
+  virtual void rebuild() = 0;
+  // Controls (shape pickers) go in this row above the plot.
+  QHBoxLayout* controls() const { return m_controls; }
+  ResultsModel* model() const { return m_model; }
+  void scheduleRebuild();
+
+ private:
+  ResultsModel* m_model;
+  QString m_name;
+  QCustomPlot* m_plot;
+  PlotTooltips* m_tooltips;
+  QHBoxLayout* m_controls;
+  QTimer m_timer;
+};
+
+}  // namespace kwb::gui

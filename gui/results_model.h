@@ -1,0 +1,51 @@
+#pragma once
+#include <QObject>
+#include <QString>
+#include <optional>
+
+#include "kernel_catalog.h"
+#include "kwb/results.h"
+
+namespace kwb::gui {
+
+// The open results (and an optional baseline) every page reads; one signal per change kind.
+class ResultsModel : public QObject {
+  Q_OBJECT
+ public:
+  explicit ResultsModel(QObject* parent = nullptr);
+
+  const RunDocument& document() const { return m_doc; }
+  QString source() const { return m_source; }
+  bool isLive() const { return m_live; }
+  const std::optional<RunDocument>& baseline() const { return m_baseline; }
+  QString baselineSource() const { return m_baselineSource; }
+  // Kernels of the engine when known, plus any the document holds.
+  const KernelCatalog& catalog() const { return m_catalog; }
+
+  // Throws kwb::InputError naming the file and the problem.
+  void open(const QString& path);
+  void openBaseline(const QString& path);
+  void clearBaseline();
+  void setDocument(const RunDocument& doc, const QString& source, bool live = false);
+  void setHeader(const RunDocument& header);  // live run: hello/device arrived
+  void appendCase(const CaseResult& c);
+  void setEngineCatalog(const KernelCatalog& catalog);
+
+ signals:
+  void documentReset();
+  void caseAppended(int index);
+  void baselineChanged();
+  void catalogChanged();
+
+ private:
+  void rebuildCatalog();
+  RunDocument m_doc;
+  QString m_source;
+  bool m_live = false;
+  std::optional<RunDocument> m_baseline;
+  QString m_baselineSource;
+  KernelCatalog m_engineCatalog;
+  KernelCatalog m_catalog;
+};
+
+}  // namespace kwb::gui

@@ -1,0 +1,26 @@
+#pragma once
+#include <QList>
+#include <QStringList>
+#include <optional>
+
+#include "kwb/shape.h"
+
+namespace kwb::gui {
+
+// What the user asked to run: one `kwb run --stream` invocation.
+struct RunRequest {
+  QStringList kernels;
+  QList<Shape> shapes;
+  int samples = 0;  // 0: the engine's adaptive stopping rule
+  bool coldL2 = false;
+  std::optional<quint64> seed;
+  int device = 0;
+
+  int caseCount() const { return int(kernels.size() * shapes.size()); }
+  // Arguments for the engine program (never a shell command line).
+  QStringList toArguments() const;
+};
+
+QString shapeText(const Shape& s);  // "1024×1024×1024"
+
+}  // namespace kwb::gui

@@ -1,0 +1,23 @@
+#pragma once
+#include <QComboBox>
+#include <optional>
+
+#include "kwb/shape.h"
+
+namespace kwb::gui {
+
+// Picks one shape of the open results; keeps the choice when the list is refreshed.
+class ShapeCombo : public QComboBox {
+  Q_OBJECT
+ public:
+  explicit ShapeCombo(QWidget* parent = nullptr);
+  // Blocks signals while it refills; prefers 1024³ when nothing was chosen yet.
+  void setShapes(const QList<Shape>& shapes);
+  std::optional<Shape> currentShape() const;
+  void selectShape(const Shape& s);
+
+ private:
+  QList<Shape> m_shapes;
+};
+
+}  // namespace kwb::gui
