@@ -1,0 +1,94 @@
+// Scenarios 1-4 of the SGEMM testing specification (seeds/004), over the registry.
+#include <cuda_runtime_api.h>
+
+#include "kwb/error.h"
+#include "sgemm_support.h"
+
+using kwb::CaseStatus;
+using kwb::KernelDescriptor;
+using kwb::Precision;
+using kwb::Shape;
+using kwb::test::expectVerified;
+using kwb::test::kernelIds;
+using kwb::test::KernelTest;
+using kwb::test::kSeed;
+using kwb::test::paramName;
+using kwb::test::session;
+
+namespace {
+bool any(const KernelDescriptor&) { return true; }
+bool fp16Inputs(const KernelDescriptor& k) { return k.precision == Precision::kFp16Fp32Acc; }
+bool hasFallback(const KernelDescriptor& k) { return !k.reference && k.alignment > 1; }
+}  // namespace
+
+// Scenario 1: aligned squares and a non-square shape, spec tolerance of each kernel.
+class Correctness : public KernelTest {};
+TEST_P(Correctness, MatchesReferenceOnSpecShapes) {
+  for (const Shape& s : {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{256, 384, 640}})
+    expectVerified(session().verifyCase(kernel(), s, kSeed), kernel(), kSeed);
+}
+INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(kernelIds(any)), paramName);
+
+// Scenario 2: FP16 in, FP32 accumulate on 16-aligned shapes, rtol 5e-2 / atol 1e-2, no fallback.
+class TensorCore : public KernelTest {};
+TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
+  const KernelDescriptor& k = kernel();
+  EXPECT_EQ(k.rtol(), 5e-2);
+  EXPECT_EQ(k.atol(), 1e-2);
+  for (const Shape& s :
+       {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{16, 16, 16}, Shape{32, 32, 32}}) {
+    const kwb::CaseResult c = session().verifyCase(k, s, kSeed);
+    expectVerified(c, k, kSeed);
+    EXPECT_FALSE(c.fallback);
+    EXPECT_EQ(c.ranKernel, k.id);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(fp16Inputs)), paramName);
+
+// Scenario 3: shapes that are not multiples of 16 run the FP32 path, pass, and say so.
+class Fallback : public KernelTest {};
+TEST_P(Fallback, UnalignedShapesPassThroughTheFp32Path) {
+  const KernelDescriptor& k = kernel();
+  for (const Shape& s : {Shape{511, 513, 1025}, Shape{17, 19, 23}, Shape{15, 15, 15}}) {
+    const kwb::CaseResult c = session().verifyCase(k, s, kSeed);
+    EXPECT_EQ(toString(c.status), toString(CaseStatus::kFallback)) << toString(s) << c.message;
+    EXPECT_TRUE(c.fallback);
+    EXPECT_NE(c.ranKernel, k.id);
+    EXPECT_FALSE(c.ranKernel.empty());
+    expectVerified(c, k, kSeed);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Registry, Fallback, testing::ValuesIn(kernelIds(hasFallback)), paramName);
+
+// Scenario 4: minimal and degenerate shapes complete without CUDA errors and are correct.
+class EdgeCase : public KernelTest {};
+TEST_P(EdgeCase, MinimalAndDegenerateShapes) {
+  for (const Shape& s : {Shape{1, 1, 1}, Shape{2, 2, 2}, Shape{4, 4, 4}, Shape{1, 128, 1},
+                         Shape{128, 1, 128}, Shape{1, 128, 128}})
+    expectVerified(session().verifyCase(kernel(), s, kSeed), kernel(), kSeed);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+INSTANTIATE_TEST_SUITE_P(Registry, EdgeCase, testing::ValuesIn(kernelIds(any)), paramName);
+
+class EdgeCaseMemory : public GpuTest {};
+TEST_F(EdgeCaseMemory, TooLargeShapeIsRefusedBeforeAllocating) {
+  const KernelDescriptor& k = kwb::kernels::registry().find("sgemm.naive");
+  try {
+    (void)session().prepare(k, Shape{1 << 20, 1 << 20, 1 << 20}, kSeed);
+    FAIL() << "a 12 TiB problem was accepted";
+  } catch (const kwb::InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("1048576x1048576x1048576"), std::string::npos) << m;
+    EXPECT_NE(m.find("MiB free"), std::string::npos) << m;
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+// The known-answer test (FK20 preBenchTest): cuBLAS against a CPU FP64 reference.
+class KnownAnswer : public GpuTest {};
+TEST_F(KnownAnswer, CublasMatchesCpuDoublePrecision) {
+  const kwb::KnownAnswer kat = session().knownAnswerTest();
+  EXPECT_TRUE(kat.ran);
+  EXPECT_TRUE(kat.passed) << kat.detail;
+  EXPECT_FALSE(kat.shape.multipleOf(2)) << "the KAT shape should be odd";
+}
