@@ -1,0 +1,88 @@
+// The status rules of the verification pipeline, without a GPU: each check must be able to
+// fail a case on its own.
+#include <gtest/gtest.h>
+
+#include "kwb/cuda/verdict.h"
+
+using kwb::CaseStatus;
+
+namespace {
+kwb::CaseResult goodCase() {
+  kwb::CaseResult c;
+  c.kernel = "sgemm.tiled";
+  c.shape = {4, 4, 4};
+  c.ranKernel = "sgemm.tiled";
+  kwb::Verification v;
+  v.reference = "cublas.sgemm";
+  v.compare.elements = 16;
+  v.negativeControlRejected = true;
+  v.alphaBeta = v.compare;
+  c.verification = v;
+  return c;
+}
+}  // namespace
+
+TEST(Verdict, CleanCasePasses) {
+  auto c = goodCase();
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kPass);
+  EXPECT_TRUE(c.message.empty());
+}
+
+TEST(Verdict, FallbackIsReportedWithWhatRan) {
+  auto c = goodCase();
+  c.fallback = true;
+  c.ranKernel = "sgemm.double_buffer";
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFallback);
+  EXPECT_NE(c.message.find("sgemm.double_buffer"), std::string::npos) << c.message;
+}
+
+TEST(Verdict, UnwrittenElementFails) {
+  auto c = goodCase();
+  c.verification->unwritten = 1;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("1 elements of C left unwritten"), std::string::npos) << c.message;
+}
+
+TEST(Verdict, MismatchFailsNamingTheFirstOne) {
+  auto c = goodCase();
+  c.verification->compare.mismatches = 2;
+  c.verification->compare.firstMismatch = kwb::Mismatch{3, 1, 0.5, 0.25};
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("row 3, col 1: got 0.5, expected 0.25"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("alpha=1, beta=0"), std::string::npos) << c.message;
+}
+
+TEST(Verdict, AlphaBetaMismatchFails) {
+  auto c = goodCase();
+  c.verification->alphaBeta->mismatches = 1;
+  c.verification->alphaBeta->nonFinite = 1;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("alpha=0.75, beta=-0.5"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("NaN/Inf"), std::string::npos) << c.message;
+}
+
+TEST(Verdict, MissingAlphaBetaRunFails) {
+  auto c = goodCase();
+  c.verification->alphaBeta.reset();
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+}
+
+TEST(Verdict, AcceptingNegativeControlMakesTheCaseInvalid) {
+  auto c = goodCase();
+  c.verification->negativeControlRejected = false;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kInvalid);
+  EXPECT_EQ(c.message, "comparator accepted a mangled reference");
+}
+
+TEST(Verdict, UnverifiedCaseIsNeverAPass) {
+  kwb::CaseResult c;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+}
