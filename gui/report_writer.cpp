@@ -12,6 +12,14 @@
 namespace kwb::gui {
 namespace {
 
+// No shaping, so no ligatures: "ff" and "fl" stay letters and the PDF's text names
+// sgemm.double_buffer and Roofline as written (pdftotext, search, copy and paste).
+QFont reportFont(int size, bool bold = false) {
+  QFont f("DejaVu Sans", size, bold ? QFont::Bold : QFont::Normal);
+  f.setStyleStrategy(QFont::PreferNoShaping);
+  return f;
+}
+
 // Page geometry in device pixels of a 100-dpi A4 landscape page: one unit is one point-ish.
 class ReportPainter {
  public:
@@ -31,7 +39,7 @@ class ReportPainter {
   int pages() const { return m_pages; }
   double y() const { return m_y; }
   void heading(const QString& text, int size = 16) {
-    QFont f("DejaVu Sans", size, QFont::Bold);
+    QFont f = reportFont(size, true);
     m_painter.setFont(f);
     m_painter.setPen(Qt::black);
     const QRectF r(0, m_y, m_area.width(), size * 2.2);
@@ -39,7 +47,7 @@ class ReportPainter {
     m_y += r.height();
   }
   void paragraph(const QString& text, int size = 10, QColor color = Qt::black) {
-    QFont f("DejaVu Sans", size);
+    QFont f = reportFont(size);
     m_painter.setFont(f);
     m_painter.setPen(color);
     const QRectF bound =
@@ -79,14 +87,14 @@ void correctnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QStr
     const double labelW = 190, rowH = 34;
     const double cellW = (rp.area().width() - labelW) / perPage;
     double y = rp.y();
-    p.setFont(QFont("DejaVu Sans", 8, QFont::Bold));
+    p.setFont(reportFont(8, true));
     p.setPen(Qt::black);
     for (int c = 0; c < cols; ++c)
       p.drawText(QRectF(labelW + c * cellW, y, cellW, rowH), Qt::AlignCenter,
                  QString::fromStdString(toString(shapes[first + c])));
     y += rowH;
     for (const QString& k : kernels) {
-      p.setFont(QFont("DejaVu Sans", 8));
+      p.setFont(reportFont(8));
       p.setPen(Qt::black);
       p.drawText(QRectF(0, y, labelW, rowH), Qt::AlignLeft | Qt::AlignVCenter, k);
       for (int c = 0; c < cols; ++c) {
@@ -124,7 +132,7 @@ void caseTable(ReportPainter& rp, const RunDocument& doc) {
       rp.heading("Cases (continued)");
     }
     double x = 0;
-    p.setFont(QFont("DejaVu Sans", 7, bold ? QFont::Bold : QFont::Normal));
+    p.setFont(reportFont(7, bold));
     for (int i = 0; i < cells.size(); ++i) {
       const QRectF r(x, rp.y(), W * widths[i], rowH);
       if (i == 2 && statusBg.isValid()) p.fillRect(r.adjusted(0, 1, -2, -1), statusBg);

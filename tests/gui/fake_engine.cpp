@@ -1,0 +1,105 @@
+// A stand-in for `kwb run --stream` with no GPU: replays the cases a request asks for out of a
+// recorded document, so tests exercise the GUI's real argument list and process handling.
+//   KWB_FAKE_DOC       results document to take the cases from (required)
+//   KWB_FAKE_DELAY_MS  pause per case (default 0)
+//   KWB_FAKE_CRASH     "kernel@MxNxK": die from SIGKILL after starting that case
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "kwb/events.h"
+
+namespace {
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
+  return out;
+}
+
+void emit(kwb::Event e, double t) {
+  e.elapsedS = t;
+  std::cout << kwb::toJsonLine(e) << '\n' << std::flush;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] != "run") {
+    std::fprintf(stderr, "fake kwb: only 'run --stream' is supported\n");
+    return 2;
+  }
+  std::string kernels, shapes;
+  for (std::size_t i = 1; i + 1 < args.size(); ++i) {
+    if (args[i] == "--kernels") kernels = args[i + 1];
+    if (args[i] == "--shapes") shapes = args[i + 1];
+  }
+  const char* docPath = std::getenv("KWB_FAKE_DOC");
+  if (!docPath) {
+    std::fprintf(stderr, "fake kwb: KWB_FAKE_DOC is not set\n");
+    return 2;
+  }
+  const kwb::RunDocument doc = kwb::readDocument(docPath);
+  const int delayMs =
+      std::getenv("KWB_FAKE_DELAY_MS") ? std::atoi(std::getenv("KWB_FAKE_DELAY_MS")) : 0;
+  const std::string crash = std::getenv("KWB_FAKE_CRASH") ? std::getenv("KWB_FAKE_CRASH") : "";
+
+  kwb::Event hello(kwb::EventType::kHello);
+  hello.toolVersion = doc.toolVersion;
+  hello.gitRevision = "fake";
+  hello.host = doc.host;
+  hello.timestamp = doc.timestamp;
+  emit(hello, 0);
+  kwb::Event dev(kwb::EventType::kDevice);
+  dev.device = doc.device;
+  emit(dev, 0);
+  kwb::Event plan(kwb::EventType::kPlan);
+  plan.settings = doc.settings;
+  for (const auto& s : split(shapes))
+    for (const auto& k : split(kernels)) plan.plan.push_back({k, kwb::parseShape(s)});
+  emit(plan, 0);
+  std::fprintf(stderr, "fake kwb: %zu cases\n", plan.plan.size());
+  double t = 0;
+  bool failed = false;
+  for (std::size_t i = 0; i < plan.plan.size(); ++i) {
+    const auto& p = plan.plan[i];
+    kwb::Event started(kwb::EventType::kCaseStarted);
+    started.index = int(i);
+    started.planned = p;
+    emit(started, t);
+    if (crash == p.kernel + "@" + kwb::toString(p.shape)) {
+      std::fprintf(stderr, "fake kwb: illegal memory access (simulated)\n");
+      std::fflush(stderr);
+      std::raise(SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    t += delayMs / 1000.0;
+    const kwb::CaseResult* c = doc.find(p.kernel, p.shape);
+    kwb::Event finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished
+                                                    : kwb::EventType::kCaseFailed);
+    finished.index = int(i);
+    if (c) {
+      finished.result = *c;
+    } else {
+      kwb::CaseResult skipped;
+      skipped.kernel = p.kernel;
+      skipped.shape = p.shape;
+      skipped.status = kwb::CaseStatus::kSkipped;
+      skipped.message = "not in the recorded document";
+      finished.result = skipped;
+    }
+    failed = failed || !kwb::isGood(finished.result->status);
+    emit(finished, t);
+  }
+  kwb::Event done(kwb::EventType::kDone);
+  done.exitCode = failed ? 1 : 0;
+  done.knownAnswer = doc.knownAnswer;
+  emit(done, t);
+  return done.exitCode;
+}

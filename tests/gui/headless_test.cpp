@@ -1,0 +1,96 @@
+// kwb-gui as a command: --report and --screenshot with no display, exit 2 on bad files.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "gui_test_support.h"
+
+using namespace kwb::gui;
+
+namespace {
+
+struct Result {
+  int exitCode;
+  QString err;
+};
+
+Result runGui(const QStringList& args) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  env.remove("QT_QPA_PLATFORM");  // the program must choose offscreen itself
+  p.setProcessEnvironment(env);
+  p.start(KWB_GUI_EXE, args);
+  if (!p.waitForFinished(60000)) return {-1, "timed out"};
+  return {p.exitCode(), QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+QString tool(const QString& program, const QStringList& args, int* exitCode = nullptr) {
+  QProcess p;
+  p.start(program, args);
+  p.waitForFinished(30000);
+  if (exitCode) *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+}  // namespace
+
+TEST(GuiHeadless, ReportHasTheExpectedPagesAndNamesEveryKernel) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath("r.pdf");
+  const Result r = runGui({"--open", test::sampleRun(), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  int rc = 0;
+  const QString info = tool("pdfinfo", {pdf}, &rc);
+  ASSERT_EQ(rc, 0) << "pdfinfo is needed (poppler-utils)";
+  const QString pages = info.section("Pages:", 1).trimmed().section('\n', 0, 0);
+  // Title, Progression at each of 5 shapes, Scaling, Timing, Roofline, correctness grid, and
+  // the 40-row case table on two pages.
+  EXPECT_EQ(pages.toInt(), 12) << info.toStdString();
+  const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+  for (const char* k : {"sgemm.naive", "sgemm.tiled", "sgemm.bank_free", "sgemm.double_buffer",
+                        "sgemm.tensor_core", "cublas.sgemm", "cublas.hgemm_f32acc", "cublas.tf32"})
+    EXPECT_TRUE(text.contains(k)) << k;
+  for (const char* s :
+       {"NVIDIA H200 (synthetic fixture)", "Progression at 1024x1024x1024", "Correctness",
+        "Roofline", "Scaling", "Timing", "FAIL", "FALLBACK", "ERROR"})
+    EXPECT_TRUE(text.contains(s)) << s;
+}
+
+TEST(GuiHeadless, ScreenshotOfEveryTab) {
+  QTemporaryDir dir;
+  for (const char* tab :
+       {"Progression", "Scaling", "Timing", "Roofline", "Correctness", "Baseline", "Log"}) {
+    const QString png = dir.filePath(QString(tab) + ".png");
+    const Result r = runGui({"--open", test::sampleRun(), "--baseline", test::baselineRun(),
+                             "--screenshot", png, "--tab", tab, "--size", "1400x900"});
+    ASSERT_EQ(r.exitCode, 0) << tab << ": " << r.err.toStdString();
+    const QImage img(png);
+    EXPECT_EQ(img.size(), QSize(1400, 900)) << tab;
+  }
+}
+
+TEST(GuiHeadless, BadFilesExitWith2NamingTheFileAndTheProblem) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath("truncated.json");
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("{\"schemaVersion\": 1, \"cases\": [");
+  f.close();
+  Result r = runGui({"--open", bad, "--report", dir.filePath("x.pdf")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains(bad)) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(dir.filePath("x.pdf")));
+  r = runGui({"--open", dir.filePath("nope.json"), "--screenshot", dir.filePath("x.png")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("nope.json")) << r.err.toStdString();
+  r = runGui({"--open", test::sampleRun(), "--screenshot", dir.filePath("x.png"), "--tab", "Nope"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("Nope")) << r.err.toStdString();
+  r = runGui({"--open", test::sampleRun(), "--report", "/nonexistent-dir/r.pdf"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("/nonexistent-dir/r.pdf")) << r.err.toStdString();
+}

@@ -1,0 +1,145 @@
+// Live runs through a real process: the fake engine (a recorded document replayed per
+// request), and `kwb replay` once the engine has it.
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QProcess>
+
+#include "gui_test_support.h"
+#include "kwb/results.h"
+#include "main_window.h"
+#include "run_panel.h"
+#include "scaling_page.h"
+
+using namespace kwb;
+using namespace kwb::gui;
+
+namespace {
+
+struct LiveRun : ::testing::Test {
+  void SetUp() override {
+    qputenv("KWB_FAKE_DOC", test::sampleRun().toLocal8Bit());
+    qunsetenv("KWB_FAKE_DELAY_MS");
+    qunsetenv("KWB_FAKE_CRASH");
+    doc = readDocument(test::sampleRun().toStdString());
+    WindowOptions o;
+    o.probeEngine = false;
+    o.persistSettings = false;
+    o.engineOverride = KWB_FAKE_ENGINE;
+    w = std::make_unique<MainWindow>(o);
+    QObject::connect(w->controller(), &RunController::runFinished, w.get(),
+                     [this](const RunDocument&, bool ok, const QString& m) {
+                       finished = true;
+                       finishedOk = ok;
+                       message = m;
+                     });
+  }
+  RunRequest allCases() const {
+    RunRequest r;
+    for (const auto& c : doc.cases) {
+      if (!r.kernels.contains(QString::fromStdString(c.kernel)))
+        r.kernels << QString::fromStdString(c.kernel);
+      if (!r.shapes.contains(c.shape)) r.shapes << c.shape;
+    }
+    return r;
+  }
+  RunDocument doc;
+  std::unique_ptr<MainWindow> w;
+  bool finished = false;
+  bool finishedOk = false;
+  QString message;
+};
+
+}  // namespace
+
+TEST_F(LiveRun, AStreamDrivesTheRunTo100PercentAndFillsPlotsAsItGoes) {
+  qputenv("KWB_FAKE_DELAY_MS", "5");
+  QList<int> pointsSeen;
+  QObject::connect(w->model(), &ResultsModel::caseAppended, w.get(), [&](int index) {
+    if (index == 9 || index == 19) {
+      w->scalingPage()->rebuildNow();
+      int points = 0;
+      for (int g = 0; g < w->scalingPage()->plot()->graphCount(); ++g)
+        points += w->scalingPage()->plot()->graph(g)->data()->size();
+      pointsSeen << points;
+    }
+  });
+  w->controller()->start(allCases());
+  ASSERT_TRUE(test::waitFor([&] { return finished; }, 30000)) << "the run never finished";
+  EXPECT_TRUE(finishedOk) << message.toStdString();
+  EXPECT_EQ(pointsSeen, QList<int>({10, 20}));  // shape-major: the first 20 cases are all timed
+  EXPECT_EQ(w->model()->document().cases.size(), 40u);
+  EXPECT_EQ(w->runPanel()->progressBar()->value(), 40);
+  EXPECT_EQ(w->runPanel()->progressBar()->maximum(), 40);
+  EXPECT_TRUE(w->runPanel()->progressBar()->text().startsWith("40/40"));
+  EXPECT_EQ(w->controller()->engineStarts(), 1);
+  for (const auto& c : doc.cases) {
+    const CaseResult* got = w->model()->document().find(c.kernel, c.shape);
+    ASSERT_NE(got, nullptr) << c.kernel;
+    EXPECT_EQ(got->status, c.status) << c.kernel;
+  }
+}
+
+TEST_F(LiveRun, CancelStopsWithinASecondAndKeepsFinishedCases) {
+  qputenv("KWB_FAKE_DELAY_MS", "200");
+  w->controller()->start(allCases());
+  ASSERT_TRUE(test::waitFor([&] { return w->model()->document().cases.size() >= 3; }, 20000));
+  QElapsedTimer t;
+  t.start();
+  w->cancelRun();
+  ASSERT_TRUE(test::waitFor([&] { return finished; }, 5000));
+  const qint64 ms = t.elapsed();
+  std::printf("cancel took %lld ms\n", static_cast<long long>(ms));
+  EXPECT_LT(ms, 1000);
+  EXPECT_FALSE(finishedOk);
+  const auto n = w->model()->document().cases.size();
+  EXPECT_GE(n, 3u);
+  EXPECT_LT(n, 40u);
+  EXPECT_TRUE(message.contains("cancelled")) << message.toStdString();
+}
+
+TEST_F(LiveRun, AnEngineThatDiesMarksTheCaseCrashedAndANewEngineFinishesTheRest) {
+  qputenv("KWB_FAKE_CRASH", "sgemm.tiled@1024x1024x1024");
+  w->controller()->start(allCases());
+  ASSERT_TRUE(test::waitFor([&] { return finished; }, 30000));
+  // The first engine dies; the cases left go to one engine per distinct kernel set, so no
+  // finished case runs twice: 1024³ without naive and tiled, and the other shapes untouched.
+  EXPECT_EQ(w->controller()->engineStarts(), 3);
+  const RunDocument& got = w->model()->document();
+  ASSERT_EQ(got.cases.size(), 40u);
+  const CaseResult* crashed = got.find("sgemm.tiled", {1024, 1024, 1024});
+  ASSERT_NE(crashed, nullptr);
+  EXPECT_EQ(crashed->status, CaseStatus::kCrashed);
+  EXPECT_NE(crashed->message.find("illegal memory access"), std::string::npos) << crashed->message;
+  for (const auto& c : doc.cases) {
+    if (c.kernel == "sgemm.tiled" && c.shape == Shape{1024, 1024, 1024}) continue;
+    const CaseResult* r = got.find(c.kernel, c.shape);
+    ASSERT_NE(r, nullptr) << c.kernel << " " << toString(c.shape);
+    EXPECT_EQ(r->status, c.status);
+  }
+}
+
+TEST_F(LiveRun, AMissingEngineIsAClearMessageInTheWindow) {
+  w->controller()->setEngine("/nonexistent/kwb");
+  w->controller()->start(allCases());
+  ASSERT_TRUE(test::waitFor([&] { return finished; }, 5000));
+  EXPECT_FALSE(finishedOk);
+  EXPECT_TRUE(message.contains("/nonexistent/kwb")) << message.toStdString();
+  EXPECT_TRUE(w->messageText().contains("/nonexistent/kwb")) << w->messageText().toStdString();
+}
+
+TEST_F(LiveRun, KwbReplayDrivesALiveRun) {
+  const QString kwb = KWB_ENGINE;
+  QProcess probe;
+  probe.start(kwb, {"replay", "--help"});
+  if (!probe.waitForFinished(5000) || probe.exitCode() != 0)
+    GTEST_SKIP() << "`kwb replay` is not in this build yet (" << kwb.toStdString() << ")";
+  w->controller()->setEngine(kwb);
+  w->controller()->setArgumentBuilder([](const RunRequest&) {
+    return QStringList{"replay", test::sampleStream(), "--speed", "0"};
+  });
+  w->controller()->start(allCases());
+  ASSERT_TRUE(test::waitFor([&] { return finished; }, 30000));
+  EXPECT_EQ(w->model()->document().cases.size(), 40u) << message.toStdString();
+  EXPECT_EQ(w->runPanel()->progressBar()->value(), 40);
+}
