@@ -102,6 +102,12 @@ int verifyCommand(const Selection& selection, const std::string& json) {
       } catch (const cuda::ContextLost& e) {
         doc.cases.push_back(e.result());
         stopReason = "not run: the CUDA context was lost after " + k->id + " " + toString(s);
+      } catch (const cuda::CudaError& e) {  // from prepare (e.g. cudaMalloc), before verify
+        CaseResult c = notRun(*k, s, e.what());
+        c.status = CaseStatus::kError;
+        doc.cases.push_back(c);
+        if (e.sticky())
+          stopReason = "not run: the CUDA context was lost after " + k->id + " " + toString(s);
       }
       const CaseResult& c = doc.cases.back();
       std::cerr << "[" << doc.cases.size() << "/" << total << "] " << c.kernel << " "
