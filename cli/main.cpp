@@ -19,9 +19,10 @@ int main(int argc, char** argv) {
   kwb::cli::addDeviceCommand(app, exitCode);
   kwb::cli::addVerifyCommand(app, exitCode);
   kwb::cli::addConformanceCommand(app, exitCode);
-  // RUNCMD
+  kwb::cli::addRunCommand(app, exitCode);
   kwb::cli::addReplayCommand(app, exitCode);
   kwb::cli::addExportCommand(app, exitCode);
+  kwb::cli::addTuneCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

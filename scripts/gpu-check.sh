@@ -41,10 +41,12 @@ if has sanitizer; then
 fi
 if has ncu; then
   section "ncu shared-memory bank conflicts (1024^3)"
-  for k in sgemm.tiled sgemm.bank_free sgemm.double_buffer; do
-    ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
-      -k regex:sgemm --launch-count 1 $KWB run --kernels $k --shapes 1024 --samples 1 --warmups 1 --max-time 1 >"$OUT/ncu-$k.log" 2>&1
-    echo "$k:"; grep -E "bank_conflicts|Kernel|void" "$OUT/ncu-$k.log" | head -6
+  for pair in sgemm.tiled:sgemmTiledKernel sgemm.bank_free:sgemmBankFreeKernel sgemm.double_buffer:sgemmDoubleBufferKernel; do
+    k=${pair%%:*}; fn=${pair#*:}
+    ncu -k regex:$fn --launch-count 1 \
+      --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum \
+      $KWB verify --kernels $k --shapes 1024 >"$OUT/ncu-$k.log" 2>&1
+    echo "$k:"; grep -E "bank_conflicts|shared_ld|$fn" "$OUT/ncu-$k.log" | head -6
   done
 fi
 if has bench; then

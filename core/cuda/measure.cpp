@@ -7,50 +7,33 @@
 #include <cmath>
 
 #include "kwb/cuda/check.h"
+#include "kwb/cuda/event.h"
 
 namespace kwb::cuda {
 namespace {
 
-// A pair of events, destroyed on scope exit.
-class EventPair {
- public:
-  EventPair() {
-    KWB_CUDA_CHECK(cudaEventCreate(&start));
-    KWB_CUDA_CHECK(cudaEventCreate(&stop));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  cudaEvent_t start{}, stop{};
+struct EventPair {
+  Event start, stop;
 };
 
 double timeOnce(const std::function<void()>& enqueue, cudaStream_t s, EventPair& ev, int launches) {
-  KWB_CUDA_CHECK(cudaEventRecord(ev.start, s));
+  ev.start.record(s);
   for (int i = 0; i < launches; ++i) enqueue();
-  KWB_CUDA_CHECK(cudaEventRecord(ev.stop, s));
-  KWB_CUDA_CHECK(cudaEventSynchronize(ev.stop));
-  float ms = 0;
-  KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-  return double(ms) / launches;
+  ev.stop.record(s);
+  ev.stop.synchronize();
+  return double(ev.stop.elapsedMsSince(ev.start)) / launches;
 }
 
 }  // namespace
 
-L2Flusher::L2Flusher(std::size_t l2Bytes) : m_bytes(std::max<std::size_t>(2 * l2Bytes, 1 << 20)) {
-  KWB_CUDA_CHECK(cudaMalloc(&m_buf, m_bytes));
-}
-
-L2Flusher::~L2Flusher() { cudaFree(m_buf); }
+L2Flusher::L2Flusher(std::size_t l2Bytes) : m_buf(std::max<std::size_t>(2 * l2Bytes, 1 << 20)) {}
 
 void L2Flusher::flush(CUstream_st* stream) {
   // A write (not a read) evicts dirty and clean lines alike; the value changes each time so
   // no layer can skip it as redundant.
   static int value = 0;
   value = (value + 1) & 0xff;
-  KWB_CUDA_CHECK(cudaMemsetAsync(m_buf, value, m_bytes, stream));
+  KWB_CUDA_CHECK(cudaMemsetAsync(m_buf.get(), value, m_buf.bytes(), stream));
 }
 
 Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,

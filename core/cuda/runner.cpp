@@ -59,8 +59,8 @@ void deriveThroughput(CaseResult& c) {
   if (ms <= 0) return;
   const Shape& s = c.shape;
   const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
-  const double bytes =
-      inputBytes * (double(s.m) * s.k + double(s.k) * s.n) + 4.0 * double(s.m) * s.n;
+  const double m = double(s.m), n = double(s.n), k = double(s.k);
+  const double bytes = inputBytes * (m * k + k * n) + 4.0 * m * n;
   c.gflops = s.flops() / (ms * 1e6);
   c.arithmeticIntensity = s.flops() / bytes;
   c.bandwidthGBs = bytes / (ms * 1e6);

@@ -3,6 +3,7 @@
 #include <functional>
 #include <vector>
 
+#include "kwb/cuda/device_buffer.h"
 #include "kwb/stopping.h"
 
 struct CUstream_st;
@@ -30,15 +31,11 @@ struct Measurement {
 class L2Flusher {
  public:
   explicit L2Flusher(std::size_t l2Bytes);
-  ~L2Flusher();
-  L2Flusher(const L2Flusher&) = delete;
-  L2Flusher& operator=(const L2Flusher&) = delete;
   void flush(CUstream_st* stream);
-  std::size_t bytes() const { return m_bytes; }
+  std::size_t bytes() const { return m_buf.bytes(); }
 
  private:
-  void* m_buf = nullptr;
-  std::size_t m_bytes = 0;
+  DeviceBuffer<unsigned char> m_buf;
 };
 
 // Times `enqueue` (which launches work on `stream` and returns at once) with CUDA events:
