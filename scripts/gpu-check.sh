@@ -25,7 +25,7 @@ if has build; then
 fi
 if has tests; then
   section "ctest -L gpu"
-  ctest --test-dir "$B" -L gpu --output-on-failure -j1 >"$OUT/ctest-gpu.log" 2>&1
+  ctest --test-dir "$B" -L gpu --output-on-failure -j1 --timeout 150 >"$OUT/ctest-gpu.log" 2>&1
   grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped" "$OUT/ctest-gpu.log" | tail -25
   section "ctest cpu+cli"
   ctest --test-dir "$B" -L "cpu|cli" -j8 2>&1 | tail -3
