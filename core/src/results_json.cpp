@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "kwb/tuning_json.h"
+
 namespace kwb {
 using nlohmann::json;
 
@@ -335,6 +337,7 @@ void to_json(json& j, const RunDocument& v) {
        {"cases", v.cases},
        {"progression", v.progression},
        {"conformance", v.conformance ? conformanceToJson(*v.conformance) : json(nullptr)},
+       {"tuning", v.tuning ? json(*v.tuning) : json(nullptr)},
        {"wallSeconds", v.wallSeconds}};
 }
 void from_json(const json& j, RunDocument& v) {
@@ -351,6 +354,7 @@ void from_json(const json& j, RunDocument& v) {
   v.conformance.reset();
   if (auto it = j.find("conformance"); it != j.end() && !it->is_null())
     v.conformance = conformanceFromJson(*it);
+  getOpt(j, "tuning", v.tuning);
   j.at("wallSeconds").get_to(v.wallSeconds);
 }
 

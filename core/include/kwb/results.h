@@ -12,6 +12,7 @@
 #include "kwb/kernel_descriptor.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
+#include "kwb/tuning.h"
 
 namespace kwb {
 
@@ -113,6 +114,7 @@ struct RunDocument {
   std::vector<CaseResult> cases;
   ProgressionCheck progression;
   std::optional<ConformanceReport> conformance;  // `kwb conformance`; absent for runs
+  std::optional<TuneGrid> tuning;                // `kwb tune`; absent for runs
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
