@@ -1,5 +1,6 @@
 #include "registry.h"
 
+#include "perf_kernels.h"
 #include "sgemm_kernels.h"
 
 namespace kwb::kernels {
@@ -13,6 +14,9 @@ const KernelRegistry& registry() {
       sgemmBankFree(),
       sgemmDoubleBuffer(),
       sgemmTensorCore(),
+      sgemmRegisterBlocked(),
+      sgemmWarpTiled(),
+      sgemmMmaMultistage(),
       cublasSgemmRef(),
       cublasHgemmF32AccRef(),
       cublasTf32Ref(),

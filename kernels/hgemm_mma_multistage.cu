@@ -1,0 +1,36 @@
+// sgemm.mma_multistage — stage 8: the default configuration of the mma.sync kernel
+// (hgemm_mma_multistage.cuh holds the kernel; kernels/tune instantiates the other
+// configurations).
+//
+// Default: 128×256 block tile, BK = 32, eight warps of 64×64 (2×4), 4 cp.async stages
+// (96 KB of shared memory). Each warp issues 32 mma.m16n8k16 per 8 ldmatrix.x4 per k16 step;
+// 128 FP32 accumulators per thread.
+#include "hgemm_mma_multistage.cuh"
+#include "perf_kernels.h"
+
+namespace kwb::kernels {
+
+namespace {
+using DefaultConfig = MmaConfig<128, 256, 32, 64, 64, 4>;
+constexpr std::string_view kId = "sgemm.mma_multistage";
+
+LaunchInfo launch(const GemmArgs& g) { return launchMmaMultistage<DefaultConfig>(g, kId); }
+}  // namespace
+
+KernelDescriptor sgemmMmaMultistage() {
+  KernelDescriptor d;
+  d.id = std::string(kId);
+  d.displayName = "mma.sync multistage";
+  d.family = "sgemm";
+  d.stage = 8;
+  d.precision = Precision::kFp16Fp32Acc;
+  d.alignment = 8;
+  d.description =
+      "mma.sync m16n8k16 FP16 in / FP32 accumulate, ldmatrix (.trans for B), 4-stage cp.async "
+      "pipeline, XOR-swizzled shared memory, 128x256x32 block tile of 8 warps; shapes not a "
+      "multiple of 8 run sgemm.warp_tiled";
+  d.launch = &launch;
+  return d;
+}
+
+}  // namespace kwb::kernels
