@@ -13,5 +13,6 @@ void addConformanceCommand(CLI::App& app, int& exitCode);
 void addRunCommand(CLI::App& app, int& exitCode);
 void addReplayCommand(CLI::App& app, int& exitCode);
 void addExportCommand(CLI::App& app, int& exitCode);
+void addTuneCommand(CLI::App& app, int& exitCode);
 
 }  // namespace kwb::cli
