@@ -28,8 +28,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   static_assert(kThreads % BN == 0 && (BK * BN) % kThreads == 0, "B loads: whole rows per pass");
   static_assert(kRowsT % 4 == 0 && kColsT % 8 == 0 && BK == 32, "warp layout below");
 
-  // 2 × (64·33 + 32·64) floats = 33,280 bytes: below the 48 KiB static limit.
-  __shared__ float as[2][BM][BK + 1];
+  // 2 × (64·36 + 32·64) floats = 34,816 bytes: below the 48 KiB static limit.
+  __shared__ float as[2][BM][BK + 4];  // pitch 36 as in sgemm.bank_free
   __shared__ float bs[2][BK][BN];
 
   const int tid = int(threadIdx.x);

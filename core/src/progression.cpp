@@ -23,10 +23,18 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
     std::sort(list.begin(), list.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
     for (std::size_t i = 1; i < list.size(); ++i) {
-      const CaseResult& prev = *list[i - 1].second;
       const CaseResult& next = *list[i].second;
-      if (next.gflops < prev.gflops)
-        out.violations.push_back({next.shape, prev.kernel, next.kernel, prev.gflops, next.gflops});
+      // The predecessor: the nearest earlier stage of the same precision, else the nearest
+      // earlier stage of any precision (the first tensor-core stage follows the FP32 ones).
+      const CaseResult* prev = list[i - 1].second;
+      for (std::size_t j = i; j-- > 0;)
+        if (list[j].second->precision == next.precision) {
+          prev = list[j].second;
+          break;
+        }
+      if (next.gflops < prev->gflops)
+        out.violations.push_back(
+            {next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops});
     }
   }
   return out;

@@ -18,6 +18,8 @@ int stageOf(std::string_view id) {
   if (id == "sgemm.tiled") return 2;
   if (id == "sgemm.bank_free") return 3;
   if (id == "sgemm.tensor_core") return 5;
+  if (id == "sgemm.warp_tiled") return 7;
+  if (id == "sgemm.mma_multistage") return 8;
   return 0;
 }
 const kwb::Shape kA{512, 512, 512}, kB{1024, 1024, 1024};
@@ -52,4 +54,30 @@ TEST(Progression, FailedAndFallbackCasesAreLeftOut) {
       timed("sgemm.tensor_core", kA, 150, kwb::CaseStatus::kFallback)};
   const auto p = kwb::checkProgression(cases, stageOf);
   EXPECT_TRUE(p.violations.empty());
+}
+
+TEST(Progression, LaterStagesFollowTheirOwnPrecision) {
+  auto fp16 = [](kwb::CaseResult c) {
+    c.precision = kwb::Precision::kFp16Fp32Acc;
+    return c;
+  };
+  // FP32: naive 100 → bank_free 200 → warp_tiled 250 (slower than tensor_core: not compared).
+  // FP16: tensor_core 900 (after bank_free, the last earlier stage) → mma_multistage 800 (drop).
+  const std::vector<kwb::CaseResult> cases{
+      timed("sgemm.naive", kA, 100), timed("sgemm.bank_free", kA, 200),
+      fp16(timed("sgemm.tensor_core", kA, 900)), timed("sgemm.warp_tiled", kA, 250),
+      fp16(timed("sgemm.mma_multistage", kA, 800))};
+  const auto p = kwb::checkProgression(cases, stageOf);
+  ASSERT_EQ(p.violations.size(), 1u);
+  EXPECT_EQ(p.violations[0].from, "sgemm.tensor_core");
+  EXPECT_EQ(p.violations[0].to, "sgemm.mma_multistage");
+}
+
+TEST(Progression, FirstTensorStageFollowsTheLastFp32Stage) {
+  kwb::CaseResult tc = timed("sgemm.tensor_core", kA, 150);
+  tc.precision = kwb::Precision::kFp16Fp32Acc;
+  const std::vector<kwb::CaseResult> cases{timed("sgemm.bank_free", kA, 200), tc};
+  const auto p = kwb::checkProgression(cases, stageOf);
+  ASSERT_EQ(p.violations.size(), 1u);
+  EXPECT_EQ(p.violations[0].from, "sgemm.bank_free");
 }
