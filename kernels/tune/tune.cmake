@@ -19,7 +19,7 @@ set(KWB_TUNE_MMA_MULTISTAGE
   "256,128,32,64,64,3"  # the transposed block tile
   "128,128,32,64,64,4"  # 4 warps: two blocks per SM
   "128,128,32,64,32,4"  # 8 warps of 64x32: more warps, less fragment reuse
-  "128,128,64,64,64,3"  # deeper K slice: half the barriers per FLOP
+  "128,128,64,64,32,3"  # deeper K slice: half the barriers per FLOP, 8 warps of 64x32
   "64,128,32,32,64,4"   # small tile: more blocks for mid-size shapes
 )
 
