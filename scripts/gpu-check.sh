@@ -71,6 +71,20 @@ if has repeat; then
     $KWB run --kernels cublas.sgemm --shapes 4096 --json "$OUT/repeat$i.json" 2>/dev/null | grep cublas
   done
 fi
+if has perf; then
+  section "performance stages at 4096^3, 1024^3, 511x513x1025"
+  $KWB run --kernels sgemm.double_buffer,sgemm.tensor_core,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,cublas.sgemm,cublas.hgemm_f32acc \
+    --shapes 4096,1024,511x513x1025 --json "$OUT/perf.json" 2>/dev/null | tee "$OUT/perf.txt"
+  section "SASS of the stages"
+  for f in $(ls "$B"/kernels/CMakeFiles/kwb_kernels.dir/*.cu.o); do
+    echo "$(basename $f): LDS.128=$(cuobjdump -sass $f | grep -c 'LDS.128') LDS=$(cuobjdump -sass $f | grep -cE 'LDS[ .]') HMMA=$(cuobjdump -sass $f | grep -c HMMA) LDSM=$(cuobjdump -sass $f | grep -c LDSM) LDGSTS=$(cuobjdump -sass $f | grep -c LDGSTS)"
+  done
+fi
+if has tune; then
+  section "tuning sweeps at 4096^3"
+  $KWB tune --kernel sgemm.warp_tiled --shape 4096 --json "$OUT/tune-warp_tiled.json" 2>&1 | tail -12
+  $KWB tune --kernel sgemm.mma_multistage --shape 4096 --json "$OUT/tune-mma.json" 2>&1 | tail -12
+fi
 if has conformance; then
   section "kwb conformance"
   $KWB conformance --json "$OUT/conformance.json" 2>&1 | tee "$OUT/conformance.txt" | tail -60
