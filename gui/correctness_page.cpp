@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QVBoxLayout>
 
+#include "conformance_view.h"
 #include "doc_queries.h"
 #include "run_request.h"
 
@@ -20,7 +21,7 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   layout->addWidget(m_table, 1);
-  auto* legend = new QLabel(this);
+  auto* legend = m_legend = new QLabel(this);
   QString html;
   for (CaseStatus s :
        {CaseStatus::kPass, CaseStatus::kFallback, CaseStatus::kFail, CaseStatus::kError,
@@ -29,6 +30,9 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
                 .arg(statusColor(s).name(), statusText(s));
   legend->setText(html + " — double-click a cell for the case's verification details.");
   layout->addWidget(legend);
+  m_conformance = new ConformanceView(this);
+  m_conformance->hide();
+  layout->addWidget(m_conformance, 1);
   m_timer.setSingleShot(true);
   m_timer.setInterval(80);
   connect(&m_timer, &QTimer::timeout, this, &CorrectnessPage::rebuildNow);
@@ -57,6 +61,12 @@ void CorrectnessPage::rebuildNow() {
   m_kernels = kernelsOf(doc, m_model->catalog());
   m_shapes = shapesOf(doc);
   m_summary->setText(caseSummaryLine(doc));
+  // A `kwb conformance` document has no cases: only its conformance section shows.
+  m_table->setVisible(!doc.cases.empty());
+  m_legend->setVisible(!doc.cases.empty());
+  m_summary->setVisible(!doc.cases.empty() || !doc.conformance);
+  m_conformance->setVisible(doc.conformance.has_value());
+  if (doc.conformance) m_conformance->setReport(*doc.conformance);
   m_table->clear();
   m_table->setRowCount(int(m_kernels.size()));
   m_table->setColumnCount(int(m_shapes.size()));

@@ -8,13 +8,17 @@
 
 namespace kwb::gui {
 
-// Kernel × shape grid of case statuses, coloured; activating a cell opens the case.
+class ConformanceView;
+
+// Kernel × shape grid of case statuses, coloured; activating a cell opens the case. Below it,
+// the sub-group conformance outcome when the document carries one.
 class CorrectnessPage : public QWidget {
   Q_OBJECT
  public:
   static constexpr int kStatusRole = Qt::UserRole + 1;  // int(CaseStatus), -1 when absent
   explicit CorrectnessPage(ResultsModel* model, QWidget* parent = nullptr);
   QTableWidget* table() const { return m_table; }
+  ConformanceView* conformance() const { return m_conformance; }
   void rebuildNow();
   // The case of a cell, or null where that kernel did not run at that shape.
   const CaseResult* caseAt(int row, int column) const;
@@ -26,6 +30,8 @@ class CorrectnessPage : public QWidget {
   ResultsModel* m_model;
   QLabel* m_summary;
   QTableWidget* m_table;
+  QLabel* m_legend;
+  ConformanceView* m_conformance;
   QStringList m_kernels;
   QList<Shape> m_shapes;
   QTimer m_timer;

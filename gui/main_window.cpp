@@ -27,6 +27,7 @@
 #include "scaling_page.h"
 #include "shape_list_widget.h"
 #include "timing_page.h"
+#include "tuning_page.h"
 
 namespace kwb::gui {
 namespace {
@@ -52,6 +53,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_timing = new TimingPage(m_model);
   m_roofline = new RooflinePage(m_model);
   m_correctness = new CorrectnessPage(m_model);
+  m_tuning = new TuningPage(m_model);
   m_baseline = new BaselinePage(m_model);
   m_log = new LogPage;
   m_tabs->addTab(m_progression, "Progression");
@@ -59,6 +61,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_tabs->addTab(m_timing, "Timing");
   m_tabs->addTab(m_roofline, "Roofline");
   m_tabs->addTab(m_correctness, "Correctness");
+  m_tabs->addTab(m_tuning, "Tuning");
+  m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), false);
   m_tabs->addTab(m_baseline, "Baseline");
   m_tabs->addTab(m_log, "Log");
 
@@ -83,6 +87,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   buildMenus();
 
   connect(m_model, &ResultsModel::documentReset, this, &MainWindow::updateTitleAndStatus);
+  connect(m_model, &ResultsModel::documentReset, this, [this] {
+    m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), m_model->document().tuning.has_value());
+  });
   connect(m_model, &ResultsModel::caseAppended, this, &MainWindow::updateTitleAndStatus);
   auto refreshKernels = [this] {
     const QStringList unchecked = QSettings().value("run/uncheckedKernels").toStringList();
@@ -131,7 +138,15 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
                                                                   : m_controller->engine()));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // A probe still running would report into pages already destroyed: silence it first.
+  for (QProcess* probe : {m_listProbe, m_deviceProbe})
+    if (probe) {
+      probe->disconnect(this);
+      probe->kill();
+      probe->waitForFinished(1000);
+    }
+}
 
 QWidget* MainWindow::buildLeftPanel() {
   auto* inner = new QWidget;
@@ -216,7 +231,9 @@ void MainWindow::buildMenus() {
   QMenu* view = menuBar()->addMenu("&View");
   for (int i = 0; i < m_tabs->count(); ++i)
     view->addAction(m_tabs->tabText(i), QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + i)), this,
-                    [this, i] { m_tabs->setCurrentIndex(i); });
+                    [this, i] {
+                      if (m_tabs->isTabVisible(i)) m_tabs->setCurrentIndex(i);
+                    });
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("About Kernel Workbench", this, [this] {
     QMessageBox::about(this, "Kernel Workbench",

@@ -22,6 +22,7 @@ class RunPanel;
 class ScalingPage;
 class ShapeListWidget;
 class TimingPage;
+class TuningPage;
 
 struct WindowOptions {
   QString engineOverride;       // --engine
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
   TimingPage* timingPage() const { return m_timing; }
   RooflinePage* rooflinePage() const { return m_roofline; }
   CorrectnessPage* correctnessPage() const { return m_correctness; }
+  TuningPage* tuningPage() const { return m_tuning; }
   BaselinePage* baselinePage() const { return m_baseline; }
   LogPage* logPage() const { return m_log; }
   DevicePanel* devicePanel() const { return m_device; }
@@ -85,6 +87,9 @@ class MainWindow : public QMainWindow {
   void saveSettings();
   void onDeviceProbeFinished(int exitCode);
   PlotPage* currentPlotPage() const;
+  // The Tuning tab shows only for a document holding a sweep; a document of a sweep or a
+  // conformance suite alone opens on its tab.
+  void showDocumentTabs();
 
   WindowOptions m_options;
   ResultsModel* m_model;
@@ -97,6 +102,7 @@ class MainWindow : public QMainWindow {
   TimingPage* m_timing;
   RooflinePage* m_roofline;
   CorrectnessPage* m_correctness;
+  TuningPage* m_tuning;
   BaselinePage* m_baseline;
   LogPage* m_log;
   DevicePanel* m_device;

@@ -2,11 +2,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QSettings>
+#include <algorithm>
 
 #include "app_paths.h"
 #include "baseline_page.h"
 #include "correctness_page.h"
 #include "device_panel.h"
+#include "doc_queries.h"
 #include "kernel_list_widget.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
@@ -20,6 +22,7 @@
 #include "scaling_page.h"
 #include "shape_list_widget.h"
 #include "timing_page.h"
+#include "tuning_page.h"
 
 namespace kwb::gui {
 
@@ -33,6 +36,7 @@ QString MainWindow::openResults(const QString& path) {
     return QString::fromStdString(e.what());
   }
   addRecent(path);
+  showDocumentTabs();
   m_log->append("info",
                 QString("Opened %1 (%2 cases).").arg(path).arg(m_model->document().cases.size()));
   if (!m_device->hasLiveDevice()) {
@@ -43,6 +47,15 @@ QString MainWindow::openResults(const QString& path) {
       m_device->setRecorded(m_model->document());
   }
   return {};
+}
+
+void MainWindow::showDocumentTabs() {
+  const RunDocument& doc = m_model->document();
+  if (!doc.cases.empty()) return;
+  if (doc.tuning)
+    m_tabs->setCurrentWidget(m_tuning);
+  else if (doc.conformance)
+    m_tabs->setCurrentWidget(m_correctness);
 }
 
 QString MainWindow::openBaseline(const QString& path) {
@@ -72,7 +85,10 @@ QString MainWindow::exportReport(const QString& path) {
   ReportInputs in;
   in.model = m_model;
   in.progression = m_progression;
-  in.plots = {m_scaling, m_timing, m_roofline};
+  const RunDocument& doc = m_model->document();
+  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed))
+    in.plots = {m_scaling, m_timing, m_roofline};
+  if (doc.tuning) in.plots << m_tuning;
   const QString err = writeReportPdf(in, path);
   m_log->append(err.isEmpty() ? "info" : "error",
                 err.isEmpty() ? "Report written to " + path : err);
@@ -180,7 +196,7 @@ void MainWindow::onDeviceProbeFinished(int exitCode) {
 
 bool MainWindow::selectTab(const QString& name) {
   for (int i = 0; i < m_tabs->count(); ++i)
-    if (m_tabs->tabText(i).compare(name, Qt::CaseInsensitive) == 0) {
+    if (m_tabs->isTabVisible(i) && m_tabs->tabText(i).compare(name, Qt::CaseInsensitive) == 0) {
       m_tabs->setCurrentIndex(i);
       return true;
     }
@@ -189,13 +205,14 @@ bool MainWindow::selectTab(const QString& name) {
 
 QStringList MainWindow::tabNames() const {
   QStringList out;
-  for (int i = 0; i < m_tabs->count(); ++i) out << m_tabs->tabText(i);
+  for (int i = 0; i < m_tabs->count(); ++i)
+    if (m_tabs->isTabVisible(i)) out << m_tabs->tabText(i);
   return out;
 }
 
 void MainWindow::rebuildAllNow() {
   for (PlotPage* p :
-       std::initializer_list<PlotPage*>{m_progression, m_scaling, m_timing, m_roofline})
+       std::initializer_list<PlotPage*>{m_progression, m_scaling, m_timing, m_roofline, m_tuning})
     p->rebuildNow();
   m_correctness->rebuildNow();
   m_baseline->rebuildNow();

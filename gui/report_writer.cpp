@@ -1,121 +1,70 @@
 #include "report_writer.h"
 
 #include <QFileInfo>
-#include <QPdfWriter>
-#include <qcustomplot.h>
 
+#include "conformance_view.h"
 #include "doc_queries.h"
 #include "progression_page.h"
+#include "report_painter.h"
 #include "results_model.h"
 #include "run_request.h"
 
 namespace kwb::gui {
 namespace {
 
-// No shaping, so no ligatures: "ff" and "fl" stay letters and the PDF's text names
-// sgemm.double_buffer and Roofline as written (pdftotext, search, copy and paste).
-QFont reportFont(int size, bool bold = false) {
-  QFont f("DejaVu Sans", size, bold ? QFont::Bold : QFont::Normal);
-  f.setStyleStrategy(QFont::PreferNoShaping);
-  return f;
-}
-
-// Page geometry in device pixels of a 100-dpi A4 landscape page: one unit is one point-ish.
-class ReportPainter {
- public:
-  explicit ReportPainter(QPdfWriter& w) : m_writer(w), m_painter(&w) {
-    m_painter.setMode(QCPPainter::pmVectorized);
-    m_painter.setMode(QCPPainter::pmNoCaching);
-    m_area = QRectF(QPointF(0, 0), QSizeF(w.width(), w.height()));
-  }
-  bool ok() const { return m_painter.isActive(); }
-  QCPPainter& painter() { return m_painter; }
-  QRectF area() const { return m_area; }
-  void newPage() {
-    m_writer.newPage();
-    ++m_pages;
-    m_y = 0;
-  }
-  int pages() const { return m_pages; }
-  double y() const { return m_y; }
-  void heading(const QString& text, int size = 16) {
-    QFont f = reportFont(size, true);
-    m_painter.setFont(f);
-    m_painter.setPen(Qt::black);
-    const QRectF r(0, m_y, m_area.width(), size * 2.2);
-    m_painter.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, text);
-    m_y += r.height();
-  }
-  void paragraph(const QString& text, int size = 10, QColor color = Qt::black) {
-    QFont f = reportFont(size);
-    m_painter.setFont(f);
-    m_painter.setPen(color);
-    const QRectF bound =
-        m_painter.boundingRect(QRectF(0, m_y, m_area.width(), 10000), Qt::TextWordWrap, text);
-    m_painter.drawText(QRectF(0, m_y, m_area.width(), bound.height()), Qt::TextWordWrap, text);
-    m_y += bound.height() + size * 0.6;
-  }
-  void plot(QCustomPlot* plot) {
-    const double w = m_area.width(), h = m_area.height() - m_y;
-    const int pw = 1100, ph = int(pw * h / w);
-    m_painter.save();
-    m_painter.translate(0, m_y);
-    m_painter.scale(w / pw, w / pw);
-    plot->toPainter(&m_painter, pw, ph);
-    m_painter.restore();
-    m_y += h;
-  }
-  void setY(double y) { m_y = y; }
-  bool fits(double h) const { return m_y + h <= m_area.height(); }
-
- private:
-  QPdfWriter& m_writer;
-  QCPPainter m_painter;
-  QRectF m_area;
-  double m_y = 0;
-  int m_pages = 1;
-};
-
 void correctnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
   const QList<Shape> shapes = shapesOf(doc);
-  const int perPage = 7;
-  for (int first = 0; first < shapes.size(); first += perPage) {
-    if (first > 0) rp.newPage();
-    rp.heading(first == 0 ? "Correctness" : "Correctness (continued)");
-    const int cols = int(std::min<qsizetype>(perPage, shapes.size() - first));
-    QCPPainter& p = rp.painter();
-    const double labelW = 190, rowH = 34;
-    const double cellW = (rp.area().width() - labelW) / perPage;
-    double y = rp.y();
-    p.setFont(reportFont(8, true));
-    p.setPen(Qt::black);
-    for (int c = 0; c < cols; ++c)
-      p.drawText(QRectF(labelW + c * cellW, y, cellW, rowH), Qt::AlignCenter,
-                 QString::fromStdString(toString(shapes[first + c])));
-    y += rowH;
-    for (const QString& k : kernels) {
-      p.setFont(reportFont(8));
-      p.setPen(Qt::black);
-      p.drawText(QRectF(0, y, labelW, rowH), Qt::AlignLeft | Qt::AlignVCenter, k);
-      for (int c = 0; c < cols; ++c) {
-        const QRectF cell(labelW + c * cellW + 1, y + 1, cellW - 2, rowH - 2);
-        const CaseResult* cr = doc.find(k.toStdString(), shapes[first + c]);
-        if (!cr) {
-          p.setPen(Qt::gray);
-          p.drawText(cell, Qt::AlignCenter, "—");
-          continue;
-        }
-        p.fillRect(cell, statusColor(cr->status));
-        p.setPen(Qt::white);
-        QString text = statusText(cr->status);
-        if (cr->verification && cr->verification->compare.mismatches)
-          text += QString("\n%1 mismatches").arg(cr->verification->compare.mismatches);
-        p.drawText(cell, Qt::AlignCenter, text);
-      }
-      y += rowH;
+  QStringList columns;
+  for (const Shape& s : shapes) columns << QString::fromStdString(toString(s));
+  drawStatusGrid(rp, "Correctness", kernels, columns, [&](int r, int c) -> std::optional<GridCell> {
+    const CaseResult* cr = doc.find(kernels[r].toStdString(), shapes[c]);
+    if (!cr) return std::nullopt;
+    QString text = statusText(cr->status);
+    if (cr->verification && cr->verification->compare.mismatches)
+      text += QString("\n%1 mismatches").arg(cr->verification->compare.mismatches);
+    return GridCell{statusColor(cr->status), text};
+  });
+}
+
+void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
+  rp.newPage();
+  rp.heading("Sub-group conformance");
+  rp.paragraph(conformanceSummary(report));
+  QStringList launches;
+  for (const SubgroupRun& run : report.runs)
+    launches << QString("tile size %1: %2 · %3 items · %4 tiles · %5 incomplete tiles%6")
+                    .arg(run.tileSize)
+                    .arg(launchText(run))
+                    .arg(run.items)
+                    .arg(run.tiles)
+                    .arg(run.incompleteTiles)
+                    .arg(run.error.empty() ? QString()
+                                           : " · ERROR " + QString::fromStdString(run.error));
+  rp.paragraph(launches.join('\n'), 9);
+  const QStringList ids = checkIds(report);
+  QStringList columns;
+  for (const SubgroupRun& run : report.runs) columns << QString("tile %1").arg(run.tileSize);
+  drawStatusGrid(
+      rp, "Checks", ids, columns,
+      [&](int r, int c) -> std::optional<GridCell> {
+        const ConformanceCheck* check =
+            findCheck(report.runs[std::size_t(c)], ids[r].toStdString());
+        if (!check) return std::nullopt;
+        return GridCell{
+            statusColor(check->passed ? CaseStatus::kPass : CaseStatus::kFail),
+            check->passed ? QString("PASS") : QString("FAIL (%1)").arg(check->failures)};
+      },
+      8, 220);
+  for (const SubgroupRun& run : report.runs)
+    for (const ConformanceCheck& check : run.checks) {
+      if (check.passed) continue;
+      if (!rp.fits(80)) rp.newPage();
+      rp.paragraph(QString("%1 at tile size %2:\n%3")
+                       .arg(QString::fromStdString(check.id))
+                       .arg(run.tileSize)
+                       .arg(offendersText(check)),
+                   8, QColor(0xc0, 0x10, 0x10));
     }
-    rp.setY(y + 12);
-  }
 }
 
 void caseTable(ReportPainter& rp, const RunDocument& doc) {
@@ -191,8 +140,16 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
     rp.paragraph(QString("Known-answer test: %1 — %2")
                      .arg(doc.knownAnswer.passed ? "passed" : "FAILED",
                           QString::fromStdString(doc.knownAnswer.detail)));
+  if (doc.conformance) rp.paragraph(conformanceSummary(*doc.conformance));
+  if (doc.tuning)
+    rp.paragraph(QString("Tuning sweep of %1 at %2: %3 configurations, best %4")
+                     .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+                     .arg(doc.tuning->results.size())
+                     .arg(doc.tuning->best.empty() ? QString("none")
+                                                   : QString::fromStdString(doc.tuning->best)));
   const auto violations = progressionViolations(doc, in.model->catalog());
-  if (violations.empty()) rp.paragraph("Progression: no stage is slower than the one before it.");
+  if (violations.empty() && !doc.cases.empty())
+    rp.paragraph("Progression: no stage is slower than the one before it.");
   for (const auto& v : violations)
     rp.paragraph(
         QString("Progression violation at %1: %2 (%3 GFLOP/s) is slower than %4 (%5 GFLOP/s)")
@@ -236,9 +193,12 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
       rp.plot(plot);
     }
   }
-  rp.newPage();
-  correctnessGrid(rp, doc, kernels);
-  caseTable(rp, doc);
+  if (!doc.cases.empty()) {
+    rp.newPage();
+    correctnessGrid(rp, doc, kernels);
+    caseTable(rp, doc);
+  }
+  if (doc.conformance) conformanceSection(rp, *doc.conformance);
   if (const auto& b = in.model->baseline()) {
     rp.newPage();
     rp.heading("Speedup against the baseline");

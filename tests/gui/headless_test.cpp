@@ -94,3 +94,31 @@ TEST(GuiHeadless, BadFilesExitWith2NamingTheFileAndTheProblem) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(r.err.contains("/nonexistent-dir/r.pdf")) << r.err.toStdString();
 }
+
+TEST(GuiHeadless, ReportCarriesConformanceAndTuning) {
+  QTemporaryDir dir;
+  const kwb::RunDocument conformance = test::conformanceDocument(true);
+  const QString pdf = dir.filePath("c.pdf");
+  Result r =
+      runGui({"--open", test::writeFixture(conformance, dir.filePath("c.json")), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  QString text = tool("pdftotext", {"-layout", pdf, "-"});
+  EXPECT_TRUE(text.contains("Sub-group conformance"));
+  for (const auto& check : conformance.conformance->runs.front().checks)
+    EXPECT_TRUE(text.contains(QString::fromStdString(check.id))) << check.id;
+  for (const auto& run : conformance.conformance->runs)
+    for (const auto& check : run.checks)
+      for (const auto& o : check.offenders)
+        EXPECT_TRUE(text.contains(QString::fromStdString(o).section(':', 0, 0))) << o;
+  EXPECT_TRUE(text.contains("FAIL (2)"));
+
+  const kwb::RunDocument tune = test::tuningDocument();
+  r = runGui({"--open", test::writeFixture(tune, dir.filePath("t.json")), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  text = tool("pdftotext", {"-layout", pdf, "-"});
+  EXPECT_TRUE(text.contains("Tuning sgemm.warp_tiled")) << text.toStdString();
+  EXPECT_TRUE(text.contains(QString::fromStdString(tune.tuning->best)));
+  const QString png = dir.filePath("t.png");
+  r = runGui({"--open", dir.filePath("t.json"), "--screenshot", png, "--tab", "Tuning"});
+  EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+}

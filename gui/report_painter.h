@@ -1,0 +1,52 @@
+#pragma once
+#include <QColor>
+#include <QPdfWriter>
+#include <functional>
+#include <optional>
+#include <qcustomplot.h>
+
+namespace kwb::gui {
+
+// Text without shaping, so without ligatures: "ff" and "fl" stay letters and the PDF's text
+// names sgemm.double_buffer and Roofline as written (pdftotext, search, copy and paste).
+QFont reportFont(int size, bool bold = false);
+
+// Lays out the report top to bottom on the pages of a PdfWriter (units: device pixels of a
+// 100-dpi page, about one point each).
+class ReportPainter {
+ public:
+  explicit ReportPainter(QPdfWriter& w);
+  bool ok() const { return m_painter.isActive(); }
+  QCPPainter& painter() { return m_painter; }
+  QRectF area() const { return m_area; }
+  void newPage();
+  int pages() const { return m_pages; }
+  double y() const { return m_y; }
+  void setY(double y) { m_y = y; }
+  bool fits(double h) const { return m_y + h <= m_area.height(); }
+  void heading(const QString& text, int size = 16);
+  void paragraph(const QString& text, int size = 10, QColor color = Qt::black);
+  // The plot, scaled to the page width, filling the rest of the page.
+  void plot(QCustomPlot* plot);
+
+ private:
+  QPdfWriter& m_writer;
+  QCPPainter m_painter;
+  QRectF m_area;
+  double m_y = 0;
+  int m_pages = 1;
+};
+
+// A coloured status grid: row labels down the left, `columns` across (at most `perPage` a
+// page, continued under "<title> (continued)"). `cell` gives a cell's colour and text, or
+// nothing for an empty cell.
+struct GridCell {
+  QColor color;
+  QString text;
+};
+void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
+                    const QStringList& columns,
+                    const std::function<std::optional<GridCell>(int row, int column)>& cell,
+                    int perPage = 7, double labelWidth = 190);
+
+}  // namespace kwb::gui
