@@ -16,7 +16,9 @@ class DevicePanel : public QWidget {
   void setNoDevice(const RunDocument& shown, const QString& why);
   // Device unknown yet (headless, or the probe has not answered): describe the results.
   void setRecorded(const RunDocument& shown);
-  QString bannerText() const { return m_banner->text(); }
+  QString bannerText() const { return m_banner->isHidden() ? QString() : m_banner->text(); }
+  QString titleText() const { return m_title->text(); }
+  QString detailsText() const { return m_details->text(); }
   bool hasLiveDevice() const { return m_live; }
 
  private:

@@ -3,6 +3,9 @@
 //   KWB_FAKE_DOC       results document to take the cases from (required)
 //   KWB_FAKE_DELAY_MS  pause per case (default 0)
 //   KWB_FAKE_CRASH     "kernel@MxNxK": die from SIGKILL after starting that case
+//   KWB_FAKE_DEVICE    `device --json`: a results document whose device to print; unset, the
+//                      answer of a machine with no GPU (exit 3)
+// `list --json` is answered by the real engine built beside it, so the registry list is current.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -10,8 +13,10 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <unistd.h>
 
 #include "kwb/events.h"
+#include "kwb/results_json.h"
 
 namespace {
 
@@ -27,12 +32,34 @@ void emit(kwb::Event e, double t) {
   std::cout << kwb::toJsonLine(e) << '\n' << std::flush;
 }
 
+int device() {
+  const char* docPath = std::getenv("KWB_FAKE_DEVICE");
+  if (!docPath) {
+    std::fprintf(stderr, "kwb: error: no CUDA device: cudaErrorNoDevice (simulated)\n");
+    return 3;
+  }
+  const kwb::RunDocument doc = kwb::readDocument(docPath);
+  if (!doc.device) {
+    std::fprintf(stderr, "fake kwb: %s records no device\n", docPath);
+    return 2;
+  }
+  std::cout << nlohmann::json(*doc.device).dump(2) << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "device") return device();
+  if (!args.empty() && args[0] == "list") {
+    execv(KWB_REAL_ENGINE, argv);
+    std::perror("fake kwb: cannot start " KWB_REAL_ENGINE);
+    return 2;
+  }
   if (args.empty() || args[0] != "run") {
-    std::fprintf(stderr, "fake kwb: only 'run --stream' is supported\n");
+    std::fprintf(stderr,
+                 "fake kwb: only run --stream, device --json and list --json are supported\n");
     return 2;
   }
   std::string kernels, shapes;
