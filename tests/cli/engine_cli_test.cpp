@@ -148,3 +148,21 @@ TEST(Cli, ExportRefusesBadInputKeepingExistingOutput) {
   fs::remove(bad);
   fs::remove(csv);
 }
+
+// The bundled sample was recorded on a GPU as a stream and a document in one run
+// (`kwb run --stream --json`): replaying the stream rebuilds that document exactly.
+TEST(Cli, ReplayOfRecordedSampleRebuildsRecordedDocument) {
+  const fs::path samples = fs::path(KWB_SOURCE_DIR) / "resources" / "samples";
+  const auto stream = samples / "spec-benchmark-h200.jsonl";
+  const auto recorded = kwb::readDocument(samples / "spec-benchmark-h200.json");
+  const auto r = runKwb({"replay", stream.string(), "--speed", "0"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  kwb::DocumentBuilder b;
+  std::istringstream lines(r.out);
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) b.apply(kwb::parseEventLine(line, stream.string(), ++n));
+  ASSERT_TRUE(b.done());
+  EXPECT_EQ(b.finishedCases(), int(recorded.cases.size()));
+  EXPECT_EQ(kwb::toJsonText(b.document()), kwb::toJsonText(recorded));
+}
