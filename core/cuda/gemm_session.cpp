@@ -172,6 +172,7 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
   v.reference = k.reference ? "gpu.fp64" : "cublas.sgemm";
   v.seed = p.seed();
   v.tolerance = Tolerance{k.rtol(), k.atol()};
+  if (k.reference) v.tolerance = depthScaledTolerance(v.tolerance, s.k);  // vs FP64, see compare.h
   try {
     const auto ref = reference(k.reference, p);
     std::vector<float> out(ref->beta0.size());

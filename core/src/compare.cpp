@@ -5,6 +5,13 @@
 
 namespace kwb {
 
+Tolerance depthScaledTolerance(const Tolerance& spec, std::int64_t k) {
+  constexpr double kSpecDepth = 2048.0;
+  const double depth = double(k);
+  const double scale = depth > kSpecDepth ? std::sqrt(depth / kSpecDepth) : 1.0;
+  return Tolerance{spec.rtol, spec.atol * scale};
+}
+
 bool elementMatches(float got, float expected, const Tolerance& tol) {
   const bool gotFinite = std::isfinite(got);
   const bool expFinite = std::isfinite(expected);
