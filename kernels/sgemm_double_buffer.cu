@@ -1,12 +1,29 @@
-// Stage 4: sgemm.bank_free with two shared-memory stages. While the block computes on tile t
-// in one stage, the global loads of tile t + 1 are already in flight into registers; they are
-// written to the other stage after the compute, so global-memory latency hides behind the
-// FMAs, and one barrier per tile suffices instead of two.
+// Stage 4: sgemm.bank_free with two shared-memory stages filled by cp.async. While the block
+// computes tile t from one stage, the copy engine of the SM (LDGSTS, sm_80+) moves tile t + 1
+// from global memory straight into the other stage; no registers carry it and no thread waits
+// for it until the top of the next iteration. Same 64×64×32 tile, same 256 threads, same thread
+// mapping and same conflict-free layout (A pitch 36) as sgemm.bank_free, so the difference in
+// speed is the pipelining alone.
 //
-// Why one barrier is enough: iteration t reads stage t&1 and writes stage (t+1)&1. Stage
-// (t+1)&1 was last read in iteration t − 1, and every thread passed the barrier ending t − 1
-// before anyone writes it in t; the barrier ending t orders those writes before the reads of
-// t + 1. Shared layout and thread mapping are sgemm.bank_free's (see there: conflict-free).
+// Why the earlier register-staged version lost to bank_free: the prefetch held the next tile
+// in 16 registers across the FMAs and still paid an LDG + STS pair per element plus the
+// address arithmetic, and with several blocks per SM bank_free already hid most of the global
+// latency by switching blocks. cp.async issues one instruction per 16 bytes (4 per thread per
+// tile on the vector path instead of 16 loads + 16 stores), holds no registers, and the copy
+// of t + 1 overlaps the compute of t even when an SM has a single block (the ragged and small
+// shapes: 511×513×1025 gives 72 blocks on 132 SMs, where nothing else hides the latency).
+//
+// One barrier per tile. Iteration t: wait for this thread's copies of tile t, __syncthreads,
+// issue the copies of tile t + 1 into stage (t+1)&1, compute from stage t&1. The barrier makes
+// every thread's part of tile t visible to all, and it also orders the reads of stage (t+1)&1
+// in iteration t − 1 (every thread has passed them) before its overwrite issued after it.
+//
+// Edges: out-of-range elements are copied with src-size 0, which writes zeros (cp.async's
+// zero-fill), so partial tiles need no special case in the compute loop. 16-byte copies need
+// 16-byte aligned source addresses: the launcher takes the vector path only when K and N are
+// multiples of 4 and the A and B bases are 16-byte aligned (checked on the host, not assumed);
+// a 16-byte chunk is then wholly inside or wholly outside the matrix. Otherwise every element
+// is a 4-byte cp.async.ca with its own guard.
 #include <cstdint>
 
 #include "kwb/cuda/check.h"
@@ -16,21 +33,50 @@
 namespace kwb::kernels {
 namespace {
 
-template <int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+__device__ __forceinline__ unsigned sharedAddress(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+// 16 bytes global → shared, bypassing L1 (the block reads each chunk once); src-size 0 writes
+// 16 zero bytes and reads nothing.
+__device__ __forceinline__ void copy16(void* dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sharedAddress(dst)),
+               "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+}
+// 4 bytes global → shared (.cg takes only 16-byte copies); src-size 0 writes a zero.
+__device__ __forceinline__ void copy4(void* dst, const void* src, bool valid) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(sharedAddress(dst)), "l"(src),
+               "r"(valid ? 4 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void commitGroup() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void waitAll() { asm volatile("cp.async.wait_group 0;\n" ::: "memory"); }
+
+// At most 64 registers (4 blocks of 256 threads per SM, bank_free's occupancy): the scalar
+// path would take 80 and fall to 3 blocks; capped, it does not spill.
+template <int BM, int BN, int BK, int TM, int TN, bool Vec>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), 4)
     sgemmDoubleBufferKernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                             const float* __restrict__ b, float beta, float* __restrict__ c,
                             int tilesN) {
   constexpr int kRowsT = BM / TM, kColsT = BN / TN;
   constexpr int kThreads = kRowsT * kColsT;
-  constexpr int kALoads = BM * BK / kThreads, kBLoads = BK * BN / kThreads;
-  static_assert(kThreads % BK == 0 && (BM * BK) % kThreads == 0, "A loads: whole rows per pass");
-  static_assert(kThreads % BN == 0 && (BK * BN) % kThreads == 0, "B loads: whole rows per pass");
+  // Element width of one copy: a float4 chunk on the vector path, a float otherwise.
+  constexpr int kW = Vec ? 4 : 1;
+  constexpr int kAPerRow = BK / kW, kBPerRow = BN / kW;  // copies per tile row
+  constexpr int kACopies = BM * kAPerRow / kThreads, kBCopies = BK * kBPerRow / kThreads;
+  static_assert(kThreads % kAPerRow == 0 && kACopies * kThreads == BM * kAPerRow,
+                "A copies: whole rows per pass");
+  static_assert(kThreads % kBPerRow == 0 && kBCopies * kThreads == BK * kBPerRow,
+                "B copies: whole rows per pass");
   static_assert(kRowsT % 4 == 0 && kColsT % 8 == 0 && BK == 32, "warp layout below");
 
-  // 2 × (64·36 + 32·64) floats = 34,816 bytes: below the 48 KiB static limit.
-  __shared__ float as[2][BM][BK + 4];  // pitch 36 as in sgemm.bank_free
-  __shared__ float bs[2][BK][BN];
+  // 2 × (64·36 + 32·64) floats = 34,816 bytes: below the 48 KiB static limit. Rows of both
+  // tiles are 16-byte aligned (36 and 64 floats), as 16-byte cp.async destinations must be.
+  __shared__ __align__(16) float as[2][BM][BK + 4];  // pitch 36 as in sgemm.bank_free
+  __shared__ __align__(16) float bs[2][BK][BN];
 
   const int tid = int(threadIdx.x);
   const std::int64_t row0 = std::int64_t(blockIdx.x / unsigned(tilesN)) * BM;
@@ -40,46 +86,50 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   const int warp = tid / 32, lane = tid % 32;
   const int tr = (warp / (kColsT / 8)) * 4 + lane / 8;
   const int tc = (warp % (kColsT / 8)) * 8 + lane % 8;
-  const int aCol = tid % BK, aRow = tid / BK;
-  const int bCol = tid % BN, bRow = tid / BN;
+
+  // Copy roles: consecutive threads take consecutive chunks of one row, so a warp reads whole
+  // 128-byte lines and each quarter-warp (the unit of a 16-byte shared access) writes 128
+  // contiguous bytes of one row: no bank conflicts on the write side either.
+  const int aCol = tid % kAPerRow * kW, aRow = tid / kAPerRow;
+  const int bCol = tid % kBPerRow * kW, bRow = tid / kBPerRow;
   const float* aBase = a + row0 * k;
   const float* bBase = b + col0;
-
-  // Registers that carry the next tile from global to shared memory.
-  float aNext[kALoads], bNext[kBLoads];
   const int numTiles = k / BK + (k % BK != 0);
 
-  // Global → registers: issues the loads of tile t (out-of-range elements are 0).
-  auto loadTile = [&](int t) {
+  // Issues the copies of tile t into stage s and commits them as one group. An invalid copy
+  // still needs a mapped source address: it gets the matrix base, from which nothing is read.
+  auto issueTile = [&](int t, int s) {
     const int kBase = t * BK, kRem = k - kBase;
 #pragma unroll
-    for (int p = 0; p < kALoads; ++p) {
-      const int r = aRow + p * (kThreads / BK);
-      aNext[p] = r < mRem && aCol < kRem ? aBase[std::int64_t(r) * k + kBase + aCol] : 0.0f;
+    for (int p = 0; p < kACopies; ++p) {
+      const int r = aRow + p * (kThreads / kAPerRow);
+      const bool ok = r < mRem && aCol < kRem;
+      const float* src = ok ? aBase + std::int64_t(r) * k + kBase + aCol : a;
+      if constexpr (Vec)
+        copy16(&as[s][r][aCol], src, ok);
+      else
+        copy4(&as[s][r][aCol], src, ok);
     }
 #pragma unroll
-    for (int p = 0; p < kBLoads; ++p) {
-      const int r = bRow + p * (kThreads / BN);
-      bNext[p] = r < kRem && bCol < nRem ? bBase[std::int64_t(kBase + r) * n + bCol] : 0.0f;
+    for (int p = 0; p < kBCopies; ++p) {
+      const int r = bRow + p * (kThreads / kBPerRow);
+      const bool ok = r < kRem && bCol < nRem;
+      const float* src = ok ? bBase + std::int64_t(kBase + r) * n + bCol : b;
+      if constexpr (Vec)
+        copy16(&bs[s][r][bCol], src, ok);
+      else
+        copy4(&bs[s][r][bCol], src, ok);
     }
-  };
-  // Registers → shared stage s: a warp writes one row, consecutive words (conflict-free).
-  auto storeTile = [&](int s) {
-#pragma unroll
-    for (int p = 0; p < kALoads; ++p) as[s][aRow + p * (kThreads / BK)][aCol] = aNext[p];
-#pragma unroll
-    for (int p = 0; p < kBLoads; ++p) bs[s][bRow + p * (kThreads / BN)][bCol] = bNext[p];
+    commitGroup();
   };
 
-  loadTile(0);
-  storeTile(0);
-  __syncthreads();
-
+  issueTile(0, 0);
   float acc[TM][TN] = {};
   for (int t = 0; t < numTiles; ++t) {
     const int cur = t & 1;
-    const bool more = t + 1 < numTiles;  // the same for the whole block
-    if (more) loadTile(t + 1);           // in flight during the FMAs below
+    waitAll();        // this thread's copies of tile t have landed
+    __syncthreads();  // everyone's have; everyone is done reading stage cur ^ 1 (tile t − 1)
+    if (t + 1 < numTiles) issueTile(t + 1, cur ^ 1);  // in flight during the FMAs below
 #pragma unroll
     for (int q = 0; q < BK; ++q) {
       float af[TM], bf[TN];
@@ -92,8 +142,6 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
     }
-    if (more) storeTile(cur ^ 1);
-    __syncthreads();
   }
 
 #pragma unroll
@@ -113,15 +161,26 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
 constexpr int kBm = 64, kBn = 64, kBk = 32, kTm = 4, kTn = 4;
 
-}  // namespace
-
-LaunchInfo launchSgemmDoubleBuffer(const GemmArgs& g) {
-  const TileGrid grid = tileGrid(g.shape, kBm, kBn);
-  sgemmDoubleBufferKernel<kBm, kBn, kBk, kTm, kTn>
+template <bool Vec>
+void launchWith(const GemmArgs& g, const TileGrid& grid) {
+  sgemmDoubleBufferKernel<kBm, kBn, kBk, kTm, kTn, Vec>
       <<<grid.blocks, (kBm / kTm) * (kBn / kTn), 0, g.stream>>>(int(g.shape.m), int(g.shape.n),
                                                                 int(g.shape.k), g.alpha, g.a, g.b,
                                                                 g.beta, g.c, grid.tilesN);
   KWB_CHECK_LAUNCH();
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+LaunchInfo launchSgemmDoubleBuffer(const GemmArgs& g) {
+  const TileGrid grid = tileGrid(g.shape, kBm, kBn);
+  // Every row of A starts 16-byte aligned when K % 4 == 0 and A's base is; of B when N % 4 == 0.
+  if (g.shape.k % 4 == 0 && g.shape.n % 4 == 0 && aligned16(g.a) && aligned16(g.b))
+    launchWith<true>(g, grid);
+  else
+    launchWith<false>(g, grid);
   return {false, "sgemm.double_buffer"};
 }
 
@@ -131,7 +190,10 @@ KernelDescriptor sgemmDoubleBuffer() {
   d.displayName = "Double-buffered";
   d.family = "sgemm";
   d.stage = 4;
-  d.description = "sgemm.bank_free with two shared stages: tile t+1 loads while tile t computes";
+  d.description =
+      "sgemm.bank_free with two shared stages filled by cp.async (16-byte when K, N % 4 == 0, "
+      "else 4-byte, zero-fill at the edges): tile t+1 copies while tile t computes, one barrier "
+      "per tile";
   d.launch = &launchSgemmDoubleBuffer;
   return d;
 }
