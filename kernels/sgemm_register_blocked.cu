@@ -1,18 +1,33 @@
 // sgemm.register_blocked — stage 6: 2-D block tiling with register blocking and 16-byte loads
-// (siboehm's kernel 6).
+// (siboehm's kernel 6), with stage 4's pipelining kept and a smaller tile for small grids.
 //
-// A block of 256 threads computes a BM×BN = 128×128 tile of C; each thread owns a TM×TN = 8×8
-// sub-tile held in 64 accumulator registers. Per step of the K loop the block stages a
-// BM×BK slice of A and a BK×BN slice of B in shared memory; each thread then reads TM values
-// of A and TN values of B per k and does TM·TN FMAs with them, so every shared-memory load
-// feeds 8 FMAs instead of 1 (stage 3 and 4 do one load per FMA).
+// A block of 256 threads computes a BM×BN tile of C; each thread owns a TM×TN sub-tile held in
+// accumulator registers. Per step of the K loop the block stages a BM×BK slice of A and a
+// BK×BN slice of B in shared memory; each thread then reads TM values of A and TN values of B
+// per k and does TM·TN FMAs with them, so every shared-memory load feeds TM or TN FMAs.
 //
 // Why A is stored transposed (As[k][m]): the TM values a thread needs for one k are then
-// contiguous, two LDS.128 instead of eight strided LDS.32. Global loads stay row-wise float4
+// contiguous, LDS.128s instead of strided LDS.32s. Global loads stay row-wise float4
 // (coalesced), and the transpose happens on the store into shared memory. The row of As is
-// padded by 4 floats: the two threads that load the two float4 halves of one A row would
-// otherwise write the same bank (BM·4 bytes is a multiple of 128); 4 keeps float4 alignment.
+// padded by 4 floats: the threads that load the float4s of one A row would otherwise write the
+// same bank (BM·4 bytes is a multiple of 128); 4 keeps float4 alignment.
+//
+// Why the pipeline: stage 4 (double_buffer) overlaps the global loads of the next tile with
+// the FMAs of the current one; a later stage without it would expose the global latency once
+// per 8-wide k step. Here the next slice is loaded into registers (one float4 of A and one of B
+// per thread in the large tile) before the FMAs and stored into the other shared buffer after
+// them: one barrier per k step instead of two (see sgemm_warp_tiled.cuh for why one suffices).
+//
+// Why two tiles: 128×128 with 8×8 per thread gives the most reuse, but at 1024³ it makes 64
+// blocks for 132 SMs on an H200, and at 512³ 16: most of the GPU idles, which is why this stage
+// lost to double_buffer below 2048³. When the large grid would leave more than a quarter of the
+// SMs idle, the launcher takes 64×64 tiles with 4×4 per thread (256 threads, BK = 32): the
+// parallelism of double_buffer's grid, with contiguous float4 fragment reads of A and B (2
+// LDS.128 per 16 FMAs; double_buffer reads B element-wise: 5 loads per 16 FMAs).
+#include <cstdint>
+
 #include "detail/gemm_tile_io.cuh"
+#include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
 #include "perf_kernels.h"
 #include "tile_grid.h"
@@ -23,20 +38,36 @@ namespace {
 
 using detail::Edge;
 
-template <int BM, int BN, int BK, int TM, int TN, Edge E>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+// MinBlocks caps the registers so that enough blocks fit on an SM: 2 for the 128×128 tile
+// (≤ 128 registers), 3 for the 64×64 one (≤ 80; its grid is below 4 blocks per SM by
+// construction, so more would buy nothing). The 128×128 tile's element-wise edge path needs
+// 135 registers and spilled at 128: it runs 1 block per SM instead (MinBlocksScalar).
+template <int BM_, int BN_, int BK_, int TM_, int TN_, int MinBlocks_, int MinBlocksScalar_>
+struct RbTile {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+  static constexpr int kMinBlocks = MinBlocks_, kMinBlocksScalar = MinBlocksScalar_;
+  static constexpr int kThreads = (BM / TM) * (BN / TN);
+};
+
+template <class T, Edge E>
+__global__ void __launch_bounds__(T::kThreads,
+                                  E == Edge::kScalar ? T::kMinBlocksScalar : T::kMinBlocks)
     sgemmRegisterBlockedKernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                                const float* __restrict__ b, float beta, float* __restrict__ c,
                                int tilesN) {
-  constexpr int kThreads = (BM / TM) * (BN / TN);
-  constexpr int kPadA = 4;
+  constexpr int BM = T::BM, BN = T::BN, BK = T::BK, TM = T::TM, TN = T::TN;
+  constexpr int kThreads = T::kThreads;
+  constexpr int kAsStride = BM + 4;
+  constexpr int kAStride = kThreads * 4 / BK;  // rows of A one pass of the block loads
+  constexpr int kBStride = kThreads / (BN / 4);
+  constexpr int kALoads = BM / kAStride, kBLoads = BK / kBStride;
   static_assert(BK % 4 == 0 && BN % 4 == 0 && TN % 4 == 0 && TM % 4 == 0);
-  static_assert((kThreads * 4) % BK == 0 && BM % (kThreads * 4 / BK) == 0,
+  static_assert((kThreads * 4) % BK == 0 && BM % kAStride == 0,
                 "A tile must split evenly into float4 rows");
-  static_assert(kThreads % (BN / 4) == 0 && BK % (kThreads / (BN / 4)) == 0,
+  static_assert(kThreads % (BN / 4) == 0 && BK % kBStride == 0,
                 "B tile must split evenly into float4 rows");
-  __shared__ __align__(16) float as[BK][BM + kPadA];
-  __shared__ __align__(16) float bs[BK][BN];
+  __shared__ __align__(16) float as[2][BK][kAsStride];
+  __shared__ __align__(16) float bs[2][BK][BN];
 
   const int tid = int(threadIdx.x);
   const int row0 = int(blockIdx.x) / tilesN * BM;
@@ -44,46 +75,67 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
   // Loader roles: each thread copies float4s at fixed (row, col) offsets of the tiles.
   const int aRow = tid / (BK / 4), aCol = tid % (BK / 4) * 4;
-  constexpr int kAStride = kThreads * 4 / BK;
   const int bRow = tid / (BN / 4), bCol = tid % (BN / 4) * 4;
-  constexpr int kBStride = kThreads / (BN / 4);
 
   // Compute role: this thread's TM×TN sub-tile of the block tile.
   const int tRow = tid / (BN / TN) * TM;
   const int tCol = tid % (BN / TN) * TN;
 
+  // The next k slice travels global → registers → shared: loaded before the FMAs of the
+  // current slice, stored after them.
+  float4 ra[kALoads], rb[kBLoads];
+  auto loadGlobal = [&](int k0) {
+#pragma unroll
+    for (int i = 0; i < kALoads; ++i)
+      ra[i] = detail::loadRow4<E>(a, k, row0 + aRow + i * kAStride, k0 + aCol, m, k);
+#pragma unroll
+    for (int i = 0; i < kBLoads; ++i)
+      rb[i] = detail::loadRow4<E>(b, n, k0 + bRow + i * kBStride, col0 + bCol, k, n);
+  };
+  auto storeShared = [&](int s) {
+#pragma unroll
+    for (int i = 0; i < kALoads; ++i) {
+      as[s][aCol + 0][aRow + i * kAStride] = ra[i].x;
+      as[s][aCol + 1][aRow + i * kAStride] = ra[i].y;
+      as[s][aCol + 2][aRow + i * kAStride] = ra[i].z;
+      as[s][aCol + 3][aRow + i * kAStride] = ra[i].w;
+    }
+#pragma unroll
+    for (int i = 0; i < kBLoads; ++i)
+      *reinterpret_cast<float4*>(&bs[s][bRow + i * kBStride][bCol]) = rb[i];
+  };
+
   float acc[TM][TN] = {};
   float regM[TM], regN[TN];
 
-  for (int k0 = 0; k0 < k; k0 += BK) {
-#pragma unroll
-    for (int r = 0; r < BM; r += kAStride) {
-      const float4 v = detail::loadRow4<E>(a, k, row0 + aRow + r, k0 + aCol, m, k);
-      as[aCol + 0][aRow + r] = v.x;
-      as[aCol + 1][aRow + r] = v.y;
-      as[aCol + 2][aRow + r] = v.z;
-      as[aCol + 3][aRow + r] = v.w;
-    }
-#pragma unroll
-    for (int r = 0; r < BK; r += kBStride) {
-      *reinterpret_cast<float4*>(&bs[bRow + r][bCol]) =
-          detail::loadRow4<E>(b, n, k0 + bRow + r, col0 + bCol, k, n);
-    }
-    __syncthreads();
+  loadGlobal(0);
+  storeShared(0);
+  __syncthreads();
+
+  const int numTiles = k / BK + (k % BK != 0);  // no k + BK − 1: it could overflow int
+  for (int t = 0; t < numTiles; ++t) {
+    const int cur = t & 1;
+    const bool more = t + 1 < numTiles;  // the same for the whole block
+    if (more) loadGlobal((t + 1) * BK);  // in flight during the FMAs below
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
 #pragma unroll
       for (int i = 0; i < TM; i += 4)
-        *reinterpret_cast<float4*>(&regM[i]) = *reinterpret_cast<const float4*>(&as[kk][tRow + i]);
+        *reinterpret_cast<float4*>(&regM[i]) =
+            *reinterpret_cast<const float4*>(&as[cur][kk][tRow + i]);
 #pragma unroll
       for (int j = 0; j < TN; j += 4)
-        *reinterpret_cast<float4*>(&regN[j]) = *reinterpret_cast<const float4*>(&bs[kk][tCol + j]);
+        *reinterpret_cast<float4*>(&regN[j]) =
+            *reinterpret_cast<const float4*>(&bs[cur][kk][tCol + j]);
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(regM[i], regN[j], acc[i][j]);
     }
-    // The next iteration overwrites the tiles every thread is still reading.
+    // Buffer cur ^ 1 was last read in iteration t − 1, which every thread finished before
+    // the barrier that ended it; this barrier orders these stores before their reads in t + 1
+    // and the reads of cur above before its overwrite in t + 1.
+    if (more) storeShared(cur ^ 1);
     __syncthreads();
   }
 
@@ -96,27 +148,45 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
                            alpha, beta);
 }
 
-constexpr int kBm = 128, kBn = 128, kBk = 8, kTm = 8, kTn = 8;
+using LargeTile = RbTile<128, 128, 8, 8, 8, 2, 1>;  // 256 threads, 64 accumulators each
+using SmallTile = RbTile<64, 64, 32, 4, 4, 3, 3>;   // 256 threads, 16 accumulators each
 
-template <Edge E>
+template <class T, Edge E>
 void launchWith(const GemmArgs& g) {
-  const TileGrid grid = tileGrid(g.shape, kBm, kBn);
-  sgemmRegisterBlockedKernel<kBm, kBn, kBk, kTm, kTn, E>
-      <<<grid.blocks, (kBm / kTm) * (kBn / kTn), 0, g.stream>>>(int(g.shape.m), int(g.shape.n),
-                                                                int(g.shape.k), g.alpha, g.a, g.b,
-                                                                g.beta, g.c, grid.tilesN);
+  const TileGrid grid = tileGrid(g.shape, T::BM, T::BN);
+  sgemmRegisterBlockedKernel<T, E><<<grid.blocks, T::kThreads, 0, g.stream>>>(
+      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.a, g.b, g.beta, g.c, grid.tilesN);
   KWB_CHECK_LAUNCH();
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// The float4 paths read A and B and read-modify-write C through 16-byte accesses: every row
+// start is 16-byte aligned only when the bases are and K, N are multiples of 4.
+template <class T>
+void launchTile(const GemmArgs& g) {
+  const Shape& s = g.shape;
+  const bool vec =
+      s.n % 4 == 0 && s.k % 4 == 0 && aligned16(g.a) && aligned16(g.b) && aligned16(g.c);
+  if (vec && s.m % T::BM == 0 && s.n % T::BN == 0 && s.k % T::BK == 0)
+    launchWith<T, Edge::kFull>(g);
+  else if (vec)
+    launchWith<T, Edge::kVec>(g);
+  else
+    launchWith<T, Edge::kScalar>(g);
 }
 
 LaunchInfo launch(const GemmArgs& g) {
   const Shape& s = g.shape;
-  if (s.m % kBm == 0 && s.n % kBn == 0 && s.k % kBk == 0)
-    launchWith<Edge::kFull>(g);
-  else if (s.n % 4 == 0 && s.k % 4 == 0)
-    launchWith<Edge::kVec>(g);
+  // Large tiles only when their grid gives at least 3/4 of the SMs a block (2048³: 256 tiles
+  // on 132 SMs); below that the small tile's 4× more blocks win despite less reuse.
+  const std::int64_t largeTiles =
+      ((s.m + LargeTile::BM - 1) / LargeTile::BM) * ((s.n + LargeTile::BN - 1) / LargeTile::BN);
+  if (largeTiles >= std::int64_t(detail::multiprocessors()) * 3 / 4)
+    launchTile<LargeTile>(g);
   else
-    launchWith<Edge::kScalar>(g);
-  // Same kernel, same tiling on every path: only the edge guards differ.
+    launchTile<SmallTile>(g);
+  // Same kernel, same id on every path: only the tile size and the edge guards differ.
   return {false, "sgemm.register_blocked"};
 }
 
@@ -131,8 +201,10 @@ KernelDescriptor sgemmRegisterBlocked() {
   d.precision = Precision::kFp32;
   d.alignment = 1;  // every shape runs this kernel; only its edge guards change
   d.description =
-      "128x128x8 block tile, 8x8 outputs per thread in registers, float4 loads, A transposed "
-      "in shared memory; K or N not a multiple of 4 takes element-wise loads";
+      "128x128x8 block tile (64x64x32 with 4x4 per thread when 128x128 leaves SMs idle), 8x8 "
+      "outputs per thread in registers, float4 loads, A transposed in shared memory, next k "
+      "slice prefetched into registers, double-buffered shared memory; K or N not a multiple "
+      "of 4 takes element-wise loads";
   d.launch = &launch;
   return d;
 }
