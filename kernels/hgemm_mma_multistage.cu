@@ -16,8 +16,11 @@ namespace {
 using DefaultConfig = MmaConfig<128, 128, 32, 64, 64, 4>;
 constexpr std::string_view kId = "sgemm.mma_multistage";
 
-LaunchInfo launch(const GemmArgs& g) { return launchMmaMultistage<DefaultConfig>(g, kId); }
 }  // namespace
+
+LaunchInfo launchSgemmMmaMultistage(const GemmArgs& g) {
+  return launchMmaMultistage<DefaultConfig>(g, kId);
+}
 
 KernelDescriptor sgemmMmaMultistage() {
   KernelDescriptor d;
@@ -31,7 +34,7 @@ KernelDescriptor sgemmMmaMultistage() {
       "mma.sync m16n8k16 FP16 in / FP32 accumulate, ldmatrix (.trans for B), 4-stage cp.async "
       "pipeline, XOR-swizzled shared memory, 128x128x32 block tile of 4 warps; shapes not a "
       "multiple of 8 run sgemm.warp_tiled";
-  d.launch = &launch;
+  d.launch = &launchSgemmMmaMultistage;
   return d;
 }
 

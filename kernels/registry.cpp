@@ -17,6 +17,9 @@ const KernelRegistry& registry() {
       sgemmRegisterBlocked(),
       sgemmWarpTiled(),
       sgemmMmaMultistage(),
+#ifdef KWB_HAVE_WGMMA  // sm_90a builds only: see kernels/CMakeLists.txt
+      sgemmWgmma(),
+#endif
       cublasSgemmRef(),
       cublasHgemmF32AccRef(),
       cublasTf32Ref(),

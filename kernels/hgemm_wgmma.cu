@@ -1,0 +1,436 @@
+// sgemm.wgmma — stage 9: Hopper warpgroup MMA (FP16 in, FP32 accumulate), built only for sm_90a.
+//
+// Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and
+// needs every operand fragment in registers (ldmatrix), so a Hopper SM spends issue slots and
+// register bandwidth feeding the tensor cores and tops out near 60% of their rate. wgmma
+// (m64nNk16, one instruction per warpgroup of 4 warps) reads both operands straight from
+// shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
+// tensor copy engine (TMA) fills shared memory without any thread computing an address.
+//
+// Block tile 128×256, K slice 64, three warpgroups (384 threads):
+//   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
+//     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
+//     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
+//     arrive when their wgmmas no longer read the stage). It gives up registers (setmaxnreg 40).
+//   warpgroups 1, 2 — consumers: rows 0–63 and 64–127 of the tile, each with all 256 columns:
+//     four wgmma.m64n256k16 per K slice, 128 FP32 accumulators per thread (setmaxnreg 232).
+// 4 stages × 48 KB = 192 KB of shared memory, one block per SM; the grid is persistent (one
+// block per SM walking tiles blockIdx.x, + gridDim.x, … in grouped order), so the producer
+// loads the next tile's first slices while the consumers run the epilogue of this one.
+//
+// Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
+// 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
+// swizzle, given 1024-byte aligned tiles):
+//   A (row-major M×K = K-major, the wgmma default, trans-a 0): 128 rows × 128 bytes (64 k).
+//     Descriptor: start = tile + 64·128·warpgroup + 32·kk for k step kk (the start moves inside
+//     the 128-byte swizzle row, as CUTLASS's descriptor iterator does), LBO 16 (unused for
+//     swizzled K-major, "assumed 1"), SBO 1024 (8 rows × 128 B to the next 8 rows).
+//   B (row-major K×N = N-major, trans-b 1): four slabs of 64 k rows × 128 bytes (64 n), slab
+//     j at +8192·j. In the PTX ISA's words for MN-major swizzled layouts, LBO is the offset
+//     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
+//     groups of 8 k (1024); CUTLASS writes the same canonical layout as
+//     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
+//   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
+//   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B.
+//
+// Edges: TMA fills out-of-range elements of a box with zeros, so partial tiles in M, N and K
+// need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides,
+// so K and N must be multiples of 8 (any M); the stage's alignment is 8 and other shapes run
+// sgemm.warp_tiled, reported as a fallback. The launcher also refuses a device that is not
+// compute capability 9.0 (the sm_90a code runs nowhere else) and runs sgemm.mma_multistage.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "detail/gemm_tile_io.cuh"
+#include "detail/multiprocessors.h"
+#include "kwb/cuda/check.h"
+#include "kwb/kernel_descriptor.h"
+#include "perf_kernels.h"
+#include "tile_grid.h"
+
+namespace kwb::kernels {
+namespace {
+
+constexpr std::string_view kId = "sgemm.wgmma";
+constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
+constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
+constexpr int kThreads = (kConsumers + 1) * 128;
+constexpr int kSlabN = 64;                      // n per 128-byte swizzled row of B
+constexpr int kABytes = kBM * kBK * 2;          // 16 KB per stage
+constexpr int kBSlabBytes = kBK * kSlabN * 2;   // 8 KB
+constexpr int kBBytes = kBK * kBN * 2;          // 32 KB per stage
+constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
+constexpr std::size_t kSmemBytes = 1024         // slack to align the tiles to 1024 bytes
+                                   + std::size_t(kStages) * kStageBytes + 2 * kStages * 8;
+static_assert(kBM == kConsumers * 64 && kBK % 16 == 0 && kBBytes == kBN / kSlabN * kBSlabBytes);
+
+// The device code below exists for sm_90a only. The host pass and the sm_90a pass see it; any
+// other device pass (an "80;90a" build) compiles a kernel that traps, never launched.
+#if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define KWB_WGMMA_TARGET 1
+#else
+#define KWB_WGMMA_TARGET 0
+#endif
+
+#if KWB_WGMMA_TARGET
+// --- device helpers (PTX of sm_90 / sm_90a) ---------------------------------------------------
+
+__device__ __forceinline__ std::uint32_t smemAddr(const void* p) {
+  return std::uint32_t(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbarInit(std::uint32_t bar, std::uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbarExpectTx(std::uint32_t bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void mbarArrive(std::uint32_t bar) {
+  asm volatile(
+      "{\n"
+      ".reg .b64 state;\n"
+      "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
+      "}\n" ::"r"(bar)
+      : "memory");
+}
+
+// Spins until the phase with the given parity has completed. A fresh barrier counts its
+// "previous" phase (parity 1) as complete, which lets the producer start on empty stages.
+__device__ __forceinline__ void mbarWait(std::uint32_t bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// One 2-D box of the tensor map at element coordinates (inner, outer) into shared memory;
+// completes `bytes` of the barrier's transaction count.
+__device__ __forceinline__ void tmaLoad2d(std::uint32_t dst, const CUtensorMap* map, int inner,
+                                          int outer, std::uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, "
+      "{%2, %3}], [%4];\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar)
+      : "memory");
+}
+
+__device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,
+                                                  std::uint32_t sbo) {
+  return std::uint64_t((addr & 0x3FFFFu) >> 4) | std::uint64_t(lbo >> 4) << 16 |
+         std::uint64_t(sbo >> 4) << 32 | std::uint64_t(1) << 62;  // 1 = 128-byte swizzle
+}
+
+__device__ __forceinline__ void wgmmaFence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void wgmmaCommit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void wgmmaWait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+// Keeps the compiler from moving accumulator reads or writes across the asynchronous wgmmas
+// (CUTLASS's warpgroup_fence_operand).
+__device__ __forceinline__ void fenceOperands(float (&d)[128]) {
+#pragma unroll
+  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// D(64×256, FP32) += A(64×16, K-major, shared) · B(16×256, N-major, shared): scale-d 1,
+// scale-a 1, scale-b 1, trans-a 0, trans-b 1.
+__device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], std::uint64_t descA,
+                                                std::uint64_t descB) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+      "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+      "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+      "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+      "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+      "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+      "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+      "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "%128, %129, p, 1, 1, 0, 1;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(descA), "l"(descB), "r"(1));
+}
+
+#endif  // KWB_WGMMA_TARGET
+
+// Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. Compiled for sm_90a only: on
+// any other target the body traps (the launcher never runs it there).
+__global__ void __launch_bounds__(kThreads, 1)
+    hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
+                     const __grid_constant__ CUtensorMap mapB, int m, int n, int k, float alpha,
+                     float beta, float* __restrict__ c, int tilesM, int tilesN) {
+#if KWB_WGMMA_TARGET
+  extern __shared__ unsigned char smemRaw[];
+  const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
+  const std::uint32_t sA = base;                      // kStages × 16 KB
+  const std::uint32_t sB = sA + kStages * kABytes;    // kStages × 32 KB
+  const std::uint32_t bars = sB + kStages * kBBytes;  // full[kStages], empty[kStages]
+  auto full = [&](int s) { return bars + 8u * std::uint32_t(s); };
+  auto empty = [&](int s) { return bars + 8u * std::uint32_t(kStages + s); };
+
+  const int tid = int(threadIdx.x);
+  if (tid == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      mbarInit(full(s), 1);                // the producer's arrive.expect_tx
+      mbarInit(empty(s), kConsumers * 4);  // one arrival per consumer warp
+    }
+    // Make the initialised barriers visible to the async proxy (TMA) as well.
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  const int tiles = tilesM * tilesN;
+  const int kTiles = (k + kBK - 1) / kBK;
+  const int warpgroup = tid / 128;
+
+  if (warpgroup == 0) {
+    // Producer. The whole warpgroup gives up registers; one thread issues every copy.
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+    if (tid == 0) {
+      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapA))
+                   : "memory");
+      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapB))
+                   : "memory");
+      int s = 0;
+      std::uint32_t phase = 0;
+      for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
+        const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, 8);
+        const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
+        for (int kt = 0; kt < kTiles; ++kt) {
+          mbarWait(empty(s), phase ^ 1u);  // the consumers are done with this stage
+          mbarExpectTx(full(s), kStageBytes);
+          tmaLoad2d(sA + std::uint32_t(s * kABytes), &mapA, kt * kBK, row0, full(s));
+#pragma unroll
+          for (int j = 0; j < kBN / kSlabN; ++j)
+            tmaLoad2d(sB + std::uint32_t(s * kBBytes + j * kBSlabBytes), &mapB, col0 + j * kSlabN,
+                      kt * kBK, full(s));
+          if (++s == kStages) {
+            s = 0;
+            phase ^= 1u;
+          }
+        }
+      }
+    }
+  } else {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+    const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
+    const int warp = (tid / 32) % 4, lane = tid % 32;
+    float d[128];
+    int s = 0;
+    std::uint32_t phase = 0;
+    for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
+      const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, 8);
+      const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
+#pragma unroll
+      for (int i = 0; i < 128; ++i) d[i] = 0.f;
+      fenceOperands(d);
+      int prev = 0;
+      for (int kt = 0; kt < kTiles; ++kt) {
+        mbarWait(full(s), phase);  // TMA has delivered this stage
+        const std::uint32_t a = sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
+        const std::uint32_t b = sB + std::uint32_t(s * kBBytes);
+        wgmmaFence();
+#pragma unroll
+        for (int kk = 0; kk < kBK / 16; ++kk)
+          wgmmaM64N256K16(d, smemDesc(a + 32u * kk, 16, 1024),
+                          smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
+        wgmmaCommit();
+        // Keep one group in flight: once the previous slice's wgmmas are done, its stage
+        // goes back to the producer.
+        if (kt > 0) {
+          wgmmaWait<1>();
+          if (lane == 0) mbarArrive(empty(prev));
+        }
+        prev = s;
+        if (++s == kStages) {
+          s = 0;
+          phase ^= 1u;
+        }
+      }
+      wgmmaWait<0>();
+      if (lane == 0) mbarArrive(empty(prev));
+      fenceOperands(d);
+
+      // Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N):
+      // d[4j + 2h + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e. N % 8 == 0
+      // and the column is even, so a pair is wholly inside or outside; a lane quad writes one
+      // 32-byte sector. C is read only when beta != 0 (BLAS: C may hold NaN when beta == 0).
+      const int rowBase = row0 + consumer * 64 + warp * 16 + lane / 4;
+      const int colBase = col0 + 2 * (lane % 4);
+#pragma unroll
+      for (int j = 0; j < 32; ++j) {
+        const int col = colBase + 8 * j;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = rowBase + 8 * h;
+          if (row >= m || col >= n) continue;
+          float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
+          float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+          if (beta != 0.f) {
+            const float2 old = *q;
+            v.x = fmaf(beta, old.x, v.x);
+            v.y = fmaf(beta, old.y, v.y);
+          }
+          *q = v;
+        }
+      }
+    }
+  }
+#else
+  __trap();
+#endif
+}
+
+// --- host -------------------------------------------------------------------------------------
+
+// cuTensorMapEncodeTiled is a driver API function; fetched through the runtime so the library
+// needs no -lcuda.
+PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    KWB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                                    cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || !p)
+      throw cuda::CudaError("sgemm.wgmma: the driver has no cuTensorMapEncodeTiled", 0, false);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  }();
+  return fn;
+}
+
+// A row-major FP16 matrix of `rows` × `cols` seen as a 2-D tensor (cols innermost), copied in
+// boxes of boxCols × boxRows with the 128-byte swizzle; out-of-range elements read as zero.
+CUtensorMap halfTensorMap(const void* base, std::int64_t rows, std::int64_t cols,
+                          std::uint32_t boxCols, std::uint32_t boxRows, const char* what) {
+  CUtensorMap map{};
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};  // bytes between rows
+  const cuuint32_t box[2] = {boxCols, boxRows};
+  const cuuint32_t elementStrides[2] = {1, 1};
+  const CUresult r = tensorMapEncoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box,
+      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw cuda::CudaError(std::string("sgemm.wgmma: cuTensorMapEncodeTiled failed for ") + what +
+                              " (CUresult " + std::to_string(int(r)) + ")",
+                          int(r), false);
+  return map;
+}
+
+// Compute capability 9.0, the only device the sm_90a code runs on; queried once per device.
+bool isHopper() {
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> cached[kMaxDevices];  // 0 unknown, 1 Hopper, 2 other
+  int device = 0;
+  KWB_CUDA_CHECK(cudaGetDevice(&device));
+  int v = device < kMaxDevices ? cached[device].load(std::memory_order_relaxed) : 0;
+  if (v == 0) {
+    int major = 0, minor = 0;
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    v = major == 9 && minor == 0 ? 1 : 2;
+    if (device < kMaxDevices) cached[device].store(v, std::memory_order_relaxed);
+  }
+  return v == 1;
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+LaunchInfo launch(const GemmArgs& g) {
+  if (!g.shape.multipleOf(8)) {
+    LaunchInfo ran = launchSgemmWarpTiled(g);
+    ran.fallback = true;
+    return ran;
+  }
+  if (!isHopper()) {
+    LaunchInfo ran = launchSgemmMmaMultistage(g);
+    ran.fallback = true;
+    return ran;
+  }
+  if (!g.aHalf || !g.bHalf)
+    throw std::invalid_argument(std::string(kId) + " needs the FP16 copies of A and B");
+  if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
+    throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
+
+  const TileGrid grid = tileGrid(g.shape, kBM, kBN);
+  const int tilesM = int((g.shape.m + kBM - 1) / kBM);
+  const unsigned sms = unsigned(detail::multiprocessors());
+  const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
+
+  const CUtensorMap mapA = halfTensorMap(g.aHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
+  const CUtensorMap mapB = halfTensorMap(g.bHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+  KWB_CUDA_CHECK(cudaFuncSetAttribute(
+      &hgemmWgmmaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmemBytes)));
+  hgemmWgmmaKernel<<<blocks, kThreads, kSmemBytes, g.stream>>>(
+      mapA, mapB, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c, tilesM,
+      grid.tilesN);
+  KWB_CHECK_LAUNCH();
+  return {false, kId};
+}
+
+}  // namespace
+
+KernelDescriptor sgemmWgmma() {
+  KernelDescriptor d;
+  d.id = std::string(kId);
+  d.displayName = "wgmma + TMA (Hopper)";
+  d.family = "sgemm";
+  d.stage = 9;
+  d.precision = Precision::kFp16Fp32Acc;
+  d.alignment = 8;
+  d.description =
+      "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
+      "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
+      "128x256x64 tile, persistent grid; needs sm_90a (others run sgemm.mma_multistage) and "
+      "shapes a multiple of 8 (others run sgemm.warp_tiled)";
+  d.launch = &launch;
+  return d;
+}
+
+}  // namespace kwb::kernels
