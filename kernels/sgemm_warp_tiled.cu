@@ -5,8 +5,31 @@
 // (TM = 8 rows, WNITER = 4 sub-tiles of TN = 4 columns). 128 accumulators per thread and few
 // threads per block: latency is hidden by instruction-level parallelism (128 independent
 // FMAs per k) rather than by many warps, as in siboehm's tuned kernel 10.
-#include <cstdint>
+//
+// Split-K for grids smaller than the GPU (511×513×1025: 72 tiles of 64×64 for 132 SMs): the
+// K dimension is cut into S ranges, block (tile, z) writes the raw sums of range z into slice
+// z of an FP32 workspace, and splitKReduce writes C = alpha·Σz + beta·C, summing the slices
+// in z order (deterministic: the same bits on every run; beta = 0 never reads C). S minimises
+// ⌈tiles·S / SMs⌉ · (k tiles per range), a proxy for the busiest SM's work, over 2 ≤ S ≤ 8
+// with at least 8 k tiles (128 of K) per range so the pipeline prologue stays amortised.
+//
+// Workspace: one cached buffer per device, grown on demand, rather than cudaMallocAsync per
+// launch. Why: the default memory pool's release threshold is 0, so every synchronisation
+// (the harness synchronises between timed samples) hands the pool's memory back and the next
+// cudaMallocAsync maps it again, host and driver work of the order of the 40 µs kernel it
+// serves; raising the threshold would change process-wide state the caller owns. The buffer
+// is bounded (split-K runs only for grids below the SM count: ≤ 132·64·64·8 floats, 17 MB
+// on an H200) and stays resident like cuBLAS's workspace (MemorySafety compares two passes
+// after the first). Launches on different streams are ordered on it by an event recorded
+// after each reduction, which the next user's stream waits on.
+#include <cuda_runtime.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <mutex>
+
+#include "detail/multiprocessors.h"
 #include "perf_kernels.h"
 #include "sgemm_warp_tiled.cuh"
 
@@ -19,26 +42,110 @@ using DefaultConfig = WarpTiledConfig<128, 128, 16, 64, 64, 4, 8, 4>;
 using MediumConfig = WarpTiledConfig<64, 128, 16, 32, 64, 4, 4, 4>;
 using SmallConfig = WarpTiledConfig<64, 64, 16, 32, 32, 2, 4, 4>;
 constexpr std::string_view kId = "sgemm.warp_tiled";
+constexpr int kMaxSplits = 8;
+constexpr int kMinKTilesPerSplit = 8;
 
 std::int64_t tiles(const Shape& s, int bm, int bn) {
   return ((s.m + bm - 1) / bm) * ((s.n + bn - 1) / bn);
 }
 
-int multiprocessors() {
-  int device = 0, sms = 0;
+__global__ void splitKReduce(std::int64_t mn, int splits, const float* __restrict__ partial,
+                             float alpha, float beta, float* __restrict__ c) {
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < mn;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    float sum = partial[i];
+    for (int z = 1; z < splits; ++z) sum += partial[std::int64_t(z) * mn + i];
+    // With beta = 0, C is not read (BLAS semantics; it may hold the canary).
+    c[i] = beta == 0.0f ? alpha * sum : fmaf(alpha, sum, beta * c[i]);
+  }
+}
+
+struct Workspace {
+  float* data = nullptr;
+  std::size_t bytes = 0;
+  cudaEvent_t lastUse = nullptr;  // recorded after the last reduction that read `data`
+};
+
+// The split count for the small configuration, or 1 when splitting does not pay.
+int chooseSplits(const Shape& s, std::int64_t tileCount, int sms) {
+  constexpr int bk = SmallConfig::BK;
+  const std::int64_t kTiles = (s.k + bk - 1) / bk;
+  if (tileCount >= sms || kTiles < 2 * kMinKTilesPerSplit) return 1;
+  int best = 1;
+  std::int64_t bestCost = kTiles;  // one wave of whole-K blocks
+  for (int splits = 2; splits <= kMaxSplits; ++splits) {
+    const std::int64_t perSplit = (kTiles + splits - 1) / splits;
+    if (perSplit < kMinKTilesPerSplit) break;
+    const std::int64_t cost = (tileCount * splits + sms - 1) / sms * perSplit;
+    if (cost < bestCost) best = splits, bestCost = cost;
+  }
+  return best;
+}
+
+template <detail::Edge E>
+void launchSplit(const GemmArgs& g, int splits, int kChunk, float* partial) {
+  launchWarpTiledKernel<SmallConfig, E>(g, splits, kChunk, partial);
+}
+
+LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
+  const Shape& s = g.shape;
+  constexpr int bk = SmallConfig::BK;
+  const std::int64_t kTiles = (s.k + bk - 1) / bk;
+  const int kChunk = int((kTiles + splits - 1) / splits * bk);
+  splits = int((s.k + kChunk - 1) / kChunk);  // every range holds at least one k
+  const std::int64_t mn = s.m * s.n;
+  const std::size_t bytes = std::size_t(splits) * std::size_t(mn) * sizeof(float);
+
+  static std::mutex mutex;
+  static std::array<Workspace, 64> workspaces;
+  int device = 0;
   KWB_CUDA_CHECK(cudaGetDevice(&device));
-  KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
+  if (device >= int(workspaces.size())) return launchWarpTiled<SmallConfig, true>(g, kId);
+  const std::lock_guard<std::mutex> lock(mutex);
+  Workspace& ws = workspaces[std::size_t(device)];
+  if (ws.lastUse == nullptr)
+    KWB_CUDA_CHECK(cudaEventCreateWithFlags(&ws.lastUse, cudaEventDisableTiming));
+  if (ws.bytes < bytes) {
+    // cudaFree waits for the device, so no earlier launch still reads the old buffer.
+    if (ws.data != nullptr) KWB_CUDA_CHECK(cudaFree(ws.data));
+    ws.data = nullptr;
+    ws.bytes = 0;
+    KWB_CUDA_CHECK(cudaMalloc(&ws.data, bytes));
+    ws.bytes = bytes;
+  }
+  // A launch on another stream may still be reading the workspace.
+  KWB_CUDA_CHECK(cudaStreamWaitEvent(g.stream, ws.lastUse, 0));
+
+  const bool vec = warpTiledVectorizable(g);
+  if (vec && s.m % SmallConfig::BM == 0 && s.n % SmallConfig::BN == 0 && s.k % bk == 0)
+    launchSplit<detail::Edge::kFull>(g, splits, kChunk, ws.data);
+  else if (vec)
+    launchSplit<detail::Edge::kVec>(g, splits, kChunk, ws.data);
+  else
+    launchSplit<detail::Edge::kScalar>(g, splits, kChunk, ws.data);
+
+  constexpr int kReduceThreads = 256;
+  const std::int64_t blocks = std::min<std::int64_t>((mn + kReduceThreads - 1) / kReduceThreads,
+                                                     std::int64_t(detail::multiprocessors()) * 16);
+  splitKReduce<<<unsigned(blocks), kReduceThreads, 0, g.stream>>>(mn, splits, ws.data, g.alpha,
+                                                                  g.beta, g.c);
+  KWB_CHECK_LAUNCH();
+  KWB_CUDA_CHECK(cudaEventRecord(ws.lastUse, g.stream));
+  return {false, kId};
 }
 
 // The largest block tile that still gives about one block per multiprocessor (3/4 of them,
-// so 128 tiles on 132 SMs keep the medium tile), as a cuBLAS heuristic would.
+// so 128 tiles on 132 SMs keep the medium tile), as a cuBLAS heuristic would; below the SM
+// count even with the small tile, split-K.
 LaunchInfo launch(const GemmArgs& g) {
-  const std::int64_t enough = std::int64_t(multiprocessors()) * 3 / 4;
+  const int sms = detail::multiprocessors();
+  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
   if (tiles(g.shape, DefaultConfig::BM, DefaultConfig::BN) >= enough)
     return launchWarpTiled<DefaultConfig, true>(g, kId);
   if (tiles(g.shape, MediumConfig::BM, MediumConfig::BN) >= enough)
     return launchWarpTiled<MediumConfig, true>(g, kId);
+  const int splits = chooseSplits(g.shape, tiles(g.shape, SmallConfig::BM, SmallConfig::BN), sms);
+  if (splits > 1) return launchSplitK(g, splits);
   return launchWarpTiled<SmallConfig, true>(g, kId);
 }
 }  // namespace
@@ -54,7 +161,8 @@ KernelDescriptor sgemmWarpTiled() {
   d.precision = Precision::kFp32;
   d.alignment = 1;  // every shape runs this kernel; only its edge guards change
   d.description =
-      "128x128x16 block tile (64x128 or 64x64 when that leaves SMs idle), 4 warps of 64x64, "
+      "128x128x16 block tile (64x128 or 64x64 when that leaves SMs idle, split-K with a "
+      "deterministic reduction when even 64x64 tiles are fewer than the SMs), 4 warps of 64x64, "
       "8x16 outputs per thread, double-buffered "
       "shared memory with register prefetch, grouped tile order for L2; K or N not a multiple "
       "of 4 takes element-wise loads";

@@ -15,6 +15,12 @@
 // of iteration t separates the reads of buffer t%2 (iteration t) from its overwrite
 // (iteration t+1) and the writes of buffer (t+1)%2 from their reads (iteration t+1).
 //
+// Split-K (blockIdx.y > 0 exists only then): block (tile, z) sums K range [z·kChunk,
+// min(K, (z+1)·kChunk)), kChunk a multiple of BK so every range but the last is whole tiles,
+// and stores the raw sums into slice z of an FP32 workspace; a reduction kernel
+// (sgemm_warp_tiled.cu) then applies alpha and beta. Without split-K, kChunk = K and the
+// epilogue writes alpha·acc + beta·C itself.
+//
 // Edges: see detail/gemm_tile_io.cuh; the launcher picks kFull when every dimension is a
 // multiple of the block tile, so the aligned case carries no guards.
 //
@@ -23,6 +29,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "detail/gemm_tile_io.cuh"
 #include "kwb/cuda/check.h"
@@ -65,7 +72,7 @@ template <class Cfg, detail::Edge E>
 __global__ void __launch_bounds__(Cfg::kThreads)
     sgemmWarpTiledKernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                          const float* __restrict__ b, float beta, float* __restrict__ c, int tilesM,
-                         int tilesN) {
+                         int tilesN, int kChunk, float* __restrict__ partial) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, WM = Cfg::WM, WN = Cfg::WN;
   constexpr int WNITER = Cfg::WNITER, TM = Cfg::TM, TN = Cfg::TN;
   constexpr int kWmIter = Cfg::kWmIter, kWSubM = Cfg::kWSubM, kWSubN = Cfg::kWSubN;
@@ -114,13 +121,15 @@ __global__ void __launch_bounds__(Cfg::kThreads)
   float acc[kWmIter * TM][WNITER * TN] = {};
   float regM[kWmIter * TM], regN[WNITER * TN];
 
-  loadGlobal(0);
+  const int kBegin = int(blockIdx.y) * kChunk;
+  const int kEnd = k - kBegin < kChunk ? k : kBegin + kChunk;  // no overflow near INT_MAX
+  loadGlobal(kBegin);
   storeShared(smem);
   __syncthreads();
 
   int stage = 0;
-  for (int k0 = 0; k0 < k; k0 += BK) {
-    const bool more = k0 + BK < k;
+  for (int k0 = kBegin; k0 < kEnd; k0 += BK) {
+    const bool more = kEnd - k0 > BK;
     if (more) loadGlobal(k0 + BK);  // in flight during the FMAs below
 
     const float* as = smem + stage * Cfg::kStageFloats;
@@ -150,6 +159,9 @@ __global__ void __launch_bounds__(Cfg::kThreads)
     stage ^= 1;
   }
 
+  // Split-K: raw sums into this split's slice (1·acc + 0 is exact and reads nothing).
+  float* const out = partial ? partial + std::int64_t(blockIdx.y) * m * n : c;
+  const float outAlpha = partial ? 1.0f : alpha, outBeta = partial ? 0.0f : beta;
 #pragma unroll
   for (int wm = 0; wm < kWmIter; ++wm)
 #pragma unroll
@@ -159,13 +171,16 @@ __global__ void __launch_bounds__(Cfg::kThreads)
 #pragma unroll
         for (int j = 0; j < TN; j += 4) {
           const float* v = &acc[wm * TM + i][wn * TN + j];
-          detail::storeRow4<E>(c, n, row0 + aOff + wm * kWSubM + i, col0 + bOff + wn * kWSubN + j,
-                               m, n, make_float4(v[0], v[1], v[2], v[3]), alpha, beta);
+          detail::storeRow4<E>(out, n, row0 + aOff + wm * kWSubM + i, col0 + bOff + wn * kWSubN + j,
+                               m, n, make_float4(v[0], v[1], v[2], v[3]), outAlpha, outBeta);
         }
 }
 
+// splits > 1: K is cut into `splits` ranges of kChunk (a multiple of Cfg::BK) and `partial`
+// receives splits slices of M·N raw sums (16-byte aligned); the caller reduces them.
 template <class Cfg, detail::Edge E>
-void launchWarpTiledKernel(const GemmArgs& g) {
+void launchWarpTiledKernel(const GemmArgs& g, int splits = 1, int kChunk = 0,
+                           float* partial = nullptr) {
   const TileGrid grid = tileGrid(g.shape, Cfg::BM, Cfg::BN);
   const int tilesM = int((g.shape.m + Cfg::BM - 1) / Cfg::BM);
   auto* kernel = &sgemmWarpTiledKernel<Cfg, E>;
@@ -175,14 +190,18 @@ void launchWarpTiledKernel(const GemmArgs& g) {
     KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         int(Cfg::kSmemBytes)));
   }
-  kernel<<<grid.blocks, Cfg::kThreads, Cfg::kSmemBytes, g.stream>>>(
+  kernel<<<dim3(grid.blocks, unsigned(splits)), Cfg::kThreads, Cfg::kSmemBytes, g.stream>>>(
       int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.a, g.b, g.beta, g.c, tilesM,
-      grid.tilesN);
+      grid.tilesN, splits > 1 ? kChunk : int(g.shape.k), splits > 1 ? partial : nullptr);
   KWB_CHECK_LAUNCH();
 }
 
-// True when the configuration's own float4 paths can take the shape (K and N multiples of 4).
-inline bool warpTiledVectorizable(const Shape& s) { return s.n % 4 == 0 && s.k % 4 == 0; }
+// True when the float4 paths can take the case: K and N multiples of 4 and the A, B, C bases
+// 16-byte aligned (then every row start is), checked rather than assumed.
+inline bool warpTiledVectorizable(const GemmArgs& g) {
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return g.shape.n % 4 == 0 && g.shape.k % 4 == 0 && aligned(g.a) && aligned(g.b) && aligned(g.c);
+}
 
 // Runs configuration Cfg on the edge path the shape needs. Without the scalar path (tuning
 // configurations, to keep the build small) a shape with K or N not a multiple of 4 runs the
@@ -190,9 +209,10 @@ inline bool warpTiledVectorizable(const Shape& s) { return s.n % 4 == 0 && s.k %
 template <class Cfg, bool WithScalarPath>
 LaunchInfo launchWarpTiled(const GemmArgs& g, std::string_view id) {
   const Shape& s = g.shape;
-  if (s.m % Cfg::BM == 0 && s.n % Cfg::BN == 0 && s.k % Cfg::BK == 0) {
+  const bool vec = warpTiledVectorizable(g);
+  if (vec && s.m % Cfg::BM == 0 && s.n % Cfg::BN == 0 && s.k % Cfg::BK == 0) {
     launchWarpTiledKernel<Cfg, detail::Edge::kFull>(g);
-  } else if (warpTiledVectorizable(s)) {
+  } else if (vec) {
     launchWarpTiledKernel<Cfg, detail::Edge::kVec>(g);
   } else if constexpr (WithScalarPath) {
     launchWarpTiledKernel<Cfg, detail::Edge::kScalar>(g);
