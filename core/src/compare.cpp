@@ -1,7 +1,9 @@
 #include "kwb/compare.h"
 
 #include <bit>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kwb {
 
@@ -28,18 +30,29 @@ CompareReport compareMatrices(std::span<const float> got, std::span<const float>
       std::min<std::int64_t>(rep.elements, std::int64_t(std::min(got.size(), expected.size())));
   // Elements missing from either side count as mismatches: a short buffer is never a pass.
   rep.mismatches = rep.elements - n;
+  auto& g = rep.grid;
+  g.rows = int(std::min<std::int64_t>(rows, kErrorGridCells));
+  g.cols = int(std::min<std::int64_t>(cols, kErrorGridCells));
+  g.maxAbs.assign(std::size_t(g.rows) * std::size_t(g.cols), 0.0);
+  g.mismatches.assign(g.maxAbs.size(), 0);
   for (std::int64_t i = 0; i < n; ++i) {
     const float x = got[std::size_t(i)];
     const float r = expected[std::size_t(i)];
     const bool ok = elementMatches(x, r, tol);
+    const std::size_t cell =
+        std::size_t(ErrorGrid::cellOf(i / cols, rows, g.rows)) * std::size_t(g.cols) +
+        std::size_t(ErrorGrid::cellOf(i % cols, cols, g.cols));
     if (std::isfinite(x) && std::isfinite(r)) {
       const double abs = std::fabs(double(x) - double(r));
       rep.maxAbsError = std::max(rep.maxAbsError, abs);
       if (r != 0.0f) rep.maxRelError = std::max(rep.maxRelError, abs / std::fabs(double(r)));
+      if (!std::isnan(g.maxAbs[cell])) g.maxAbs[cell] = std::max(g.maxAbs[cell], abs);
     } else if (!ok) {
       ++rep.nonFinite;
+      g.maxAbs[cell] = std::numeric_limits<double>::quiet_NaN();
     }
     if (!ok) {
+      ++g.mismatches[cell];
       ++rep.mismatches;
       if (!rep.firstMismatch) rep.firstMismatch = Mismatch{i / cols, i % cols, x, r};
     }

@@ -45,6 +45,12 @@ json compareToJson(const CompareReport& r) {
                           {"col", r.firstMismatch->col},
                           {"got", number(r.firstMismatch->got)},
                           {"expected", number(r.firstMismatch->expected)}};
+  json maxAbs = json::array();
+  for (double v : r.grid.maxAbs) maxAbs.push_back(number(v));
+  j["errorGrid"] = {{"rows", r.grid.rows},
+                    {"cols", r.grid.cols},
+                    {"maxAbs", maxAbs},
+                    {"mismatches", r.grid.mismatches}};
   return j;
 }
 
@@ -58,6 +64,16 @@ CompareReport compareFromJson(const json& j) {
   if (const auto& m = j.at("firstMismatch"); !m.is_null())
     r.firstMismatch = Mismatch{m.at("row").get<std::int64_t>(), m.at("col").get<std::int64_t>(),
                                readNumber(m.at("got")), readNumber(m.at("expected"))};
+  // Optional: documents written before the grid existed have none.
+  if (auto g = j.find("errorGrid"); g != j.end() && !g->is_null()) {
+    g->at("rows").get_to(r.grid.rows);
+    g->at("cols").get_to(r.grid.cols);
+    for (const auto& v : g->at("maxAbs")) r.grid.maxAbs.push_back(readNumber(v));
+    g->at("mismatches").get_to(r.grid.mismatches);
+    const auto cells = std::size_t(r.grid.rows) * std::size_t(r.grid.cols);
+    if (r.grid.maxAbs.size() != cells || r.grid.mismatches.size() != cells)
+      throw json::other_error::create(501, "errorGrid size does not match rows x cols", &*g);
+  }
   return r;
 }
 

@@ -124,3 +124,32 @@ TEST(Compare, DepthScaledToleranceGrowsAsSqrtKBeyondSpecDepth) {
   EXPECT_NEAR(kwb::depthScaledTolerance(spec, 32768).atol, 4e-4, 1e-12);
   EXPECT_EQ(kwb::depthScaledTolerance(spec, 8192).rtol, 1e-3);
 }
+
+TEST(Compare, ErrorGridLocatesTheErrors) {
+  // 64 × 40: 16 × 16 cells of 4 rows × 2.5 columns.
+  const std::int64_t rows = 64, cols = 40;
+  std::vector<float> ref(std::size_t(rows * cols), 1.0f);
+  std::vector<float> got = ref;
+  got[std::size_t(63 * cols + 39)] = 1.5f;    // last cell
+  got[std::size_t(5 * cols + 3)] = 1.00005f;  // within tolerance, cell (1, 1)
+  got[std::size_t(0 * cols + 10)] = kNaN;     // cell (0, 4)
+  const auto rep = compareMatrices(got, ref, rows, cols, kFp32);
+  const auto& g = rep.grid;
+  ASSERT_EQ(g.rows, 16);
+  ASSERT_EQ(g.cols, 16);
+  EXPECT_EQ(g.mismatches[15 * 16 + 15], 1);
+  EXPECT_NEAR(g.maxAbs[15 * 16 + 15], 0.5, 1e-9);
+  EXPECT_EQ(g.mismatches[1 * 16 + 1], 0);
+  EXPECT_NEAR(g.maxAbs[1 * 16 + 1], 5e-5, 1e-6);
+  EXPECT_EQ(g.mismatches[0 * 16 + 4], 1);
+  EXPECT_TRUE(std::isnan(g.maxAbs[0 * 16 + 4]));
+  EXPECT_EQ(g.maxAbs[8 * 16 + 8], 0.0);
+}
+
+TEST(Compare, ErrorGridOfASmallMatrixHasOneCellPerElement) {
+  const std::vector<float> ref{1, 2, 3};
+  const auto rep = compareMatrices(ref, ref, 1, 3, kFp32);
+  EXPECT_EQ(rep.grid.rows, 1);
+  EXPECT_EQ(rep.grid.cols, 3);
+  EXPECT_EQ(rep.grid.maxAbs.size(), 3u);
+}

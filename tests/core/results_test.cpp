@@ -37,6 +37,8 @@ TEST(Results, RoundTripKeepsEveryField) {
   EXPECT_TRUE(std::isnan(c.verification->compare.firstMismatch->got));
   EXPECT_TRUE(std::isinf(c.verification->alphaBeta->firstMismatch->got));
   EXPECT_EQ(c.verification->unwritten, 3);
+  EXPECT_EQ(c.verification->compare.grid.mismatches, (std::vector<std::int64_t>{1, 1, 0, 0}));
+  EXPECT_TRUE(std::isnan(c.verification->compare.grid.maxAbs[1]));
   EXPECT_EQ(back.cases[1].ranKernel, "sgemm.double_buffer");
   EXPECT_TRUE(back.cases[1].fallback);
   EXPECT_FALSE(back.cases[1].verification);
@@ -120,4 +122,24 @@ TEST(Results, FailedWriteKeepsOldFile) {
   EXPECT_THROW(kwb::writeDocument(kwb::RunDocument{}, p), kwb::InputError);
   EXPECT_EQ(kwb::readDocument(p).cases.size(), 2u);
   fs::remove_all(dir);
+}
+
+TEST(Results, DocumentsWithoutErrorGridStillRead) {
+  std::string text = kwb::toJsonText(makeSampleDocument());
+  // Drop every "errorGrid": {...} member, as written before the grid existed.
+  for (std::size_t at; (at = text.find(",\n          \"errorGrid\"")) != std::string::npos;) {
+    const std::size_t end = text.find('}', at);
+    text.erase(at, end + 1 - at);
+  }
+  ASSERT_EQ(text.find("errorGrid"), std::string::npos);
+  const auto doc = kwb::parseDocument(text, "old.json");
+  EXPECT_EQ(doc.cases[0].verification->compare.grid.rows, 0);
+}
+
+TEST(Results, ErrorGridOfWrongSizeIsRefused) {
+  std::string text = kwb::toJsonText(makeSampleDocument());
+  const auto at = text.find("\"rows\": 2");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 10, "\"rows\": 3");
+  EXPECT_NE(errorOf(text).find("errorGrid"), std::string::npos);
 }

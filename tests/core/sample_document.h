@@ -37,6 +37,7 @@ inline kwb::RunDocument makeSampleDocument() {
   v.compare.mismatches = 2;
   v.compare.nonFinite = 1;
   v.compare.firstMismatch = kwb::Mismatch{3, 4, std::nan(""), 1.5};
+  v.compare.grid = kwb::ErrorGrid{2, 2, {0.25, std::nan(""), 0.0, 1e-6}, {1, 1, 0, 0}};
   v.negativeControlRejected = true;
   v.alphaBeta = kwb::CompareReport{};
   v.alphaBeta->firstMismatch = kwb::Mismatch{0, 1, INFINITY, -2.0};

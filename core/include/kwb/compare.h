@@ -18,6 +18,21 @@ struct Mismatch {
   double expected = 0.0;
 };
 
+// Where the errors are: C split into at most kErrorGridCells × kErrorGridCells blocks of rows
+// and columns, each with its largest |x − r| (NaN when a non-finite value mismatched) and
+// its mismatch count. The GUI draws it as the heat map of |C − C_ref|.
+inline constexpr int kErrorGridCells = 16;
+struct ErrorGrid {
+  int rows = 0;                          // cells down
+  int cols = 0;                          // cells across
+  std::vector<double> maxAbs;            // rows × cols, row-major
+  std::vector<std::int64_t> mismatches;  // rows × cols, row-major
+  // Cell of matrix element (r, c) for a matrix of `m` rows and `n` columns.
+  static int cellOf(std::int64_t index, std::int64_t extent, int cells) {
+    return int(index * cells / extent);
+  }
+};
+
 struct CompareReport {
   std::int64_t elements = 0;
   std::int64_t mismatches = 0;
@@ -25,6 +40,7 @@ struct CompareReport {
   double maxAbsError = 0.0;    // over finite pairs
   double maxRelError = 0.0;    // |x−r| / |r| over finite pairs with r ≠ 0
   std::optional<Mismatch> firstMismatch;  // in row-major order
+  ErrorGrid grid;
   bool passed() const { return mismatches == 0; }
 };
 
