@@ -125,9 +125,10 @@ void ConformanceView::setReport(const ConformanceReport& report) {
   const QStringList ids = checkIds(report);
   m_checks->clear();
   m_checks->setRowCount(int(ids.size()));
-  m_checks->setColumnCount(int(report.runs.size()));
+  m_checks->setColumnCount(int(report.runs.size()) + 1);
   QStringList columns;
   for (const SubgroupRun& run : report.runs) columns << QString("tile %1").arg(run.tileSize);
+  columns << "what it checks";
   m_checks->setHorizontalHeaderLabels(columns);
   m_checks->setVerticalHeaderLabels(ids);
   for (int r = 0; r < ids.size(); ++r)
@@ -146,13 +147,20 @@ void ConformanceView::setReport(const ConformanceReport& report) {
                            .arg(offendersText(*check)));
       m_checks->setItem(r, c, item);
     }
+  for (int r = 0; r < ids.size(); ++r)
+    for (const SubgroupRun& run : report.runs)
+      if (const ConformanceCheck* check = findCheck(run, ids[r].toStdString())) {
+        m_checks->setItem(r, int(report.runs.size()),
+                          new QTableWidgetItem(QString::fromStdString(check->description)));
+        break;
+      }
   m_detail->setText("Click a check for its description and offending items.");
 }
 
 bool ConformanceView::showCheck(int row, int column) {
   const QStringList ids = checkIds(m_report);
   if (row < 0 || row >= ids.size() || column < 0 || column >= int(m_report.runs.size()))
-    return false;
+    return false;  // the description column names no single run
   const SubgroupRun& run = m_report.runs[std::size_t(column)];
   const ConformanceCheck* check = findCheck(run, ids[row].toStdString());
   if (!check) return false;

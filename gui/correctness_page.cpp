@@ -92,7 +92,8 @@ void CorrectnessPage::rebuildNow() {
         if (v.compare.mismatches)
           text += QString("\n%1 mismatches").arg(v.compare.mismatches);
         else
-          text += QString("\nrel %1").arg(formatNumber(v.compare.maxRelError, 2));
+          // Absolute error: the relative one explodes where the reference is near zero.
+          text += QString("\nabs %1").arg(formatNumber(v.compare.maxAbsError, 2));
         tip << QString("max abs error %1, max rel error %2, mismatches %3 of %4")
                    .arg(formatNumber(v.compare.maxAbsError, 4),
                         formatNumber(v.compare.maxRelError, 4))

@@ -109,9 +109,11 @@ void ProgressionPage::rebuild() {
       mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
       mark->setPadding(QMargins(0, 0, 0, 20));
       mark->setText(
-          QString("▼ slower than %1").arg(shortLabel(cat.info(QString::fromStdString(v.from)))));
+          QString("▼ slower than\n%1").arg(shortLabel(cat.info(QString::fromStdString(v.from)))));
+      // Two short lines stay over their own bar, clear of the neighbours.
+      mark->setTextAlignment(Qt::AlignHCenter);
       mark->setColor(QColor(0xc0, 0x10, 0x10));
-      mark->setFont(QFont(p->font().family(), 9, QFont::Bold));
+      mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
     }
   }
   // References as horizontal lines across the stages, named with their GFLOP/s.

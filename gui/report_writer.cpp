@@ -71,7 +71,7 @@ void caseTable(ReportPainter& rp, const RunDocument& doc) {
   rp.newPage();
   rp.heading("Cases");
   const QStringList headers{"kernel",    "shape", "status",      "GFLOP/s",
-                            "median ms", "% ref", "max rel err", "note"};
+                            "median ms", "% ref", "max abs err", "note"};
   const double widths[] = {0.17, 0.13, 0.08, 0.09, 0.09, 0.06, 0.09, 0.29};
   QCPPainter& p = rp.painter();
   const double W = rp.area().width(), rowH = 17;
@@ -99,7 +99,7 @@ void caseTable(ReportPainter& rp, const RunDocument& doc) {
              statusText(c.status), hasSpeed(c) ? QString::number(c.gflops, 'f', 1) : "—",
              c.timed() ? QString::number(c.summary.median, 'g', 5) : "—",
              pct ? QString::number(*pct, 'f', 1) : "—",
-             c.verification ? QString::number(c.verification->compare.maxRelError, 'g', 3) : "—",
+             c.verification ? QString::number(c.verification->compare.maxAbsError, 'g', 3) : "—",
              QString::fromStdString(c.message)},
             false, statusColor(c.status));
   }

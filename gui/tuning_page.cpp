@@ -10,26 +10,21 @@
 namespace kwb::gui {
 namespace {
 
-// The block tile goes across when the kernel names it; otherwise its first parameter.
-bool acrossKey(const TuneConfig& c, const std::string& key) {
-  if (c.params.count("BM") && c.params.count("BN")) return key == "BM" || key == "BN";
-  return !c.params.empty() && key == c.params.begin()->first;
-}
-
-QString columnLabel(const TuneConfig& c) {
-  if (c.params.count("BM") && c.params.count("BN"))
-    return QString("%1×%2").arg(c.params.at("BM")).arg(c.params.at("BN"));
-  if (c.params.empty()) return QString::fromStdString(c.name);
-  return QString("%1 %2")
-      .arg(QString::fromStdString(c.params.begin()->first))
-      .arg(c.params.begin()->second);
-}
-
-QString rowLabel(const TuneConfig& c) {
-  QStringList parts;
-  for (const auto& [key, value] : c.params)
-    if (!acrossKey(c, key)) parts << QString("%1 %2").arg(QString::fromStdString(key)).arg(value);
-  return parts.isEmpty() ? QString("—") : parts.join(" · ");
+// Parameters across in the order a reader thinks of them: block tile, K slice, warp tile, then
+// the rest (per-thread tile, stages, derived threads and shared memory) by name.
+QStringList parameterOrder(const TuneGrid& grid) {
+  QStringList keys;
+  for (const TuneResult& r : grid.results)
+    for (const auto& kv : r.config.params)
+      if (!keys.contains(QString::fromStdString(kv.first)))
+        keys << QString::fromStdString(kv.first);
+  const QStringList first{"BM", "BN", "BK", "WM", "WN"};
+  QStringList out;
+  for (const QString& k : first)
+    if (keys.contains(k)) out << k;
+  for (const QString& k : keys)
+    if (!out.contains(k)) out << k;
+  return out;
 }
 
 QCPColorGradient viridis() {
@@ -54,15 +49,6 @@ QCPItemText* cellText(QCustomPlot* p, double x, double y, const QString& text, Q
   return t;
 }
 
-QCPItemRect* cellRect(QCustomPlot* p, double x, double y, QPen pen, QBrush brush) {
-  auto* r = new QCPItemRect(p);
-  r->topLeft->setCoords(x - 0.5, y + 0.5);
-  r->bottomRight->setCoords(x + 0.5, y - 0.5);
-  r->setPen(pen);
-  r->setBrush(brush);
-  return r;
-}
-
 }  // namespace
 
 TuningPage::TuningPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "Tuning", parent) {
@@ -72,7 +58,6 @@ TuningPage::TuningPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "
   setPlotTitle(p, "Tuning");
   m_map = new QCPColorMap(p->xAxis, p->yAxis);
   m_map->setInterpolate(false);
-  m_map->setTightBoundary(true);
   m_map->setGradient(viridis());
   m_scale = new QCPColorScale(p);
   m_scale->setType(QCPAxis::atRight);
@@ -101,14 +86,11 @@ void TuningPage::rebuild() {
   }
   const TuneGrid& grid = *doc.tuning;
   m_best = QString::fromStdString(grid.best);
-  QStringList columns, rows;
-  for (const TuneResult& r : grid.results) {
-    if (!columns.contains(columnLabel(r.config))) columns << columnLabel(r.config);
-    if (!rows.contains(rowLabel(r.config))) rows << rowLabel(r.config);
-  }
-  const int nx = int(columns.size()), ny = int(rows.size());
-  // Cell (i, j) sits at coordinates (i, j); a single column or row still gets two cells, as
-  // QCP cannot span a range with one.
+  // One row per configuration, its parameters across and GFLOP/s last: every cell of a row
+  // takes the configuration's colour, so reading down a column shows which values run fast.
+  const QStringList params = parameterOrder(grid);
+  const int nx = int(params.size()) + 1, ny = int(grid.results.size());
+  // Cell (i, j) is centred on (i, j); a single row still gets two cells (QCP needs a range).
   const int kx = std::max(2, nx), ky = std::max(2, ny);
   m_map->data()->setSize(kx, ky);
   m_map->data()->setRange(QCPRange(0, kx - 1), QCPRange(0, ky - 1));
@@ -120,49 +102,63 @@ void TuningPage::rebuild() {
   if (lo >= hi) lo = hi * 0.9;
   const QCPRange range(lo, hi);
   QCPColorGradient gradient = viridis();  // color() is not const in QCP 2.1
-  for (const TuneResult& r : grid.results) {
+  QSharedPointer<QCPAxisTickerText> xt(new QCPAxisTickerText), yt(new QCPAxisTickerText);
+  for (int i = 0; i < params.size(); ++i) xt->addTick(i, params[i]);
+  xt->addTick(nx - 1, "GFLOP/s");
+  const QColor red = statusColor(CaseStatus::kFail);
+  for (int y = 0; y < ny; ++y) {
+    const TuneResult& r = grid.results[std::size_t(y)];
     const QString name = QString::fromStdString(r.config.name);
-    const int x = int(columns.indexOf(columnLabel(r.config)));
-    const int y = int(rows.indexOf(rowLabel(r.config)));
-    m_cells[name] = QPoint(x, y);
-    QString tip = QString("%1\n%2 · %3").arg(name, columnLabel(r.config), rowLabel(r.config));
-    tip += QString("\nstatus %1").arg(QString::fromStdString(r.status).toUpper());
     const bool timed = r.status == "pass" && r.gflops;
+    const bool isBest = name == m_best;
+    m_cells[name] = QPoint(nx - 1, y);
+    yt->addTick(y, (isBest ? "★ " : "") + name);
+    QColor fg = red.darker(130);
     if (timed) {
-      m_map->data()->setCell(x, y, *r.gflops);
+      for (int x = 0; x < nx; ++x) m_map->data()->setCell(x, y, *r.gflops);
       const QColor bg = gradient.color(*r.gflops, range);
-      const QColor fg = qGray(bg.rgb()) > 140 ? Qt::black : Qt::white;
-      const bool isBest = name == m_best;
-      cellText(p, x, y,
-               QString("%1%2\n%3 GFLOP/s")
-                   .arg(isBest ? "★ " : "", name, QString::number(*r.gflops, 'f', 0)),
-               fg);
-      if (isBest) cellRect(p, x, y, QPen(Qt::black, 3), Qt::NoBrush);
+      fg = qGray(bg.rgb()) > 140 ? Qt::black : Qt::white;
+    } else {
+      ++m_failedMarks;
+      auto* rect = new QCPItemRect(p);
+      rect->topLeft->setCoords(-0.5, y - 0.5);
+      rect->bottomRight->setCoords(nx - 0.5, y + 0.5);
+      rect->setPen(QPen(red, 2));
+      rect->setBrush(QBrush(red.lighter(170), Qt::BDiagPattern));
+    }
+    for (int x = 0; x < params.size(); ++x) {
+      const auto it = r.config.params.find(params[x].toStdString());
+      if (it != r.config.params.end()) cellText(p, x, y, QString::number(it->second), fg);
+    }
+    cellText(p, nx - 1, y,
+             timed ? QString::number(*r.gflops, 'f', 0)
+                   : "✗ " + QString::fromStdString(r.status).toUpper(),
+             fg)
+        ->setFont(QFont(p->font().family(), 9, QFont::Bold));
+    if (isBest) {
+      auto* outline = new QCPItemRect(p);
+      outline->topLeft->setCoords(-0.5, y - 0.5);
+      outline->bottomRight->setCoords(nx - 0.5, y + 0.5);
+      outline->setPen(QPen(Qt::black, 3));
+    }
+    QString tip = QString("%1\nstatus %2").arg(name, QString::fromStdString(r.status).toUpper());
+    if (timed)
       tip += QString("\n%1 GFLOP/s · median %2 ms · %3 samples")
                  .arg(formatNumber(*r.gflops, 6), formatNumber(r.medianMs.value_or(0), 5))
                  .arg(r.samples);
-    } else {
-      ++m_failedMarks;
-      const QColor red = statusColor(CaseStatus::kFail);
-      cellRect(p, x, y, QPen(red, 2), QBrush(red.lighter(170), Qt::BDiagPattern));
-      cellText(p, x, y, QString("✗ %1\n%2").arg(QString::fromStdString(r.status).toUpper(), name),
-               red.darker(130));
-    }
     if (!r.message.empty()) tip += "\n" + QString::fromStdString(r.message);
-    tooltips()->add(p->xAxis, p->yAxis, x, y, tip);
+    for (int x = 0; x < nx; ++x) tooltips()->add(p->xAxis, p->yAxis, x, y, tip);
   }
   m_scale->setDataRange(range);
   m_map->setDataRange(range);
 
-  QSharedPointer<QCPAxisTickerText> xt(new QCPAxisTickerText), yt(new QCPAxisTickerText);
-  for (int i = 0; i < nx; ++i) xt->addTick(i, columns[i]);
-  for (int j = 0; j < ny; ++j) yt->addTick(j, rows[j]);
   p->xAxis->setTicker(xt);
   p->yAxis->setTicker(yt);
   p->xAxis->setRange(-0.5, nx - 0.5);
   p->yAxis->setRange(-0.5, ny - 0.5);
-  p->xAxis->setLabel(columns.first().contains("×") ? "block tile BM×BN" : "");
-  p->yAxis->setLabel("");
+  p->yAxis->setRangeReversed(true);  // configurations top to bottom in sweep order
+  p->xAxis->setLabel("parameter");
+  p->yAxis->setLabel("configuration");
   const auto bestIt = std::find_if(grid.results.begin(), grid.results.end(),
                                    [&](const TuneResult& r) { return r.config.name == grid.best; });
   setPlotTitle(p, QString("Tuning %1 at %2 — %3")

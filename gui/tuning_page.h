@@ -6,16 +6,16 @@
 
 namespace kwb::gui {
 
-// A tuning sweep (`kwb tune`) as a heat map: block tile (BM×BN) across, the other
-// parameters down, GFLOP/s as colour. Configurations that failed or were not timed are
-// marked in their cell; the fastest one is outlined.
+// A tuning sweep (`kwb tune`) as a heat map: a row per configuration, its parameters and its
+// GFLOP/s across, the row coloured by GFLOP/s. Configurations that failed or were not timed
+// are hatched red; the fastest one is outlined.
 class TuningPage : public PlotPage {
   Q_OBJECT
  public:
   explicit TuningPage(ResultsModel* model, QWidget* parent = nullptr);
   QCPColorMap* colorMap() const { return m_map; }
   QCPColorScale* colorScale() const { return m_scale; }
-  // Cell of a configuration by name (x, y in the map's cells), or (-1, -1).
+  // The GFLOP/s cell of a configuration by name (x, y in the map's cells), or (-1, -1).
   QPoint cellOf(const QString& config) const { return m_cells.value(config, QPoint(-1, -1)); }
   int failedMarks() const { return m_failedMarks; }
   QString bestConfig() const { return m_best; }
