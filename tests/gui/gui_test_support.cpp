@@ -9,9 +9,14 @@ namespace kwb::gui::test {
 QString fixture(const QString& name) {
   return QStringLiteral(KWB_SOURCE_DIR "/tests/data/") + name;
 }
-QString sampleRun() { return fixture("gui-sample-spec-benchmark.json"); }
-QString sampleStream() { return fixture("gui-sample-spec-benchmark.jsonl"); }
-QString baselineRun() { return fixture("gui-baseline-spec-benchmark.json"); }
+QString bundled(const QString& name) {
+  return QStringLiteral(KWB_SOURCE_DIR "/resources/samples/") + name;
+}
+QString sampleRun() { return bundled("spec-benchmark-h200.json"); }
+QString sampleStream() { return bundled("spec-benchmark-h200.jsonl"); }
+QString baselineRun() { return bundled("scaling-h200.json"); }
+QString syntheticRun() { return fixture("gui-sample-spec-benchmark.json"); }
+QString syntheticBaseline() { return fixture("gui-baseline-spec-benchmark.json"); }
 
 namespace {
 

@@ -7,9 +7,14 @@
 namespace kwb::gui::test {
 
 QString fixture(const QString& name);  // tests/data/<name>
-QString sampleRun();                   // the spec-benchmark fixture (40 cases)
-QString sampleStream();                // the same run as events
-QString baselineRun();
+QString bundled(const QString& name);  // resources/samples/<name>: real recorded results
+QString sampleRun();                   // the bundled spec-benchmark run recorded on an H200
+QString sampleStream();                // the same run as its recorded event stream
+QString baselineRun();                 // the bundled scaling run: shares three shapes
+// Synthetic fixtures (tests/data, make_gui_fixtures) for what the real run does not have: a
+// FAIL, an ERROR, a canary hit, a fallback next to them, a stage slower than the one before.
+QString syntheticRun();
+QString syntheticBaseline();
 // A `kwb conformance` document; `failing`: local_ids_once fails at tile size 16 with offenders.
 RunDocument conformanceDocument(bool failing);
 // A `kwb tune` document of sgemm.warp_tiled with one configuration that failed verification.
