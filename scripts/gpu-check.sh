@@ -18,7 +18,7 @@ section() { echo; echo "=== $* ($(date +%T))"; }
 if has build; then
   section build
   cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
   echo "built"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
   $KWB device | tee "$OUT/device.txt"
@@ -36,8 +36,13 @@ if has verify; then
 fi
 if has sanitizer; then
   section "compute-sanitizer memcheck over kwb verify --suite spec-correctness"
-  compute-sanitizer --tool memcheck --print-limit 20 $KWB verify --suite spec-correctness >"$OUT/memcheck.log" 2>&1
-  echo "exit $?"; grep -E "ERROR SUMMARY|Invalid|error" "$OUT/memcheck.log" | tail -8
+  timeout 400 compute-sanitizer --tool memcheck --print-limit 20 $KWB verify --suite spec-correctness >"$OUT/memcheck.log" 2>&1
+  echo "exit $?"; grep -E "ERROR SUMMARY|Invalid|error|cases pass" "$OUT/memcheck.log" | tail -8
+  section "compute-sanitizer racecheck over the pipelined stages"
+  timeout 150 compute-sanitizer --tool racecheck --print-limit 20 $KWB verify \
+    --kernels sgemm.double_buffer,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma \
+    --shapes 511x513x1025,256x384x640,512,17x19x23 >"$OUT/racecheck.log" 2>&1
+  echo "exit $?"; grep -E "ERROR SUMMARY|hazard|cases pass" "$OUT/racecheck.log" | tail -8
 fi
 if has ncu; then
   section "ncu shared-memory bank conflicts (1024^3)"
@@ -73,8 +78,8 @@ if has repeat; then
 fi
 if has perf; then
   section "performance stages at 4096^3, 1024^3, 511x513x1025"
-  $KWB run --kernels sgemm.double_buffer,sgemm.tensor_core,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,cublas.sgemm,cublas.hgemm_f32acc \
-    --shapes 4096,1024,511x513x1025 --json "$OUT/perf.json" 2>/dev/null | tee "$OUT/perf.txt"
+  $KWB run --kernels sgemm.bank_free,sgemm.double_buffer,sgemm.tensor_core,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma,cublas.sgemm,cublas.hgemm_f32acc \
+    --shapes 4096,8192,1024,512,511x513x1025 --json "$OUT/perf.json" 2>/dev/null | tee "$OUT/perf.txt"
   section "SASS of the stages"
   for f in $(ls "$B"/kernels/CMakeFiles/kwb_kernels.dir/*.cu.o); do
     echo "$(basename $f): LDS.128=$(cuobjdump -sass $f | grep -c 'LDS.128') LDS=$(cuobjdump -sass $f | grep -cE 'LDS[ .]') HMMA=$(cuobjdump -sass $f | grep -c HMMA) LDSM=$(cuobjdump -sass $f | grep -c LDSM) LDGSTS=$(cuobjdump -sass $f | grep -c LDGSTS)"
