@@ -84,7 +84,7 @@ int chooseSplits(const Shape& s, std::int64_t tileCount, int sms) {
 
 template <detail::Edge E>
 void launchSplit(const GemmArgs& g, int splits, int kChunk, float* partial) {
-  launchWarpTiledKernel<SmallConfig, E>(g, splits, kChunk, partial);
+  launchWarpTiledKernel<SmallConfig, E, true>(g, splits, kChunk, partial);
 }
 
 LaunchInfo launchSplitK(const GemmArgs& g, int splits) {

@@ -10,7 +10,7 @@ namespace kwb {
 Tolerance depthScaledTolerance(const Tolerance& spec, std::int64_t k) {
   constexpr double kSpecDepth = 2048.0;
   const double depth = double(k);
-  const double scale = depth > kSpecDepth ? std::sqrt(depth / kSpecDepth) : 1.0;
+  const double scale = depth > kSpecDepth ? depth / kSpecDepth : 1.0;
   return Tolerance{spec.rtol, spec.atol * scale};
 }
 
