@@ -11,6 +11,7 @@ namespace kwb::gui {
 namespace {
 
 // Names and order of the kernels the engine ships, for documents opened without `kwb`.
+// Precision strings as kwb::toString(Precision) writes them.
 const KernelInfo kKnown[] = {
     {"sgemm.naive", "Naive", "sgemm", 1, "fp32", false, "One thread per element of C"},
     {"sgemm.tiled", "Tiled", "sgemm", 2, "fp32", false, "Shared-memory tiles"},
@@ -18,15 +19,17 @@ const KernelInfo kKnown[] = {
      "Tiled with a conflict-free shared-memory layout"},
     {"sgemm.double_buffer", "Double-buffered", "sgemm", 4, "fp32", false,
      "Two shared-memory stages"},
-    {"sgemm.tensor_core", "Tensor core (WMMA)", "sgemm", 5, "fp16_fp32acc", false,
+    {"sgemm.tensor_core", "Tensor core (WMMA)", "sgemm", 5, "fp16-fp32acc", false,
      "WMMA, FP16 inputs, FP32 accumulate"},
     {"sgemm.register_blocked", "Register blocked", "sgemm", 6, "fp32", false,
      "2D register blocking with vector loads"},
     {"sgemm.warp_tiled", "Warp tiled", "sgemm", 7, "fp32", false, "Warp tiling"},
-    {"sgemm.mma_multistage", "mma.sync multistage", "sgemm", 8, "fp16_fp32acc", false,
+    {"sgemm.mma_multistage", "mma.sync multistage", "sgemm", 8, "fp16-fp32acc", false,
      "mma.sync with ldmatrix and a multistage cp.async pipeline"},
+    {"sgemm.wgmma", "Hopper wgmma + TMA", "sgemm", 9, "fp16-fp32acc", false,
+     "Warpgroup MMA fed by TMA through an mbarrier pipeline (sm_90a builds)"},
     {"cublas.sgemm", "cuBLAS FP32", "cublas", 0, "fp32", true, "cublasSgemm"},
-    {"cublas.hgemm_f32acc", "cuBLAS FP16", "cublas", 0, "fp16_fp32acc", true,
+    {"cublas.hgemm_f32acc", "cuBLAS FP16", "cublas", 0, "fp16-fp32acc", true,
      "cublasGemmEx, FP16 in, FP32 accumulate"},
     {"cublas.tf32", "cuBLAS TF32", "cublas", 0, "tf32", true, "cuBLAS with TF32 tensor cores"},
 };
