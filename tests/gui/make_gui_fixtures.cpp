@@ -1,13 +1,20 @@
 // Writes the GUI's synthetic fixtures into tests/data: a spec-benchmark results document
-// (8 kernels × 5 shapes, with one fail, one fallback, one error and a progression violation),
-// the same run as a JSON-lines event stream, and a slower baseline. The values are plausible
-// for an H200 but invented; the device name says so. Real recordings go to resources/samples.
+// (8 kernels × 5 shapes, with one fail, one fallback, one error and a progression violation,
+// error grids on every verified case), the same run as a JSON-lines event stream, and a slower
+// baseline written as an older kwb wrote it (no error grids). The values are plausible for an
+// H200 but invented; the device name says so. Real recordings go to resources/samples.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "kwb/events.h"
 #include "kwb/progression.h"
@@ -63,14 +70,59 @@ kwb::DeviceInfo device() {
   return d;
 }
 
+// A passing case's grid: every cell's largest error a fraction of the case's maximum, which
+// one cell reaches. Invented (no matrices): the heat map needs plausible, distinct values.
+kwb::ErrorGrid tinyErrorGrid(const Shape& s, double maxAbs, std::mt19937& rng) {
+  kwb::ErrorGrid g;
+  g.rows = int(std::min<std::int64_t>(s.m, kwb::kErrorGridCells));
+  g.cols = int(std::min<std::int64_t>(s.n, kwb::kErrorGridCells));
+  std::uniform_real_distribution<double> share(0.05, 1.0);
+  for (int i = 0; i < g.rows * g.cols; ++i) g.maxAbs.push_back(maxAbs * share(rng));
+  g.maxAbs[std::size_t(rng() % g.maxAbs.size())] = maxAbs;
+  g.mismatches.assign(g.maxAbs.size(), 0);
+  return g;
+}
+
+// The failing case, compared for real (kwb::compareMatrices) so its grid, counts and first
+// mismatch agree: the ragged bottom-right tile (rows 480–510, columns 480–512) is never
+// written, and one element (C[37][100]) is NaN in the canary run only. Returns the canary
+// run's report and the alpha/beta run's.
+std::pair<kwb::CompareReport, kwb::CompareReport> failingCompare(const Shape& s,
+                                                                 const kwb::Tolerance& tol,
+                                                                 std::mt19937& rng) {
+  const auto m = s.m, n = s.n;
+  std::normal_distribution<float> value(0.0f, float(std::sqrt(double(s.k) / 9.0)));
+  std::uniform_real_distribution<float> rounding(-2e-5f, 2e-5f);
+  std::vector<float> ref(std::size_t(m * n)), prefill(ref.size()), refAb(ref.size());
+  for (auto& v : ref) v = value(rng);
+  for (auto& v : prefill) v = value(rng);
+  const float alpha = 1.5f, beta = -0.5f;
+  for (std::size_t i = 0; i < ref.size(); ++i) refAb[i] = alpha * ref[i] + beta * prefill[i];
+  std::vector<float> got(ref.size()), gotAb(ref.size());
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    got[i] = ref[i] + rounding(rng);
+    gotAb[i] = refAb[i] + 2.5f * rounding(rng);  // |α|, |β| scale the rounding up
+  }
+  for (std::int64_t r = 480; r < m; ++r)
+    for (std::int64_t c = 480; c < n; ++c) {
+      got[std::size_t(r * n + c)] = kwb::canaryValue();
+      gotAb[std::size_t(r * n + c)] = prefill[std::size_t(r * n + c)];
+    }
+  got[std::size_t(37 * n + 100)] = std::nanf("");
+  return {kwb::compareMatrices(got, ref, m, n, tol), kwb::compareMatrices(gotAb, refAb, m, n, tol)};
+}
+
 int stageOf(std::string_view id) {
   for (const auto& k : kKernels)
     if (id == k.id) return k.stage;
   return 0;
 }
 
-kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* timestamp) {
+// `grids`: false writes the document as kwb did before comparison reports had error grids.
+kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* timestamp,
+                         bool grids) {
   std::mt19937 rng(seed);
+  std::mt19937 gridRng(seed + 1);  // its own stream: the timings stay as they were
   kwb::RunDocument doc;
   doc.toolVersion = "0.1.0";
   doc.gitRevision = "fixture";
@@ -126,16 +178,19 @@ kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* tim
       v.compare.maxRelError = k.precision == Precision::kFp32 ? 2.2e-6 : 1.9e-3;
       v.negativeControlRejected = true;
       v.alphaBeta = v.compare;
+      if (grids) {
+        v.compare.grid = tinyErrorGrid(s, v.compare.maxAbsError, gridRng);
+        v.alphaBeta->grid = tinyErrorGrid(s, v.compare.maxAbsError, gridRng);
+      }
       if (std::string(k.id) == "sgemm.tiled" && s == Shape{511, 513, 1025}) {
-        // The edge tile is never written: the canary shows it and the compare fails.
+        // The ragged edge tile is never written: the canary shows it and the compare fails.
         c.status = CaseStatus::kFail;
-        c.message = "1537 of 262143 elements differ from cublas.sgemm (first at C[0][512])";
-        v.unwritten = 1537;
-        v.compare.mismatches = 1537;
-        v.compare.nonFinite = 1537;
-        v.compare.firstMismatch = kwb::Mismatch{0, 512, std::nan(""), 254.9375};
-        v.alphaBeta->mismatches = 1537;
-        v.alphaBeta->firstMismatch = kwb::Mismatch{0, 512, -3.0316488e-13, 382.40625};
+        std::tie(v.compare, *v.alphaBeta) = failingCompare(s, v.tolerance, gridRng);
+        if (!grids) v.compare.grid = v.alphaBeta->grid = {};
+        v.unwritten = 31 * 33;
+        c.message = std::to_string(v.compare.mismatches) + " of " +
+                    std::to_string(v.compare.elements) +
+                    " elements differ from cublas.sgemm (first at C[37][100])";
       }
       c.verification = v;
       const double medianMs = s.flops() / gflops / 1e6;
@@ -212,15 +267,27 @@ void writeStream(const kwb::RunDocument& doc, const std::string& path) {
   emit(done);
 }
 
+// The document as kwb wrote it before comparison reports carried "errorGrid".
+void writeWithoutGrids(const kwb::RunDocument& doc, const std::string& path) {
+  auto j = nlohmann::json::parse(kwb::toJsonText(doc));
+  for (auto& c : j.at("cases")) {
+    auto& v = c.at("verification");
+    if (v.is_null()) continue;
+    v.at("compare").erase("errorGrid");
+    if (!v.at("alphaBeta").is_null()) v.at("alphaBeta").erase("errorGrid");
+  }
+  std::ofstream(path) << j.dump(2) << '\n';
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : "tests/data";
-  const auto run = makeRun(1.0, 42, "2026-11-22T10:15:00Z");
+  const auto run = makeRun(1.0, 42, "2026-11-22T10:15:00Z", true);
   kwb::writeDocument(run, dir + "/gui-sample-spec-benchmark.json");
   writeStream(run, dir + "/gui-sample-spec-benchmark.jsonl");
-  kwb::writeDocument(makeRun(0.8, 7, "2026-11-01T09:00:00Z"),
-                     dir + "/gui-baseline-spec-benchmark.json");
+  writeWithoutGrids(makeRun(0.8, 7, "2026-11-01T09:00:00Z", false),
+                    dir + "/gui-baseline-spec-benchmark.json");
   std::printf("fixtures written to %s\n", dir.c_str());
   return 0;
 }

@@ -189,8 +189,8 @@ TEST_F(Synthetic, CorrectnessGridShowsFailErrorAndFallback) {
 TEST_F(Synthetic, CaseDetailShowsCanaryNegativeControlAndFirstMismatch) {
   const QString html = CaseDetailDialog::describe(*doc.find("sgemm.tiled", {511, 513, 1025}));
   EXPECT_TRUE(html.contains("canary unwritten")) << html.toStdString();
-  EXPECT_TRUE(html.contains("1537 elements"));
-  EXPECT_TRUE(html.contains("C[0][512]"));
+  EXPECT_TRUE(html.contains("1023 elements"));
+  EXPECT_TRUE(html.contains("C[37][100]"));
   EXPECT_TRUE(html.contains("negative control"));
   EXPECT_TRUE(html.contains("rejected"));
 }
