@@ -1,10 +1,12 @@
 #include "case_detail_dialog.h"
 
 #include <QDialogButtonBox>
+#include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "doc_queries.h"
+#include "error_heat_map.h"
 
 namespace kwb::gui {
 namespace {
@@ -93,13 +95,22 @@ CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent) : QDial
       QString("Case %1 at %2")
           .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape))));
   auto* layout = new QVBoxLayout(this);
-  auto* text = new QTextBrowser(this);
+  // Side by side: the facts on the left, where in C the errors are on the right.
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* text = new QTextBrowser(split);
   text->setHtml(describe(c));
-  layout->addWidget(text);
+  m_heatMap = new ErrorHeatMap(split);
+  m_heatMap->setCase(c);
+  split->addWidget(text);
+  split->addWidget(m_heatMap);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  split->setSizes({440, 660});
+  layout->addWidget(split);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
-  resize(620, 520);
+  resize(1120, 640);
 }
 
 }  // namespace kwb::gui

@@ -5,13 +5,20 @@
 
 namespace kwb::gui {
 
+class ErrorHeatMap;
+
 // Everything known about one case: status and message, verification (errors, canary,
-// negative control, first mismatch, alpha/beta check), timing summary and clocks.
+// negative control, first mismatch, alpha/beta check), timing summary and clocks; beside them
+// the heat map of where in C the errors are.
 class CaseDetailDialog : public QDialog {
   Q_OBJECT
  public:
   explicit CaseDetailDialog(const CaseResult& c, QWidget* parent = nullptr);
   static QString describe(const CaseResult& c);  // the same text as HTML
+  ErrorHeatMap* heatMap() const { return m_heatMap; }
+
+ private:
+  ErrorHeatMap* m_heatMap;
 };
 
 }  // namespace kwb::gui
