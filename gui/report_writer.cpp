@@ -5,6 +5,7 @@
 #include "conformance_view.h"
 #include "doc_queries.h"
 #include "progression_page.h"
+#include "report_error_maps.h"
 #include "report_painter.h"
 #include "results_model.h"
 #include "run_request.h"
@@ -196,6 +197,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (!doc.cases.empty()) {
     rp.newPage();
     correctnessGrid(rp, doc, kernels);
+    drawFailingErrorMaps(rp, doc);
     caseTable(rp, doc);
   }
   if (doc.conformance) conformanceSection(rp, *doc.conformance);

@@ -78,6 +78,28 @@ TEST(GuiHeadless, ReportNamesFailuresErrorsAndFallbacks) {
     EXPECT_TRUE(text.contains(s)) << s;
 }
 
+TEST(GuiHeadless, ReportHasAnErrorMapPerFailingCaseOnly) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath("r.pdf");
+  Result r = runGui({"--open", test::syntheticRun(), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  QString text = tool("pdftotext", {"-layout", pdf, "-"});
+  EXPECT_TRUE(text.contains("Where the failing cases are wrong")) << text.toStdString();
+  EXPECT_TRUE(text.contains("sgemm.tiled at 511x513x1025")) << text.toStdString();
+  EXPECT_TRUE(text.contains("canary run (β = 0): 1024 mismatches")) << text.toStdString();
+  EXPECT_TRUE(text.contains("column of C"));
+  // The bundled run has no failing case, so no map.
+  r = runGui({"--open", test::sampleRun(), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  text = tool("pdftotext", {"-layout", pdf, "-"});
+  EXPECT_FALSE(text.contains("Where the failing cases are wrong"));
+  // A document from an older kwb names its failing case instead of drawing it.
+  r = runGui({"--open", test::syntheticBaseline(), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  text = tool("pdftotext", {"-layout", pdf, "-"});
+  EXPECT_TRUE(text.contains("No error grid in this results file")) << text.toStdString();
+}
+
 TEST(GuiHeadless, ScreenshotOfEveryTab) {
   QTemporaryDir dir;
   for (const char* tab :
