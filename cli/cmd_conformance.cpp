@@ -14,24 +14,11 @@
 #include "kwb/cuda/device.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
+#include "kwb/run_info.h"
 
 namespace kwb::cli {
 
 namespace {
-
-std::string hostName() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "unknown";
-}
-
-std::string utcTimestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string formatLaunch(const SubgroupLaunch& l, int warpSize) {
   const std::int64_t threads = l.threadsPerBlock();

@@ -16,6 +16,7 @@
 #include "kwb/cuda/measure.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
+#include "kwb/run_info.h"
 #include "kwb/stats.h"
 #include "kwb/tuning.h"
 #include "output.h"
@@ -36,20 +37,6 @@ struct TuneOpts {
   bool cold = false;
   double maxTime = 0.3;
 };
-
-std::string hostName() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "unknown";
-}
-
-std::string utcTimestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string joined(const std::vector<std::string>& xs) {
   std::string s;

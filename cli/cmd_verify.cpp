@@ -11,6 +11,7 @@
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
+#include "kwb/run_info.h"
 #include "output.h"
 #include "registry.h"
 #include "run_options.h"
@@ -47,25 +48,6 @@ std::string verifyTable(const RunDocument& doc) {
   return formatTable(rows);
 }
 
-std::string utcNow() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-CaseResult notRun(const KernelDescriptor& k, const Shape& s, const std::string& why) {
-  CaseResult c;
-  c.kernel = k.id;
-  c.shape = s;
-  c.precision = k.precision;
-  c.status = CaseStatus::kSkipped;
-  c.message = why;
-  return c;
-}
-
 int verifyCommand(const Selection& selection, const std::string& json) {
   checkWritable(json);
   const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
@@ -73,7 +55,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   RunDocument doc;
   doc.toolVersion = KWB_VERSION;
   doc.gitRevision = KWB_GIT_REVISION;
-  doc.timestamp = utcNow();
+  doc.timestamp = utcTimestamp();
   char host[256] = {};
   doc.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
   doc.settings.suite = sel.suiteName;
@@ -92,18 +74,18 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   for (const Shape& s : sel.shapes)
     for (const KernelDescriptor* k : sel.kernels) {
       if (!stopReason.empty()) {
-        doc.cases.push_back(notRun(*k, s, stopReason));
+        doc.cases.push_back(skippedCase(*k, s, stopReason));
         continue;
       }
       try {
         doc.cases.push_back(session.verifyCase(*k, s, selection.seed));
       } catch (const InputError& e) {  // e.g. too large for the free device memory
-        doc.cases.push_back(notRun(*k, s, e.what()));
+        doc.cases.push_back(skippedCase(*k, s, e.what()));
       } catch (const cuda::ContextLost& e) {
         doc.cases.push_back(e.result());
         stopReason = "not run: the CUDA context was lost after " + k->id + " " + toString(s);
       } catch (const cuda::CudaError& e) {  // from prepare (e.g. cudaMalloc), before verify
-        CaseResult c = notRun(*k, s, e.what());
+        CaseResult c = skippedCase(*k, s, e.what());
         c.status = CaseStatus::kError;
         doc.cases.push_back(c);
         if (e.sticky())

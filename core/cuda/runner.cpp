@@ -11,36 +11,11 @@
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/error.h"
+#include "kwb/run_info.h"
 #include "kwb/progression.h"
 
 namespace kwb::cuda {
-namespace {
-
-std::string hostName() {
-  char buf[256] = {};
-  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "unknown";
-}
-
-std::string utcNow() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
-  CaseResult c;
-  c.kernel = k.id;
-  c.shape = s;
-  c.precision = k.precision;
-  c.status = CaseStatus::kSkipped;
-  c.message = why;
-  return c;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<PlannedCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                    const std::vector<Shape>& shapes) {
@@ -100,7 +75,7 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   RunDocument doc;
   doc.toolVersion = cfg.toolVersion;
   doc.gitRevision = cfg.gitRevision;
-  doc.timestamp = utcNow();
+  doc.timestamp = utcTimestamp();
   doc.host = hostName();
   doc.settings.suite = cfg.suite;
   doc.settings.seed = cfg.seed;

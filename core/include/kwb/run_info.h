@@ -1,0 +1,16 @@
+#pragma once
+#include <string>
+
+#include "kwb/kernel_descriptor.h"
+#include "kwb/results.h"
+
+namespace kwb {
+
+// Facts every results document records about where and when it was made.
+std::string hostName();      // "unknown" when the system will not say
+std::string utcTimestamp();  // ISO 8601, "2026-11-22T01:30:00Z"
+
+// A case that did not run, with the reason (`skipped`).
+CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why);
+
+}  // namespace kwb

@@ -1,0 +1,33 @@
+#include "kwb/run_info.h"
+
+#include <unistd.h>
+
+#include <ctime>
+
+namespace kwb {
+
+std::string hostName() {
+  char buf[256] = {};
+  return ::gethostname(buf, sizeof buf - 1) == 0 ? buf : "unknown";
+}
+
+std::string utcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
+  CaseResult c;
+  c.kernel = k.id;
+  c.shape = s;
+  c.precision = k.precision;
+  c.status = CaseStatus::kSkipped;
+  c.message = why;
+  return c;
+}
+
+}  // namespace kwb
