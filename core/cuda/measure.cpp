@@ -41,10 +41,15 @@ Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
                     const std::function<bool()>& cancelled) {
   Measurement m;
   EventPair ev;
-  // Warm-ups: module load, cuBLAS heuristics and clocks settle outside the samples. The
-  // last one estimates the duration to choose the batch size.
-  double estimateMs = 0;
-  for (int i = 0; i < std::max(1, opt.warmups); ++i) estimateMs = timeOnce(enqueue, stream, ev, 1);
+  // Warm-ups: module load, cuBLAS heuristics and clocks settle outside the samples.
+  for (int i = 0; i < opt.warmups; ++i) timeOnce(enqueue, stream, ev, 1);
+  // The batch decision reads the fastest of a few single launches of a short kernel: one
+  // launch timed alone can read several microseconds long (on an H200 a 2 µs kernel once
+  // read 10 µs or more, and was not batched). Long kernels need only the one look.
+  constexpr int kEstimateLaunches = 5;
+  double estimateMs = timeOnce(enqueue, stream, ev, 1);
+  for (int i = 1; i < kEstimateLaunches && estimateMs < 10 * opt.batchBelowMs; ++i)
+    estimateMs = std::min(estimateMs, timeOnce(enqueue, stream, ev, 1));
   if (!opt.coldL2 && estimateMs < opt.batchBelowMs)
     m.launchesPerSample =
         std::clamp(int(std::ceil(opt.batchTargetMs / std::max(estimateMs, 1e-4))), 2, 1000);
