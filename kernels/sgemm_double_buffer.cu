@@ -26,6 +26,7 @@
 // is a 4-byte cp.async.ca with its own guard.
 #include <cstdint>
 
+#include "detail/micro_tile.cuh"
 #include "kwb/cuda/check.h"
 #include "sgemm_kernels.h"
 #include "tile_grid.h"
@@ -61,8 +62,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 4)
     sgemmDoubleBufferKernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                             const float* __restrict__ b, float beta, float* __restrict__ c,
                             int tilesN) {
-  constexpr int kRowsT = BM / TM, kColsT = BN / TN;
-  constexpr int kThreads = kRowsT * kColsT;
+  using Tile = detail::MicroTile<BM, BN, TM, TN>;
+  constexpr int kThreads = Tile::kThreads;
   // Element width of one copy: a float4 chunk on the vector path, a float otherwise.
   constexpr int kW = Vec ? 4 : 1;
   constexpr int kAPerRow = BK / kW, kBPerRow = BN / kW;  // copies per tile row
@@ -71,7 +72,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 4)
                 "A copies: whole rows per pass");
   static_assert(kThreads % kBPerRow == 0 && kBCopies * kThreads == BK * kBPerRow,
                 "B copies: whole rows per pass");
-  static_assert(kRowsT % 4 == 0 && kColsT % 8 == 0 && BK == 32, "warp layout below");
+  static_assert(BK == 32, "the pitch-36 bank arithmetic of sgemm.bank_free assumes 32-float rows");
 
   // 2 × (64·36 + 32·64) floats = 34,816 bytes: below the 48 KiB static limit. Rows of both
   // tiles are 16-byte aligned (36 and 64 floats), as 16-byte cp.async destinations must be.
@@ -83,9 +84,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 4)
   const std::int64_t col0 = std::int64_t(blockIdx.x % unsigned(tilesN)) * BN;
   const int mRem = m - row0 < BM ? int(m - row0) : BM;
   const int nRem = n - col0 < BN ? int(n - col0) : BN;
-  const int warp = tid / 32, lane = tid % 32;
-  const int tr = (warp / (kColsT / 8)) * 4 + lane / 8;
-  const int tc = (warp % (kColsT / 8)) * 8 + lane % 8;
+  Tile tile(tid);
 
   // Copy roles: consecutive threads take consecutive chunks of one row, so a warp reads whole
   // 128-byte lines and each quarter-warp (the unit of a 16-byte shared access) writes 128
@@ -124,39 +123,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 4)
   };
 
   issueTile(0, 0);
-  float acc[TM][TN] = {};
   for (int t = 0; t < numTiles; ++t) {
     const int cur = t & 1;
     waitAll();        // this thread's copies of tile t have landed
     __syncthreads();  // everyone's have; everyone is done reading stage cur ^ 1 (tile t − 1)
     if (t + 1 < numTiles) issueTile(t + 1, cur ^ 1);  // in flight during the FMAs below
-#pragma unroll
-    for (int q = 0; q < BK; ++q) {
-      float af[TM], bf[TN];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) af[i] = as[cur][tr + i * kRowsT][q];
-#pragma unroll
-      for (int j = 0; j < TN; ++j) bf[j] = bs[cur][q][tc + j * kColsT];
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
-    }
+    tile.template accumulate<BK>(as[cur], bs[cur]);
   }
-
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int r = tr + i * kRowsT;
-    if (r >= mRem) continue;
-    float* cRow = c + (row0 + r) * n + col0;
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const int col = tc + j * kColsT;
-      if (col >= nRem) continue;
-      // With beta = 0, C is not read (BLAS semantics; it may hold the canary).
-      cRow[col] = beta == 0.0f ? alpha * acc[i][j] : fmaf(alpha, acc[i][j], beta * cRow[col]);
-    }
-  }
+  tile.store(c, n, row0, col0, mRem, nRem, alpha, beta);
 }
 
 constexpr int kBm = 64, kBn = 64, kBk = 32, kTm = 4, kTn = 4;

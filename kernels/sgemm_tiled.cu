@@ -9,6 +9,7 @@
 // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum. sgemm.bank_free pads it away.
 #include <cstdint>
 
+#include "detail/micro_tile.cuh"
 #include "kwb/cuda/check.h"
 #include "sgemm_kernels.h"
 #include "tile_grid.h"
@@ -20,82 +21,8 @@ template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     sgemmTiledKernel(int m, int n, int k, float alpha, const float* __restrict__ a,
                      const float* __restrict__ b, float beta, float* __restrict__ c, int tilesN) {
-  constexpr int kRowsT = BM / TM, kColsT = BN / TN;  // threads down / across the tile: 16 × 16
-  constexpr int kThreads = kRowsT * kColsT;
-  static_assert(kThreads % BK == 0 && (BM * BK) % kThreads == 0, "A loads: whole rows per pass");
-  static_assert(kThreads % BN == 0 && (BK * BN) % kThreads == 0, "B loads: whole rows per pass");
-  static_assert(kRowsT % 4 == 0 && kColsT % 8 == 0 && BK == 32, "warp layout below");
-
-  __shared__ float as[BM][BK];  // as in global memory: the conflicting layout (see top)
-  __shared__ float bs[BK][BN];
-
-  const int tid = int(threadIdx.x);
-  const std::int64_t row0 = std::int64_t(blockIdx.x / unsigned(tilesN)) * BM;
-  const std::int64_t col0 = std::int64_t(blockIdx.x % unsigned(tilesN)) * BN;
-  const int mRem = m - row0 < BM ? int(m - row0) : BM;  // valid rows / columns of this tile
-  const int nRem = n - col0 < BN ? int(n - col0) : BN;
-
-  // A warp is 4 × 8 threads of the micro-tile grid: 4 rows of A and 8 columns of B per k, 48
-  // distinct words, fewer than the 2 × 16 layout's 72. A thread's rows and columns are spread
-  // (tr + i·kRowsT, tc + j·kColsT) so the 8 threads of a warp row read and write consecutive
-  // columns: conflict-free B loads and 32-byte store segments for C.
-  const int warp = tid / 32, lane = tid % 32;
-  const int tr = (warp / (kColsT / 8)) * 4 + lane / 8;
-  const int tc = (warp % (kColsT / 8)) * 8 + lane % 8;
-
-  // Global → shared: a warp copies 32 consecutive floats of one row (a 128-byte line) and
-  // writes them to consecutive shared words; out-of-range elements become 0, so partial
-  // tiles need no special case in the compute loop.
-  const int aCol = tid % BK, aRow = tid / BK;
-  const int bCol = tid % BN, bRow = tid / BN;
-  const float* aTile = a + row0 * k;
-  const float* bTile = b + col0;
-
-  float acc[TM][TN] = {};
-  const int numTiles = k / BK + (k % BK != 0);  // no k + BK − 1: it could overflow int
-  for (int t = 0; t < numTiles; ++t) {
-    const int kRem = k - t * BK;
-#pragma unroll
-    for (int p = 0; p < BM * BK / kThreads; ++p) {
-      const int r = aRow + p * (kThreads / BK);
-      as[r][aCol] = r < mRem && aCol < kRem ? aTile[std::int64_t(r) * k + aCol] : 0.0f;
-    }
-#pragma unroll
-    for (int p = 0; p < BK * BN / kThreads; ++p) {
-      const int r = bRow + p * (kThreads / BN);
-      bs[r][bCol] = r < kRem && bCol < nRem ? bTile[std::int64_t(r) * n + bCol] : 0.0f;
-    }
-    __syncthreads();  // the tile is complete before anyone reads it
-#pragma unroll
-    for (int q = 0; q < BK; ++q) {
-      float af[TM], bf[TN];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) af[i] = as[tr + i * kRowsT][q];
-#pragma unroll
-      for (int j = 0; j < TN; ++j) bf[j] = bs[q][tc + j * kColsT];
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
-    }
-    __syncthreads();  // everyone is done reading before the next tile overwrites it
-    aTile += BK;
-    bTile += std::int64_t(BK) * n;
-  }
-
-#pragma unroll
-  for (int i = 0; i < TM; ++i) {
-    const int r = tr + i * kRowsT;
-    if (r >= mRem) continue;
-    float* cRow = c + (row0 + r) * n + col0;
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const int col = tc + j * kColsT;
-      if (col >= nRem) continue;
-      // With beta = 0, C is not read (BLAS semantics; it may hold the canary).
-      cRow[col] = beta == 0.0f ? alpha * acc[i][j] : fmaf(alpha, acc[i][j], beta * cRow[col]);
-    }
-  }
+  // A's shared rows are BK + 0 floats: as in global memory: the conflicting layout (see top).
+  detail::tiledGemm<BM, BN, BK, TM, TN, 0>(m, n, k, alpha, a, b, beta, c, tilesN);
 }
 
 constexpr int kBm = 64, kBn = 64, kBk = 32, kTm = 4, kTn = 4;
