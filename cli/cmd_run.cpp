@@ -55,7 +55,8 @@ std::string progressionText(const ProgressionCheck& p) {
   std::string s = "progression: " + std::to_string(p.violations.size()) + " violation(s)\n";
   for (const auto& v : p.violations)
     s += "  " + toString(v.shape) + ": " + v.to + " " + fixed(v.toGflops, 1) + " GFLOP/s < " +
-         v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s\n";
+         v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
+         (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") + "\n";
   return s;
 }
 

@@ -108,11 +108,12 @@ void ProgressionPage::rebuild() {
       mark->position->setCoords(x, c->gflops);
       mark->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
       mark->setPadding(QMargins(0, 0, 0, 20));
-      mark->setText(
-          QString("▼ slower than\n%1").arg(shortLabel(cat.info(QString::fromStdString(v.from)))));
+      // A drop inside the medians' confidence intervals is marked, but as the noise it may be.
+      mark->setText(QString(v.withinNoise ? "▽ within noise of\n%1" : "▼ slower than\n%1")
+                        .arg(shortLabel(cat.info(QString::fromStdString(v.from)))));
       // Two short lines stay over their own bar, clear of the neighbours.
       mark->setTextAlignment(Qt::AlignHCenter);
-      mark->setColor(QColor(0xc0, 0x10, 0x10));
+      mark->setColor(v.withinNoise ? QColor(0x80, 0x80, 0x80) : QColor(0xc0, 0x10, 0x10));
       mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
     }
   }

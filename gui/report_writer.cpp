@@ -153,11 +153,13 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
     rp.paragraph("Progression: no stage is slower than the one before it.");
   for (const auto& v : violations)
     rp.paragraph(
-        QString("Progression violation at %1: %2 (%3 GFLOP/s) is slower than %4 (%5 GFLOP/s)")
+        QString("Progression violation at %1: %2 (%3 GFLOP/s) is slower than %4 (%5 GFLOP/s)%6")
             .arg(QString::fromStdString(toString(v.shape)), QString::fromStdString(v.to))
             .arg(v.toGflops, 0, 'f', 1)
             .arg(QString::fromStdString(v.from))
-            .arg(v.fromGflops, 0, 'f', 1),
+            .arg(v.fromGflops, 0, 'f', 1)
+            .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
+                               : QString()),
         10, QColor(0xc0, 0x10, 0x10));
   QStringList kernelLines;
   const QList<QString> kernels = kernelsOf(doc, in.model->catalog());

@@ -103,7 +103,8 @@ std::string toMarkdown(const RunDocument& doc) {
       os << doc.progression.violations.size() << " violation(s)\n\n";
       for (const auto& v : doc.progression.violations)
         os << "- " << toString(v.shape) << ": " << v.to << " " << num(v.toGflops, "%.1f")
-           << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f") << " GFLOP/s\n";
+           << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f") << " GFLOP/s"
+           << (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") << "\n";
     }
   }
   return os.str();

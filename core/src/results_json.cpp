@@ -273,7 +273,8 @@ void to_json(json& j, const ProgressionCheck& v) {
                                {"from", x.from},
                                {"to", x.to},
                                {"fromGflops", x.fromGflops},
-                               {"toGflops", x.toGflops}});
+                               {"toGflops", x.toGflops},
+                               {"withinNoise", x.withinNoise}});
 }
 void from_json(const json& j, ProgressionCheck& v) {
   j.at("checked").get_to(v.checked);
@@ -285,6 +286,7 @@ void from_json(const json& j, ProgressionCheck& v) {
     x.at("to").get_to(pv.to);
     x.at("fromGflops").get_to(pv.fromGflops);
     x.at("toGflops").get_to(pv.toGflops);
+    pv.withinNoise = x.value("withinNoise", false);  // absent in documents before it existed
     v.violations.push_back(pv);
   }
 }

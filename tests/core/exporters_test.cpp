@@ -36,3 +36,11 @@ TEST(Exporters, MarkdownMatchesExpectedText) {
       "- 512x512x512: sgemm.bank_free 850.0 GFLOP/s < sgemm.tiled 900.0 GFLOP/s\n";
   EXPECT_EQ(kwb::toMarkdown(doc), expected);
 }
+
+TEST(Exporters, MarkdownSaysWhenAViolationIsWithinNoise) {
+  auto doc = makeSampleDocument();
+  doc.progression.violations[0].withinNoise = true;
+  EXPECT_NE(kwb::toMarkdown(doc).find("sgemm.bank_free 850.0 GFLOP/s < sgemm.tiled 900.0 GFLOP/s "
+                                      "(within noise: the medians' 95% CIs overlap)"),
+            std::string::npos);
+}

@@ -81,3 +81,21 @@ TEST(Progression, FirstTensorStageFollowsTheLastFp32Stage) {
   ASSERT_EQ(p.violations.size(), 1u);
   EXPECT_EQ(p.violations[0].from, "sgemm.bank_free");
 }
+
+TEST(Progression, DropInsideTheConfidenceIntervalsIsMarkedWithinNoise) {
+  auto withCi = [](kwb::CaseResult c, double low, double high) {
+    c.summary.ci95 = {low, high};
+    return c;
+  };
+  // Times in ms: naive 1.00 [0.99, 1.01]; tiled 1.005 [1.000, 1.010] overlaps → noise.
+  // bank_free 1.10 [1.09, 1.11] does not overlap tiled → a real drop.
+  const std::vector<kwb::CaseResult> cases{withCi(timed("sgemm.naive", kA, 100.0), 0.99, 1.01),
+                                           withCi(timed("sgemm.tiled", kA, 99.5), 1.000, 1.010),
+                                           withCi(timed("sgemm.bank_free", kA, 90.9), 1.09, 1.11)};
+  const auto p = kwb::checkProgression(cases, stageOf);
+  ASSERT_EQ(p.violations.size(), 2u);
+  EXPECT_TRUE(p.violations[0].withinNoise);
+  EXPECT_EQ(p.violations[0].to, "sgemm.tiled");
+  EXPECT_FALSE(p.violations[1].withinNoise);
+  EXPECT_EQ(p.violations[1].to, "sgemm.bank_free");
+}

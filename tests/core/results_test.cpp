@@ -46,6 +46,11 @@ TEST(Results, RoundTripKeepsEveryField) {
   ASSERT_TRUE(back.device);
   EXPECT_EQ(back.device->name, "Test GPU");
   EXPECT_EQ(back.progression.violations.at(0).to, "sgemm.bank_free");
+  EXPECT_FALSE(back.progression.violations.at(0).withinNoise);
+  auto noisy = doc;
+  noisy.progression.violations[0].withinNoise = true;
+  EXPECT_TRUE(
+      kwb::parseDocument(kwb::toJsonText(noisy), "mem").progression.violations[0].withinNoise);
   EXPECT_NE(back.find("sgemm.tensor_core", {17, 19, 23}), nullptr);
   EXPECT_EQ(back.find("sgemm.tensor_core", {17, 19, 24}), nullptr);
 }

@@ -13,6 +13,7 @@ namespace kwb {
 // the spec's chain naive → tiled → bank_free → double_buffer → tensor_core holds, and later
 // FP32 stages follow double_buffer while later tensor-core stages follow tensor_core. A fallback
 // case ran another stage's FP32 kernel, so it is left out rather than compared with its own twin.
+// Each violation says whether the two medians' 95% confidence intervals overlap (withinNoise).
 // `stageOf(id)` gives a kernel's stage, 0 for references and unknown ids (left out).
 ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
                                   const std::function<int(std::string_view)>& stageOf);

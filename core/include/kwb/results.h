@@ -82,6 +82,9 @@ struct ProgressionViolation {
   std::string to;    // later stage id, slower than `from`
   double fromGflops = 0.0;
   double toGflops = 0.0;
+  // The two medians' 95% confidence intervals overlap: the drop may be measurement noise.
+  // Still reported (the spec's rule is strict); this says how much to believe it.
+  bool withinNoise = false;
 };
 
 struct ProgressionCheck {
