@@ -95,6 +95,34 @@ TEST_F(Loaded, ProgressionHoldsABarPerTimedStageAndAReferenceLineAtEveryShape) {
   }
 }
 
+// A drop inside the medians' confidence intervals is marked as possible noise, in grey,
+// and a real drop as "slower than", in red.
+TEST_F(Loaded, ProgressionMarksNoisyDropsApartFromRealOnes) {
+  ASSERT_GE(doc.progression.violations.size(), 2u) << "the sample has real violations";
+  RunDocument noisy = doc;
+  noisy.progression.violations[0].withinNoise = true;
+  noisy.progression.violations[1].withinNoise = false;
+  w->model()->setDocument(noisy, "noisy.json");
+  ProgressionPage* p = w->progressionPage();
+  auto marksAt = [&](const Shape& s) {
+    p->shapeCombo()->selectShape(s);
+    p->rebuildNow();
+    QStringList texts;
+    for (int i = 0; i < p->plot()->itemCount(); ++i)
+      if (auto* t = qobject_cast<QCPItemText*>(p->plot()->item(i)))
+        if (t->text().startsWith(QString::fromUtf8("\u25BD")) ||
+            t->text().startsWith(QString::fromUtf8("\u25BC")))
+          texts << t->text();
+    return texts;
+  };
+  const auto& v0 = noisy.progression.violations[0];
+  const QStringList first = marksAt(v0.shape);
+  EXPECT_TRUE(first.join("|").contains("within noise of")) << first.join("|").toStdString();
+  const auto& v1 = noisy.progression.violations[1];
+  const QStringList second = marksAt(v1.shape);
+  EXPECT_TRUE(second.join("|").contains("slower than")) << second.join("|").toStdString();
+}
+
 TEST_F(Loaded, ProgressionTooltipGivesTheExactValue) {
   ProgressionPage* p = w->progressionPage();
   const Shape s = *p->shapeCombo()->currentShape();
