@@ -4,9 +4,11 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -287,6 +289,11 @@ void MainWindow::loadSettings() {
   m_recent = s.value("files/recent").toStringList();
   rebuildRecentMenu();
   m_shapes->choosePreset("spec-benchmark");
+  // First start (or no saved geometry): a size the plots read well at, within the screen;
+  // Qt's own default was 890×360 under Xvfb, with the stage labels overlapping.
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  const QSize room = screen ? screen->availableGeometry().size() * 0.9 : QSize(1500, 950);
+  resize(QSize(1500, 950).boundedTo(room));
   if (!m_options.persistSettings) return;
   restoreGeometry(s.value("window/geometry").toByteArray());
   if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
