@@ -1,0 +1,6 @@
+#pragma once
+// Test-only kernels that fail on purpose (never in the user registry). Both throw CudaError.
+struct CUstream_st;
+
+void launchIllegalWrite(CUstream_st* stream);         // sticky: loses the CUDA context
+void launchBadConfig(CUstream_st* stream, float* c);  // not sticky: invalid configuration
