@@ -56,8 +56,12 @@ QColor kernelColor(int index) {
                                    QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
                                    QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
-                                   QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf)};
-  return palette[index % 10];
+                                   QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf),
+                                   // Beyond the first ten: 9 stages and 3 references are 12.
+                                   QColor(0x20, 0x20, 0x20), QColor(0x1a, 0x1a, 0x8c),
+                                   QColor(0x00, 0x80, 0x80), QColor(0x55, 0x6b, 0x2f)};
+  constexpr int kColors = int(sizeof palette / sizeof palette[0]);
+  return palette[index % kColors];
 }
 
 bool hasSpeed(const CaseResult& c) { return c.timed() && c.gflops > 0 && std::isfinite(c.gflops); }
