@@ -1,9 +1,7 @@
 // kwb conformance — the sub-group (warp tile) conformance suite of seeds/002 on one device.
 #include <cuda_runtime_api.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <iostream>
 #include <sstream>
 
@@ -108,11 +106,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
               << " tile sizes pass)\n";
 
     if (!o->json.empty()) {
-      RunDocument doc;
-      doc.toolVersion = KWB_VERSION;
-      doc.gitRevision = KWB_GIT_REVISION;
-      doc.timestamp = utcTimestamp();
-      doc.host = hostName();
+      RunDocument doc = stampedDocument(KWB_VERSION, KWB_GIT_REVISION);
       doc.device = d;
       doc.settings.suite = kernels::kSubgroupProbeId;
       doc.conformance = report;

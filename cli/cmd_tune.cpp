@@ -2,10 +2,8 @@
 // configuration is verified by the same pipeline as `kwb verify` (GemmSession), the ones that
 // pass are timed by the same loop as `kwb run` (measure), and the fastest is reported.
 #include <cuda_runtime_api.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <iostream>
 #include <memory>
 
@@ -155,21 +153,11 @@ int tuneCommand(const TuneOpts& o) {
   }
 
   if (!o.json.empty()) {
-    RunDocument doc;
-    doc.toolVersion = KWB_VERSION;
-    doc.gitRevision = KWB_GIT_REVISION;
-    doc.timestamp = utcTimestamp();
-    doc.host = hostName();
+    RunDocument doc = stampedDocument(KWB_VERSION, KWB_GIT_REVISION);
     doc.device = d;
     doc.settings.suite = "tune " + base.id;
     doc.settings.seed = o.seed;
-    doc.settings.coldL2 = o.cold;
-    doc.settings.warmups = opt.warmups;
-    doc.settings.minSamples = opt.rule.minSamples;
-    doc.settings.maxSamples = opt.rule.maxSamples;
-    doc.settings.minTimeS = opt.rule.minTimeS;
-    doc.settings.maxTimeS = opt.rule.maxTimeS;
-    doc.settings.maxNoise = opt.rule.maxNoise;
+    recordMeasureOptions(opt, doc.settings);
     doc.tuning = std::move(grid);
     doc.wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,9 +1,7 @@
 // kwb verify: the correctness pipeline alone (canary, tolerance, negative control, alpha/beta)
 // over a suite, as a pass/fail table. No timing.
-#include <unistd.h>
 
 #include <chrono>
-#include <ctime>
 #include <iostream>
 
 #include "commands.h"
@@ -52,12 +50,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   checkWritable(json);
   const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   const auto started = std::chrono::steady_clock::now();
-  RunDocument doc;
-  doc.toolVersion = KWB_VERSION;
-  doc.gitRevision = KWB_GIT_REVISION;
-  doc.timestamp = utcTimestamp();
-  char host[256] = {};
-  doc.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
+  RunDocument doc = stampedDocument(KWB_VERSION, KWB_GIT_REVISION);
   doc.settings.suite = sel.suiteName;
   doc.settings.seed = selection.seed;
   doc.settings.verifyOnly = true;

@@ -26,6 +26,16 @@ double timeOnce(const std::function<void()>& enqueue, cudaStream_t s, EventPair&
 
 }  // namespace
 
+void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings) {
+  settings.coldL2 = opt.coldL2;
+  settings.warmups = opt.warmups;
+  settings.minSamples = opt.rule.minSamples;
+  settings.maxSamples = opt.rule.maxSamples;
+  settings.minTimeS = opt.rule.minTimeS;
+  settings.maxTimeS = opt.rule.maxTimeS;
+  settings.maxNoise = opt.rule.maxNoise;
+}
+
 L2Flusher::L2Flusher(std::size_t l2Bytes) : m_buf(std::max<std::size_t>(2 * l2Bytes, 1 << 20)) {}
 
 void L2Flusher::flush(CUstream_st* stream) {

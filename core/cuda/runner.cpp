@@ -1,9 +1,6 @@
 #include "kwb/cuda/runner.h"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <ctime>
 #include <memory>
 
 #include "kwb/cuda/check.h"
@@ -72,21 +69,11 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
     emit(e);
   };
 
-  RunDocument doc;
-  doc.toolVersion = cfg.toolVersion;
-  doc.gitRevision = cfg.gitRevision;
-  doc.timestamp = utcTimestamp();
-  doc.host = hostName();
+  RunDocument doc = stampedDocument(cfg.toolVersion, cfg.gitRevision);
   doc.settings.suite = cfg.suite;
   doc.settings.seed = cfg.seed;
   doc.settings.verifyOnly = cfg.verifyOnly;
-  doc.settings.coldL2 = cfg.measure.coldL2;
-  doc.settings.warmups = cfg.measure.warmups;
-  doc.settings.minSamples = cfg.measure.rule.minSamples;
-  doc.settings.maxSamples = cfg.measure.rule.maxSamples;
-  doc.settings.minTimeS = cfg.measure.rule.minTimeS;
-  doc.settings.maxTimeS = cfg.measure.rule.maxTimeS;
-  doc.settings.maxNoise = cfg.measure.rule.maxNoise;
+  recordMeasureOptions(cfg.measure, doc.settings);
 
   Event hello(EventType::kHello);
   hello.toolVersion = doc.toolVersion;

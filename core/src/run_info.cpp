@@ -20,6 +20,15 @@ std::string utcTimestamp() {
   return buf;
 }
 
+RunDocument stampedDocument(std::string toolVersion, std::string gitRevision) {
+  RunDocument doc;
+  doc.toolVersion = std::move(toolVersion);
+  doc.gitRevision = std::move(gitRevision);
+  doc.timestamp = utcTimestamp();
+  doc.host = hostName();
+  return doc;
+}
+
 CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
   CaseResult c;
   c.kernel = k.id;

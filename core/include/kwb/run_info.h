@@ -10,6 +10,9 @@ namespace kwb {
 std::string hostName();      // "unknown" when the system will not say
 std::string utcTimestamp();  // ISO 8601, "2026-11-22T01:30:00Z"
 
+// An empty results document stamped with the tool that writes it, the host and the time.
+RunDocument stampedDocument(std::string toolVersion, std::string gitRevision);
+
 // A case that did not run, with the reason (`skipped`).
 CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why);
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kwb/cuda/device_buffer.h"
+#include "kwb/results.h"
 #include "kwb/stopping.h"
 
 struct CUstream_st;
@@ -25,6 +26,9 @@ struct Measurement {
   int launchesPerSample = 1;
   StopReason reason = StopReason::kContinue;
 };
+
+// Writes the measurement options into the settings a results document records.
+void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings);
 
 // Flushes L2 between samples by writing a buffer at least twice the L2 size (nvbench,
 // CUTLASS profiler). Owns the buffer.
