@@ -26,27 +26,44 @@ struct RunOpts {
   double minTime = 0.02;
   double maxTime = 0.3;
   bool stream = false;
+  std::string timer;
+  bool noCuptiCheck = false;
   std::string json, csv, md;
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
 
+std::string vsCupti(const CaseResult& c) {
+  return c.timerVsCuptiPct
+             ? (*c.timerVsCuptiPct >= 0 ? "+" : "") + fixed(*c.timerVsCuptiPct, 1) + "%"
+             : "";
+}
+
 std::string runTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
-                                              "CV", "GFLOP/s", "% cuBLAS", "% FP16 ref", "status"}};
+                                              "CV", "GFLOP/s", "% cuBLAS", "% FP16 ref", "vs CUPTI",
+                                              "status"}};
   for (const auto& c : doc.cases) {
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
+    if (c.timed() && c.timer != doc.settings.timer)
+      status += " [timer " + std::string(toString(c.timer)) + "]";
+    if (c.throttledSamples > 0)
+      status += " [" + std::to_string(c.throttledSamples) + " throttled samples dropped]";
     if (!isGood(c.status) && !c.message.empty()) status += ": " + c.message.substr(0, 120);
     if (c.timed())
       rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
                       fixed(c.summary.min, 4), fixed(c.summary.max, 4),
                       fixed(100 * c.summary.cv, 1) + "%", fixed(c.gflops, 1),
-                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), status});
+                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), vsCupti(c), status});
     else
-      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", status});
+      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", status});
   }
-  return formatTable(rows);
+  std::string head = "times: " + std::string(timerLabel(doc.settings.timer));
+  if (doc.launchOverhead)
+    head += "; empty kernel " + fixed(doc.launchOverhead->isolatedUs, 2) + " us isolated, " +
+            fixed(doc.launchOverhead->backToBackUs, 2) + " us back-to-back (not subtracted)";
+  return head + "\n" + formatTable(rows);
 }
 
 std::string progressionText(const ProgressionCheck& p) {
@@ -74,6 +91,8 @@ int runCommand(const RunOpts& o) {
   cfg.measure.rule.maxNoise = o.maxNoise;
   cfg.measure.rule.minTimeS = o.minTime;
   cfg.measure.rule.maxTimeS = o.maxTime;
+  cfg.measure.timer = parseTimerMode(o.timer);
+  cfg.measure.cuptiCheck = !o.noCuptiCheck;
   if (o.samples > 0) {
     // A fixed count: no noise target, no time cap.
     cfg.measure.rule.minSamples = cfg.measure.rule.maxSamples = o.samples;
@@ -129,6 +148,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--max-time", o->maxTime, "Maximum sampling time per case, seconds")
       ->check(CLI::PositiveNumber);
+  addTimerOption(*sub, o->timer);
+  sub->add_flag("--no-cupti-check", o->noCuptiCheck,
+                "Do not time each case with CUPTI too (its kernel list and agreement figure)");
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");

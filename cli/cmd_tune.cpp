@@ -33,6 +33,7 @@ struct TuneOpts {
   std::uint64_t seed = 0x5EED;
   int device = 0;
   bool cold = false;
+  std::string timer;
   double maxTime = 0.3;
 };
 
@@ -95,6 +96,8 @@ int tuneCommand(const TuneOpts& o) {
   cuda::MeasureOptions opt;
   opt.coldL2 = o.cold;
   opt.rule.maxTimeS = o.maxTime;
+  opt.timer = parseTimerMode(o.timer);
+  opt.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
   std::unique_ptr<cuda::L2Flusher> flusher;
   if (o.cold) flusher = std::make_unique<cuda::L2Flusher>(std::size_t(d.l2Bytes));
 
@@ -183,6 +186,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--seed", o->seed, "Seed of the inputs");
   sub->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
+  addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(CLI::PositiveNumber);
   sub->callback([o, &exitCode] { exitCode = tuneCommand(*o); });

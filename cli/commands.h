@@ -14,5 +14,6 @@ void addRunCommand(CLI::App& app, int& exitCode);
 void addReplayCommand(CLI::App& app, int& exitCode);
 void addExportCommand(CLI::App& app, int& exitCode);
 void addTuneCommand(CLI::App& app, int& exitCode);
+void addCompareCommand(CLI::App& app, int& exitCode);
 
 }  // namespace kwb::cli

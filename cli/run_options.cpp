@@ -6,6 +6,7 @@
 
 #include "kwb/error.h"
 #include "kwb/preset.h"
+#include "kwb/timer.h"
 #include "registry.h"
 
 namespace kwb::cli {
@@ -19,6 +20,15 @@ void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite
   sub.add_option("--shapes", sel.shapes, "Comma-separated shapes: 512 (=512^3) or 256x384x640");
   sub.add_option("--seed", sel.seed, "Seed of the input generator (recorded in the results)");
   sub.add_option("--device", sel.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+}
+
+void addTimerOption(CLI::App& sub, std::string& timer) {
+  timer = std::string(toString(kDefaultTimer));
+  sub.add_option("--timer", timer,
+                 "What clock times a sample: back-to-back (default; launches replayed from a CUDA "
+                 "graph), isolated (launches queued behind a blocking kernel), cupti (CUPTI's "
+                 "kernel durations) or host (host-inclusive, dispatch included)")
+      ->check(CLI::IsMember({"isolated", "back-to-back", "cupti", "host"}));
 }
 
 ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {

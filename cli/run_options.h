@@ -26,6 +26,9 @@ struct ResolvedSelection {
 // Throws InputError naming the bad preset, kernel id or shape.
 ResolvedSelection resolve(const Selection& sel, const char* defaultSuite);
 
+// --timer isolated|back-to-back|cupti|host, shared by run and tune (docs/MEASUREMENT.md).
+void addTimerOption(CLI::App& sub, std::string& timer);
+
 // Fails early (InputError naming the path) when an output file could not be written, so a
 // long run never ends in losing its results.
 void checkWritable(const std::string& path);

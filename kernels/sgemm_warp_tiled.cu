@@ -113,8 +113,12 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
     KWB_CUDA_CHECK(cudaMalloc(&ws.data, bytes));
     ws.bytes = bytes;
   }
-  // A launch on another stream may still be reading the workspace.
-  KWB_CUDA_CHECK(cudaStreamWaitEvent(g.stream, ws.lastUse, 0));
+  // A launch on another stream may still be reading the workspace. Inside a graph capture
+  // the launches are ordered by the graph itself, and an event from outside it cannot join.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  KWB_CUDA_CHECK(cudaStreamIsCapturing(g.stream, &capture));
+  const bool capturing = capture != cudaStreamCaptureStatusNone;
+  if (!capturing) KWB_CUDA_CHECK(cudaStreamWaitEvent(g.stream, ws.lastUse, 0));
 
   const bool vec = warpTiledVectorizable(g);
   if (vec && s.m % SmallConfig::BM == 0 && s.n % SmallConfig::BN == 0 && s.k % bk == 0)
@@ -130,7 +134,7 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   splitKReduce<<<unsigned(blocks), kReduceThreads, 0, g.stream>>>(mn, splits, ws.data, g.alpha,
                                                                   g.beta, g.c);
   KWB_CHECK_LAUNCH();
-  KWB_CUDA_CHECK(cudaEventRecord(ws.lastUse, g.stream));
+  if (!capturing) KWB_CUDA_CHECK(cudaEventRecord(ws.lastUse, g.stream));
   return {false, kId};
 }
 

@@ -2,7 +2,8 @@
 # The full GPU check in one call (../shared/GPU.md): build the engine and tests (no Qt),
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
-#   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat] [conformance]
+#   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
+#                        [ncu-timer] [conformance]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${RES:-/tmp/kwb-out}  # logs; pack them into the device tool's $OUT (it returns at most 8 files)
@@ -71,10 +72,17 @@ if has scaling; then
   tail -2 "$OUT/scaling.err"
 fi
 if has repeat; then
-  section "cublas.sgemm 4096^3, three runs"
+  section "spec-benchmark three times: each case's spread of medians"
   for i in 1 2 3; do
-    $KWB run --kernels cublas.sgemm --shapes 4096 --json "$OUT/repeat$i.json" 2>/dev/null | grep cublas
+    /usr/bin/time -f "run $i: wall %e s" $KWB run --suite spec-benchmark --json "$OUT/repeat$i.json" >/dev/null 2>"$OUT/repeat$i.err"
+    tail -1 "$OUT/repeat$i.err"
   done
+  python3 scripts/median-spread.py "$OUT"/repeat{1,2,3}.json | tee "$OUT/repeat.txt" | tail -3
+fi
+if has ncu-timer; then
+  section "kwb's timers against Nsight Compute gpu__time_duration"
+  cases=${KWB_NCU_CASES:-"cublas.sgemm:512 cublas.hgemm_f32acc:512 sgemm.wgmma:512 sgemm.warp_tiled:512 cublas.sgemm:1024 cublas.hgemm_f32acc:1024 sgemm.wgmma:1024 sgemm.warp_tiled:1024 cublas.sgemm:4096 sgemm.wgmma:4096"}
+  python3 scripts/ncu-compare.py $KWB "$OUT/ncu" $cases | tee "$OUT/ncu-timer.txt"
 fi
 if has perf; then
   section "performance stages at 4096^3, 1024^3, 511x513x1025"

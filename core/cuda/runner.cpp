@@ -1,9 +1,11 @@
 #include "kwb/cuda/runner.h"
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include "kwb/cuda/check.h"
+#include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
@@ -12,7 +14,36 @@
 #include "kwb/progression.h"
 
 namespace kwb::cuda {
-namespace {}  // namespace
+namespace {
+
+std::string fixedText(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c) {
+  c.samplesMs = m.samplesMs;
+  c.launchesPerSample = m.launchesPerSample;
+  c.coldL2 = opt.coldL2;
+  c.timer = m.timer;
+  c.timerNote = m.timerNote;
+  c.throttledSamples = m.throttledSamples;
+  c.warmupSmClockMhz = m.warmupSmClockMhz;
+  c.kernels = m.kernels;
+  c.cuptiMedianMs = m.cuptiMedianMs;
+  c.summary = stats::summarize(c.samplesMs);
+  c.timerVsCuptiPct.reset();
+  if (m.cuptiMedianMs && *m.cuptiMedianMs > 0 && c.summary.median > 0)
+    c.timerVsCuptiPct = 100.0 * (c.summary.median - *m.cuptiMedianMs) / *m.cuptiMedianMs;
+  if (c.samplesMs.empty() && m.throttledSamples > 0)
+    c.timerNote += std::string(c.timerNote.empty() ? "" : "; ") + "all " +
+                   std::to_string(m.throttledSamples) +
+                   " samples were taken below 90% of the warm-up SM clock and dropped";
+  deriveThroughput(c);
+}
 
 std::vector<PlannedCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                    const std::vector<Shape>& shapes) {
@@ -104,6 +135,15 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
     flusher = std::make_unique<L2Flusher>(std::size_t(doc.device->l2Bytes));
   NvmlSampler nvml(cfg.device);
   if (!nvml.available()) log("warn", "clocks not sampled: " + nvml.whyUnavailable());
+  // The host timer also serves under profilers that serialise launches, where a stream held
+  // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
+  if (!cfg.verifyOnly && cfg.measure.timer != TimerMode::kHost) {
+    doc.launchOverhead = measureLaunchOverhead(session.stream());
+    log("info", "timer: " + std::string(timerLabel(cfg.measure.timer)) +
+                    "; an empty kernel takes " + fixedText(doc.launchOverhead->isolatedUs, 2) +
+                    " us isolated, " + fixedText(doc.launchOverhead->backToBackUs, 2) +
+                    " us back-to-back (reported, never subtracted)");
+  }
 
   std::string stopReason;  // set once the run cannot go on
   for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -133,15 +173,16 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
         const Measurement m = measure([&] { k.launch(args); }, session.stream(), cfg.measure,
                                       flusher.get(), cancelled);
         c.clocks = nvml.stop();
-        c.samplesMs = m.samplesMs;
-        c.launchesPerSample = m.launchesPerSample;
-        c.coldL2 = cfg.measure.coldL2;
-        c.summary = stats::summarize(c.samplesMs);
-        deriveThroughput(c);
+        recordMeasurement(m, cfg.measure, c);
         fillPercentOfReference(c, doc.cases);
+        if (!m.cuptiNote.empty()) log("warn", k.id + " " + toString(shape) + ": " + m.cuptiNote);
       }
     } catch (const InputError& e) {
       c = skippedCase(k, shape, e.what());  // e.g. too large for device memory
+    } catch (const CuptiUnavailable& e) {
+      c.clocks = nvml.stop();
+      c.status = CaseStatus::kError;
+      c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
     } catch (const ContextLost& e) {
       c = e.result();
       stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(shape);
@@ -175,6 +216,7 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;
   done.wallSeconds = doc.wallSeconds;
+  done.launchOverhead = doc.launchOverhead;
   emit(done);
   return doc;
 }

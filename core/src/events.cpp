@@ -78,6 +78,9 @@ std::string toJsonLine(const Event& e) {
       j["knownAnswer"] = e.knownAnswer;
       j["progression"] = e.progression;
       j["wallSeconds"] = e.wallSeconds;
+      if (e.launchOverhead)
+        j["launchOverhead"] = {{"isolatedUs", e.launchOverhead->isolatedUs},
+                               {"backToBackUs", e.launchOverhead->backToBackUs}};
       break;
   }
   return j.dump();
@@ -137,6 +140,9 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
         j.at("knownAnswer").get_to(e.knownAnswer);
         j.at("progression").get_to(e.progression);
         j.at("wallSeconds").get_to(e.wallSeconds);
+        if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
+          e.launchOverhead = LaunchOverhead{it->at("isolatedUs").get<double>(),
+                                            it->at("backToBackUs").get<double>()};
         break;
     }
     return e;
@@ -177,6 +183,7 @@ void DocumentBuilder::apply(const Event& e) {
       m_doc.knownAnswer = e.knownAnswer;
       m_doc.progression = e.progression;
       m_doc.wallSeconds = e.wallSeconds;
+      m_doc.launchOverhead = e.launchOverhead;
       m_exitCode = e.exitCode;
       m_done = true;
       break;

@@ -36,7 +36,7 @@ std::string toCsv(const RunDocument& doc) {
   std::ostringstream os;
   os << "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
         "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
-        "negative_control,message\n";
+        "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message\n";
   for (const auto& c : doc.cases) {
     const auto& v = c.verification;
     os << csvField(c.kernel) << ',' << c.shape.m << ',' << c.shape.n << ',' << c.shape.k << ','
@@ -53,7 +53,9 @@ std::string toCsv(const RunDocument& doc) {
          << (v->negativeControlRejected ? "rejected" : "ACCEPTED");
     else
       os << ",,,,";
-    os << ',' << csvField(c.message) << '\n';
+    os << ',' << toString(c.timer) << ',' << opt(c.cuptiMedianMs, "%.6g") << ','
+       << opt(c.timerVsCuptiPct, "%.2f") << ',' << c.throttledSamples << ',' << csvField(c.message)
+       << '\n';
   }
   return os.str();
 }
@@ -70,7 +72,13 @@ std::string toMarkdown(const RunDocument& doc) {
   os << "**Recorded:** " << doc.timestamp << " on " << doc.host << ", kwb " << doc.toolVersion
      << " (" << doc.gitRevision << ")  \n";
   os << "**Suite:** " << (doc.settings.suite.empty() ? "custom" : doc.settings.suite) << ", seed "
-     << doc.settings.seed << ", L2 " << (doc.settings.coldL2 ? "cold" : "hot") << "\n\n";
+     << doc.settings.seed << ", L2 " << (doc.settings.coldL2 ? "cold" : "hot") << "  \n";
+  os << "**Timer:** " << timerLabel(doc.settings.timer);
+  if (doc.launchOverhead)
+    os << "; an empty kernel takes " << num(doc.launchOverhead->isolatedUs, "%.2f")
+       << " us isolated, " << num(doc.launchOverhead->backToBackUs, "%.2f")
+       << " us back-to-back (not subtracted)";
+  os << "\n\n";
   if (doc.knownAnswer.ran)
     os << "Known-answer test: " << (doc.knownAnswer.passed ? "PASS" : "**FAIL**") << " — "
        << doc.knownAnswer.detail << "\n\n";

@@ -66,9 +66,10 @@ RunDocument parseDocument(std::string_view text, std::string_view source) {
   if (it == j.end() || !it->is_number_integer())
     throw InputError("cannot read results '" + src +
                      "': no integer 'schemaVersion'; not a kwb results document");
-  if (it->get<int>() != kSchemaVersion)
+  if (it->get<int>() < kOldestReadableSchema || it->get<int>() > kSchemaVersion)
     throw InputError("cannot read results '" + src + "': schemaVersion " +
                      std::to_string(it->get<int>()) + " is not supported (this kwb reads " +
+                     std::to_string(kOldestReadableSchema) + " to " +
                      std::to_string(kSchemaVersion) + ")");
   try {
     return j.get<RunDocument>();

@@ -131,6 +131,13 @@ void from_json(const json& j, DeviceInfo& v) {
   j.at("peakBandwidthGBs").get_to(v.peakBandwidthGBs);
 }
 
+static json kernelsToJson(const std::vector<KernelRecord>& kernels) {
+  json a = json::array();
+  for (const auto& k : kernels)
+    a.push_back({{"name", k.name}, {"perLaunch", k.perLaunch}, {"medianMs", k.medianMs}});
+  return a;
+}
+
 static json summaryToJson(const stats::Summary& s) {
   return {{"count", s.count}, {"median", s.median}, {"min", s.min},
           {"max", s.max},     {"mean", s.mean},     {"stddev", s.stddev},
@@ -167,6 +174,13 @@ void to_json(json& j, const CaseResult& v) {
        {"samplesMs", v.samplesMs},
        {"launchesPerSample", v.launchesPerSample},
        {"coldL2", v.coldL2},
+       {"timer", toString(v.timer)},
+       {"timerNote", v.timerNote},
+       {"throttledSamples", v.throttledSamples},
+       {"warmupSmClockMhz", v.warmupSmClockMhz},
+       {"kernels", kernelsToJson(v.kernels)},
+       {"cuptiMedianMs", v.cuptiMedianMs ? json(*v.cuptiMedianMs) : json(nullptr)},
+       {"timerVsCuptiPct", v.timerVsCuptiPct ? json(*v.timerVsCuptiPct) : json(nullptr)},
        {"summary", summaryToJson(v.summary)},
        {"gflops", v.gflops},
        {"pctOfFp32Reference", v.pctOfFp32Reference ? json(*v.pctOfFp32Reference) : json(nullptr)},
@@ -217,6 +231,18 @@ void from_json(const json& j, CaseResult& v) {
   j.at("samplesMs").get_to(v.samplesMs);
   j.at("launchesPerSample").get_to(v.launchesPerSample);
   j.at("coldL2").get_to(v.coldL2);
+  // Schema 1 had no timer field: its events enclosed the host's enqueue.
+  v.timer = parseTimerMode(j.value("timer", std::string(toString(TimerMode::kHostEvents))));
+  v.timerNote = j.value("timerNote", std::string());
+  v.throttledSamples = j.value("throttledSamples", 0);
+  v.warmupSmClockMhz = j.value("warmupSmClockMhz", 0.0);
+  v.kernels.clear();
+  if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
+    for (const auto& k : *it)
+      v.kernels.push_back({k.at("name").get<std::string>(), k.at("perLaunch").get<double>(),
+                           k.at("medianMs").get<double>()});
+  getOpt(j, "cuptiMedianMs", v.cuptiMedianMs);
+  getOpt(j, "timerVsCuptiPct", v.timerVsCuptiPct);
   v.summary = summaryFromJson(j.at("summary"));
   j.at("gflops").get_to(v.gflops);
   getOpt(j, "pctOfFp32Reference", v.pctOfFp32Reference);
@@ -233,10 +259,12 @@ void from_json(const json& j, CaseResult& v) {
 }
 
 void to_json(json& j, const RunSettings& v) {
-  j = {{"suite", v.suite},           {"seed", v.seed},         {"verifyOnly", v.verifyOnly},
-       {"coldL2", v.coldL2},         {"warmups", v.warmups},   {"minSamples", v.minSamples},
-       {"maxSamples", v.maxSamples}, {"minTimeS", v.minTimeS}, {"maxTimeS", v.maxTimeS},
-       {"maxNoise", v.maxNoise}};
+  j = {{"suite", v.suite},           {"seed", v.seed},
+       {"verifyOnly", v.verifyOnly}, {"coldL2", v.coldL2},
+       {"warmups", v.warmups},       {"minSamples", v.minSamples},
+       {"maxSamples", v.maxSamples}, {"minTimeS", v.minTimeS},
+       {"maxTimeS", v.maxTimeS},     {"maxNoise", v.maxNoise},
+       {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck}};
 }
 void from_json(const json& j, RunSettings& v) {
   j.at("suite").get_to(v.suite);
@@ -249,6 +277,8 @@ void from_json(const json& j, RunSettings& v) {
   j.at("minTimeS").get_to(v.minTimeS);
   j.at("maxTimeS").get_to(v.maxTimeS);
   j.at("maxNoise").get_to(v.maxNoise);
+  v.timer = parseTimerMode(j.value("timer", std::string(toString(TimerMode::kHostEvents))));
+  v.cuptiCheck = j.value("cuptiCheck", false);
 }
 
 void to_json(json& j, const KnownAnswer& v) {
@@ -356,7 +386,11 @@ void to_json(json& j, const RunDocument& v) {
        {"progression", v.progression},
        {"conformance", v.conformance ? conformanceToJson(*v.conformance) : json(nullptr)},
        {"tuning", v.tuning ? json(*v.tuning) : json(nullptr)},
+       {"launchOverhead", nullptr},
        {"wallSeconds", v.wallSeconds}};
+  if (v.launchOverhead)
+    j["launchOverhead"] = {{"isolatedUs", v.launchOverhead->isolatedUs},
+                           {"backToBackUs", v.launchOverhead->backToBackUs}};
 }
 void from_json(const json& j, RunDocument& v) {
   j.at("schemaVersion").get_to(v.schemaVersion);
@@ -373,6 +407,10 @@ void from_json(const json& j, RunDocument& v) {
   if (auto it = j.find("conformance"); it != j.end() && !it->is_null())
     v.conformance = conformanceFromJson(*it);
   getOpt(j, "tuning", v.tuning);
+  v.launchOverhead.reset();
+  if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
+    v.launchOverhead =
+        LaunchOverhead{it->at("isolatedUs").get<double>(), it->at("backToBackUs").get<double>()};
   j.at("wallSeconds").get_to(v.wallSeconds);
 }
 

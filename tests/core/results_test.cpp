@@ -70,7 +70,7 @@ TEST(Results, TruncatedFileIsRefused) {
 
 TEST(Results, WrongVersionIsRefused) {
   std::string text = kwb::toJsonText(makeSampleDocument());
-  text.replace(text.find("\"schemaVersion\": 1"), 18, "\"schemaVersion\": 99");
+  text.replace(text.find("\"schemaVersion\": 2"), 18, "\"schemaVersion\": 99");
   const std::string m = errorOf(text);
   EXPECT_NE(m.find("schemaVersion 99 is not supported"), std::string::npos) << m;
 }

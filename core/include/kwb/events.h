@@ -54,6 +54,7 @@ struct Event {
   KnownAnswer knownAnswer;
   ProgressionCheck progression;
   double wallSeconds = 0.0;
+  std::optional<LaunchOverhead> launchOverhead;
 };
 
 // One line of JSON, no trailing newline.

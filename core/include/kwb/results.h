@@ -12,12 +12,15 @@
 #include "kwb/kernel_descriptor.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
+#include "kwb/timer.h"
 #include "kwb/tuning.h"
 
 namespace kwb {
 
-// Bumped on any incompatible change; readers refuse other versions (docs/RESULTS.md).
-inline constexpr int kSchemaVersion = 1;
+// Bumped on any incompatible change (docs/RESULTS.md). Version 2 names the timer of every
+// figure; version 1 documents are still read, their timing marked host-inclusive.
+inline constexpr int kSchemaVersion = 2;
+inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
 std::string_view toString(CaseStatus s);
@@ -44,6 +47,14 @@ struct ClockSample {
   std::vector<std::string> throttleReasons;
 };
 
+// One kernel a case launched, from CUPTI's activity records: a cuBLAS call or a split-K
+// stage is several kernels.
+struct KernelRecord {
+  std::string name;      // demangled, without the parameter list
+  double perLaunch = 0;  // how many of it one launch of the case runs
+  double medianMs = 0;   // median duration of one instance on the GPU
+};
+
 struct CaseResult {
   std::string kernel;
   Shape shape;
@@ -57,6 +68,13 @@ struct CaseResult {
   std::vector<double> samplesMs;
   int launchesPerSample = 1;
   bool coldL2 = false;
+  TimerMode timer = kDefaultTimer;        // the timer that made samplesMs
+  std::string timerNote;                  // why another timer than the requested one was used
+  int throttledSamples = 0;               // dropped: SM clock below 90% of the warm-up clock
+  double warmupSmClockMhz = 0;            // SM clock measured on the device after warm-up
+  std::vector<KernelRecord> kernels;      // CUPTI's view of one launch; empty without CUPTI
+  std::optional<double> cuptiMedianMs;    // median per-launch sum of kernel durations
+  std::optional<double> timerVsCuptiPct;  // (median - cuptiMedianMs) / cuptiMedianMs, in %
   stats::Summary summary;
   double gflops = 0.0;
   std::optional<double> pctOfFp32Reference;  // vs cublas.sgemm on the same shape
@@ -103,6 +121,15 @@ struct RunSettings {
   double minTimeS = 0;
   double maxTimeS = 0;
   double maxNoise = 0;
+  TimerMode timer = kDefaultTimer;
+  bool cuptiCheck = true;  // each case also timed by CUPTI, its kernels listed
+};
+
+// The fixed GPU-side cost of one launch, measured with an empty kernel per timer: reported
+// beside the figures, never subtracted from them.
+struct LaunchOverhead {
+  double isolatedUs = 0;
+  double backToBackUs = 0;
 };
 
 struct RunDocument {
@@ -118,6 +145,7 @@ struct RunDocument {
   ProgressionCheck progression;
   std::optional<ConformanceReport> conformance;  // `kwb conformance`; absent for runs
   std::optional<TuneGrid> tuning;                // `kwb tune`; absent for runs
+  std::optional<LaunchOverhead> launchOverhead;  // absent where nothing was timed
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;

@@ -36,6 +36,9 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
                     const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled);
 
+// Copies a measurement into its case: samples, timer, CUPTI figures, summary, throughput.
+void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c);
+
 // Derived numbers of a timed case: GFLOP/s, arithmetic intensity, achieved bandwidth.
 void deriveThroughput(CaseResult& c);
 // Fills % of cuBLAS FP32 (and FP16 for FP16-input kernels) from reference cases in `done`.

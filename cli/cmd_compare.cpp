@@ -1,0 +1,101 @@
+#include <cmath>
+#include <iostream>
+
+#include "commands.h"
+#include "kwb/error.h"
+#include "kwb/results.h"
+#include "kwb/run_compare.h"
+#include "output.h"
+
+namespace kwb::cli {
+namespace {
+
+struct CompareOpts {
+  std::string base, now;
+  std::string failOnSlower;  // "3%" or "3": percent
+  double sameWithin = 1.0;   // percent
+};
+
+// "3%" and "3" both mean three percent; anything else names the option and the value.
+double parsePercent(const std::string& text, const char* option) {
+  std::string s = text;
+  if (!s.empty() && s.back() == '%') s.pop_back();
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty() || !std::isfinite(v) || v < 0 || v > 1000)
+    throw InputError(std::string(option) + " '" + text +
+                     "': expected a percentage from 0 to 1000, e.g. 3%");
+  return v / 100.0;
+}
+
+std::string ms(double v) { return fixed(v * 1e3, 2); }  // printed in µs
+
+std::string compareTable(const RunComparison& r) {
+  std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
+                                              "base 95% CI us", "new 95% CI us", "verdict"}};
+  for (const auto& c : r.cases)
+    rows.push_back({c.kernel, toString(c.shape), ms(c.baseMs), ms(c.newMs),
+                    fixed(100 * c.change, 1) + "%", ms(c.baseCi.low) + " .. " + ms(c.baseCi.high),
+                    ms(c.newCi.low) + " .. " + ms(c.newCi.high), std::string(toString(c.verdict))});
+  return formatTable(rows);
+}
+
+int compareCommand(const CompareOpts& o) {
+  CompareRule rule;
+  rule.sameWithin = o.sameWithin / 100.0;
+  std::optional<double> failAbove;
+  if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");
+  const RunDocument base = readDocument(o.base);
+  const RunDocument now = readDocument(o.now);
+  const RunComparison r = compareRuns(base, now, rule);
+
+  std::cout << "base: " << o.base << " (" << timerLabel(base.settings.timer) << ", "
+            << base.timestamp << ")\n"
+            << "new:  " << o.now << " (" << timerLabel(now.settings.timer) << ", " << now.timestamp
+            << ")\n";
+  if (base.settings.timer != now.settings.timer)
+    std::cout << "warning: the two runs used different timers; their cases are UNCERTAIN\n";
+  std::cout << compareTable(r);
+  for (const auto& c : r.cases)
+    if (c.verdict == Verdict::kUncertain)
+      std::cout << "  " << c.kernel << " " << toString(c.shape) << ": " << c.reason << '\n';
+  for (const auto& n : r.onlyInBase) std::cout << "only in base: " << n << '\n';
+  for (const auto& n : r.onlyInNew) std::cout << "only in new: " << n << '\n';
+  std::cout << r.count(Verdict::kFaster) << " faster, " << r.count(Verdict::kSlower) << " slower, "
+            << r.count(Verdict::kSame) << " same, " << r.count(Verdict::kUncertain)
+            << " uncertain\n";
+  if (!failAbove) return kExitOk;
+  int regressions = 0;
+  for (const auto& c : r.cases)
+    if (c.verdict == Verdict::kSlower && c.change > *failAbove) {
+      ++regressions;
+      std::cout << "REGRESSION: " << c.kernel << " " << toString(c.shape) << " is "
+                << fixed(100 * c.change, 1) << "% slower (limit " << fixed(100 * *failAbove, 1)
+                << "%)\n";
+    }
+  return regressions > 0 ? kExitCaseFailed : kExitOk;
+}
+
+}  // namespace
+
+void addCompareCommand(CLI::App& app, int& exitCode) {
+  auto* sub = app.add_subcommand(
+      "compare", "Compare two results documents case by case: FASTER, SLOWER, SAME or UNCERTAIN");
+  auto o = std::make_shared<CompareOpts>();
+  sub->add_option("base", o->base, "The baseline results .json")->required();
+  sub->add_option("new", o->now, "The new results .json")->required();
+  sub->add_option("--fail-on-slower", o->failOnSlower,
+                  "Exit 1 when a case is SLOWER by more than this, e.g. 3%");
+  sub->add_option("--same-within", o->sameWithin,
+                  "Changes below this many percent count as SAME when the medians are known that "
+                  "well (default 1)")
+      ->check(CLI::Range(0.0, 100.0));
+  sub->callback([o, &exitCode] { exitCode = compareCommand(*o); });
+}
+
+}  // namespace kwb::cli

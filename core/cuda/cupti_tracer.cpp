@@ -1,0 +1,127 @@
+#include "kwb/cuda/cupti_tracer.h"
+
+#include <cupti.h>
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace kwb::cuda {
+namespace {
+
+constexpr std::size_t kBufferBytes = 4u << 20;
+
+std::mutex g_mutex;
+std::vector<KernelActivity> g_records;  // completed records not yet taken
+bool g_active = false;                  // one tracer at a time
+bool g_callbacksRegistered = false;
+
+std::string demangle(const char* name) {
+  if (name == nullptr) return "?";
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status),
+                                             std::free);
+  return shortKernelName(status == 0 && out ? out.get() : name);
+}
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxRecords) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *maxRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize) {
+  std::vector<KernelActivity> got;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
+        record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+      continue;
+    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    got.push_back({demangle(k->name), k->start, k->end});
+  }
+  std::free(buffer);
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_active) g_records.insert(g_records.end(), got.begin(), got.end());
+}
+
+std::string resultText(CUptiResult r) {
+  const char* text = nullptr;
+  cuptiGetResultString(r, &text);
+  return text ? text : "CUPTI error " + std::to_string(int(r));
+}
+
+void check(CUptiResult r, const char* what) {
+  if (r != CUPTI_SUCCESS) throw CuptiUnavailable(std::string(what) + ": " + resultText(r));
+}
+
+bool isTimerKernel(const std::string& name) {
+  return name.find("kwb::cuda::") != std::string::npos &&
+         name.find("blockingKernel") != std::string::npos;
+}
+
+}  // namespace
+
+std::string shortKernelName(const std::string& demangled) {
+  std::string s = demangled;
+  if (s.rfind("void ", 0) == 0) s.erase(0, 5);
+  // Cut at the parameter list: the first '(' outside template brackets that does not open
+  // "(anonymous namespace)".
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++depth;
+    if (s[i] == '>' && depth > 0) --depth;
+    if (s[i] == '(' && depth == 0 && s.compare(i, 21, "(anonymous namespace)") != 0)
+      return s.substr(0, i);
+  }
+  return s;
+}
+
+CuptiTracer::CuptiTracer() {
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_active) throw CuptiUnavailable("another CUPTI tracer is recording in this process");
+    g_active = true;
+    g_records.clear();
+  }
+  try {
+    if (!g_callbacksRegistered) {
+      check(cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted),
+            "cuptiActivityRegisterCallbacks");
+      g_callbacksRegistered = true;
+    }
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+          "cuptiActivityEnable(CONCURRENT_KERNEL)");
+  } catch (...) {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    g_active = false;
+    throw;
+  }
+}
+
+CuptiTracer::~CuptiTracer() {
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  g_records.clear();
+  g_active = false;
+}
+
+std::vector<KernelActivity> CuptiTracer::take() {
+  check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+  std::vector<KernelActivity> out;
+  {
+    const std::lock_guard<std::mutex> lock(g_mutex);
+    out.swap(g_records);
+  }
+  out.erase(std::remove_if(out.begin(), out.end(),
+                           [](const KernelActivity& k) { return isTimerKernel(k.name); }),
+            out.end());
+  std::sort(out.begin(), out.end(),
+            [](const KernelActivity& a, const KernelActivity& b) { return a.startNs < b.startNs; });
+  return out;
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,111 @@
+#include "sampler.h"
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/measure.h"
+
+namespace kwb::cuda {
+
+Sampler::Sampler(const std::function<void()>& enqueue, CUstream_st* stream, L2Flusher* flusher)
+    : m_enqueue(enqueue), m_stream(stream), m_flusher(flusher) {}
+
+Sampler::~Sampler() {
+  if (m_graph) cudaGraphExecDestroy(m_graph);
+}
+
+std::optional<std::string> Sampler::captureGraph(int launches) {
+  if (m_graph) cudaGraphExecDestroy(m_graph);
+  m_graph = nullptr;
+  // Thread-local mode: a launcher that allocates or synchronises fails the capture instead
+  // of corrupting it; the case is then timed in isolated mode.
+  KWB_CUDA_CHECK(cudaStreamBeginCapture(m_stream, cudaStreamCaptureModeThreadLocal));
+  std::string failure;
+  try {
+    for (int i = 0; i < launches; ++i) m_enqueue();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(m_stream, &graph);
+  if (failure.empty() && end != cudaSuccess)
+    failure = std::string("cudaStreamEndCapture: ") + cudaGetErrorName(end);
+  if (failure.empty()) {
+    const cudaError_t inst = cudaGraphInstantiate(&m_graph, graph, 0);
+    if (inst != cudaSuccess) {
+      failure = std::string("cudaGraphInstantiate: ") + cudaGetErrorName(inst);
+      m_graph = nullptr;
+    }
+  }
+  if (graph) cudaGraphDestroy(graph);
+  if (!failure.empty()) {
+    cudaGetLastError();  // capture errors are not sticky; clear them for the next launch
+    return "the launches could not be captured in a CUDA graph (" + failure + ")";
+  }
+  m_graphLaunches = launches;
+  return std::nullopt;
+}
+
+Sample Sampler::take(TimerMode mode, int launches, bool coldL2) {
+  return mode == TimerMode::kHost ? hostSample(launches, coldL2)
+                                  : gpuSample(mode, launches, coldL2);
+}
+
+Sample Sampler::gpuSample(TimerMode mode, int launches, bool coldL2) {
+  const bool graph = mode == TimerMode::kBackToBack;
+  if (graph) launches = m_graphLaunches;
+  if (coldL2 && m_flusher) m_flusher->flush(m_stream);
+  m_blocker.block(m_stream);
+  try {
+    m_start.record(m_stream);
+    if (graph)
+      KWB_CUDA_CHECK(cudaGraphLaunch(m_graph, m_stream));
+    else
+      for (int i = 0; i < launches; ++i) m_enqueue();
+    m_stop.record(m_stream);
+  } catch (...) {
+    m_blocker.release();
+    throw;
+  }
+  m_blocker.release();
+  m_stop.synchronize();
+  if (m_blocker.timedOut())
+    throw CudaError(
+        "the launch waited on the host while the blocking kernel held the stream (it gave up "
+        "after its time-out): the launcher synchronises, so GPU time cannot be isolated; time "
+        "it with --timer host",
+        0, false);
+  Sample s;
+  s.smClockMhz = m_blocker.smClockMhz();
+  s.ms = double(m_stop.elapsedMsSince(m_start)) / launches;
+  if (mode == TimerMode::kCupti || m_tracer) {
+    if (!m_tracer) throw CuptiUnavailable("no CUPTI tracer attached");
+    s.kernels = m_tracer->take();
+    if (mode == TimerMode::kCupti) {
+      double sum = 0;
+      for (const auto& k : s.kernels) sum += k.durationMs();
+      s.ms = sum / launches;
+    }
+  }
+  return s;
+}
+
+Sample Sampler::hostSample(int launches, bool coldL2) {
+  if (coldL2 && m_flusher) m_flusher->flush(m_stream);
+  // The blocking kernel, released before it starts, reads the SM clock for the throttle check.
+  m_blocker.probe(m_stream);
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  Sample s;
+  s.smClockMhz = m_blocker.smClockMhz();
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  for (int i = 0; i < launches; ++i) m_enqueue();
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / launches;
+  if (m_tracer) s.kernels = m_tracer->take();
+  return s;
+}
+
+}  // namespace kwb::cuda

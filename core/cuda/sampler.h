@@ -1,0 +1,56 @@
+#pragma once
+// One timing sample in each timer mode; the measurement loop (measure.cpp) decides how many.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kwb/cuda/blocking_kernel.h"
+#include "kwb/cuda/cupti_tracer.h"
+#include "kwb/cuda/event.h"
+#include "kwb/timer.h"
+
+struct CUstream_st;
+struct CUgraphExec_st;
+
+namespace kwb::cuda {
+
+class L2Flusher;
+
+struct Sample {
+  double ms = 0;                        // per launch
+  double smClockMhz = 0;                // measured by the blocking kernel just before the launches
+  std::vector<KernelActivity> kernels;  // CUPTI's records, when a tracer is attached
+};
+
+class Sampler {
+ public:
+  Sampler(const std::function<void()>& enqueue, CUstream_st* stream, L2Flusher* flusher);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // Captures `launches` enqueues into a CUDA graph for back-to-back samples. Returns the
+  // reason when the launches cannot be captured (the stream is left usable), else nullopt.
+  std::optional<std::string> captureGraph(int launches);
+  void attachTracer(CuptiTracer* tracer) { m_tracer = tracer; }
+
+  // `mode` is isolated, back-to-back (needs captureGraph first), cupti (needs a tracer) or
+  // host. With cold L2 the flush is queued before the sample, outside its events.
+  Sample take(TimerMode mode, int launches, bool coldL2);
+
+ private:
+  Sample gpuSample(TimerMode mode, int launches, bool coldL2);
+  Sample hostSample(int launches, bool coldL2);
+
+  const std::function<void()>& m_enqueue;
+  CUstream_st* m_stream;
+  L2Flusher* m_flusher;
+  BlockingKernel m_blocker;
+  Event m_start, m_stop;
+  CuptiTracer* m_tracer = nullptr;
+  CUgraphExec_st* m_graph = nullptr;
+  int m_graphLaunches = 0;
+};
+
+}  // namespace kwb::cuda

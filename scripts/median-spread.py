@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Spread of each case's median across repeated runs of the same suite.
+
+Usage: median-spread.py run1.json run2.json [run3.json ...]
+Prints, per case timed in every run, the medians (us) and their spread (max / min - 1), then
+how many cases agree within 1% and whether any is beyond 3%. Exit 0 always: it reports.
+"""
+import json
+import sys
+
+
+def medians(path):
+    with open(path) as f:
+        doc = json.load(f)
+    out = {}
+    for c in doc["cases"]:
+        if c.get("samplesMs"):
+            s = c["shape"]
+            out[(c["kernel"], f'{s["m"]}x{s["n"]}x{s["k"]}')] = c["summary"]["median"] * 1e3
+    return doc["settings"].get("timer", "host-events"), out
+
+
+def main(paths):
+    if len(paths) < 2:
+        sys.exit("usage: median-spread.py run1.json run2.json [...]")
+    runs = [medians(p) for p in paths]
+    timers = {t for t, _ in runs}
+    keys = [k for k in runs[0][1] if all(k in r for _, r in runs)]
+    print(f"timer(s): {', '.join(sorted(timers))}; {len(keys)} cases timed in all {len(runs)} runs")
+    print(f'{"kernel":24} {"shape":14} ' + " ".join(f"{'run' + str(i + 1):>10}" for i in range(len(runs))) + "   spread")
+    spreads = []
+    for k in keys:
+        ms = [r[k] for _, r in runs]
+        spread = max(ms) / min(ms) - 1
+        spreads.append(spread)
+        print(f"{k[0]:24} {k[1]:14} " + " ".join(f"{m:10.3f}" for m in ms) + f"   {100 * spread:6.2f}%")
+    if not spreads:
+        return
+    within1 = sum(s <= 0.01 for s in spreads)
+    beyond3 = sum(s > 0.03 for s in spreads)
+    print(f"within 1%: {within1}/{len(spreads)} ({100 * within1 / len(spreads):.0f}%); "
+          f"beyond 3%: {beyond3}; worst {100 * max(spreads):.2f}%")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
