@@ -6,7 +6,7 @@
 
 #include "kwb/error.h"
 #include "kwb/preset.h"
-#include "registry.h"
+#include "commands.h"
 
 namespace kwb::cli {
 
@@ -33,7 +33,7 @@ ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {
   }
   if (!sel.shapes.empty()) out.shapes = parseShapeList(sel.shapes);
   if (!sel.kernels.empty()) kernelList = sel.kernels;
-  out.kernels = kernels::registry().select(kernelList);
+  out.kernels = commandRegistry().select(kernelList);
   if (out.kernels.empty()) throw InputError("no kernels selected by '" + kernelList + "'");
   return out;
 }
