@@ -3,7 +3,6 @@
 
 #include "commands.h"
 #include "output.h"
-#include "registry.h"
 
 namespace kwb::cli {
 
@@ -12,7 +11,7 @@ void addListCommand(CLI::App& app, int& exitCode) {
   auto json = std::make_shared<bool>(false);
   sub->add_flag("--json", *json, "Print a JSON array instead of a table");
   sub->callback([json, &exitCode] {
-    const auto kernels = kernels::registry().all();
+    const auto kernels = commandRegistry().all();
     if (*json) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& k : kernels)

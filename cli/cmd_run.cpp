@@ -8,7 +8,6 @@
 #include "kwb/exporters.h"
 #include "kwb/results.h"
 #include "output.h"
-#include "registry.h"
 #include "run_options.h"
 
 namespace kwb::cli {
@@ -117,7 +116,7 @@ int runCommand(const RunOpts& o) {
                 << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
   };
   const RunDocument doc =
-      cuda::runPlan(kernels::registry(), plan, cfg, sink, [] { return g_cancel != 0; });
+      cuda::runPlan(commandRegistry(), plan, cfg, sink, [] { return g_cancel != 0; });
 
   if (!o.json.empty()) writeDocument(doc, o.json);
   if (!o.csv.empty()) writeTextFile(o.csv, toCsv(doc));

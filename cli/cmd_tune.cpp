@@ -78,7 +78,7 @@ TuneResult tuneOne(cuda::GemmSession& session, cuda::PreparedCase& prepared,
 int tuneCommand(const TuneOpts& o) {
   const auto start = std::chrono::steady_clock::now();
   checkWritable(o.json);
-  const KernelDescriptor& base = kernels::registry().find(o.kernel);  // InputError → exit 2
+  const KernelDescriptor& base = commandRegistry().find(o.kernel);  // InputError → exit 2
   const std::vector<kernels::TuneVariant> variants = kernels::tuneVariants(base.id);
   if (variants.empty())
     throw InputError("kernel '" + base.id + "' has no tuning configurations; tunable kernels: " +

@@ -1,7 +1,13 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include "kwb/kernel_descriptor.h"
+
 namespace kwb::cli {
+
+// The kernels every command selects from (list, run, verify, tune). kwb defines it as
+// kernels::registry() in command_registry.cpp; only a test binary links another definition.
+const KernelRegistry& commandRegistry();
 
 // Each subcommand lives in its own cmd_*.cpp and registers itself on the app; its callback
 // stores the exit code in `exitCode`. Errors are thrown (InputError → 2, NoDeviceError → 3)

@@ -6,8 +6,8 @@
 
 #include "kwb/error.h"
 #include "kwb/preset.h"
+#include "commands.h"
 #include "kwb/timer.h"
-#include "registry.h"
 
 namespace kwb::cli {
 
@@ -43,7 +43,7 @@ ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {
   }
   if (!sel.shapes.empty()) out.shapes = parseShapeList(sel.shapes);
   if (!sel.kernels.empty()) kernelList = sel.kernels;
-  out.kernels = kernels::registry().select(kernelList);
+  out.kernels = commandRegistry().select(kernelList);
   if (out.kernels.empty()) throw InputError("no kernels selected by '" + kernelList + "'");
   return out;
 }

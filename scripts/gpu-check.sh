@@ -36,6 +36,9 @@ if has verify; then
   $KWB verify --suite spec-correctness --json "$OUT/verify.json" 2>&1 | tee "$OUT/verify.txt" | tail -80
 fi
 if has sanitizer; then
+  section "ctest -L sanitizer (memcheck, racecheck, initcheck over every kernel; the planted read)"
+  /usr/bin/time -f "wall %e s" ctest --test-dir "$B" -L sanitizer --output-on-failure -j1 >"$OUT/ctest-sanitizer.log" 2>&1
+  grep -E "tests passed|tests failed|Failed|Passed|Skipped|wall|first report|=========" "$OUT/ctest-sanitizer.log" | head -40
   section "compute-sanitizer memcheck over kwb verify --suite spec-correctness"
   timeout 400 compute-sanitizer --tool memcheck --print-limit 20 $KWB verify --suite spec-correctness >"$OUT/memcheck.log" 2>&1
   echo "exit $?"; grep -E "ERROR SUMMARY|Invalid|error|cases pass" "$OUT/memcheck.log" | tail -8

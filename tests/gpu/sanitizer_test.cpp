@@ -1,0 +1,119 @@
+// compute-sanitizer over `kwb verify` (ctest -L sanitizer): memcheck on every registered kernel
+// at shapes that leave partial tiles in every dimension, racecheck and initcheck at one shape,
+// and the proof that the memcheck check fails on a planted out-of-bounds read whose output is
+// right (kwb_planted: kwb's commands with that test-only kernel registered).
+//
+// One sanitizer invocation per tool over all kernels and shapes: each start-up (CUDA context,
+// cuBLAS, instrumenting the modules) costs more than these small cases.
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "gpu_fixture.h"
+#include "registry.h"
+#include "sanitizer_support.h"
+
+using kwb::test::SanitizerRun;
+
+namespace {
+
+// Partial tiles in every dimension for every stage (block tiles of 16 … 256 in M and N, 16 …
+// 64 in K). K % 8 != 0 in 129x65x33, 17x31x47, 1x1x1 and 65x33x517, so the tensor-core stages
+// take their fallback dispatch there; 144x80x336 is a multiple of 16 in every dimension, so
+// they run their own kernels (cp.async and TMA pipelines wrapping round their stages, a
+// partial last K tile). sgemm.warp_tiled splits K (workspace and reduction) at 144x80x336 on
+// its float4 path and at 65x33x517 on its scalar path.
+constexpr const char* kMemcheckShapes = "129x65x33,17x31x47,1x1x1,144x80x336,65x33x517";
+constexpr int kMemcheckShapeCount = 5;
+// racecheck and initcheck are slower: the one shape where every shared-memory pipeline and
+// the split-K workspace are used.
+constexpr const char* kOneShape = "144x80x336";
+
+class Sanitizer : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    std::string looked;
+    m_sanitizer = kwb::test::findComputeSanitizer(&looked);
+    if (m_sanitizer.empty())
+      GTEST_SKIP() << "compute-sanitizer not found (looked in " << looked << ")";
+  }
+  // The kwb the clean tests check: the build's, or KWB_SANITIZER_KWB to show a failure, e.g.
+  // the test-only kwb_planted, whose `--kernels all` includes the planted read.
+  static std::string kwbUnderTest() {
+    const char* other = std::getenv("KWB_SANITIZER_KWB");
+    return other && *other ? other : KWB_EXE;
+  }
+  // Every kernel of the registry ran every shape: "N of N cases pass", N = kernels × shapes.
+  static void expectAllCasesRan(const SanitizerRun& r, int shapes) {
+    if (kwbUnderTest() != KWB_EXE) {
+      std::cout << "KWB_SANITIZER_KWB is set: the case count is not checked\n";
+      return;
+    }
+    const std::size_t cases = kwb::kernels::registry().all().size() * std::size_t(shapes);
+    const std::string want = std::to_string(cases) + " of " + std::to_string(cases) + " cases pass";
+    EXPECT_NE(r.out.find(want), std::string::npos) << "expected '" << want << "'\n"
+                                                   << kwb::test::kwbSummary(r);
+  }
+  SanitizerRun run(const std::string& tool, const std::string& kwb, const std::string& kernels,
+                   const std::string& shapes, const std::string& name) const {
+    return kwb::test::runSanitizer(m_sanitizer, tool, kwb, kernels, shapes, KWB_SANITIZER_LOG_DIR,
+                                   name);
+  }
+  std::string m_sanitizer;
+};
+
+}  // namespace
+
+TEST_F(Sanitizer, MemcheckIsCleanOnEveryKernel) {
+  const auto r = run("memcheck", kwbUnderTest(), "all", kMemcheckShapes, "memcheck");
+  kwb::test::expectClean(r);
+  expectAllCasesRan(r, kMemcheckShapeCount);
+}
+
+TEST_F(Sanitizer, RacecheckIsCleanOnEveryKernel) {
+  const auto r = run("racecheck", kwbUnderTest(), "all", kOneShape, "racecheck");
+  kwb::test::expectClean(r);
+  expectAllCasesRan(r, 1);
+}
+
+TEST_F(Sanitizer, InitcheckIsCleanOnEveryKernel) {
+  const auto r = run("initcheck", kwbUnderTest(), "all", kOneShape, "initcheck");
+  kwb::test::expectClean(r);
+  expectAllCasesRan(r, 1);
+}
+
+// The proof, in two halves. First: kwb verify alone passes the planted read at the memcheck
+// shapes (C is right), so nothing but the sanitizer can catch it.
+class PlantedReadKwb : public GpuTest {};
+
+TEST_F(PlantedReadKwb, VerifyAlonePassesIt) {
+  std::filesystem::create_directories(KWB_SANITIZER_LOG_DIR);
+  const std::string base = std::string(KWB_SANITIZER_LOG_DIR) + "/planted-verify";
+  const auto p = kwb::test::runProcess({KWB_PLANTED_EXE, "verify", "--kernels",
+                                        "test.planted_oob_read", "--shapes", kMemcheckShapes},
+                                       base + ".out", base + ".err");
+  const std::string out = kwb::test::slurp(base + ".out");
+  EXPECT_EQ(p.exitCode, 0) << out << kwb::test::slurp(base + ".err");
+  const std::string want = std::to_string(kMemcheckShapeCount) + " of " +
+                           std::to_string(kMemcheckShapeCount) + " cases pass";
+  EXPECT_NE(out.find(want), std::string::npos) << out;
+}
+
+// Second: the memcheck tests' own assertion fails on it, and the first report it shows is the
+// planted kernel's out-of-bounds read.
+TEST_F(Sanitizer, MemcheckFailsOnThePlantedRead) {
+  static SanitizerRun r;  // static: EXPECT_NONFATAL_FAILURE's statement may not use locals
+  r = run("memcheck", KWB_PLANTED_EXE, "test.planted_oob_read", kMemcheckShapes,
+          "memcheck-planted");
+  EXPECT_NONFATAL_FAILURE(kwb::test::expectClean(r), "Invalid __global__ read");
+  ASSERT_TRUE(r.errors.has_value()) << r.log;
+  EXPECT_GT(*r.errors, 0);
+  EXPECT_EQ(r.process.exitCode, kwb::test::kSanitizerErrorExitCode);
+  EXPECT_NE(r.firstReport.find("plantedOobReadSgemm"), std::string::npos) << r.firstReport;
+}
