@@ -2,8 +2,9 @@
 """kwb's timers against Nsight Compute's gpu__time_duration, case by case.
 
 Usage: ncu-compare.py KWB OUTDIR kernel:shape [kernel:shape ...]
+       ncu-compare.py --spin TIMER_PROBE   (how ncu reads kernels of known length)
 For each case:
-  * ncu profiles `kwb run --timer host --samples 20` limited to the NVTX range of the timed
+  * ncu profiles `kwb run --timer host --samples 10` limited to the NVTX range of the timed
     samples (the host timer never holds the stream, so ncu's serialised launches cannot wait
     on it); the blocking kernel's clock probe is left out; the case's kernel time is the sum
     over its kernels of median duration x instances per launch;
@@ -37,7 +38,7 @@ def ncu_us(kwb, kernel, shape, outdir):
     cmd = ["ncu", "--clock-control", "none", "--cache-control", "none", "--metrics",
            "gpu__time_duration.sum", "--csv", "--nvtx", "--nvtx-include", "kwb_samples/",
            kwb, "run", "--kernels", kernel, "--shapes", shape, "--timer", "host",
-           "--samples", "20", "--no-cupti-check", "--json", js]
+           "--samples", "10", "--no-cupti-check", "--json", js]
     p = run(cmd)
     text = p.stdout[p.stdout.find('"ID"'):] if '"ID"' in p.stdout else ""
     durations = defaultdict(list)
@@ -72,7 +73,38 @@ def kwb_us(kwb, kernel, shape, timer, outdir):
     return c["summary"]["median"] * 1e3, (cupti * 1e3 if cupti else None)
 
 
+def ncu_rows(cmd):
+    p = run(["ncu", "--clock-control", "none", "--cache-control", "none", "--metrics",
+             "gpu__time_duration.sum", "--csv"] + cmd)
+    text = p.stdout[p.stdout.find('"ID"'):] if '"ID"' in p.stdout else ""
+    rows = []
+    for row in csv.DictReader(io.StringIO(text)):
+        if row.get("Metric Name") != "gpu__time_duration.sum":
+            continue
+        value = float(row["Metric Value"].replace(",", ""))
+        unit = row.get("Metric Unit", "ns")
+        us = value / 1e3 if unit in ("ns", "nsecond") else value * 1e3 if unit in ("ms", "msecond") else value
+        rows.append((row["Kernel Name"], us))
+    return rows, p
+
+
+def spin(probe, launches=50, lengths=(3, 10, 30, 100, 300)):
+    rows, p = ncu_rows([probe, str(launches)] + [str(x) for x in lengths])
+    if len(rows) != launches * (len(lengths) + 1):
+        sys.exit(f"ncu gave {len(rows)} rows, expected {launches * (len(lengths) + 1)}:\n{p.stderr[-2000:]}")
+    empty = statistics.median(us for _, us in rows[:launches])
+    print(f"ncu gpu__time_duration of kernels of known length ({launches} plain launches each)")
+    print(f"  empty kernel: {empty:.3f} us")
+    for i, t in enumerate(lengths):
+        chunk = [us for _, us in rows[launches * (i + 1):launches * (i + 2)]]
+        med = statistics.median(chunk)
+        print(f"  spin {t:6.1f} us: ncu {med:9.3f} us, excess {med - t:+.3f} us")
+
+
 def main(argv):
+    if len(argv) == 2 and argv[0] == "--spin":
+        spin(argv[1])
+        return
     if len(argv) < 3:
         sys.exit(__doc__)
     kwb, outdir, cases = argv[0], argv[1], argv[2:]

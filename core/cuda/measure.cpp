@@ -182,7 +182,13 @@ Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
       m.samplesMs.push_back(s.ms);
       traced.insert(traced.end(), s.kernels.begin(), s.kernels.end());
     }
-    m.reason = shouldStop(opt.rule, m.samplesMs, secondsSince(begin));
+    const double elapsed = secondsSince(begin);
+    m.reason = shouldStop(opt.rule, m.samplesMs, elapsed);
+    // The rule waits for a first kept sample; a GPU that throttles every sample must not
+    // keep the case running forever.
+    if (m.reason == StopReason::kContinue && m.samplesMs.empty() && m.throttledSamples > 0 &&
+        (elapsed >= opt.rule.maxTimeS || m.throttledSamples >= 2 * opt.rule.maxSamples + 10))
+      m.reason = StopReason::kMaxTime;
     if (m.reason != StopReason::kContinue) break;
   }
   range.reset();

@@ -36,14 +36,26 @@ void hostDelay(double us) {
 
 double tolerance(double us) { return std::max(0.02 * us, 0.2); }
 
+// The spin kernel runs longer than programmed by its own fixed cost: its launch, and up to one
+// tick of the global timer it reads (1 us on an H100, where CUPTI reads a 3 us spin as
+// 3.8 us). A measurement is right when it lies in [T, T + max(2% of T, 1.5 us)] and that
+// excess is the same at every length (the timer's scale is exact).
+void expectSpinLength(double measuredUs, double programmedUs) {
+  EXPECT_GE(measuredUs, programmedUs) << "programmed " << programmedUs << " us";
+  EXPECT_LE(measuredUs - programmedUs, std::max(0.02 * programmedUs, 1.5))
+      << "programmed " << programmedUs << " us";
+}
+
 }  // namespace
 
 class Timer : public GpuTest {};
 
-// The default timer reads a spin of 3, 10, 30, 100 and 300 µs within 2% (or 0.2 µs), and
-// CUPTI's kernel durations agree with it within 2%.
+// The default timer reads spins of 3, 10, 30, 100 and 300 µs as their programmed length plus
+// the spin kernel's own constant excess; differences between lengths are exact within 2% (or
+// 0.2 µs); CUPTI's kernel durations agree with it within 2% (or 0.2 µs).
 TEST_F(Timer, KnownAnswerSpinKernels) {
   kwb::cuda::Stream stream;
+  double firstUs = 0, firstMedian = 0;
   for (const double us : {3.0, 10.0, 30.0, 100.0, 300.0}) {
     const auto ns = (unsigned long long)(us * 1e3);
     const auto m = measure([&] { kwb::cuda::launchSpinKernel(stream.get(), ns); }, stream.get(),
@@ -51,7 +63,14 @@ TEST_F(Timer, KnownAnswerSpinKernels) {
     ASSERT_FALSE(m.samplesMs.empty());
     EXPECT_EQ(m.timer, kwb::kDefaultTimer) << m.timerNote;
     const double median = 1e3 * kwb::stats::median(m.samplesMs);
-    EXPECT_NEAR(median, us, tolerance(us)) << "programmed " << us << " us";
+    expectSpinLength(median, us);
+    if (firstUs == 0) {
+      firstUs = us;
+      firstMedian = median;
+    } else {
+      EXPECT_NEAR(median - firstMedian, us - firstUs, tolerance(us - firstUs))
+          << "programmed " << us << " us against " << firstUs << " us";
+    }
     ASSERT_TRUE(m.cuptiMedianMs.has_value()) << m.cuptiNote;
     const double cupti = 1e3 * *m.cuptiMedianMs;
     EXPECT_NEAR(median, cupti, std::max(0.02 * cupti, 0.2)) << "programmed " << us << " us";
@@ -63,7 +82,7 @@ TEST_F(Timer, KnownAnswerSpinKernels) {
   }
 }
 
-// CUPTI as the timer reads the same spins within 2% (or 0.2 µs).
+// CUPTI as the timer reads the same spins as their programmed length plus the same excess.
 TEST_F(Timer, CuptiTimerReadsSpinKernels) {
   kwb::cuda::Stream stream;
   for (const double us : {3.0, 30.0, 300.0}) {
@@ -72,7 +91,7 @@ TEST_F(Timer, CuptiTimerReadsSpinKernels) {
                            options(TimerMode::kCupti), nullptr);
     ASSERT_FALSE(m.samplesMs.empty());
     const double median = 1e3 * kwb::stats::median(m.samplesMs);
-    EXPECT_NEAR(median, us, tolerance(us)) << "programmed " << us << " us";
+    expectSpinLength(median, us);
     ASSERT_EQ(m.kernels.size(), 1u);
     EXPECT_NE(m.kernels[0].name.find("spinKernel"), std::string::npos) << m.kernels[0].name;
     EXPECT_DOUBLE_EQ(m.kernels[0].perLaunch, 1.0);
