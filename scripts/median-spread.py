@@ -16,7 +16,8 @@ def medians(path):
     for c in doc["cases"]:
         if c.get("samplesMs"):
             s = c["shape"]
-            out[(c["kernel"], f'{s["m"]}x{s["n"]}x{s["k"]}')] = c["summary"]["median"] * 1e3
+            out[(c["kernel"], f'{s["m"]}x{s["n"]}x{s["k"]}')] = (
+                c["summary"]["median"] * 1e3, c.get("warmupSmClockMhz", 0))
     return doc["settings"].get("timer", "host-events"), out
 
 
@@ -30,10 +31,12 @@ def main(paths):
     print(f'{"kernel":24} {"shape":14} ' + " ".join(f"{'run' + str(i + 1):>10}" for i in range(len(runs))) + "   spread")
     spreads = []
     for k in keys:
-        ms = [r[k] for _, r in runs]
+        ms = [r[k][0] for _, r in runs]
         spread = max(ms) / min(ms) - 1
         spreads.append(spread)
-        print(f"{k[0]:24} {k[1]:14} " + " ".join(f"{m:10.3f}" for m in ms) + f"   {100 * spread:6.2f}%")
+        clocks = " ".join(f"{r[k][1]:.0f}" for _, r in runs) if spread > 0.01 else ""
+        print(f"{k[0]:24} {k[1]:14} " + " ".join(f"{m:10.3f}" for m in ms) +
+              f"   {100 * spread:6.2f}%  {clocks and 'SM MHz after warm-up: ' + clocks}")
     if not spreads:
         return
     within1 = sum(s <= 0.01 for s in spreads)

@@ -31,7 +31,7 @@ double secondsSince(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// Warm-ups go on until three SM clock readings in a row agree within 1%, bounded in time.
+// Warm-ups go on until three SM clock readings in a row agree within 2%, bounded in time.
 // Returns the steady clock and the fastest single launch (the batch decision reads it: one
 // launch alone can read long, a short kernel's fastest is close to its length).
 struct WarmUp {
@@ -52,7 +52,7 @@ WarmUp warmUp(Sampler& sampler, const MeasureOptions& opt) {
     if (int(clocks.size()) >= std::max(opt.warmups, 3)) {
       const auto last = clocks.end() - 3;
       const auto [lo, hi] = std::minmax_element(last, clocks.end());
-      if (*hi <= *lo * 1.01 || secondsSince(begin) > opt.maxWarmupS) break;
+      if (*hi <= *lo * 1.02 || secondsSince(begin) > opt.maxWarmupS) break;
     }
   }
   std::vector<double> last(clocks.end() - 3, clocks.end());

@@ -16,7 +16,11 @@ __device__ __forceinline__ unsigned long long globalTimerNs() {
 // counts over its spin give the SM clock of the sample, for the throttling check.
 __global__ void blockingKernel(const volatile int* release, BlockerReport* report,
                                unsigned long long minNs, unsigned long long timeoutNs) {
-  const unsigned long long t0 = globalTimerNs();
+  // The clock window starts and ends on a tick of the global timer (1 us apart on an H100),
+  // so it spans whole ticks and the SM clock it gives is exact to the polling delay.
+  const unsigned long long first = globalTimerNs();
+  unsigned long long t0 = first;
+  while (t0 == first) t0 = globalTimerNs();
   const long long c0 = clock64();
   unsigned long long t = t0;
   int timedOut = 0;
@@ -28,6 +32,8 @@ __global__ void blockingKernel(const volatile int* release, BlockerReport* repor
       break;
     }
   }
+  const unsigned long long last = t;
+  while (t == last) t = globalTimerNs();
   const long long c1 = clock64();
   report->cycles = static_cast<unsigned long long>(c1 - c0);
   report->ns = t - t0;

@@ -14,7 +14,7 @@ class BlockingKernel {
  public:
   // `timeoutS`: how long the kernel waits for release; `minSpinUs`: how long it spins at
   // least, so its SM clock reading spans enough global-timer ticks to be exact.
-  explicit BlockingKernel(double timeoutS = 2.0, double minSpinUs = 20.0);
+  explicit BlockingKernel(double timeoutS = 2.0, double minSpinUs = 30.0);
   ~BlockingKernel();
   BlockingKernel(const BlockingKernel&) = delete;
   BlockingKernel& operator=(const BlockingKernel&) = delete;
