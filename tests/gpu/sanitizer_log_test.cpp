@@ -34,10 +34,17 @@ const char* const kMemcheckLog =
     "=========\n"
     "========= ERROR SUMMARY: 37 errors\n";
 
+// As CUDA 13's racecheck writes it: no ERROR SUMMARY line.
 const char* const kRacecheckCleanLog =
     "========= COMPUTE-SANITIZER\n"
-    "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"
-    "========= ERROR SUMMARY: 0 errors\n";
+    "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n";
+
+const char* const kRacecheckHazardLog =
+    "========= COMPUTE-SANITIZER\n"
+    "========= Error: Race reported between Write access at k()+0x10\n"
+    "=========     and Read access at k()+0x20 [4 hazards]\n"
+    "=========\n"
+    "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
 
 SanitizerRun fakeRun(const char* log, int exitCode, const std::string& out) {
   static SanitizerRun r;
@@ -80,6 +87,14 @@ TEST(SanitizerLog, SummaryLinesAreNotReportsAndZeroErrorsIsClean) {
   EXPECT_EQ(*r.errors, 0);
   EXPECT_TRUE(r.firstReport.empty()) << r.firstReport;
   kwb::test::expectClean(r);  // no failure
+}
+
+TEST(SanitizerLog, RacecheckHazardsAreErrors) {
+  static SanitizerRun r;
+  r = fakeRun(kRacecheckHazardLog, 0, "12 of 12 cases pass (seed 24301)\n");
+  ASSERT_TRUE(r.errors.has_value());
+  EXPECT_EQ(*r.errors, 1);
+  EXPECT_NONFATAL_FAILURE(kwb::test::expectClean(r), "Race reported");
 }
 
 TEST(SanitizerLog, ALogWithoutSummaryFails) {

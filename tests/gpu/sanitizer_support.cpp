@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <regex>
@@ -109,7 +110,10 @@ std::string slurp(const std::string& path) {
 }
 
 void parseLog(SanitizerRun& r) {
+  // memcheck and initcheck end with "ERROR SUMMARY: N errors"; racecheck (CUDA 13) only with
+  // "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)".
   static const std::regex summary(R"(ERROR SUMMARY: (\d+) error)");
+  static const std::regex raceSummary(R"(RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error)");
   const std::string prefix = "=========";
   bool inReport = false, done = false;
   std::size_t taken = 0;
@@ -117,7 +121,8 @@ void parseLog(SanitizerRun& r) {
   r.firstReport.clear();
   for (const std::string& line : lines(r.log)) {
     std::smatch m;
-    if (std::regex_search(line, m, summary)) r.errors = std::stol(m[1].str());
+    if (std::regex_search(line, m, summary) || std::regex_search(line, m, raceSummary))
+      r.errors = std::max(r.errors.value_or(0), std::stol(m[1].str()));
     if (done || !startsWith(line, prefix)) continue;
     std::string body = line.substr(prefix.size());
     if (startsWith(body, " ")) body.erase(0, 1);
