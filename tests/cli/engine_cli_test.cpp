@@ -153,8 +153,8 @@ TEST(Cli, ExportRefusesBadInputKeepingExistingOutput) {
 // (`kwb run --stream --json`): replaying the stream rebuilds that document exactly.
 TEST(Cli, ReplayOfRecordedSampleRebuildsRecordedDocument) {
   const fs::path samples = fs::path(KWB_SOURCE_DIR) / "resources" / "samples";
-  const auto stream = samples / "spec-benchmark-h200.jsonl";
-  const auto recorded = kwb::readDocument(samples / "spec-benchmark-h200.json");
+  const auto stream = samples / "spec-benchmark-h100.jsonl";
+  const auto recorded = kwb::readDocument(samples / "spec-benchmark-h100.json");
   const auto r = runKwb({"replay", stream.string(), "--speed", "0"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   kwb::DocumentBuilder b;

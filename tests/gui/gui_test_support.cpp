@@ -12,9 +12,9 @@ QString fixture(const QString& name) {
 QString bundled(const QString& name) {
   return QStringLiteral(KWB_SOURCE_DIR "/resources/samples/") + name;
 }
-QString sampleRun() { return bundled("spec-benchmark-h200.json"); }
-QString sampleStream() { return bundled("spec-benchmark-h200.jsonl"); }
-QString baselineRun() { return bundled("scaling-h200.json"); }
+QString sampleRun() { return bundled("spec-benchmark-h100.json"); }
+QString sampleStream() { return bundled("spec-benchmark-h100.jsonl"); }
+QString baselineRun() { return bundled("scaling-h100.json"); }
 QString syntheticRun() { return fixture("gui-sample-spec-benchmark.json"); }
 QString syntheticBaseline() { return fixture("gui-baseline-spec-benchmark.json"); }
 
