@@ -9,11 +9,11 @@ TEST(Exporters, CsvMatchesExpectedText) {
   const std::string expected =
       "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
       "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
-      "negative_control,message\n"
+      "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message\n"
       "sgemm.tiled,1024,1024,1024,fp32,fail,sgemm.tiled,1,0,0,0.0000,3,2147.5,12.5,,0,0,2,3,"
-      "rejected,\n"
+      "rejected,back-to-back,,,0,\n"
       "sgemm.tensor_core,17,19,23,fp16-fp32acc,fallback,sgemm.double_buffer,1,0,0,0.0000,3,2147.5,,"
-      "40.0,,,,,,\"ran FP32 path, \"\"fallback\"\"\"\n";
+      "40.0,,,,,,back-to-back,,,0,\"ran FP32 path, \"\"fallback\"\"\"\n";
   EXPECT_EQ(kwb::toCsv(doc), expected);
 }
 
@@ -24,7 +24,8 @@ TEST(Exporters, MarkdownMatchesExpectedText) {
       "# Kernel Workbench results\n\n"
       "**Device:** Test GPU (sm_90, 132 SMs, 1980 MHz)  \n"
       "**Recorded:** 2026-11-22T00:00:00Z on testhost, kwb 0.1.0 (abc123)  \n"
-      "**Suite:** quick, seed 42, L2 hot\n\n"
+      "**Suite:** quick, seed 42, L2 hot  \n"
+      "**Timer:** GPU time, back-to-back (CUDA graph)\n\n"
       "Known-answer test: PASS — cublas.sgemm vs cpu.fp64\n\n"
       "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
       "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
