@@ -18,8 +18,10 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   m_table = new QTableWidget(this);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Sized once per rebuild (resizeToContents below), not per item: ResizeToContents sections
+  // re-measure the whole header on every setItem, which made opening quadratic in shapes.
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   layout->addWidget(m_table, 1);
   auto* legend = m_legend = new QLabel(this);
   QString html;
@@ -51,13 +53,15 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
 }
 
 const CaseResult* CorrectnessPage::caseAt(int row, int column) const {
-  if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size()) return nullptr;
-  return m_model->document().find(m_kernels[row].toStdString(), m_shapes[column]);
+  if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size() || !m_index)
+    return nullptr;
+  return m_index->find(m_kernels[row], m_shapes[column]);
 }
 
 void CorrectnessPage::rebuildNow() {
   m_timer.stop();
   const RunDocument& doc = m_model->document();
+  m_index.emplace(doc);
   m_kernels = kernelsOf(doc, m_model->catalog());
   m_shapes = shapesOf(doc);
   m_summary->setText(caseSummaryLine(doc));
@@ -67,6 +71,7 @@ void CorrectnessPage::rebuildNow() {
   m_summary->setVisible(!doc.cases.empty() || !doc.conformance);
   m_conformance->setVisible(doc.conformance.has_value());
   if (doc.conformance) m_conformance->setReport(*doc.conformance);
+  m_table->setUpdatesEnabled(false);
   m_table->clear();
   m_table->setRowCount(int(m_kernels.size()));
   m_table->setColumnCount(int(m_shapes.size()));
@@ -111,6 +116,10 @@ void CorrectnessPage::rebuildNow() {
       item->setForeground(Qt::white);
       m_table->setItem(r, col, item);
     }
+  // One measuring pass over the filled grid.
+  m_table->resizeColumnsToContents();
+  m_table->resizeRowsToContents();
+  m_table->setUpdatesEnabled(true);
 }
 
 }  // namespace kwb::gui

@@ -3,6 +3,9 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
+
+#include "doc_queries.h"
 
 #include "results_model.h"
 
@@ -34,6 +37,7 @@ class CorrectnessPage : public QWidget {
   ConformanceView* m_conformance;
   QStringList m_kernels;
   QList<Shape> m_shapes;
+  std::optional<CaseIndex> m_index;
   QTimer m_timer;
 };
 

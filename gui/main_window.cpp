@@ -96,7 +96,12 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   auto refreshKernels = [this] {
     const QStringList unchecked = QSettings().value("run/uncheckedKernels").toStringList();
     m_kernels->setCatalog(m_model->catalog(), unchecked);
+    // Headless reports and tests plot every kernel, whatever an earlier session unchecked.
+    if (m_options.persistSettings) m_model->setHiddenKernels(m_kernels->uncheckedIds());
   };
+  // The kernel checkboxes choose what runs and what every plot shows.
+  connect(m_kernels, &KernelListWidget::selectionChanged, this,
+          [this] { m_model->setHiddenKernels(m_kernels->uncheckedIds()); });
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {
@@ -252,6 +257,15 @@ void MainWindow::showMessage(const QString& text, bool error) {
                                    "border: 1px solid #e0a0a8; }"
                                  : "QLabel { background: #cfe2ff; color: #052c65; padding: 6px; }");
   m_message->setVisible(!text.isEmpty());
+}
+
+void MainWindow::showOpenError(const QString& text) {
+  showMessage(text, true);
+  auto* box = new QMessageBox(QMessageBox::Critical, "Could not open the results", text,
+                              QMessageBox::Ok, this);
+  box->setObjectName("openErrorDialog");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 void MainWindow::addRecent(const QString& path) {

@@ -70,6 +70,8 @@ class MainWindow : public QMainWindow {
   ShapeListWidget* shapeList() const { return m_shapes; }
   RunPanel* runPanel() const { return m_run; }
   QString messageText() const { return m_message->text(); }
+  // An error the user must see: a dialog (window-modal, not blocking) and the message bar.
+  void showOpenError(const QString& text);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;

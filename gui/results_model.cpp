@@ -56,6 +56,12 @@ void ResultsModel::setEngineCatalog(const KernelCatalog& catalog) {
   emit catalogChanged();
 }
 
+void ResultsModel::setHiddenKernels(const QStringList& ids) {
+  if (ids == m_hidden) return;
+  m_hidden = ids;
+  emit filterChanged();
+}
+
 void ResultsModel::rebuildCatalog() {
   m_catalog = m_engineCatalog;
   const KernelCatalog fromDoc = KernelCatalog::fromDocument(m_doc);

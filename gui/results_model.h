@@ -30,12 +30,17 @@ class ResultsModel : public QObject {
   void setHeader(const RunDocument& header);  // live run: hello/device arrived
   void appendCase(const CaseResult& c);
   void setEngineCatalog(const KernelCatalog& catalog);
+  // Kernels the plots leave out (unchecked in the kernel list); the data stays.
+  void setHiddenKernels(const QStringList& ids);
+  bool isShown(const QString& id) const { return !m_hidden.contains(id); }
+  bool isShown(const std::string& id) const { return isShown(QString::fromStdString(id)); }
 
  signals:
   void documentReset();
   void caseAppended(int index);
   void baselineChanged();
   void catalogChanged();
+  void filterChanged();
 
  private:
   void rebuildCatalog();
@@ -46,6 +51,7 @@ class ResultsModel : public QObject {
   QString m_baselineSource;
   KernelCatalog m_engineCatalog;
   KernelCatalog m_catalog;
+  QStringList m_hidden;
 };
 
 }  // namespace kwb::gui
