@@ -1,6 +1,14 @@
 #include "report_painter.h"
 
+#include <QGuiApplication>
+#include <QScreen>
+
 namespace kwb::gui {
+
+int reportResolution() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  return screen ? qRound(screen->logicalDotsPerInchY()) : 96;
+}
 
 QFont reportFont(int size, bool bold) {
   QFont f("DejaVu Sans", size, bold ? QFont::Bold : QFont::Normal);

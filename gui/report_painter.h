@@ -11,8 +11,13 @@ namespace kwb::gui {
 // names sgemm.double_buffer and Roofline as written (pdftotext, search, copy and paste).
 QFont reportFont(int size, bool bold = false);
 
+// The PDF's resolution: that of the screen fonts are measured at. Plots lay out their text
+// with screen font metrics; drawn on a page of another resolution, a point-sized font comes
+// out wider than the box measured for it, and legends and labels were cut off.
+int reportResolution();
+
 // Lays out the report top to bottom on the pages of a PdfWriter (units: device pixels of a
-// 100-dpi page, about one point each).
+// page at reportResolution(), 96 dpi on most screens, about 0.75 point each).
 class ReportPainter {
  public:
   explicit ReportPainter(QPdfWriter& w);

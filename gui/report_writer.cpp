@@ -114,7 +114,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   writer.setPageSize(QPageSize(QPageSize::A4));
   writer.setPageOrientation(QPageLayout::Landscape);
   writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-  writer.setResolution(100);
+  writer.setResolution(reportResolution());
   writer.setTitle("Kernel Workbench report");
   writer.setCreator("kwb-gui");
   ReportPainter rp(writer);
