@@ -99,9 +99,13 @@ QString implausibleNote(const RunDocument& doc) {
 bool isFallback(const CaseResult& c) { return c.fallback || c.status == CaseStatus::kFallback; }
 
 std::optional<RefPercent> refPercent(const CaseResult& c) {
-  if (c.precision != Precision::kFp32 && !isFallback(c) && c.pctOfFp16Reference)
+  if (c.precision == Precision::kFp32 || isFallback(c)) {
+    if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
+    return std::nullopt;
+  }
+  // FP16 tensor-core precision against cuBLAS FP16 only; TF32 has no reference of its own.
+  if (c.precision == Precision::kFp16Fp32Acc && c.pctOfFp16Reference)
     return RefPercent{*c.pctOfFp16Reference, "FP16"};
-  if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
   return std::nullopt;
 }
 

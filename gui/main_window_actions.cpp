@@ -85,9 +85,10 @@ QString MainWindow::exportReport(const QString& path) {
   ReportInputs in;
   in.model = m_model;
   in.progression = m_progression;
+  in.timing = m_timing;
   const RunDocument& doc = m_model->document();
   if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed))
-    in.plots = {m_scaling, m_timing, m_roofline};
+    in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
   const QString err = writeReportPdf(in, path);
   m_log->append(err.isEmpty() ? "info" : "error",

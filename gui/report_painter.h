@@ -33,6 +33,9 @@ class ReportPainter {
   void paragraph(const QString& text, int size = 10, QColor color = Qt::black);
   // The plot, scaled to the page width, filling the rest of the page.
   void plot(QCustomPlot* plot);
+  // Called after each plot is drawn (tests measure its text there).
+  std::function<void(QCustomPlot*, QPaintDevice*)> afterPlot;
+  QPaintDevice* device() const { return &m_writer; }
 
  private:
   QPdfWriter& m_writer;
@@ -49,6 +52,24 @@ struct GridCell {
   QColor color;
   QString text;
 };
+// A table with a bold header row repeated on every page it runs onto; numbers go right-aligned
+// in columns wide enough for them (text columns elide). Widths are fractions of the page.
+struct TableColumn {
+  QString header;
+  double width;
+  Qt::Alignment align = Qt::AlignLeft;
+};
+struct TableCell {
+  QString text;
+  QColor background = QColor();  // invalid: none
+  QColor color = Qt::black;
+};
+void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>& columns,
+               const QList<QList<TableCell>>& rows, int fontSize = 7);
+// Text of a report plot that does not fit: legend entries, axis and tick labels, titles and
+// text items measured with `device`'s font metrics against the boxes laid out for them.
+// Empty when everything fits. Call right after the plot was drawn for the page.
+QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device);
 void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
                     const QStringList& columns,
                     const std::function<std::optional<GridCell>(int row, int column)>& cell,
