@@ -93,6 +93,11 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), m_model->document().tuning.has_value());
   });
   connect(m_model, &ResultsModel::caseAppended, this, &MainWindow::updateTitleAndStatus);
+  // Impossible speeds (negative, 1e300 GFLOP/s) are left out of every plot, and said so.
+  connect(m_model, &ResultsModel::documentReset, this, [this] {
+    if (const QString note = implausibleNote(m_model->document()); !note.isEmpty())
+      showMessage(note, true);
+  });
   auto refreshKernels = [this] {
     const QStringList unchecked = QSettings().value("run/uncheckedKernels").toStringList();
     m_kernels->setCatalog(m_model->catalog(), unchecked);

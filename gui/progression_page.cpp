@@ -69,7 +69,10 @@ void ProgressionPage::rebuild() {
     makeLinearAxis(p->yAxis);
   p->yAxis->setLabel(logY ? "GFLOP/s (log)" : "GFLOP/s");
   p->legend->setVisible(shape.has_value());
-  if (!shape) return;
+  if (!shape) {
+    showEmptyNote(p, emptyPlotReason(doc));
+    return;
+  }
 
   const KernelCatalog& cat = model()->catalog();
   QList<KernelInfo> stages;

@@ -163,14 +163,20 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
   // Titles and other text elements of the layout.
   for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
     for (int c = 0; c < plot->plotLayout()->columnCount(); ++c)
-      if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, c))) {
+      if (auto* t = plot->plotLayout()->hasElement(r, c)
+                        ? qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, c))
+                        : nullptr) {
         const QFontMetricsF fm(t->font(), device);
         double w = 0;
         for (const QString& line : t->text().split('\n')) w = std::max(w, fm.horizontalAdvance(line));
         if (w > t->rect().width() + slack)
           out << QString("%1: text '%2' is wider than the plot").arg(where, t->text());
       }
-  // Text items (bar labels, marks, notes) inside the plot and clear of each other.
+  // Text items (bar labels, marks, notes) inside the plot and clear of each other. The
+  // plot's area as last laid out (toPainter gives the viewport back, not the layout).
+  QRectF area;
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+    if (e) area = area.united(e->outerRect());
   QList<QPair<QRectF, QString>> boxes;
   for (int i = 0; i < plot->itemCount(); ++i) {
     auto* t = qobject_cast<QCPItemText*>(plot->item(i));
@@ -187,7 +193,7 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
     if (a & Qt::AlignBottom) y = at.y() - box.height();
     const QRectF placed =
         QRectF(x, y, box.width(), box.height()).marginsRemoved(QMarginsF(t->padding()));
-    if (!QRectF(plot->viewport()).adjusted(-slack, -slack, slack, slack).contains(placed))
+    if (!area.adjusted(-slack, -slack, slack, slack).contains(placed))
       out << QString("%1: '%2' runs off the plot").arg(where, t->text()).replace('\n', ' ');
     boxes << QPair<QRectF, QString>{placed, t->text()};
   }

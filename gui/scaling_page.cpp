@@ -43,6 +43,7 @@ QCPGraph* ScalingPage::lineOf(const QString& kernel, bool baseline) const {
 void ScalingPage::rebuild() {
   QCustomPlot* p = plot();
   p->clearPlottables();
+  p->clearItems();
   const RunDocument& doc = model()->document();
   setPlotTitle(p, QString("GFLOP/s against problem size — median of %1, 95% CI bars")
                       .arg(timerLabel(doc)));
@@ -190,6 +191,7 @@ void ScalingPage::rebuild() {
   } else {
     p->xAxis->setRange(100, 10000);
     p->yAxis->setRange(logY ? 1 : 0, 1000);
+    showEmptyNote(p, emptyPlotReason(doc));
   }
 }
 

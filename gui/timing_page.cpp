@@ -76,7 +76,7 @@ void TimingPage::rebuild() {
                               .arg(QString::fromStdString(toString(*shape)), timerLabel(doc))
                         : QString("Time per launch (no timed cases)"));
   m_key->setText(cases.isEmpty()
-                     ? QString("No timed case in this document: nothing to show.")
+                     ? QString()
                      : QString("Box: p25–p75, line at the median · whiskers: p5–p95 · dots: min "
                                "and max · below each name: its median · histograms: percent of "
                                "each kernel's samples per bin"));
@@ -229,6 +229,7 @@ void TimingPage::rebuild() {
   hx->setRange(lo, hi);
   hy->setRange(0, peak > 0 ? peak * 1.15 : 1);
   p->legend->setVisible(!cases.isEmpty());
+  if (cases.isEmpty()) showEmptyNote(p, emptyPlotReason(doc));
 }
 
 }  // namespace kwb::gui
