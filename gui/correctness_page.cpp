@@ -65,8 +65,7 @@ void CorrectnessPage::rebuildNow() {
   m_kernels = kernelsOf(doc, m_model->catalog());
   m_shapes = shapesOf(doc);
   // A tuning sweep has configurations, not cases: say so rather than "0 cases".
-  m_summary->setText(doc.cases.empty() && doc.tuning ? emptyPlotReason(doc)
-                                                     : caseSummaryLine(doc));
+  m_summary->setText(doc.cases.empty() && doc.tuning ? emptyPlotReason(doc) : caseSummaryLine(doc));
   // A `kwb conformance` document has no cases: only its conformance section shows.
   m_table->setVisible(!doc.cases.empty());
   m_legend->setVisible(!doc.cases.empty());

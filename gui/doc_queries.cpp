@@ -171,8 +171,9 @@ std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc,
 
 QString emptyPlotReason(const RunDocument& doc) {
   if (doc.tuning)
-    return QString("No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
-                   "are on the Tuning tab.")
+    return QString(
+               "No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
+               "are on the Tuning tab.")
         .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
         .arg(doc.tuning->results.size());
   if (doc.conformance)

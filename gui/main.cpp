@@ -127,9 +127,8 @@ int main(int argc, char** argv) {
   if (parser.isSet(tab)) window.selectTab(parser.value(tab));
   window.show();
   if (!errors.isEmpty())
-    QTimer::singleShot(0, &window, [&window, errors] {
-      window.showOpenError(errors.join("\n\n"));
-    });
+    QTimer::singleShot(0, &window,
+                       [&window, errors] { window.showOpenError(errors.join("\n\n")); });
   // Ask the engine about kernels and the device once the window is up, not before.
   QTimer::singleShot(0, &window, [&window] { window.probeEngine(); });
   return app.exec();

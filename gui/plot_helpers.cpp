@@ -136,7 +136,9 @@ void fitTickLabels(QCPAxis* axis, const QStringList& labels) {
   axis->setTickLabelRotation(widest + 8 > room ? -35 : 0);
 }
 
-bool paletteIsDark() { return QGuiApplication::palette().color(QPalette::Window).lightness() < 128; }
+bool paletteIsDark() {
+  return QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+}
 
 void applyPlotTheme(QCustomPlot* plot, bool dark) {
   const QColor bg = dark ? QColor(0x1e, 0x1f, 0x22) : Qt::white;

@@ -128,17 +128,19 @@ void ProgressionPage::rebuild() {
       (fallback ? fbHigh : errHigh) << ci.high - c->gflops;
       yMax = std::max({yMax, c->gflops, ci.high});
       yMin = std::min(yMin, ci.low);
-      QString tip = QString("%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
-                            "CV %8%\nstatus %9")
-                        .arg(k.id, shapeText(*shape), formatNumber(c->gflops, 6),
-                             formatNumber(ci.low, 5), formatNumber(ci.high, 5),
-                             formatNumber(c->summary.median, 5))
-                        .arg(c->samplesMs.size())
-                        .arg(c->summary.cv * 100, 0, 'f', 2)
-                        .arg(statusText(c->status));
+      QString tip =
+          QString(
+              "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
+              "CV %8%\nstatus %9")
+              .arg(k.id, shapeText(*shape), formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
+                   formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
+              .arg(c->samplesMs.size())
+              .arg(c->summary.cv * 100, 0, 'f', 2)
+              .arg(statusText(c->status));
       QString label;
       if (const auto pct = refPercent(*c)) {
-        label = QString("%1% of %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
+        label =
+            QString("%1% of %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
         tip += QString("\n%1 reference (cuBLAS %2)").arg(label, pct->reference);
       }
       if (fallback) {
@@ -197,7 +199,8 @@ void ProgressionPage::rebuild() {
     if (!c || !hasSpeed(*c) || !model()->isShown(r.id)) continue;
     QCPGraph* g = p->addGraph();
     const bool offScale = !logY && c->gflops > yTop;
-    g->setName(QString("%1: %2%3").arg(r.name, gflopsText(c->gflops), offScale ? " (off scale ↑)" : ""));
+    g->setName(
+        QString("%1: %2%3").arg(r.name, gflopsText(c->gflops), offScale ? " (off scale ↑)" : ""));
     g->setProperty("series", r.id);
     g->setPen(QPen(kernelColor(int(all.indexOf(r.id))), 2, Qt::DashLine));
     g->setData({x0, x1}, {c->gflops, c->gflops});

@@ -151,13 +151,13 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
           for (const QString& line : l.split('\n')) w = std::max(w, tm.horizontalAdvance(line));
           return w;
         };
-        const double lines =
-            double(std::max(labels[t].count('\n'), labels[t - 1].count('\n')) + 1);
+        const double lines = double(std::max(labels[t].count('\n'), labels[t - 1].count('\n')) + 1);
         const bool clash = angle < 1e-3 ? (extent(labels[t]) + extent(labels[t - 1])) / 2 + 2 > dx
                                         : dx * std::sin(angle) < tm.height() * lines * 0.9;
         if (clash)
           out << QString("%1: tick labels '%2' and '%3' overlap")
-                     .arg(where, labels[t - 1], labels[t]).replace('\n', ' ');
+                     .arg(where, labels[t - 1], labels[t])
+                     .replace('\n', ' ');
       }
     }
   // Titles and other text elements of the layout.
@@ -168,7 +168,8 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
                         : nullptr) {
         const QFontMetricsF fm(t->font(), device);
         double w = 0;
-        for (const QString& line : t->text().split('\n')) w = std::max(w, fm.horizontalAdvance(line));
+        for (const QString& line : t->text().split('\n'))
+          w = std::max(w, fm.horizontalAdvance(line));
         if (w > t->rect().width() + slack)
           out << QString("%1: text '%2' is wider than the plot").arg(where, t->text());
       }

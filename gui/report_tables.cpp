@@ -57,8 +57,8 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
     }
     row << TableCell{fixed(best->gflops, 0)} << TableCell{shapeText(best->shape)}
         << TableCell{k.reference ? QString("(a reference)")
-                     : pct   ? QString("%1 of %2").arg(fixed(pct->pct, 1) + "%", pct->reference)
-                             : dash()}
+                     : pct       ? QString("%1 of %2").arg(fixed(pct->pct, 1) + "%", pct->reference)
+                                 : dash()}
         << TableCell{verdict, QColor(), verdictColor(verdict)}
         << TableCell{fixed(best->summary.cv * 100, 2)};
     rows << row;
@@ -72,10 +72,11 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
              {"verdict vs baseline", 0.12, Qt::AlignRight},
              {"CV %", 0.08, Qt::AlignRight}},
             rows, 8);
-  rp.paragraph("Best over the shapes run, FP32 fallbacks of tensor-core stages left out. "
-               "% of reference: FP16 tensor-core stages against cuBLAS FP16, the rest against "
-               "cuBLAS FP32, at the same shape. CV: the samples' coefficient of variation.",
-               7, Qt::darkGray);
+  rp.paragraph(
+      "Best over the shapes run, FP32 fallbacks of tensor-core stages left out. "
+      "% of reference: FP16 tensor-core stages against cuBLAS FP16, the rest against "
+      "cuBLAS FP32, at the same shape. CV: the samples' coefficient of variation.",
+      7, Qt::darkGray);
 }
 
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
@@ -113,8 +114,7 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
             rows);
 }
 
-void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc,
-                         const QList<QString>& kernels) {
+void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
   const QList<Shape> shapes = shapesOf(doc);
   const CaseIndex index(doc);
   QStringList columns;
@@ -135,8 +135,9 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc,
     x += w + 4;
   }
   p.setPen(Qt::black);
-  p.drawText(QRectF(x + 4, rp.y(), rp.area().width() - x - 4, 14), Qt::AlignLeft | Qt::AlignVCenter,
-             "— not run. A cell: the status, then the largest |C − C_ref| (abs) or the mismatches.");
+  p.drawText(
+      QRectF(x + 4, rp.y(), rp.area().width() - x - 4, 14), Qt::AlignLeft | Qt::AlignVCenter,
+      "— not run. A cell: the status, then the largest |C − C_ref| (abs) or the mismatches.");
   rp.setY(rp.y() + 20);
   drawStatusGrid(rp, "Correctness grid", kernels, columns,
                  [&](int r, int c) -> std::optional<GridCell> {

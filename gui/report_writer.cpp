@@ -164,12 +164,13 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
       rp.plot(page->plot());
     }
     if (skipped)
-      rp.paragraph(QString("%1 more shapes are not drawn; open the results in kwb-gui.").arg(skipped));
+      rp.paragraph(
+          QString("%1 more shapes are not drawn; open the results in kwb-gui.").arg(skipped));
     if (chosen) combo->selectShape(*chosen);
     page->setPrinting(false);
   };
-  perShape(in.progression, in.progression ? in.progression->shapeCombo() : nullptr,
-           "Progression", [&](const CaseResult& c) {
+  perShape(in.progression, in.progression ? in.progression->shapeCombo() : nullptr, "Progression",
+           [&](const CaseResult& c) {
              return !in.model->catalog().info(QString::fromStdString(c.kernel)).reference;
            });
   perShape(in.timing, in.timing ? in.timing->shapeCombo() : nullptr, "Timing",

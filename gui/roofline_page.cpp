@@ -12,10 +12,14 @@ namespace kwb::gui {
 namespace {
 
 // Markers by shape (in order of first appearance); beyond eight shapes they repeat.
-const QCPScatterStyle::ScatterShape kMarkers[] = {
-    QCPScatterStyle::ssDisc,     QCPScatterStyle::ssSquare,   QCPScatterStyle::ssDiamond,
-    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssCross,
-    QCPScatterStyle::ssPlus,     QCPScatterStyle::ssStar};
+const QCPScatterStyle::ScatterShape kMarkers[] = {QCPScatterStyle::ssDisc,
+                                                  QCPScatterStyle::ssSquare,
+                                                  QCPScatterStyle::ssDiamond,
+                                                  QCPScatterStyle::ssTriangle,
+                                                  QCPScatterStyle::ssTriangleInverted,
+                                                  QCPScatterStyle::ssCross,
+                                                  QCPScatterStyle::ssPlus,
+                                                  QCPScatterStyle::ssStar};
 constexpr int kMarkerCount = int(sizeof kMarkers / sizeof kMarkers[0]);
 
 QCPScatterStyle marker(int shapeIndex, QColor color, bool hollow) {
@@ -89,8 +93,7 @@ void RooflinePage::rebuild() {
                                formatNumber(c.bandwidthGBs, 5)));
     }
     // The legend shows the kernel's colour as a disc, whatever its first shape's marker.
-    if (legendEntry && shapes.size() > 1)
-      legendEntry->setScatterStyle(marker(0, color, false));
+    if (legendEntry && shapes.size() > 1) legendEntry->setScatterStyle(marker(0, color, false));
   }
   const bool anyPoint = xMax > 0;
   if (!anyPoint) xMin = 1, xMax = 1000, yMin = 1, yMax = 1000;

@@ -45,8 +45,8 @@ void ScalingPage::rebuild() {
   p->clearPlottables();
   p->clearItems();
   const RunDocument& doc = model()->document();
-  setPlotTitle(p, QString("GFLOP/s against problem size — median of %1, 95% CI bars")
-                      .arg(timerLabel(doc)));
+  setPlotTitle(
+      p, QString("GFLOP/s against problem size — median of %1, 95% CI bars").arg(timerLabel(doc)));
   p->xAxis->setLabel("size: ∛(M·N·K), ticks at the cubic sizes run");
   const bool logY = m_logY->isChecked();
   if (logY)
@@ -75,9 +75,9 @@ void ScalingPage::rebuild() {
       tooltips()->add(p->xAxis, p->yAxis, x, c->gflops,
                       QString("%1%2 at %3%4\n%5 GFLOP/s (95% CI %6–%7) · median %8 ms")
                           .arg(name, baseline ? " (baseline)" : "", shapeText(c->shape),
-                               isFallback(*c) ? " — FP32 fallback" : "",
-                               formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5)));
+                               isFallback(*c) ? " — FP32 fallback" : "", formatNumber(c->gflops, 6),
+                               formatNumber(ci.low, 5), formatNumber(ci.high, 5),
+                               formatNumber(c->summary.median, 5)));
     }
     auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
     err->setDataPlottable(g);
@@ -126,8 +126,8 @@ void ScalingPage::rebuild() {
       QCPGraph* g = graph("other");
       g->setPen(QPen(col, 1.5));
       g->setLineStyle(QCPGraph::lsNone);
-      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(col, 1.5),
-                                         QBrush(Qt::white), 9));
+      g->setScatterStyle(
+          QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(col, 1.5), QBrush(Qt::white), 9));
       addPoints(g, other, name, baseline);
       if (legendEntry)
         g->removeFromLegend();
@@ -164,9 +164,9 @@ void ScalingPage::rebuild() {
     g->setPen(QPen(Qt::darkGray));
   };
   if (anyOther)
-    keyEntry("◇ not cubic: not joined", QCPScatterStyle(QCPScatterStyle::ssDiamond,
-                                                         QPen(Qt::darkGray, 1.5),
-                                                         QBrush(Qt::white), 9));
+    keyEntry(
+        "◇ not cubic: not joined",
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::darkGray, 1.5), QBrush(Qt::white), 9));
   if (anyFallback)
     keyEntry("▨ → FP32 fallback: not a tensor-core result",
              QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::darkGray, 1.5),

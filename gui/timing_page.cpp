@@ -90,9 +90,7 @@ void TimingPage::rebuild() {
     makeLogAxis(by);
     by->setLabel("ms per launch (log)");
   }
-  auto rel = [&](double v, double median) {
-    return relative ? 100.0 * (v / median - 1.0) : v;
-  };
+  auto rel = [&](double v, double median) { return relative ? 100.0 * (v / median - 1.0) : v; };
 
   QList<QPair<double, QString>> ticks;
   QStringList tickTexts;
@@ -158,8 +156,8 @@ void TimingPage::rebuild() {
       t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
       t->position->setCoords(i + 1, r > yMax ? 0.0 : 1.0);
       t->setPositionAlignment(Qt::AlignHCenter | (r > yMax ? Qt::AlignTop : Qt::AlignBottom));
-      t->setText(QString("%1 %2%3%").arg(r > yMax ? "▲ max" : "▼ min", r > 0 ? "+" : "",
-                                        formatNumber(r, 3)));
+      t->setText(QString("%1 %2%3%")
+                     .arg(r > yMax ? "▲ max" : "▼ min", r > 0 ? "+" : "", formatNumber(r, 3)));
       t->setFont(QFont(p->font().family(), 8));
       t->setColor(QColor(0x55, 0x55, 0x55));
     }
@@ -200,8 +198,9 @@ void TimingPage::rebuild() {
     }
     auto* g = new QCPGraph(hx, hy);
     g->setProperty("series", id);
-    g->setName(outside ? QString("%1 (%2 beyond the axis)").arg(shortLabel(cat.info(id))).arg(outside)
-                       : shortLabel(cat.info(id)));
+    g->setName(outside
+                   ? QString("%1 (%2 beyond the axis)").arg(shortLabel(cat.info(id))).arg(outside)
+                   : shortLabel(cat.info(id)));
     const QColor color = kernelColor(colors[i]);
     g->setPen(QPen(color, 1.6));
     QColor fill = color;
@@ -210,7 +209,8 @@ void TimingPage::rebuild() {
     g->setLineStyle(QCPGraph::lsStepCenter);
     const double n = double(c.samplesMs.size());
     for (int b = 0; b < kBins; ++b) {
-      const double center = relative ? (edge(b) + edge(b + 1)) / 2 : std::sqrt(edge(b) * edge(b + 1));
+      const double center =
+          relative ? (edge(b) + edge(b + 1)) / 2 : std::sqrt(edge(b) * edge(b + 1));
       const double share = 100.0 * counts[b] / n;
       g->addData(center, share);
       peak = std::max(peak, share);

@@ -165,9 +165,19 @@ TEST(GuiHeadless, ReportCarriesConformanceAndTuning) {
 
 TEST(GuiHeadless, BadUsageExits2) {
   QTemporaryDir dir;
-  Result r = runGui({"--no-such-option"});
+  // An unknown option with a report asked for (so with no display needed), and without.
+  Result r = runGui({"--open", test::sampleRun(), "--report", dir.filePath("r.pdf"), "--bogus"});
   EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
-  EXPECT_TRUE(r.err.contains("no-such-option")) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("bogus")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(dir.filePath("r.pdf")));
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  p.setProcessEnvironment(env);
+  p.start(KWB_GUI_EXE, {"--no-such-option"});
+  ASSERT_TRUE(p.waitForFinished(30000));
+  EXPECT_EQ(p.exitCode(), 2);
+  EXPECT_TRUE(QString::fromLocal8Bit(p.readAllStandardError()).contains("no-such-option"));
   // A report is a PDF: another name is refused, and nothing is written.
   r = runGui({"--open", test::sampleRun(), "--report", dir.filePath("r.txt")});
   EXPECT_EQ(r.exitCode, 2);

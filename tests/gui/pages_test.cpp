@@ -177,8 +177,8 @@ TEST_F(Loaded, TimingHasABoxPerTimedKernelAndAHistogramOfEverySample) {
        it != t->histograms().front()->data()->constEnd(); ++it)
     total += it->value;
   const QString name = t->histograms().front()->name();
-  const double beyond = name.contains("beyond") ? name.section('(', 1).section(' ', 0, 0).toDouble()
-                                                 : 0;
+  const double beyond =
+      name.contains("beyond") ? name.section('(', 1).section(' ', 0, 0).toDouble() : 0;
   EXPECT_NEAR(total + 100.0 * beyond / double(c->samplesMs.size()), 100.0, 1e-6)
       << name.toStdString();
 }

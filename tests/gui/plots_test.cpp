@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QMessageBox>
 #include <QMouseEvent>
+#include <QProcess>
 #include <QTemporaryDir>
 
 #include "correctness_page.h"
@@ -316,8 +317,10 @@ TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
 TEST_F(Plots, ImpossibleSpeedsAreFlaggedNotPlotted) {
   RunDocument bad = doc;
   for (auto& c : bad.cases)
-    if (c.kernel == "sgemm.naive") c.gflops = -5;
-    else if (c.kernel == "cublas.sgemm") c.gflops = 1e300;
+    if (c.kernel == "sgemm.naive")
+      c.gflops = -5;
+    else if (c.kernel == "cublas.sgemm")
+      c.gflops = 1e300;
   open(bad);
   EXPECT_EQ(w->scalingPage()->lineOf("sgemm.naive"), nullptr);
   EXPECT_EQ(w->scalingPage()->lineOf("cublas.sgemm"), nullptr);
@@ -381,4 +384,25 @@ TEST_F(Plots, NoReportPlotClipsOrOverlapsText) {
   load(tune);
   problems = reportOverflows(w.get(), QPageSize(QPageSize::Letter), dir.filePath("t.pdf"));
   EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
+}
+
+// A document opened without the engine names its kernels as `kwb list` does: the report
+// (headless) and the live GUI say "2 Shared-memory tiled" alike.
+TEST(GuiNames, KernelNamesOfADocumentAreTheEngines) {
+  QProcess list;
+  list.start(KWB_ENGINE, {"list", "--json"});
+  ASSERT_TRUE(list.waitForFinished(30000));
+  ASSERT_EQ(list.exitCode(), 0);
+  const KernelCatalog engine = KernelCatalog::fromListJson(list.readAllStandardOutput());
+  const KernelCatalog fromDoc =
+      KernelCatalog::fromDocument(readDocument(test::sampleRun().toStdString()));
+  int compared = 0;
+  for (const KernelInfo& k : fromDoc.kernels()) {
+    const KernelInfo e = engine.info(k.id);
+    if (e.name.isEmpty() || e.name == e.id) continue;  // a kernel this build does not have
+    EXPECT_EQ(k.name, e.name) << k.id.toStdString();
+    EXPECT_EQ(k.stage, e.stage) << k.id.toStdString();
+    ++compared;
+  }
+  EXPECT_GE(compared, 10);
 }
