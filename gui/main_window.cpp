@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app_paths.h"
@@ -93,6 +94,11 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), m_model->document().tuning.has_value());
   });
   connect(m_model, &ResultsModel::caseAppended, this, &MainWindow::updateTitleAndStatus);
+  connect(m_model, &ResultsModel::documentReset, this, &MainWindow::watchSource);
+  connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+    // Writers replace the file (write, then rename): wait for the new one to be complete.
+    QTimer::singleShot(300, this, [this, path] { reloadChangedSource(path); });
+  });
   // Impossible speeds (negative, 1e300 GFLOP/s) are left out of every plot, and said so.
   connect(m_model, &ResultsModel::documentReset, this, [this] {
     if (const QString note = implausibleNote(m_model->document()); !note.isEmpty())
@@ -262,6 +268,33 @@ void MainWindow::showMessage(const QString& text, bool error) {
                                    "border: 1px solid #e0a0a8; }"
                                  : "QLabel { background: #cfe2ff; color: #052c65; padding: 6px; }");
   m_message->setVisible(!text.isEmpty());
+}
+
+void MainWindow::watchSource() {
+  const QString source = m_model->source();
+  if (!m_watcher.files().isEmpty()) m_watcher.removePaths(m_watcher.files());
+  if (!m_model->isLive() && QFileInfo(source).isFile()) m_watcher.addPath(source);
+}
+
+void MainWindow::reloadChangedSource(const QString& path) {
+  if (path != m_model->source() || m_controller->isRunning()) return;
+  if (!QFileInfo(path).isFile()) {
+    showMessage(
+        QString("'%1' was removed or renamed on disk; showing the results as last read.").arg(path),
+        true);
+    return;
+  }
+  try {
+    m_model->open(path);  // resets the document, and watches the file again
+  } catch (const std::exception& e) {
+    // Half-written, or broken: keep what is shown and say so.
+    showMessage(QString("'%1' changed on disk and could not be reloaded: %2").arg(path, e.what()),
+                true);
+    watchSource();
+    return;
+  }
+  m_log->append("info", QString("Reloaded %1: it changed on disk.").arg(path));
+  showMessage(QString("Reloaded %1: it changed on disk.").arg(QFileInfo(path).fileName()), false);
 }
 
 void MainWindow::showOpenError(const QString& text) {

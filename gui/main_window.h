@@ -1,4 +1,5 @@
 #pragma once
+#include <QFileSystemWatcher>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
@@ -113,6 +114,10 @@ class MainWindow : public QMainWindow {
   RunPanel* m_run;
   QMenu* m_recentMenu = nullptr;
   QStringList m_recent;
+  // The open file: a change on disk (a run writing it again) reloads it.
+  QFileSystemWatcher m_watcher;
+  void watchSource();
+  void reloadChangedSource(const QString& path);
   QProcess* m_listProbe = nullptr;
   QProcess* m_deviceProbe = nullptr;
   bool m_engineMissing = false;

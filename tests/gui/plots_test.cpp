@@ -406,3 +406,57 @@ TEST(GuiNames, KernelNamesOfADocumentAreTheEngines) {
   }
   EXPECT_GE(compared, 10);
 }
+
+// A results file written again (a run finishing into it) is reloaded without asking.
+TEST(GuiFiles, TheOpenFileIsReloadedWhenItChangesOnDisk) {
+  QTemporaryDir dir;
+  RunDocument d = readDocument(test::sampleRun().toStdString());
+  const QString path = test::writeFixture(d, dir.filePath("r.json"));
+  WindowOptions o;
+  o.probeEngine = false;
+  o.persistSettings = false;
+  MainWindow w(o);
+  ASSERT_EQ(w.openResults(path), "");
+  const std::size_t before = w.model()->document().cases.size();
+  d.cases.pop_back();
+  test::writeFixture(d, path);
+  EXPECT_TRUE(
+      test::waitFor([&] { return w.model()->document().cases.size() == before - 1; }, 10000));
+  EXPECT_TRUE(w.messageText().contains("Reloaded")) << w.messageText().toStdString();
+  // And again: the watch follows the file across replacements.
+  d.cases.pop_back();
+  test::writeFixture(d, path);
+  EXPECT_TRUE(
+      test::waitFor([&] { return w.model()->document().cases.size() == before - 2; }, 10000));
+}
+
+// Twelve kernels, twelve colours apart from each other and from the grey roofs.
+TEST(GuiPalette, KernelColoursAreDistinctAndNeverGrey) {
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_GT(kernelColor(i).hsvSaturation(), 60) << i;
+    for (int j = 0; j < i; ++j) {
+      const QColor a = kernelColor(i), b = kernelColor(j);
+      const double d = std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
+      EXPECT_GT(d, 70) << i << " and " << j;
+    }
+  }
+}
+
+// Plots follow the system's dark mode on screen; reports stay light.
+TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
+  const QPalette light = QApplication::palette();
+  QPalette dark = light;
+  dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+  dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+  QApplication::setPalette(dark);
+  w->scalingPage()->rebuildNow();
+  QCustomPlot* p = w->scalingPage()->plot();
+  auto corner = [&] { return p->toPixmap(300, 200).toImage().pixelColor(2, 2); };
+  EXPECT_LT(corner().lightness(), 80);
+  EXPECT_GT(p->xAxis->tickLabelColor().lightness(), 180);
+  w->scalingPage()->setPrinting(true);
+  EXPECT_GT(corner().lightness(), 240);
+  EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
+  w->scalingPage()->setPrinting(false);
+  QApplication::setPalette(light);
+}
