@@ -1,6 +1,9 @@
 #include "correctness_page.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include "conformance_view.h"
@@ -44,6 +47,8 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   connect(model, &ResultsModel::documentReset, this, schedule);
   connect(model, &ResultsModel::caseAppended, this, schedule);
   connect(model, &ResultsModel::catalogChanged, this, schedule);
+  auto* copy = new QShortcut(QKeySequence::Copy, m_table, [this] { copyToClipboard(); });
+  copy->setContext(Qt::WidgetWithChildrenShortcut);
   connect(m_table, &QTableWidget::cellActivated, this, [this](int r, int c) {
     if (const CaseResult* cr = caseAt(r, c)) emit caseActivated(*cr);
   });
@@ -51,6 +56,28 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
     if (const CaseResult* cr = caseAt(r, c)) emit caseActivated(*cr);
   });
 }
+
+QString CorrectnessPage::gridText() const {
+  const auto selected = m_table->selectedRanges();
+  int top = 0, left = 0, bottom = m_table->rowCount() - 1, right = m_table->columnCount() - 1;
+  if (!selected.isEmpty() && selected.front().rowCount() * selected.front().columnCount() > 1) {
+    top = selected.front().topRow(), bottom = selected.front().bottomRow();
+    left = selected.front().leftColumn(), right = selected.front().rightColumn();
+  }
+  QStringList lines;
+  QStringList header{"kernel"};
+  for (int c = left; c <= right; ++c) header << m_table->horizontalHeaderItem(c)->text();
+  lines << header.join('\t');
+  for (int r = top; r <= bottom; ++r) {
+    QStringList cells{m_kernels.value(r)};
+    for (int c = left; c <= right; ++c)
+      cells << (m_table->item(r, c) ? m_table->item(r, c)->text().replace('\n', ' ') : QString());
+    lines << cells.join('\t');
+  }
+  return lines.join('\n') + '\n';
+}
+
+void CorrectnessPage::copyToClipboard() const { QGuiApplication::clipboard()->setText(gridText()); }
 
 const CaseResult* CorrectnessPage::caseAt(int row, int column) const {
   if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size() || !m_index)

@@ -23,6 +23,10 @@ class CorrectnessPage : public QWidget {
   QTableWidget* table() const { return m_table; }
   ConformanceView* conformance() const { return m_conformance; }
   void rebuildNow();
+  // The grid as tab-separated text (a spreadsheet pastes it as cells): the selected cells, or
+  // all of it. Ctrl+C puts it on the clipboard.
+  QString gridText() const;
+  void copyToClipboard() const;
   // The case of a cell, or null where that kernel did not run at that shape.
   const CaseResult* caseAt(int row, int column) const;
 

@@ -71,8 +71,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption quitAfterPaint("quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit.");
   parser.addOptions({open, baseline, report, screenshot, tab, engine, size, quitAfterPaint});
-  parser.addPositionalArgument("files", "Results to open (the second is the baseline).",
-                               "[files...]");
+  parser.addPositionalArgument(
+      "files", "Results to open (the second is the baseline, more are runs to compare).",
+      "[files...]");
   // Bad usage exits 2, as the README says (QCommandLineParser::process would exit 1).
   if (!parser.parse(QApplication::arguments())) {
     std::fprintf(stderr, "kwb-gui: error: %s\n%s", parser.errorText().toLocal8Bit().constData(),
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
   }
   if (!baselinePath.isEmpty())
     if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
+  for (qsizetype i = 2; i < files.size(); ++i)
+    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
   for (const QString& err : errors)
     std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
   if (parser.isSet(tab)) window.selectTab(parser.value(tab));

@@ -208,6 +208,11 @@ void MainWindow::buildMenus() {
         [this](const QString& p) { return openBaseline(p); });
   });
   file->addAction("Clear baseline", this, [this] { m_model->clearBaseline(); });
+  file->addAction("Add a run to &compare…", this, [this, ask] {
+    ask("Add a run to compare", "Results (*.json)", false,
+        [this](const QString& p) { return addCompareRun(p); });
+  });
+  file->addAction("Clear compared runs", this, [this] { m_model->clearOverlays(); });
   m_recentMenu = file->addMenu("Recent files");
   file->addAction("&Save results as…", QKeySequence::SaveAs, this, [this, ask] {
     ask("Save results", "Results (*.json)", true,
@@ -393,6 +398,10 @@ void MainWindow::dropEvent(QDropEvent* e) {
   }
   if (urls.size() > 1)
     if (const QString err = openBaseline(urls[1].toLocalFile()); !err.isEmpty())
+      showMessage(err, true);
+  // More files dropped at once are runs to compare.
+  for (int i = 2; i < urls.size(); ++i)
+    if (const QString err = addCompareRun(urls[i].toLocalFile()); !err.isEmpty())
       showMessage(err, true);
   e->acceptProposedAction();
 }

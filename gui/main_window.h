@@ -40,6 +40,7 @@ class MainWindow : public QMainWindow {
   // Return an empty string, or a sentence naming the file and the problem.
   QString openResults(const QString& path);
   QString openBaseline(const QString& path);
+  QString addCompareRun(const QString& path);  // one more run drawn over this one
   QString saveResults(const QString& path);
   QString exportReport(const QString& path);
   QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix

@@ -69,6 +69,17 @@ QString MainWindow::openBaseline(const QString& path) {
   return {};
 }
 
+QString MainWindow::addCompareRun(const QString& path) {
+  try {
+    m_model->addOverlay(path);
+  } catch (const std::exception& e) {
+    m_log->append("error", QString::fromStdString(e.what()));
+    return QString::fromStdString(e.what());
+  }
+  m_log->append("info", QString("Comparing with %1").arg(path));
+  return {};
+}
+
 QString MainWindow::saveResults(const QString& path) {
   try {
     writeDocument(m_model->document(), path.toStdString());

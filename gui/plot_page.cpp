@@ -28,6 +28,7 @@ PlotPage::PlotPage(ResultsModel* model, const QString& name, QWidget* parent)
   connect(model, &ResultsModel::baselineChanged, this, &PlotPage::scheduleRebuild);
   connect(model, &ResultsModel::catalogChanged, this, &PlotPage::scheduleRebuild);
   connect(model, &ResultsModel::filterChanged, this, &PlotPage::scheduleRebuild);
+  connect(model, &ResultsModel::overlaysChanged, this, &PlotPage::scheduleRebuild);
   connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { resetZoom(); });
   connect(m_plot, &QCustomPlot::legendClick, this,
           [this](QCPLegend*, QCPAbstractLegendItem* item, QMouseEvent*) {

@@ -1,5 +1,6 @@
 #include "progression_page.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
 #include <algorithm>
@@ -53,6 +54,7 @@ void ProgressionPage::rebuild() {
   p->clearPlottables();
   p->clearItems();
   m_bars = m_baselineBars = m_fallbackBars = nullptr;
+  m_overlayBars.clear();
   m_errorBars = m_fallbackErrorBars = nullptr;
   m_violationMarks = 0;
   const RunDocument& doc = model()->document();
@@ -88,17 +90,36 @@ void ProgressionPage::rebuild() {
   m_fallbackBars->setName("→ FP32 fallback (a tensor-core stage ran its FP32 path)");
   m_fallbackBars->setPen(QPen(QColor(0x8a, 0x60, 0x00)));
   m_fallbackBars->setBrush(QBrush(QColor(0xd9, 0xa4, 0x1b), Qt::BDiagPattern));
-  QCPBarsGroup* group = nullptr;
+  QList<QCPBars*> grouped;
   if (baseline) {
     m_baselineBars = new QCPBars(p->xAxis, p->yAxis);
     m_baselineBars->setName("baseline");
     m_baselineBars->setPen(QPen(QColor(0x70, 0x70, 0x70)));
     m_baselineBars->setBrush(QColor(0xb0, 0xb0, 0xb0));
-    group = new QCPBarsGroup(p);
-    for (QCPBars* b : {m_bars, m_fallbackBars, m_baselineBars}) b->setWidth(0.38);
-    m_bars->setBarsGroup(group);
-    m_fallbackBars->setBarsGroup(group);
-    m_baselineBars->setBarsGroup(group);
+    grouped << m_baselineBars;
+  }
+  for (int i = 0; i < model()->overlays().size(); ++i) {
+    auto* b = new QCPBars(p->xAxis, p->yAxis);
+    b->setName(QFileInfo(model()->overlays()[i].source).fileName());
+    const QColor c = QColor::fromHsv((200 + 47 * i) % 360, 70, 150 + 20 * (i % 3));
+    b->setPen(QPen(c.darker(140)));
+    b->setBrush(c);
+    m_overlayBars << b;
+    grouped << b;
+  }
+  // A stage is a bar of this run or a fallback bar, never both: on a linear axis the fallback
+  // bars stack on this run's (nothing below them) and so share its slot in the group.
+  if (!logY) m_fallbackBars->moveAbove(m_bars);
+  if (!grouped.isEmpty()) {
+    // Side by side at each stage: this run (or its fallback), then each run compared.
+    auto* group = new QCPBarsGroup(p);
+    grouped.prepend(m_fallbackBars);
+    grouped.prepend(m_bars);
+    const int places = int(grouped.size()) - (logY ? 0 : 1);
+    for (QCPBars* b : grouped) {
+      b->setWidth(0.8 / double(places));
+      b->setBarsGroup(group);
+    }
   }
   m_errorBars = new QCPErrorBars(p->xAxis, p->yAxis);
   m_errorBars->setName("95% CI of the median");
@@ -168,6 +189,18 @@ void ProgressionPage::rebuild() {
                             .arg(k.id, shapeText(*shape), formatNumber(b->gflops, 6)));
       }
     }
+    for (int o = 0; o < m_overlayBars.size(); ++o) {
+      const auto& run = model()->overlays()[o];
+      if (const CaseResult* b = run.doc.find(k.id.toStdString(), *shape); b && hasSpeed(*b)) {
+        m_overlayBars[o]->addData(x, b->gflops);
+        yMax = std::max(yMax, b->gflops);
+        yMin = std::min(yMin, b->gflops);
+        tooltips()->add(p->xAxis, p->yAxis, x, b->gflops,
+                        QString("%1: %2 at %3\n%4 GFLOP/s")
+                            .arg(QFileInfo(run.source).fileName(), k.id, shapeText(*shape),
+                                 formatNumber(b->gflops, 6)));
+      }
+    }
     for (const auto& v : violations) {
       if (v.shape != *shape || QString::fromStdString(v.to) != k.id || !c) continue;
       ++m_violationMarks;
@@ -217,6 +250,7 @@ void ProgressionPage::rebuild() {
     const double bottom = yMin / 3;
     for (QCPBars* b : {m_bars, m_fallbackBars, m_baselineBars})
       if (b) b->setBaseValue(bottom);
+    for (QCPBars* b : m_overlayBars) b->setBaseValue(bottom);
     p->yAxis->setRange(bottom, yMax * 4);
   } else {
     p->yAxis->setRange(0, yTop);

@@ -19,6 +19,8 @@ class ProgressionPage : public PlotPage {
   // Tensor-core stages that ran their FP32 path: hatched bars of their own.
   QCPBars* fallbackBars() const { return m_fallbackBars; }
   QCPBars* baselineBars() const { return m_baselineBars; }
+  // One bar series per run added to compare (ResultsModel::overlays), in their order.
+  const QList<QCPBars*>& overlayBars() const { return m_overlayBars; }
   // The 95% CI of each bar's median, as GFLOP/s (on bars() and fallbackBars()).
   QCPErrorBars* errorBars() const { return m_errorBars; }
   QCPErrorBars* fallbackErrorBars() const { return m_fallbackErrorBars; }
@@ -36,6 +38,7 @@ class ProgressionPage : public PlotPage {
   QCPErrorBars* m_errorBars = nullptr;
   QCPErrorBars* m_fallbackErrorBars = nullptr;
   QCPBars* m_baselineBars = nullptr;
+  QList<QCPBars*> m_overlayBars;
   int m_violationMarks = 0;
 };
 

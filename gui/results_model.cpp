@@ -22,6 +22,17 @@ void ResultsModel::clearBaseline() {
   emit baselineChanged();
 }
 
+void ResultsModel::addOverlay(const QString& path) {
+  m_overlays.append({path, readDocument(path.toStdString())});
+  emit overlaysChanged();
+}
+
+void ResultsModel::clearOverlays() {
+  if (m_overlays.isEmpty()) return;
+  m_overlays.clear();
+  emit overlaysChanged();
+}
+
 void ResultsModel::setDocument(const RunDocument& doc, const QString& source, bool live) {
   m_doc = doc;
   m_source = source;

@@ -26,6 +26,14 @@ class ResultsModel : public QObject {
   void open(const QString& path);
   void openBaseline(const QString& path);
   void clearBaseline();
+  // More runs to compare, drawn over this one and the baseline (Scaling, Progression).
+  struct Overlay {
+    QString source;
+    RunDocument doc;
+  };
+  const QList<Overlay>& overlays() const { return m_overlays; }
+  void addOverlay(const QString& path);  // throws kwb::InputError, as open()
+  void clearOverlays();
   void setDocument(const RunDocument& doc, const QString& source, bool live = false);
   void setHeader(const RunDocument& header);  // live run: hello/device arrived
   void appendCase(const CaseResult& c);
@@ -41,6 +49,7 @@ class ResultsModel : public QObject {
   void baselineChanged();
   void catalogChanged();
   void filterChanged();
+  void overlaysChanged();
 
  private:
   void rebuildCatalog();
@@ -52,6 +61,7 @@ class ResultsModel : public QObject {
   KernelCatalog m_engineCatalog;
   KernelCatalog m_catalog;
   QStringList m_hidden;
+  QList<Overlay> m_overlays;
 };
 
 }  // namespace kwb::gui

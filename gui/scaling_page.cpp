@@ -1,5 +1,6 @@
 #include "scaling_page.h"
 
+#include <QFileInfo>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
@@ -30,10 +31,10 @@ ScalingPage::ScalingPage(ResultsModel* model, QWidget* parent)
   placeLegendOutside(plot());
 }
 
-QCPGraph* ScalingPage::lineOf(const QString& kernel, bool baseline) const {
+QCPGraph* ScalingPage::lineOf(const QString& kernel, const QString& run) const {
   for (int i = 0; i < plot()->graphCount(); ++i) {
     QCPGraph* g = plot()->graph(i);
-    if (g->property("series").toString() == kernel + (baseline ? " (baseline)" : "") &&
+    if (g->property("series").toString() == kernel + run &&
         g->property("role").toString() == "line")
       return g;
   }
@@ -59,8 +60,7 @@ void ScalingPage::rebuild() {
   bool anyOther = false, anyFallback = false;
   std::set<std::int64_t> cubicSizes;
   std::set<double> allSizes;
-  auto addPoints = [&](QCPGraph* g, const QList<const CaseResult*>& points, const QString& name,
-                       bool baseline) {
+  auto addPoints = [&](QCPGraph* g, const QList<const CaseResult*>& points, const QString& name) {
     QVector<double> lo, hi;
     for (const CaseResult* c : points) {
       const double x = sizeOf(c->shape);
@@ -73,11 +73,10 @@ void ScalingPage::rebuild() {
       allSizes.insert(x);
       if (isCubic(c->shape)) cubicSizes.insert(c->shape.m);
       tooltips()->add(p->xAxis, p->yAxis, x, c->gflops,
-                      QString("%1%2 at %3%4\n%5 GFLOP/s (95% CI %6–%7) · median %8 ms")
-                          .arg(name, baseline ? " (baseline)" : "", shapeText(c->shape),
-                               isFallback(*c) ? " — FP32 fallback" : "", formatNumber(c->gflops, 6),
-                               formatNumber(ci.low, 5), formatNumber(ci.high, 5),
-                               formatNumber(c->summary.median, 5)));
+                      QString("%1 at %2%3\n%4 GFLOP/s (95% CI %5–%6) · median %7 ms")
+                          .arg(name, shapeText(c->shape), isFallback(*c) ? " — FP32 fallback" : "",
+                               formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
+                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5)));
     }
     auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
     err->setDataPlottable(g);
@@ -87,7 +86,10 @@ void ScalingPage::rebuild() {
     err->removeFromLegend();
     err->setProperty("series", g->property("series"));
   };
-  auto addSeries = [&](const RunDocument& d, const QString& id, int color, bool baseline) {
+  // `run`: empty for this run, " (baseline)" or " (file.json)" for the runs compared with it.
+  auto addSeries = [&](const RunDocument& d, const QString& id, int color, const QString& run,
+                       Qt::PenStyle style) {
+    const bool baseline = !run.isEmpty();
     // Cubic shapes joined by size; the rest (and fallbacks) unjoined: a line through
     // 511×513×1025 between 512³ and 1024³ would draw a dip no kernel has.
     std::multimap<double, const CaseResult*> line;
@@ -102,24 +104,24 @@ void ScalingPage::rebuild() {
         other << &c;
     }
     const QString name = shortLabel(cat.info(id));
-    const QString series = baseline ? id + " (baseline)" : id;
+    const QString series = id + run;
     const QColor col = kernelColor(color);
     auto graph = [&](const QString& role) {
       QCPGraph* g = p->addGraph();
       g->setProperty("series", series);
       g->setProperty("role", role);
-      g->setName(baseline ? name + " (baseline)" : name);
+      g->setName(name + run);
       return g;
     };
     QCPGraph* legendEntry = nullptr;
     if (!line.empty()) {
       QCPGraph* g = legendEntry = graph("line");
-      g->setPen(QPen(col, baseline ? 1.5 : 2, baseline ? Qt::DashLine : Qt::SolidLine));
+      g->setPen(QPen(col, baseline ? 1.5 : 2, style));
       g->setScatterStyle(
           QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 6));
       QList<const CaseResult*> points;
       for (const auto& [x, c] : line) points << c;
-      addPoints(g, points, name, baseline);
+      addPoints(g, points, name + run);
     }
     if (!other.isEmpty()) {
       anyOther = true;
@@ -128,7 +130,7 @@ void ScalingPage::rebuild() {
       g->setLineStyle(QCPGraph::lsNone);
       g->setScatterStyle(
           QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(col, 1.5), QBrush(Qt::white), 9));
-      addPoints(g, other, name, baseline);
+      addPoints(g, other, name + run);
       if (legendEntry)
         g->removeFromLegend();
       else
@@ -141,7 +143,7 @@ void ScalingPage::rebuild() {
       g->setLineStyle(QCPGraph::lsNone);
       g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(col, 1.5),
                                          QBrush(col, Qt::BDiagPattern), 9));
-      addPoints(g, fallback, name, baseline);
+      addPoints(g, fallback, name + run);
       if (legendEntry)
         g->removeFromLegend();
       else
@@ -149,11 +151,18 @@ void ScalingPage::rebuild() {
     }
   };
   const QList<QString> all = kernelsOf(doc, cat);
-  for (const QString& id : shownKernels(doc)) addSeries(doc, id, int(all.indexOf(id)), false);
-  if (const auto& b = model()->baseline()) {
-    for (const QString& id : kernelsOf(*b, cat))
+  for (const QString& id : shownKernels(doc))
+    addSeries(doc, id, int(all.indexOf(id)), QString(), Qt::SolidLine);
+  auto addRun = [&](const RunDocument& d, const QString& run, Qt::PenStyle style) {
+    for (const QString& id : kernelsOf(d, cat))
       if (model()->isShown(id))
-        addSeries(*b, id, all.contains(id) ? int(all.indexOf(id)) : int(all.size()), true);
+        addSeries(d, id, all.contains(id) ? int(all.indexOf(id)) : int(all.size()), run, style);
+  };
+  if (const auto& b = model()->baseline()) addRun(*b, " (baseline)", Qt::DashLine);
+  const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+  for (int i = 0; i < model()->overlays().size(); ++i) {
+    const auto& o = model()->overlays()[i];
+    addRun(o.doc, QString(" (%1)").arg(QFileInfo(o.source).fileName()), styles[i % 3]);
   }
   // Keys of the marker kinds, grey, last in the legend.
   auto keyEntry = [&](const QString& name, QCPScatterStyle style) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QClipboard>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QMessageBox>
@@ -459,4 +460,40 @@ TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
   EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
   w->scalingPage()->setPrinting(false);
   QApplication::setPalette(light);
+}
+
+TEST_F(Plots, PlotsAndTheGridCopyToTheClipboard) {
+  QGuiApplication::clipboard()->clear();
+  w->scalingPage()->copyToClipboard();
+  EXPECT_FALSE(QGuiApplication::clipboard()->image().isNull());
+  w->correctnessPage()->copyToClipboard();
+  const QString text = QGuiApplication::clipboard()->text();
+  EXPECT_EQ(text.count('\n'), int(kernelsOf(doc, w->model()->catalog()).size()) + 1);
+  EXPECT_TRUE(text.startsWith("kernel\t512x512x512")) << text.left(80).toStdString();
+  EXPECT_TRUE(text.contains("sgemm.tensor_core\tPASS")) << text.toStdString();
+}
+
+// More than two documents: each run added to compare is a bar per stage and a line per kernel.
+TEST_F(Plots, SeveralRunsOverlayOnProgressionAndScaling) {
+  ASSERT_EQ(w->openBaseline(test::baselineRun()), "");
+  ASSERT_EQ(w->addCompareRun(test::syntheticRun()), "");
+  ASSERT_EQ(w->addCompareRun(test::syntheticBaseline()), "");
+  ASSERT_NE(w->addCompareRun("/nonexistent.json"), "");
+  w->rebuildAllNow();
+  ProgressionPage* p = w->progressionPage();
+  ASSERT_EQ(p->overlayBars().size(), 2);
+  const Shape s = *p->shapeCombo()->currentShape();
+  const RunDocument other = readDocument(test::syntheticRun().toStdString());
+  int expected = 0;
+  for (const KernelInfo& k : w->model()->catalog().stages())
+    if (doc.find(k.id.toStdString(), s))
+      if (const CaseResult* c = other.find(k.id.toStdString(), s); c && hasSpeed(*c)) ++expected;
+  EXPECT_EQ(p->overlayBars()[0]->data()->size(), expected);
+  EXPECT_NE(w->scalingPage()->lineOf("sgemm.naive", " (gui-sample-spec-benchmark.json)"), nullptr);
+  EXPECT_NE(w->scalingPage()->lineOf("sgemm.naive", " (baseline)"), nullptr);
+  EXPECT_NE(w->scalingPage()->lineOf("sgemm.naive", " (gui-baseline-spec-benchmark.json)"),
+            nullptr);
+  w->model()->clearOverlays();
+  w->rebuildAllNow();
+  EXPECT_TRUE(p->overlayBars().isEmpty());
 }
