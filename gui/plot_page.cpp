@@ -54,6 +54,10 @@ QList<QString> PlotPage::shownKernels(const RunDocument& doc) const {
   return out;
 }
 
+QColor PlotPage::ink() const {
+  return !m_printing && paletteIsDark() ? QColor(0xd0, 0xd0, 0xd0) : QColor(0x20, 0x20, 0x20);
+}
+
 void PlotPage::setPrinting(bool printing) {
   if (printing == m_printing) return;
   m_printing = printing;

@@ -25,6 +25,9 @@ class PlotPage : public QWidget {
   // Reports: the light theme and every element for paper, whatever the screen shows.
   void setPrinting(bool printing);
   bool printing() const { return m_printing; }
+  // Ink for roofs, error bars and notes: near black on paper and light screens, light grey on
+  // a dark one.
+  QColor ink() const;
   // Back to the ranges the last rebuild chose (double-click on the plot, or Home).
   void resetZoom();
   // The plot as an image on the clipboard (Ctrl+C, or the plot's context menu).

@@ -123,7 +123,7 @@ void ProgressionPage::rebuild() {
   }
   m_errorBars = new QCPErrorBars(p->xAxis, p->yAxis);
   m_errorBars->setName("95% CI of the median");
-  m_errorBars->setPen(QPen(QColor(0x20, 0x20, 0x20), 1.2));
+  m_errorBars->setPen(QPen(ink(), 1.2));
   m_errorBars->setWhiskerWidth(8);
   m_fallbackErrorBars = new QCPErrorBars(p->xAxis, p->yAxis);
   m_fallbackErrorBars->setPen(m_errorBars->pen());

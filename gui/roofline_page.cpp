@@ -114,7 +114,7 @@ void RooflinePage::rebuild() {
       if (peakGflops <= 0) return;
       QCPGraph* g = p->addGraph();
       g->setName(QString("%1 peak %2").arg(name, gflopsText(peakGflops)));
-      g->setPen(QPen(QColor(0x20, 0x20, 0x20), 2, style));
+      g->setPen(QPen(ink(), 2, style));
       const double ridge = peakGflops / bw;
       g->setData({std::max(ridge, x0), x1}, {peakGflops, peakGflops}, true);
       yMax = std::max(yMax, peakGflops);

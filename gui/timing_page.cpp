@@ -75,6 +75,7 @@ void TimingPage::rebuild() {
   setPlotTitle(p, shape ? QString("Time per launch at %1 — %2")
                               .arg(QString::fromStdString(toString(*shape)), timerLabel(doc))
                         : QString("Time per launch (no timed cases)"));
+  m_key->setTextColor(ink());
   m_key->setText(cases.isEmpty()
                      ? QString()
                      : QString("Box: p25–p75, line at the median · whiskers: p5–p95 · dots: min "
@@ -159,7 +160,7 @@ void TimingPage::rebuild() {
       t->setText(QString("%1 %2%3%")
                      .arg(r > yMax ? "▲ max" : "▼ min", r > 0 ? "+" : "", formatNumber(r, 3)));
       t->setFont(QFont(p->font().family(), 8));
-      t->setColor(QColor(0x55, 0x55, 0x55));
+      t->setColor(ink());
     }
   }
 

@@ -455,6 +455,12 @@ TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
   auto corner = [&] { return p->toPixmap(300, 200).toImage().pixelColor(2, 2); };
   EXPECT_LT(corner().lightness(), 80);
   EXPECT_GT(p->xAxis->tickLabelColor().lightness(), 180);
+  w->rooflinePage()->rebuildNow();
+  for (int i = 0; i < w->rooflinePage()->plot()->graphCount(); ++i) {
+    const QCPGraph* g = w->rooflinePage()->plot()->graph(i);
+    if (!g->name().contains(" peak ")) continue;
+    EXPECT_GT(g->pen().color().lightness(), 150) << "a roof drawn black on a dark plot";
+  }
   w->scalingPage()->setPrinting(true);
   EXPECT_GT(corner().lightness(), 240);
   EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
