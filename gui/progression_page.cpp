@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <algorithm>
+#include <functional>
 
 #include "doc_queries.h"
 #include "run_request.h"
@@ -110,6 +111,8 @@ void ProgressionPage::rebuild() {
   // A stage is a bar of this run or a fallback bar, never both: on a linear axis the fallback
   // bars stack on this run's (nothing below them) and so share its slot in the group.
   if (!logY) m_fallbackBars->moveAbove(m_bars);
+  // Where a stage's label goes: over its bar, the first of its group when runs are compared.
+  std::function<double(double, bool)> labelX = [](double x, bool) { return x; };
   if (!grouped.isEmpty()) {
     // Side by side at each stage: this run (or its fallback), then each run compared.
     auto* group = new QCPBarsGroup(p);
@@ -120,6 +123,10 @@ void ProgressionPage::rebuild() {
       b->setWidth(0.8 / double(places));
       b->setBarsGroup(group);
     }
+    labelX = [places, logY](double x, bool fallback) {
+      const int slot = fallback && logY ? 1 : 0;
+      return x - 0.4 + (slot + 0.5) * 0.8 / double(places);
+    };
   }
   m_errorBars = new QCPErrorBars(p->xAxis, p->yAxis);
   m_errorBars->setName("95% CI of the median");
@@ -141,6 +148,7 @@ void ProgressionPage::rebuild() {
     ticker->addTick(x, tick);
     tickTexts << tick;
     const CaseResult* c = doc.find(k.id.toStdString(), *shape);
+    int labelLines = 1;
     if (c && hasSpeed(*c)) {
       const bool fallback = isFallback(*c);
       const Range ci = gflopsCi(*c);
@@ -160,19 +168,22 @@ void ProgressionPage::rebuild() {
               .arg(statusText(c->status));
       QString label;
       if (const auto pct = refPercent(*c)) {
+        // Two short lines: a label no wider than its bar when runs are compared side by side.
         label =
-            QString("%1% of %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
-        tip += QString("\n%1 reference (cuBLAS %2)").arg(label, pct->reference);
+            QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
+        tip += QString("\n%1 reference (cuBLAS %2)")
+                   .arg(QString(label).replace('\n', ' '), pct->reference);
       }
       if (fallback) {
-        label = "→ FP32 fallback" + (label.isEmpty() ? "" : "\n" + label);
+        label = "→ FP32\nfallback" + (label.isEmpty() ? "" : "\n" + label);
         tip += QString("\nran %1 (FP32 fallback): not a tensor-core result")
                    .arg(QString::fromStdString(c->ranKernel));
       } else if (!isGood(c->status)) {
-        label = statusText(c->status) + (label.isEmpty() ? "" : " " + label);
+        label = statusText(c->status) + (label.isEmpty() ? "" : "\n" + label);
       }
+      labelLines = int(label.count('\n')) + 1;
       tooltips()->add(p->xAxis, p->yAxis, x, c->gflops, tip);
-      QCPItemText* t = barLabel(p, x, ci.high, label,
+      QCPItemText* t = barLabel(p, labelX(x, fallback), ci.high, label,
                                 isGood(c->status) ? QColor(Qt::black) : statusColor(c->status));
       t->setColor(fallback ? QColor(0x8a, 0x60, 0x00) : t->color());
       t->setProperty("series", fallback ? m_fallbackBars->name() : m_bars->name());
@@ -204,12 +215,12 @@ void ProgressionPage::rebuild() {
     for (const auto& v : violations) {
       if (v.shape != *shape || QString::fromStdString(v.to) != k.id || !c) continue;
       ++m_violationMarks;
-      auto* mark = barLabel(p, x, hasSpeed(*c) ? gflopsCi(*c).high : 0,
+      auto* mark = barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
                             QString(v.withinNoise ? "▽ within noise of\n%1" : "▼ slower than\n%1")
                                 .arg(shortLabel(cat.info(QString::fromStdString(v.from)))),
                             v.withinNoise ? QColor(0x80, 0x80, 0x80) : QColor(0xc0, 0x10, 0x10));
-      // Above the bar's own label (one or two lines), clear of the neighbours.
-      mark->setPadding(QMargins(2, 0, 2, isFallback(*c) ? 34 : 20));
+      // Above the bar's own label, clear of the neighbours.
+      mark->setPadding(QMargins(2, 0, 2, 6 + 14 * labelLines));
       mark->setBrush(Qt::NoBrush);
       mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
     }
