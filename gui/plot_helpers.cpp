@@ -172,7 +172,11 @@ void showEmptyNote(QCustomPlot* plot, const QString& text) {
   note->setText(text);
   note->setFont(QFont(plot->font().family(), 12));
   note->setColor(QColor(0x66, 0x66, 0x66));
+  note->setClipToAxisRect(false);
   plot->legend->setVisible(false);
+  // No bare axes: an empty plot is its note (PlotPage shows the axes again on rebuild).
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* a : rect->axes()) a->setVisible(false);
 }
 
 void setPlotTitle(QCustomPlot* plot, const QString& title) {

@@ -97,6 +97,9 @@ void PlotPage::scheduleRebuild() {
 void PlotPage::rebuildNow() {
   m_timer.stop();
   m_tooltips->clear();
+  for (QCustomPlot* p : reportPlots())
+    for (QCPAxisRect* rect : p->axisRects())
+      for (auto type : {QCPAxis::atBottom, QCPAxis::atLeft}) rect->axis(type)->setVisible(true);
   rebuild();
   applyHiddenSeries();
   m_home.clear();

@@ -306,6 +306,7 @@ TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
   for (PlotPage* p : std::initializer_list<PlotPage*>{w->scalingPage(), w->rooflinePage(),
                                                       w->timingPage(), w->progressionPage()}) {
     EXPECT_FALSE(p->plot()->legend->visible()) << p->name().toStdString();
+    EXPECT_FALSE(p->plot()->xAxis->visible()) << p->name().toStdString() << ": bare axes";
     bool said = false;
     for (QCPItemText* t : texts(p->plot())) said |= t->text().contains("tuning sweep");
     for (int r = 0; r < p->plot()->plotLayout()->rowCount(); ++r)
@@ -314,6 +315,9 @@ TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
     EXPECT_TRUE(said) << p->name().toStdString();
   }
   EXPECT_FALSE(w->correctnessPage()->findChild<QLabel*>()->text().startsWith("0 cases"));
+  open(readDocument(test::sampleRun().toStdString()));
+  EXPECT_TRUE(w->scalingPage()->plot()->xAxis->visible());
+  EXPECT_TRUE(w->timingPage()->histogramRect()->axis(QCPAxis::atLeft)->visible());
 }
 
 TEST_F(Plots, ImpossibleSpeedsAreFlaggedNotPlotted) {
