@@ -98,7 +98,7 @@ void RooflinePage::rebuild() {
   const bool anyPoint = xMax > 0;
   if (!anyPoint) xMin = 1, xMax = 1000, yMin = 1, yMax = 1000;
   const double x0 = std::max(1e-2, xMin / 10), x1 = xMax * 10;
-  if (doc.device && doc.device->peakBandwidthGBs > 0) {
+  if (anyPoint && doc.device && doc.device->peakBandwidthGBs > 0) {
     const DeviceInfo& d = *doc.device;
     const double bw = d.peakBandwidthGBs;
     const double topPeak =

@@ -314,6 +314,7 @@ TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
         said |= e->text().contains("tuning sweep");
     EXPECT_TRUE(said) << p->name().toStdString();
   }
+  EXPECT_EQ(w->rooflinePage()->plot()->graphCount(), 0) << "roofs over no point";
   EXPECT_FALSE(w->correctnessPage()->findChild<QLabel*>()->text().startsWith("0 cases"));
   open(readDocument(test::sampleRun().toStdString()));
   EXPECT_TRUE(w->scalingPage()->plot()->xAxis->visible());
