@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <vector>
 
 #include "doc_queries.h"
 #include "run_request.h"
@@ -61,11 +62,24 @@ void RooflinePage::rebuild() {
   for (const QString& id : shownKernels(doc)) {
     const QColor color = kernelColor(int(all.indexOf(id)));
     const QString name = shortLabel(cat.info(id));
-    // One graph per marker (shape) and fill; the first is the kernel's legend entry.
+    // One graph per marker (shape) and fill; the first is the kernel's legend entry. Points
+    // in order of intensity, so each graph's error bars (the medians' CIs) line up with them.
     std::map<std::pair<int, bool>, QCPGraph*> graphs;
+    std::map<QCPGraph*, std::pair<QVector<double>, QVector<double>>> errors;
     QCPGraph* legendEntry = nullptr;
-    for (const auto& c : doc.cases) {
-      if (c.kernel != id.toStdString() || !hasSpeed(c)) continue;
+    auto intensity = [](const CaseResult& c) {
+      const double elem = c.precision == Precision::kFp16Fp32Acc && !isFallback(c) ? 2.0 : 4.0;
+      return c.arithmeticIntensity > 0 ? c.arithmeticIntensity
+                                       : c.shape.flops() / c.shape.minBytes(elem);
+    };
+    std::vector<const CaseResult*> points;
+    for (const auto& c : doc.cases)
+      if (c.kernel == id.toStdString() && hasSpeed(c)) points.push_back(&c);
+    std::stable_sort(points.begin(), points.end(), [&](const CaseResult* a, const CaseResult* b) {
+      return intensity(*a) < intensity(*b);
+    });
+    for (const CaseResult* cp : points) {
+      const CaseResult& c = *cp;
       const bool fallback = isFallback(c);
       anyFallback |= fallback;
       const int m = shapeIndex[c.shape] % kMarkerCount;
@@ -80,10 +94,11 @@ void RooflinePage::rebuild() {
         if (legendEntry) g->removeFromLegend();
         if (!legendEntry) legendEntry = g;
       }
-      const double elem = c.precision == Precision::kFp16Fp32Acc && !fallback ? 2.0 : 4.0;
-      const double ai = c.arithmeticIntensity > 0 ? c.arithmeticIntensity
-                                                  : c.shape.flops() / c.shape.minBytes(elem);
+      const double ai = intensity(c);
       g->addData(ai, c.gflops);
+      const Range ci = gflopsCi(c);
+      errors[g].first << c.gflops - ci.low;
+      errors[g].second << ci.high - c.gflops;
       xMin = std::min(xMin, ai), xMax = std::max(xMax, ai);
       yMin = std::min(yMin, c.gflops), yMax = std::max(yMax, c.gflops);
       tooltips()->add(p->xAxis, p->yAxis, ai, c.gflops,
@@ -91,6 +106,15 @@ void RooflinePage::rebuild() {
                           .arg(id, shapeText(c.shape), fallback ? " — FP32 fallback" : "",
                                formatNumber(c.gflops, 6), formatNumber(ai, 4),
                                formatNumber(c.bandwidthGBs, 5)));
+    }
+    for (const auto& [g, e] : errors) {
+      auto* bars = new QCPErrorBars(p->xAxis, p->yAxis);
+      bars->setDataPlottable(g);
+      bars->setData(e.first, e.second);
+      bars->setPen(QPen(color, 1));
+      bars->setWhiskerWidth(5);
+      bars->setProperty("series", id);
+      bars->removeFromLegend();
     }
     // The legend shows the kernel's colour as a disc, whatever its first shape's marker.
     if (legendEntry && shapes.size() > 1) legendEntry->setScatterStyle(marker(0, color, false));

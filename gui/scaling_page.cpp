@@ -60,7 +60,11 @@ void ScalingPage::rebuild() {
   bool anyOther = false, anyFallback = false;
   std::set<std::int64_t> cubicSizes;
   std::set<double> allSizes;
-  auto addPoints = [&](QCPGraph* g, const QList<const CaseResult*>& points, const QString& name) {
+  auto addPoints = [&](QCPGraph* g, QList<const CaseResult*> points, const QString& name) {
+    // In the graph's key order, so the i-th error bar is the i-th point's.
+    std::stable_sort(points.begin(), points.end(), [](const CaseResult* a, const CaseResult* b) {
+      return sizeOf(a->shape) < sizeOf(b->shape);
+    });
     QVector<double> lo, hi;
     for (const CaseResult* c : points) {
       const double x = sizeOf(c->shape);

@@ -208,13 +208,32 @@ TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
       EXPECT_GT(e.errorMinus + e.errorPlus, 0) << toString(s);
     }
   }
-  int scalingErrorBars = 0;
-  for (int i = 0; i < w->scalingPage()->plot()->plottableCount(); ++i)
-    if (auto* e = qobject_cast<QCPErrorBars*>(w->scalingPage()->plot()->plottable(i)))
-      scalingErrorBars += e->dataCount();
+  // Scaling and Roofline: an error bar per point, and the right one (its CI holds the point
+  // whose key it has).
   int timed = 0;
   for (const auto& c : doc.cases) timed += hasSpeed(c);
-  EXPECT_EQ(scalingErrorBars, timed);
+  for (QCustomPlot* plot : {w->scalingPage()->plot(), w->rooflinePage()->plot()}) {
+    int bars = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+      auto* e = qobject_cast<QCPErrorBars*>(plot->plottable(i));
+      if (!e) continue;
+      bars += e->dataCount();
+      auto* g = qobject_cast<QCPGraph*>(e->dataPlottable());
+      ASSERT_NE(g, nullptr);
+      ASSERT_EQ(g->dataCount(), e->dataCount());
+      for (int k = 0; k < g->dataCount(); ++k) {
+        const double y = g->data()->at(k)->value, key = g->data()->at(k)->key;
+        const CaseResult* match = nullptr;
+        for (const auto& c : doc.cases)
+          if (hasSpeed(c) && c.gflops == y) match = &c;
+        ASSERT_NE(match, nullptr) << plot->objectName().toStdString() << " at " << key;
+        const Range ci = gflopsCi(*match);
+        EXPECT_NEAR(e->data()->at(k).errorMinus, y - ci.low, 1e-6 * y);
+        EXPECT_NEAR(e->data()->at(k).errorPlus, ci.high - y, 1e-6 * y);
+      }
+    }
+    EXPECT_EQ(bars, timed) << plot->objectName().toStdString();
+  }
 }
 
 TEST_F(Plots, ScalingTicksAreTheSizesRunAndLinesJoinCubicShapesOnly) {
