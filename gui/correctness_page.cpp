@@ -1,6 +1,9 @@
 #include "correctness_page.h"
 
+#include <QClipboard>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include "conformance_view.h"
@@ -18,8 +21,10 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   m_table = new QTableWidget(this);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // Sized once per rebuild (resizeToContents below), not per item: ResizeToContents sections
+  // re-measure the whole header on every setItem, which made opening quadratic in shapes.
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   layout->addWidget(m_table, 1);
   auto* legend = m_legend = new QLabel(this);
   QString html;
@@ -42,6 +47,8 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   connect(model, &ResultsModel::documentReset, this, schedule);
   connect(model, &ResultsModel::caseAppended, this, schedule);
   connect(model, &ResultsModel::catalogChanged, this, schedule);
+  auto* copy = new QShortcut(QKeySequence::Copy, m_table, [this] { copyToClipboard(); });
+  copy->setContext(Qt::WidgetWithChildrenShortcut);
   connect(m_table, &QTableWidget::cellActivated, this, [this](int r, int c) {
     if (const CaseResult* cr = caseAt(r, c)) emit caseActivated(*cr);
   });
@@ -50,23 +57,49 @@ CorrectnessPage::CorrectnessPage(ResultsModel* model, QWidget* parent)
   });
 }
 
+QString CorrectnessPage::gridText() const {
+  const auto selected = m_table->selectedRanges();
+  int top = 0, left = 0, bottom = m_table->rowCount() - 1, right = m_table->columnCount() - 1;
+  if (!selected.isEmpty() && selected.front().rowCount() * selected.front().columnCount() > 1) {
+    top = selected.front().topRow(), bottom = selected.front().bottomRow();
+    left = selected.front().leftColumn(), right = selected.front().rightColumn();
+  }
+  QStringList lines;
+  QStringList header{"kernel"};
+  for (int c = left; c <= right; ++c) header << m_table->horizontalHeaderItem(c)->text();
+  lines << header.join('\t');
+  for (int r = top; r <= bottom; ++r) {
+    QStringList cells{m_kernels.value(r)};
+    for (int c = left; c <= right; ++c)
+      cells << (m_table->item(r, c) ? m_table->item(r, c)->text().replace('\n', ' ') : QString());
+    lines << cells.join('\t');
+  }
+  return lines.join('\n') + '\n';
+}
+
+void CorrectnessPage::copyToClipboard() const { QGuiApplication::clipboard()->setText(gridText()); }
+
 const CaseResult* CorrectnessPage::caseAt(int row, int column) const {
-  if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size()) return nullptr;
-  return m_model->document().find(m_kernels[row].toStdString(), m_shapes[column]);
+  if (row < 0 || row >= m_kernels.size() || column < 0 || column >= m_shapes.size() || !m_index)
+    return nullptr;
+  return m_index->find(m_kernels[row], m_shapes[column]);
 }
 
 void CorrectnessPage::rebuildNow() {
   m_timer.stop();
   const RunDocument& doc = m_model->document();
+  m_index.emplace(doc);
   m_kernels = kernelsOf(doc, m_model->catalog());
   m_shapes = shapesOf(doc);
-  m_summary->setText(caseSummaryLine(doc));
+  // A tuning sweep has configurations, not cases: say so rather than "0 cases".
+  m_summary->setText(doc.cases.empty() && doc.tuning ? emptyPlotReason(doc) : caseSummaryLine(doc));
   // A `kwb conformance` document has no cases: only its conformance section shows.
   m_table->setVisible(!doc.cases.empty());
   m_legend->setVisible(!doc.cases.empty());
   m_summary->setVisible(!doc.cases.empty() || !doc.conformance);
   m_conformance->setVisible(doc.conformance.has_value());
   if (doc.conformance) m_conformance->setReport(*doc.conformance);
+  m_table->setUpdatesEnabled(false);
   m_table->clear();
   m_table->setRowCount(int(m_kernels.size()));
   m_table->setColumnCount(int(m_shapes.size()));
@@ -111,6 +144,10 @@ void CorrectnessPage::rebuildNow() {
       item->setForeground(Qt::white);
       m_table->setItem(r, col, item);
     }
+  // One measuring pass over the filled grid.
+  m_table->resizeColumnsToContents();
+  m_table->resizeRowsToContents();
+  m_table->setUpdatesEnabled(true);
 }
 
 }  // namespace kwb::gui

@@ -3,6 +3,9 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QWidget>
+#include <optional>
+
+#include "doc_queries.h"
 
 #include "results_model.h"
 
@@ -20,6 +23,10 @@ class CorrectnessPage : public QWidget {
   QTableWidget* table() const { return m_table; }
   ConformanceView* conformance() const { return m_conformance; }
   void rebuildNow();
+  // The grid as tab-separated text (a spreadsheet pastes it as cells): the selected cells, or
+  // all of it. Ctrl+C puts it on the clipboard.
+  QString gridText() const;
+  void copyToClipboard() const;
   // The case of a cell, or null where that kernel did not run at that shape.
   const CaseResult* caseAt(int row, int column) const;
 
@@ -34,6 +41,7 @@ class CorrectnessPage : public QWidget {
   ConformanceView* m_conformance;
   QStringList m_kernels;
   QList<Shape> m_shapes;
+  std::optional<CaseIndex> m_index;
   QTimer m_timer;
 };
 

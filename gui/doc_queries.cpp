@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "kwb/progression.h"
 #include "run_request.h"
@@ -11,19 +12,28 @@ namespace kwb::gui {
 
 QList<Shape> shapesOf(const RunDocument& doc) {
   QList<Shape> out;
+  std::set<Shape> seen;
   for (const auto& c : doc.cases)
-    if (!out.contains(c.shape)) out << c.shape;
+    if (seen.insert(c.shape).second) out << c.shape;
   return out;
 }
 
+CaseIndex::CaseIndex(const RunDocument& doc) {
+  // The first case of a kernel and shape wins, as with RunDocument::find.
+  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, c.shape}, &c);
+}
+
+const CaseResult* CaseIndex::find(const std::string& kernel, const Shape& shape) const {
+  const auto it = m_cases.find(std::pair{kernel, shape});
+  return it == m_cases.end() ? nullptr : it->second;
+}
+
 QList<QString> kernelsOf(const RunDocument& doc, const KernelCatalog& catalog) {
+  std::set<std::string> present;
+  for (const auto& c : doc.cases) present.insert(c.kernel);
   QList<QString> out;
-  for (const auto& k : catalog.kernels()) {
-    const std::string id = k.id.toStdString();
-    if (std::any_of(doc.cases.begin(), doc.cases.end(),
-                    [&](const CaseResult& c) { return c.kernel == id; }))
-      out << k.id;
-  }
+  for (const auto& k : catalog.kernels())
+    if (present.count(k.id.toStdString())) out << k.id;
   return out;
 }
 
@@ -52,23 +62,75 @@ QColor statusColor(CaseStatus s) {
 QString statusText(CaseStatus s) { return QString::fromLatin1(toString(s).data()).toUpper(); }
 
 QColor kernelColor(int index) {
-  static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
-                                   QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-                                   QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                                   QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f),
-                                   QColor(0xbc, 0xbd, 0x22), QColor(0x17, 0xbe, 0xcf),
-                                   // Beyond the first ten: 9 stages and 3 references are 12.
-                                   QColor(0x20, 0x20, 0x20), QColor(0x1a, 0x1a, 0x8c),
-                                   QColor(0x00, 0x80, 0x80), QColor(0x55, 0x6b, 0x2f)};
+  // Twelve hues apart from each other and from the grey roofs and reference lines: 9 stages
+  // and 3 references of a run never share one (navy beside blue and near-black beside the
+  // roofs were hard to tell apart).
+  static const QColor palette[] = {
+      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+      QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
+      QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
+      QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f)};
   constexpr int kColors = int(sizeof palette / sizeof palette[0]);
   return palette[index % kColors];
 }
 
-bool hasSpeed(const CaseResult& c) { return c.timed() && c.gflops > 0 && std::isfinite(c.gflops); }
+bool hasSpeed(const CaseResult& c) { return c.timed() && !implausibleSpeed(c); }
+
+bool implausibleSpeed(const CaseResult& c) {
+  if (!c.timed()) return false;
+  return !std::isfinite(c.gflops) || c.gflops <= 0 || c.gflops > kImplausibleGflops ||
+         !std::isfinite(c.summary.median) || c.summary.median <= 0;
+}
+
+QString implausibleNote(const RunDocument& doc) {
+  QStringList bad;
+  int n = 0;
+  for (const auto& c : doc.cases)
+    if (implausibleSpeed(c) && ++n <= 3)
+      bad << QString("%1 %2 (%3 GFLOP/s)")
+                 .arg(QString::fromStdString(c.kernel), shapeText(c.shape),
+                      QString::number(c.gflops, 'g', 3));
+  if (!n) return {};
+  return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
+      .arg(n)
+      .arg(n == 1 ? "" : "s", n == 1 ? "is" : "are", bad.join(", "), n > 3 ? ", …" : "");
+}
+
+bool isFallback(const CaseResult& c) { return c.fallback || c.status == CaseStatus::kFallback; }
+
+std::optional<RefPercent> refPercent(const CaseResult& c) {
+  if (c.precision == Precision::kFp32 || isFallback(c)) {
+    if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
+    return std::nullopt;
+  }
+  // FP16 tensor-core precision against cuBLAS FP16 only; TF32 has no reference of its own.
+  if (c.precision == Precision::kFp16Fp32Acc && c.pctOfFp16Reference)
+    return RefPercent{*c.pctOfFp16Reference, "FP16"};
+  return std::nullopt;
+}
 
 std::optional<double> pctLabel(const CaseResult& c) {
-  if (c.precision != Precision::kFp32 && c.pctOfFp16Reference) return c.pctOfFp16Reference;
-  return c.pctOfFp32Reference;
+  if (const auto r = refPercent(c)) return r->pct;
+  return std::nullopt;
+}
+
+Range gflopsCi(const CaseResult& c) {
+  const auto& s = c.summary;
+  if (s.median <= 0 || s.ci95.low <= 0 || s.ci95.high <= 0) return {c.gflops, c.gflops};
+  return {c.gflops * s.median / s.ci95.high, c.gflops * s.median / s.ci95.low};
+}
+
+QString timerLabel(const RunDocument&) { return "GPU time per launch (CUDA events)"; }
+
+QString comparisonVerdict(const CaseResult& now, const CaseResult& base) {
+  const auto& a = now.summary.ci95;
+  const auto& b = base.summary.ci95;
+  if (a.high < b.low) return "FASTER";
+  if (a.low > b.high) return "SLOWER";
+  if (base.summary.median > 0 && std::abs(now.summary.median / base.summary.median - 1) < 0.02)
+    return "SAME";
+  return "UNCERTAIN";
 }
 
 QString formatNumber(double v, int precision) {
@@ -106,6 +168,20 @@ std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc,
                             return k.reference || k.stage >= 99 ? 0 : k.stage;
                           })
       .violations;
+}
+
+QString emptyPlotReason(const RunDocument& doc) {
+  if (doc.tuning)
+    return QString(
+               "No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
+               "are on the Tuning tab.")
+        .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+        .arg(doc.tuning->results.size());
+  if (doc.conformance)
+    return "No timed cases: this is a sub-group conformance document.\nIts checks are on the "
+           "Correctness tab.";
+  if (doc.cases.empty()) return "No cases in this document.";
+  return "No timed case to plot (none passed verification and was timed).";
 }
 
 QString caseSummaryLine(const RunDocument& doc) {

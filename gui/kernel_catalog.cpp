@@ -10,11 +10,12 @@
 namespace kwb::gui {
 namespace {
 
-// Names and order of the kernels the engine ships, for documents opened without `kwb`.
+// Names and order of the kernels the engine ships, for documents opened without `kwb`: the
+// names `kwb list` gives (a test holds them equal), so a report says what the live GUI says.
 // Precision strings as kwb::toString(Precision) writes them.
 const KernelInfo kKnown[] = {
     {"sgemm.naive", "Naive", "sgemm", 1, "fp32", false, "One thread per element of C"},
-    {"sgemm.tiled", "Tiled", "sgemm", 2, "fp32", false, "Shared-memory tiles"},
+    {"sgemm.tiled", "Shared-memory tiled", "sgemm", 2, "fp32", false, "Shared-memory tiles"},
     {"sgemm.bank_free", "Bank-conflict-free", "sgemm", 3, "fp32", false,
      "Tiled with a conflict-free shared-memory layout"},
     {"sgemm.double_buffer", "Double-buffered", "sgemm", 4, "fp32", false,
@@ -26,10 +27,10 @@ const KernelInfo kKnown[] = {
     {"sgemm.warp_tiled", "Warp tiled", "sgemm", 7, "fp32", false, "Warp tiling"},
     {"sgemm.mma_multistage", "mma.sync multistage", "sgemm", 8, "fp16-fp32acc", false,
      "mma.sync with ldmatrix and a multistage cp.async pipeline"},
-    {"sgemm.wgmma", "Hopper wgmma + TMA", "sgemm", 9, "fp16-fp32acc", false,
+    {"sgemm.wgmma", "wgmma + TMA (Hopper)", "sgemm", 9, "fp16-fp32acc", false,
      "Warpgroup MMA fed by TMA through an mbarrier pipeline (sm_90a builds)"},
-    {"cublas.sgemm", "cuBLAS FP32", "cublas", 0, "fp32", true, "cublasSgemm"},
-    {"cublas.hgemm_f32acc", "cuBLAS FP16", "cublas", 0, "fp16-fp32acc", true,
+    {"cublas.sgemm", "cuBLAS SGEMM", "cublas", 0, "fp32", true, "cublasSgemm"},
+    {"cublas.hgemm_f32acc", "cuBLAS FP16 (FP32 acc)", "cublas", 0, "fp16-fp32acc", true,
      "cublasGemmEx, FP16 in, FP32 accumulate"},
     {"cublas.tf32", "cuBLAS TF32", "cublas", 0, "tf32", true, "cuBLAS with TF32 tensor cores"},
 };

@@ -10,8 +10,9 @@ KernelListWidget::KernelListWidget(QWidget* parent) : QTreeWidget(parent) {
   setRootIsDecorated(false);
   setIndentation(12);
   connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int) {
-    // A family's box (un)checks all of its kernels.
-    if (item->childCount() > 0) {
+    // A family's box (un)checks all of its kernels; a partly checked family (one kernel
+    // unchecked, the box recomputed by Qt) leaves them as they are.
+    if (item->childCount() > 0 && item->checkState(0) != Qt::PartiallyChecked) {
       const QSignalBlocker block(this);
       for (int i = 0; i < item->childCount(); ++i)
         item->child(i)->setCheckState(0, item->checkState(0));

@@ -71,13 +71,26 @@ int main(int argc, char** argv) {
   const QCommandLineOption quitAfterPaint("quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit.");
   parser.addOptions({open, baseline, report, screenshot, tab, engine, size, quitAfterPaint});
-  parser.addPositionalArgument("files", "Results to open (the second is the baseline).",
-                               "[files...]");
-  parser.process(app);
+  parser.addPositionalArgument(
+      "files", "Results to open (the second is the baseline, more are runs to compare).",
+      "[files...]");
+  // Bad usage exits 2, as the README says (QCommandLineParser::process would exit 1).
+  if (!parser.parse(QApplication::arguments())) {
+    std::fprintf(stderr, "kwb-gui: error: %s\n%s", parser.errorText().toLocal8Bit().constData(),
+                 parser.helpText().toLocal8Bit().constData());
+    return 2;
+  }
+  if (parser.isSet("help")) parser.showHelp(0);
+  if (parser.isSet("version")) parser.showVersion();
 
   const QStringList files = parser.positionalArguments();
   const QString openPath = parser.isSet(open) ? parser.value(open) : files.value(0);
   const QString baselinePath = parser.isSet(baseline) ? parser.value(baseline) : files.value(1);
+  if (parser.isSet(report) && !parser.value(report).endsWith(".pdf", Qt::CaseInsensitive)) {
+    std::fprintf(stderr, "kwb-gui: error: the report '%s' must be named .pdf (it is a PDF).\n",
+                 parser.value(report).toLocal8Bit().constData());
+    return 2;
+  }
   if (parser.isSet(report) || parser.isSet(screenshot)) {
     kwb::gui::HeadlessOptions o;
     o.open = openPath;
@@ -97,21 +110,28 @@ int main(int argc, char** argv) {
   kwb::gui::MainWindow window(wo);
   FirstPaintProbe probe(clock, parser.isSet(quitAfterPaint));
   window.installEventFilter(&probe);
+  // Interactive: a file that cannot be opened is said in a dialog (a user who double-clicked
+  // it sees no terminal) and on stderr; the window stays open on the bundled sample.
+  QStringList errors;
   if (!openPath.isEmpty()) {
     if (const QString err = window.openResults(openPath); !err.isEmpty()) {
-      std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
-      return 2;
+      errors << err;
+      window.openBundledSample();
     }
   } else {
     window.openBundledSample();
   }
   if (!baselinePath.isEmpty())
-    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) {
-      std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
-      return 2;
-    }
+    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
+  for (qsizetype i = 2; i < files.size(); ++i)
+    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
+  for (const QString& err : errors)
+    std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
   if (parser.isSet(tab)) window.selectTab(parser.value(tab));
   window.show();
+  if (!errors.isEmpty())
+    QTimer::singleShot(0, &window,
+                       [&window, errors] { window.showOpenError(errors.join("\n\n")); });
   // Ask the engine about kernels and the device once the window is up, not before.
   QTimer::singleShot(0, &window, [&window] { window.probeEngine(); });
   return app.exec();

@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "app_paths.h"
@@ -93,10 +94,25 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), m_model->document().tuning.has_value());
   });
   connect(m_model, &ResultsModel::caseAppended, this, &MainWindow::updateTitleAndStatus);
+  connect(m_model, &ResultsModel::documentReset, this, &MainWindow::watchSource);
+  connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+    // Writers replace the file (write, then rename): wait for the new one to be complete.
+    QTimer::singleShot(300, this, [this, path] { reloadChangedSource(path); });
+  });
+  // Impossible speeds (negative, 1e300 GFLOP/s) are left out of every plot, and said so.
+  connect(m_model, &ResultsModel::documentReset, this, [this] {
+    if (const QString note = implausibleNote(m_model->document()); !note.isEmpty())
+      showMessage(note, true);
+  });
   auto refreshKernels = [this] {
     const QStringList unchecked = QSettings().value("run/uncheckedKernels").toStringList();
     m_kernels->setCatalog(m_model->catalog(), unchecked);
+    // Headless reports and tests plot every kernel, whatever an earlier session unchecked.
+    if (m_options.persistSettings) m_model->setHiddenKernels(m_kernels->uncheckedIds());
   };
+  // The kernel checkboxes choose what runs and what every plot shows.
+  connect(m_kernels, &KernelListWidget::selectionChanged, this,
+          [this] { m_model->setHiddenKernels(m_kernels->uncheckedIds()); });
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {
@@ -192,6 +208,11 @@ void MainWindow::buildMenus() {
         [this](const QString& p) { return openBaseline(p); });
   });
   file->addAction("Clear baseline", this, [this] { m_model->clearBaseline(); });
+  file->addAction("Add a run to &compare…", this, [this, ask] {
+    ask("Add a run to compare", "Results (*.json)", false,
+        [this](const QString& p) { return addCompareRun(p); });
+  });
+  file->addAction("Clear compared runs", this, [this] { m_model->clearOverlays(); });
   m_recentMenu = file->addMenu("Recent files");
   file->addAction("&Save results as…", QKeySequence::SaveAs, this, [this, ask] {
     ask("Save results", "Results (*.json)", true,
@@ -252,6 +273,42 @@ void MainWindow::showMessage(const QString& text, bool error) {
                                    "border: 1px solid #e0a0a8; }"
                                  : "QLabel { background: #cfe2ff; color: #052c65; padding: 6px; }");
   m_message->setVisible(!text.isEmpty());
+}
+
+void MainWindow::watchSource() {
+  const QString source = m_model->source();
+  if (!m_watcher.files().isEmpty()) m_watcher.removePaths(m_watcher.files());
+  if (!m_model->isLive() && QFileInfo(source).isFile()) m_watcher.addPath(source);
+}
+
+void MainWindow::reloadChangedSource(const QString& path) {
+  if (path != m_model->source() || m_controller->isRunning()) return;
+  if (!QFileInfo(path).isFile()) {
+    showMessage(
+        QString("'%1' was removed or renamed on disk; showing the results as last read.").arg(path),
+        true);
+    return;
+  }
+  try {
+    m_model->open(path);  // resets the document, and watches the file again
+  } catch (const std::exception& e) {
+    // Half-written, or broken: keep what is shown and say so.
+    showMessage(QString("'%1' changed on disk and could not be reloaded: %2").arg(path, e.what()),
+                true);
+    watchSource();
+    return;
+  }
+  m_log->append("info", QString("Reloaded %1: it changed on disk.").arg(path));
+  showMessage(QString("Reloaded %1: it changed on disk.").arg(QFileInfo(path).fileName()), false);
+}
+
+void MainWindow::showOpenError(const QString& text) {
+  showMessage(text, true);
+  auto* box = new QMessageBox(QMessageBox::Critical, "Could not open the results", text,
+                              QMessageBox::Ok, this);
+  box->setObjectName("openErrorDialog");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -341,6 +398,10 @@ void MainWindow::dropEvent(QDropEvent* e) {
   }
   if (urls.size() > 1)
     if (const QString err = openBaseline(urls[1].toLocalFile()); !err.isEmpty())
+      showMessage(err, true);
+  // More files dropped at once are runs to compare.
+  for (int i = 2; i < urls.size(); ++i)
+    if (const QString err = addCompareRun(urls[i].toLocalFile()); !err.isEmpty())
       showMessage(err, true);
   e->acceptProposedAction();
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <QFileSystemWatcher>
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
@@ -39,6 +40,7 @@ class MainWindow : public QMainWindow {
   // Return an empty string, or a sentence naming the file and the problem.
   QString openResults(const QString& path);
   QString openBaseline(const QString& path);
+  QString addCompareRun(const QString& path);  // one more run drawn over this one
   QString saveResults(const QString& path);
   QString exportReport(const QString& path);
   QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix
@@ -70,6 +72,8 @@ class MainWindow : public QMainWindow {
   ShapeListWidget* shapeList() const { return m_shapes; }
   RunPanel* runPanel() const { return m_run; }
   QString messageText() const { return m_message->text(); }
+  // An error the user must see: a dialog (window-modal, not blocking) and the message bar.
+  void showOpenError(const QString& text);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -111,6 +115,10 @@ class MainWindow : public QMainWindow {
   RunPanel* m_run;
   QMenu* m_recentMenu = nullptr;
   QStringList m_recent;
+  // The open file: a change on disk (a run writing it again) reloads it.
+  QFileSystemWatcher m_watcher;
+  void watchSource();
+  void reloadChangedSource(const QString& path);
   QProcess* m_listProbe = nullptr;
   QProcess* m_deviceProbe = nullptr;
   bool m_engineMissing = false;

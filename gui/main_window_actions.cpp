@@ -69,6 +69,17 @@ QString MainWindow::openBaseline(const QString& path) {
   return {};
 }
 
+QString MainWindow::addCompareRun(const QString& path) {
+  try {
+    m_model->addOverlay(path);
+  } catch (const std::exception& e) {
+    m_log->append("error", QString::fromStdString(e.what()));
+    return QString::fromStdString(e.what());
+  }
+  m_log->append("info", QString("Comparing with %1").arg(path));
+  return {};
+}
+
 QString MainWindow::saveResults(const QString& path) {
   try {
     writeDocument(m_model->document(), path.toStdString());
@@ -85,9 +96,9 @@ QString MainWindow::exportReport(const QString& path) {
   ReportInputs in;
   in.model = m_model;
   in.progression = m_progression;
+  in.timing = m_timing;
   const RunDocument& doc = m_model->document();
-  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed))
-    in.plots = {m_scaling, m_timing, m_roofline};
+  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
   const QString err = writeReportPdf(in, path);
   m_log->append(err.isEmpty() ? "info" : "error",

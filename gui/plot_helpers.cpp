@@ -1,7 +1,10 @@
 #include "plot_helpers.h"
 
+#include <QGuiApplication>
+#include <QPalette>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <cmath>
 #include <limits>
 
 namespace kwb::gui {
@@ -33,6 +36,40 @@ QString PlotTooltips::textAt(const QPointF& pos, double radius) const {
     }
   }
   return text;
+}
+
+QVector<double> NiceLogTicker::createTickVector(double, const QCPRange& range) {
+  QVector<double> ticks;
+  if (range.lower <= 0 || range.upper <= range.lower) return ticks;
+  const double decades = std::log10(range.upper / range.lower);
+  QVector<double> mantissas{1};
+  if (decades < 1.2)
+    mantissas = {1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9};
+  else if (decades < 3.5)
+    mantissas = {1, 2, 5};
+  const int step = decades > 8 ? int(std::ceil(decades / 6)) : 1;
+  const int first = int(std::floor(std::log10(range.lower))) - 1;
+  const int last = int(std::ceil(std::log10(range.upper))) + 1;
+  for (int e = first; e <= last; e += step)
+    for (double m : mantissas) ticks << m * std::pow(10.0, e);
+  // Within a fraction of a decade even 1…9 gives one or two ticks: fall back to linear steps.
+  int inside = 0;
+  for (double t : ticks) inside += range.contains(t);
+  if (inside < 3) {
+    ticks.clear();
+    const double raw = range.size() / 5;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double stepLin = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : 5 * mag;
+    for (double t = std::floor(range.lower / stepLin) * stepLin; t <= range.upper + stepLin;
+         t += stepLin)
+      if (t > 0) ticks << t;
+  }
+  return ticks;
+}
+
+QString seriesOf(const QCPAbstractPlottable* p) {
+  const QVariant v = p->property("series");
+  return v.isValid() ? v.toString() : p->name();
 }
 
 void setupPlot(QCustomPlot* plot) {
@@ -69,10 +106,77 @@ void placeLegendOutside(QCustomPlot* plot) {
 
 void makeLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  QSharedPointer<QCPAxisTickerLog> ticker(new NiceLogTicker);
   axis->setTicker(ticker);
-  axis->setNumberFormat("gb");
-  axis->setNumberPrecision(3);
+  axis->setNumberFormat("g");
+  axis->setNumberPrecision(6);
+}
+
+void makeLinearAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLinear);
+  axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  axis->setNumberFormat("g");
+  axis->setNumberPrecision(6);
+}
+
+void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& [v, text] : ticks) ticker->addTick(v, text);
+  axis->setTicker(ticker);
+}
+
+void fitTickLabels(QCPAxis* axis, const QStringList& labels) {
+  // Widest label against the room a tick has at the axis rect's current width.
+  const QFontMetrics fm(axis->tickLabelFont());
+  double widest = 0;
+  for (const QString& l : labels)
+    for (const QString& line : l.split('\n'))
+      widest = std::max<double>(widest, fm.horizontalAdvance(line));
+  const double room = labels.isEmpty() ? 1e9 : axis->axisRect()->width() / double(labels.size());
+  axis->setTickLabelRotation(widest + 8 > room ? -35 : 0);
+}
+
+bool paletteIsDark() {
+  return QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+void applyPlotTheme(QCustomPlot* plot, bool dark) {
+  const QColor bg = dark ? QColor(0x1e, 0x1f, 0x22) : Qt::white;
+  const QColor fg = dark ? QColor(0xdd, 0xdd, 0xdd) : Qt::black;
+  const QColor grid = dark ? QColor(0x44, 0x44, 0x48) : QColor(200, 200, 200);
+  plot->setBackground(bg);
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* a : rect->axes()) {
+      a->setBasePen(QPen(fg));
+      a->setTickPen(QPen(fg));
+      a->setSubTickPen(QPen(fg));
+      a->setTickLabelColor(fg);
+      a->setLabelColor(fg);
+      a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    }
+  plot->legend->setBrush(dark ? QColor(0x2a, 0x2b, 0x2f, 230) : QColor(255, 255, 255, 220));
+  plot->legend->setTextColor(fg);
+  plot->legend->setBorderPen(QPen(dark ? QColor(0x66, 0x66, 0x66) : Qt::black));
+  for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
+    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, 0)))
+      t->setTextColor(fg);
+}
+
+void showEmptyNote(QCustomPlot* plot, const QString& text) {
+  auto* note = new QCPItemText(plot);
+  note->setObjectName("emptyNote");
+  note->position->setType(QCPItemPosition::ptAxisRectRatio);
+  note->position->setCoords(0.5, 0.5);
+  note->setPositionAlignment(Qt::AlignCenter);
+  note->setTextAlignment(Qt::AlignCenter);
+  note->setText(text);
+  note->setFont(QFont(plot->font().family(), 12));
+  note->setColor(QColor(0x66, 0x66, 0x66));
+  note->setClipToAxisRect(false);
+  plot->legend->setVisible(false);
+  // No bare axes: an empty plot is its note (PlotPage shows the axes again on rebuild).
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* a : rect->axes()) a->setVisible(false);
 }
 
 void setPlotTitle(QCustomPlot* plot, const QString& title) {

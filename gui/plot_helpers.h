@@ -28,12 +28,33 @@ class PlotTooltips : public QObject {
   QList<Point> m_points;
 };
 
+// Log ticks a reader can place values on: 1-2-5 (or 1…9) steps inside a decade when the
+// range spans few decades, powers of ten when it spans many; never a single labelled tick.
+class NiceLogTicker : public QCPAxisTickerLog {
+ protected:
+  QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+};
+
+// The legend-toggle key of a plottable: its "series" property, else its name.
+QString seriesOf(const QCPAbstractPlottable* p);
+
 // Common look and the zoom/pan interactions (drag and wheel on both axes).
 void setupPlot(QCustomPlot* plot);
+// Dark or light from the application palette (the system's dark mode), for screen plots;
+// reports stay light.
+void applyPlotTheme(QCustomPlot* plot, bool dark);
+bool paletteIsDark();
+// Rotates an axis' text tick labels when they would not fit side by side.
+void fitTickLabels(QCPAxis* axis, const QStringList& labels);
 // Moves the legend into its own column right of the plot, where it hides no data.
 void placeLegendOutside(QCustomPlot* plot);
 // Logarithmic axis with readable tick labels.
 void makeLogAxis(QCPAxis* axis);
+void makeLinearAxis(QCPAxis* axis);
+// Ticks at the given values only (the sizes that were run), labelled as given.
+void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
+// A note in the middle of the plot saying why it is empty (and no empty legend box).
+void showEmptyNote(QCustomPlot* plot, const QString& text);
 // A title element at the top of the plot (kept as the first element of row 0).
 void setPlotTitle(QCustomPlot* plot, const QString& title);
 // Files: return an empty string, or a sentence naming the file and the problem.

@@ -1,5 +1,6 @@
 #pragma once
 #include <QHBoxLayout>
+#include <QSet>
 #include <QTimer>
 #include <QWidget>
 
@@ -21,6 +22,22 @@ class PlotPage : public QWidget {
   void rebuildNow();
   // Extra plots the page renders below the main one in reports (none by default).
   virtual QList<QCustomPlot*> reportPlots() const { return {m_plot}; }
+  // Reports: the light theme and every element for paper, whatever the screen shows.
+  void setPrinting(bool printing);
+  bool printing() const { return m_printing; }
+  // Ink for roofs, error bars and notes: near black on paper and light screens, light grey on
+  // a dark one.
+  QColor ink() const;
+  // Back to the ranges the last rebuild chose (double-click on the plot, or Home).
+  void resetZoom();
+  // The plot as an image on the clipboard (Ctrl+C, or the plot's context menu).
+  void copyToClipboard();
+  // Legend entries hide and show their series on click; hidden ones stay hidden across
+  // rebuilds. Series are matched by name (a plottable's "series" property, else its name).
+  void toggleSeries(const QString& series);
+  bool isSeriesHidden(const QString& series) const { return m_hiddenSeries.contains(series); }
+  // Kernels to plot: those of the document (catalog order) the kernel list leaves checked.
+  QList<QString> shownKernels(const RunDocument& doc) const;
 
  protected:
   virtual void rebuild() = 0;
@@ -36,6 +53,10 @@ class PlotPage : public QWidget {
   PlotTooltips* m_tooltips;
   QHBoxLayout* m_controls;
   QTimer m_timer;
+  QSet<QString> m_hiddenSeries;
+  bool m_printing = false;
+  QList<QPair<QCPAxis*, QCPRange>> m_home;
+  void applyHiddenSeries();
 };
 
 }  // namespace kwb::gui

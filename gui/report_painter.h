@@ -11,8 +11,13 @@ namespace kwb::gui {
 // names sgemm.double_buffer and Roofline as written (pdftotext, search, copy and paste).
 QFont reportFont(int size, bool bold = false);
 
+// The PDF's resolution: that of the screen fonts are measured at. Plots lay out their text
+// with screen font metrics; drawn on a page of another resolution, a point-sized font comes
+// out wider than the box measured for it, and legends and labels were cut off.
+int reportResolution();
+
 // Lays out the report top to bottom on the pages of a PdfWriter (units: device pixels of a
-// 100-dpi page, about one point each).
+// page at reportResolution(), 96 dpi on most screens, about 0.75 point each).
 class ReportPainter {
  public:
   explicit ReportPainter(QPdfWriter& w);
@@ -28,6 +33,9 @@ class ReportPainter {
   void paragraph(const QString& text, int size = 10, QColor color = Qt::black);
   // The plot, scaled to the page width, filling the rest of the page.
   void plot(QCustomPlot* plot);
+  // Called after each plot is drawn (tests measure its text there).
+  std::function<void(QCustomPlot*, QPaintDevice*)> afterPlot;
+  QPaintDevice* device() const { return &m_writer; }
 
  private:
   QPdfWriter& m_writer;
@@ -44,6 +52,24 @@ struct GridCell {
   QColor color;
   QString text;
 };
+// A table with a bold header row repeated on every page it runs onto; numbers go right-aligned
+// in columns wide enough for them (text columns elide). Widths are fractions of the page.
+struct TableColumn {
+  QString header;
+  double width;
+  Qt::Alignment align = Qt::AlignLeft;
+};
+struct TableCell {
+  QString text;
+  QColor background = QColor();  // invalid: none
+  QColor color = Qt::black;
+};
+void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>& columns,
+               const QList<QList<TableCell>>& rows, int fontSize = 7);
+// Text of a report plot that does not fit: legend entries, axis and tick labels, titles and
+// text items measured with `device`'s font metrics against the boxes laid out for them.
+// Empty when everything fits. Call right after the plot was drawn for the page.
+QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device);
 void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
                     const QStringList& columns,
                     const std::function<std::optional<GridCell>(int row, int column)>& cell,

@@ -1,31 +1,23 @@
 #include "report_writer.h"
 
 #include <QFileInfo>
+#include <QLocale>
+#include <functional>
 
 #include "conformance_view.h"
 #include "doc_queries.h"
 #include "progression_page.h"
 #include "report_error_maps.h"
 #include "report_painter.h"
+#include "report_tables.h"
+#include "timing_page.h"
 #include "results_model.h"
 #include "run_request.h"
 
 namespace kwb::gui {
 namespace {
 
-void correctnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
-  const QList<Shape> shapes = shapesOf(doc);
-  QStringList columns;
-  for (const Shape& s : shapes) columns << QString::fromStdString(toString(s));
-  drawStatusGrid(rp, "Correctness", kernels, columns, [&](int r, int c) -> std::optional<GridCell> {
-    const CaseResult* cr = doc.find(kernels[r].toStdString(), shapes[c]);
-    if (!cr) return std::nullopt;
-    QString text = statusText(cr->status);
-    if (cr->verification && cr->verification->compare.mismatches)
-      text += QString("\n%1 mismatches").arg(cr->verification->compare.mismatches);
-    return GridCell{statusColor(cr->status), text};
-  });
-}
+constexpr int kMaxShapePages = 12;
 
 void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
   rp.newPage();
@@ -68,56 +60,25 @@ void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
     }
 }
 
-void caseTable(ReportPainter& rp, const RunDocument& doc) {
-  rp.newPage();
-  rp.heading("Cases");
-  const QStringList headers{"kernel",    "shape", "status",      "GFLOP/s",
-                            "median ms", "% ref", "max abs err", "note"};
-  const double widths[] = {0.17, 0.13, 0.08, 0.09, 0.09, 0.06, 0.09, 0.29};
-  QCPPainter& p = rp.painter();
-  const double W = rp.area().width(), rowH = 17;
-  auto drawRow = [&](const QStringList& cells, bool bold, QColor statusBg) {
-    if (!rp.fits(rowH)) {
-      rp.newPage();
-      rp.heading("Cases (continued)");
-    }
-    double x = 0;
-    p.setFont(reportFont(7, bold));
-    for (int i = 0; i < cells.size(); ++i) {
-      const QRectF r(x, rp.y(), W * widths[i], rowH);
-      if (i == 2 && statusBg.isValid()) p.fillRect(r.adjusted(0, 1, -2, -1), statusBg);
-      p.setPen(i == 2 && statusBg.isValid() ? Qt::white : Qt::black);
-      p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                 p.fontMetrics().elidedText(cells[i], Qt::ElideRight, int(r.width() - 4)));
-      x += r.width();
-    }
-    rp.setY(rp.y() + rowH);
-  };
-  drawRow(headers, true, QColor());
-  for (const auto& c : doc.cases) {
-    const auto pct = pctLabel(c);
-    drawRow({QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape)),
-             statusText(c.status), hasSpeed(c) ? QString::number(c.gflops, 'f', 1) : "—",
-             c.timed() ? QString::number(c.summary.median, 'g', 5) : "—",
-             pct ? QString::number(*pct, 'f', 1) : "—",
-             c.verification ? QString::number(c.verification->compare.maxAbsError, 'g', 3) : "—",
-             QString::fromStdString(c.message)},
-            false, statusColor(c.status));
-  }
-}
-
 }  // namespace
+
+QPageSize defaultReportPageSize() {
+  return QPageSize(QLocale::system().measurementSystem() == QLocale::ImperialUSSystem
+                       ? QPageSize::Letter
+                       : QPageSize::A4);
+}
 
 QString writeReportPdf(const ReportInputs& in, const QString& path) {
   const RunDocument& doc = in.model->document();
   QPdfWriter writer(path);
-  writer.setPageSize(QPageSize(QPageSize::A4));
+  writer.setPageSize(in.pageSize);
   writer.setPageOrientation(QPageLayout::Landscape);
   writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
-  writer.setResolution(100);
+  writer.setResolution(reportResolution());
   writer.setTitle("Kernel Workbench report");
   writer.setCreator("kwb-gui");
   ReportPainter rp(writer);
+  rp.afterPlot = in.afterPlot;
   if (!rp.ok())
     return QString("Could not write the report '%1': the file cannot be created.").arg(path);
 
@@ -129,14 +90,16 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
       QString("Recorded on %1 on %2\n%3")
           .arg(doc.device ? QString::fromStdString(doc.device->name) : QString("an unknown device"),
                recordedDate(doc), deviceBanner(doc)));
-  rp.paragraph(
-      QString("Host %1 · kwb %2 (%3) · %4 · wall %5 s")
-          .arg(QString::fromStdString(doc.host), QString::fromStdString(doc.toolVersion),
-               QString::fromStdString(doc.gitRevision), QString::fromStdString(doc.timestamp))
-          .arg(doc.wallSeconds, 0, 'f', 1),
-      9, Qt::darkGray);
+  rp.paragraph(QString("Host %1 · %2 · %3 · wall %4 s · timer: %5")
+                   .arg(QString::fromStdString(doc.host), toolLine(doc),
+                        QString::fromStdString(doc.timestamp))
+                   .arg(doc.wallSeconds, 0, 'f', 1)
+                   .arg(timerLabel(doc)),
+               9, Qt::darkGray);
   rp.heading("Summary", 13);
   rp.paragraph(caseSummaryLine(doc));
+  if (const QString note = implausibleNote(doc); !note.isEmpty())
+    rp.paragraph(note, 10, QColor(0xc0, 0x10, 0x10));
   if (doc.knownAnswer.ran)
     rp.paragraph(QString("Known-answer test: %1 — %2")
                      .arg(doc.knownAnswer.passed ? "passed" : "FAILED",
@@ -167,59 +130,70 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
     const KernelInfo k = in.model->catalog().info(id);
     kernelLines << QString("%1 — %2%3").arg(id, k.name, k.reference ? " (reference)" : "");
   }
-  rp.heading("Kernels", 13);
-  rp.paragraph(kernelLines.join('\n'), 9);
-
-  if (in.progression) {
-    ShapeCombo* combo = in.progression->shapeCombo();
-    const auto chosen = combo->currentShape();
-    for (const Shape& s : shapesOf(doc)) {
-      bool anyStage = false;
-      for (const KernelInfo& k : in.model->catalog().stages())
-        if (const CaseResult* c = doc.find(k.id.toStdString(), s); c && hasSpeed(*c))
-          anyStage = true;
-      if (!anyStage) continue;
-      combo->selectShape(s);
-      in.progression->rebuildNow();
-      rp.newPage();
-      rp.heading("Progression at " + QString::fromStdString(toString(s)));
-      rp.plot(in.progression->plot());
-    }
-    if (chosen) combo->selectShape(*chosen);
-    in.progression->rebuildNow();
+  // The summary table names every kernel; documents without timed cases list them instead.
+  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) {
+    drawSummaryTable(rp, doc, in.model->baseline(), in.model->catalog());
+  } else if (!kernelLines.isEmpty()) {
+    if (!rp.fits(60)) rp.newPage();
+    rp.heading("Kernels", 13);
+    rp.paragraph(kernelLines.join('\n'), 9);
   }
+
+  // Pages per shape (Progression, Timing): the first kMaxShapePages shapes with timed cases.
+  auto perShape = [&](PlotPage* page, ShapeCombo* combo, const QString& title,
+                      const std::function<bool(const CaseResult&)>& counts) {
+    if (!page) return;
+    page->setPrinting(true);
+    const auto chosen = combo->currentShape();
+    const CaseIndex index(doc);
+    int pages = 0, skipped = 0;
+    for (const Shape& s : shapesOf(doc)) {
+      bool any = false;
+      for (const KernelInfo& k : in.model->catalog().kernels())
+        if (const CaseResult* c = index.find(k.id, s); c && hasSpeed(*c) && counts(*c)) any = true;
+      if (!any) continue;
+      if (pages == kMaxShapePages) {
+        ++skipped;
+        continue;
+      }
+      ++pages;
+      combo->selectShape(s);
+      page->rebuildNow();
+      rp.newPage();
+      rp.heading(QString("%1 at %2").arg(title, QString::fromStdString(toString(s))));
+      rp.plot(page->plot());
+    }
+    if (skipped)
+      rp.paragraph(
+          QString("%1 more shapes are not drawn; open the results in kwb-gui.").arg(skipped));
+    if (chosen) combo->selectShape(*chosen);
+    page->setPrinting(false);
+  };
+  perShape(in.progression, in.progression ? in.progression->shapeCombo() : nullptr, "Progression",
+           [&](const CaseResult& c) {
+             return !in.model->catalog().info(QString::fromStdString(c.kernel)).reference;
+           });
+  perShape(in.timing, in.timing ? in.timing->shapeCombo() : nullptr, "Timing",
+           [](const CaseResult&) { return true; });
   for (PlotPage* page : in.plots) {
-    page->rebuildNow();
+    page->setPrinting(true);
     for (QCustomPlot* plot : page->reportPlots()) {
       rp.newPage();
       rp.heading(page->name());
       rp.plot(plot);
     }
+    page->setPrinting(false);
   }
   if (!doc.cases.empty()) {
     rp.newPage();
-    correctnessGrid(rp, doc, kernels);
+    drawCorrectnessGrid(rp, doc, kernels);
     drawFailingErrorMaps(rp, doc);
-    caseTable(rp, doc);
+    rp.newPage();
+    drawCaseTable(rp, doc);
   }
   if (doc.conformance) conformanceSection(rp, *doc.conformance);
-  if (const auto& b = in.model->baseline()) {
-    rp.newPage();
-    rp.heading("Speedup against the baseline");
-    rp.paragraph(QString("Baseline %1 (%2)")
-                     .arg(QFileInfo(in.model->baselineSource()).fileName(), recordedDate(*b)));
-    QStringList lines;
-    for (const auto& c : doc.cases) {
-      const CaseResult* bc = b->find(c.kernel, c.shape);
-      if (!bc || !hasSpeed(*bc) || !hasSpeed(c)) continue;
-      lines << QString("%1 at %2: %3 → %4 GFLOP/s, speedup %5×")
-                   .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape)))
-                   .arg(bc->gflops, 0, 'f', 1)
-                   .arg(c.gflops, 0, 'f', 1)
-                   .arg(c.gflops / bc->gflops, 0, 'f', 3);
-    }
-    rp.paragraph(lines.join('\n'), 8);
-  }
+  if (const auto& b = in.model->baseline())
+    drawBaselineTable(rp, doc, *b, QFileInfo(in.model->baselineSource()).fileName());
   rp.painter().end();
   if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
     return QString("Could not write the report '%1'.").arg(path);

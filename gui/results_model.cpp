@@ -22,6 +22,17 @@ void ResultsModel::clearBaseline() {
   emit baselineChanged();
 }
 
+void ResultsModel::addOverlay(const QString& path) {
+  m_overlays.append({path, readDocument(path.toStdString())});
+  emit overlaysChanged();
+}
+
+void ResultsModel::clearOverlays() {
+  if (m_overlays.isEmpty()) return;
+  m_overlays.clear();
+  emit overlaysChanged();
+}
+
 void ResultsModel::setDocument(const RunDocument& doc, const QString& source, bool live) {
   m_doc = doc;
   m_source = source;
@@ -54,6 +65,12 @@ void ResultsModel::setEngineCatalog(const KernelCatalog& catalog) {
   m_engineCatalog = catalog;
   rebuildCatalog();
   emit catalogChanged();
+}
+
+void ResultsModel::setHiddenKernels(const QStringList& ids) {
+  if (ids == m_hidden) return;
+  m_hidden = ids;
+  emit filterChanged();
 }
 
 void ResultsModel::rebuildCatalog() {

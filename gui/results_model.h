@@ -26,16 +26,30 @@ class ResultsModel : public QObject {
   void open(const QString& path);
   void openBaseline(const QString& path);
   void clearBaseline();
+  // More runs to compare, drawn over this one and the baseline (Scaling, Progression).
+  struct Overlay {
+    QString source;
+    RunDocument doc;
+  };
+  const QList<Overlay>& overlays() const { return m_overlays; }
+  void addOverlay(const QString& path);  // throws kwb::InputError, as open()
+  void clearOverlays();
   void setDocument(const RunDocument& doc, const QString& source, bool live = false);
   void setHeader(const RunDocument& header);  // live run: hello/device arrived
   void appendCase(const CaseResult& c);
   void setEngineCatalog(const KernelCatalog& catalog);
+  // Kernels the plots leave out (unchecked in the kernel list); the data stays.
+  void setHiddenKernels(const QStringList& ids);
+  bool isShown(const QString& id) const { return !m_hidden.contains(id); }
+  bool isShown(const std::string& id) const { return isShown(QString::fromStdString(id)); }
 
  signals:
   void documentReset();
   void caseAppended(int index);
   void baselineChanged();
   void catalogChanged();
+  void filterChanged();
+  void overlaysChanged();
 
  private:
   void rebuildCatalog();
@@ -46,6 +60,8 @@ class ResultsModel : public QObject {
   QString m_baselineSource;
   KernelCatalog m_engineCatalog;
   KernelCatalog m_catalog;
+  QStringList m_hidden;
+  QList<Overlay> m_overlays;
 };
 
 }  // namespace kwb::gui

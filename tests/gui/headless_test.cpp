@@ -162,3 +162,46 @@ TEST(GuiHeadless, ReportCarriesConformanceAndTuning) {
   r = runGui({"--open", dir.filePath("t.json"), "--screenshot", png, "--tab", "Tuning"});
   EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
 }
+
+TEST(GuiHeadless, BadUsageExits2) {
+  QTemporaryDir dir;
+  // An unknown option with a report asked for (so with no display needed), and without.
+  Result r = runGui({"--open", test::sampleRun(), "--report", dir.filePath("r.pdf"), "--bogus"});
+  EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("bogus")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(dir.filePath("r.pdf")));
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  p.setProcessEnvironment(env);
+  p.start(KWB_GUI_EXE, {"--no-such-option"});
+  ASSERT_TRUE(p.waitForFinished(30000));
+  EXPECT_EQ(p.exitCode(), 2);
+  EXPECT_TRUE(QString::fromLocal8Bit(p.readAllStandardError()).contains("no-such-option"));
+  // A report is a PDF: another name is refused, and nothing is written.
+  r = runGui({"--open", test::sampleRun(), "--report", dir.filePath("r.txt")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("r.txt")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(dir.filePath("r.txt")));
+}
+
+// Interactive, a file that cannot be opened does not end the program with a line on a
+// terminal the user may not have: the window opens (on the sample) and says it.
+TEST(GuiHeadless, InteractiveOpenOfABadFileKeepsTheWindowAndSaysWhy) {
+  QTemporaryDir dir;
+  const QString bad = dir.filePath("bad.json");
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("not json");
+  f.close();
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  p.setProcessEnvironment(env);
+  p.start(KWB_GUI_EXE, {"--open", bad, "--quit-after-first-paint", "--engine", "/nonexistent"});
+  ASSERT_TRUE(p.waitForFinished(60000));
+  const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+  EXPECT_EQ(p.exitCode(), 0) << err.toStdString();
+  EXPECT_TRUE(err.contains("bad.json")) << err.toStdString();
+  EXPECT_TRUE(err.contains("first paint")) << err.toStdString();
+}

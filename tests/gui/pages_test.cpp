@@ -75,14 +75,17 @@ TEST_F(Loaded, ProgressionHoldsABarPerTimedStageAndAReferenceLineAtEveryShape) {
     const QList<QString> stages = stagesAt(s);
     QCPBars* bars = p->bars();
     ASSERT_NE(bars, nullptr);
-    ASSERT_EQ(bars->data()->size(), timedAt(s, false)) << toString(s);
-    int bar = 0;
+    // FP32 fallbacks are bars of their own; together they hold every timed stage.
+    ASSERT_EQ(bars->data()->size() + p->fallbackBars()->data()->size(), timedAt(s, false))
+        << toString(s);
+    int bar = 0, fallbackBar = 0;
     for (int i = 0; i < stages.size(); ++i) {
       const CaseResult* c = doc.find(stages[i].toStdString(), s);
       if (!hasSpeed(*c)) continue;
-      EXPECT_DOUBLE_EQ(bars->data()->at(bar)->key, i + 1) << c->kernel;
-      EXPECT_DOUBLE_EQ(bars->data()->at(bar)->value, c->gflops) << c->kernel;
-      ++bar;
+      QCPBars* b = isFallback(*c) ? p->fallbackBars() : bars;
+      const int at = isFallback(*c) ? fallbackBar++ : bar++;
+      EXPECT_DOUBLE_EQ(b->data()->at(at)->key, i + 1) << c->kernel;
+      EXPECT_DOUBLE_EQ(b->data()->at(at)->value, c->gflops) << c->kernel;
     }
     ASSERT_EQ(p->plot()->graphCount(), timedAt(s, true)) << toString(s);
     if (const CaseResult* ref = doc.find("cublas.sgemm", s); ref && hasSpeed(*ref)) {
@@ -136,44 +139,64 @@ TEST_F(Loaded, ProgressionTooltipGivesTheExactValue) {
   EXPECT_TRUE(tip.contains(QString::number(v, 'g', 6))) << tip.toStdString();
 }
 
-TEST_F(Loaded, ScalingHasOneLinePerKernelWithAPointPerTimedShape) {
+// Points of a kernel's series on the scaling plot: its line, unjoined shapes and fallbacks.
+static int scalingPoints(QCustomPlot* plot, const QString& series) {
+  int n = 0;
+  for (int i = 0; i < plot->graphCount(); ++i)
+    if (plot->graph(i)->property("series").toString() == series)
+      n += plot->graph(i)->data()->size();
+  return n;
+}
+
+TEST_F(Loaded, ScalingHasASeriesPerKernelWithAPointPerTimedShape) {
   QCustomPlot* plot = w->scalingPage()->plot();
-  ASSERT_EQ(plot->graphCount(), kernelsOf(doc, w->model()->catalog()).size());
   EXPECT_EQ(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
-  for (int i = 0; i < plot->graphCount(); ++i) {
-    const std::string id = plot->graph(i)->name().toStdString();
+  for (const QString& id : kernelsOf(doc, w->model()->catalog())) {
     int timed = 0;
-    for (const auto& c : doc.cases) timed += c.kernel == id && hasSpeed(c);
-    EXPECT_GT(timed, 0) << id;
-    EXPECT_EQ(plot->graph(i)->data()->size(), timed) << id;
+    for (const auto& c : doc.cases) timed += c.kernel == id.toStdString() && hasSpeed(c);
+    EXPECT_GT(timed, 0) << id.toStdString();
+    EXPECT_EQ(scalingPoints(plot, id), timed) << id.toStdString();
+    ASSERT_NE(w->scalingPage()->lineOf(id), nullptr) << id.toStdString();
   }
 }
 
 TEST_F(Loaded, TimingHasABoxPerTimedKernelAndAHistogramOfEverySample) {
   TimingPage* t = w->timingPage();
   const Shape s = *t->shapeCombo()->currentShape();
-  ASSERT_NE(t->boxes(), nullptr);
-  ASSERT_EQ(t->boxes()->data()->size(), timedAt(s, false) + timedAt(s, true));
+  ASSERT_EQ(t->boxes().size(), timedAt(s, false) + timedAt(s, true));
+  ASSERT_EQ(t->histograms().size(), t->boxes().size());
   const QString first = kernelsOf(doc, w->model()->catalog()).front();
   const CaseResult* c = doc.find(first.toStdString(), s);
-  EXPECT_DOUBLE_EQ(t->boxes()->data()->at(0)->median, c->summary.median);
+  // Relative to the median: the median sits at 0 %.
+  EXPECT_DOUBLE_EQ(t->boxes().front()->data()->at(0)->median, 0.0);
+  t->setScale(TimingPage::Scale::kMilliseconds);
+  EXPECT_DOUBLE_EQ(t->boxes().front()->data()->at(0)->median, c->summary.median);
+  // Percent of the samples per bin, plus those beyond the axis (said in the legend).
   double total = 0;
-  for (auto it = t->histogram()->data()->constBegin(); it != t->histogram()->data()->constEnd();
-       ++it)
+  for (auto it = t->histograms().front()->data()->constBegin();
+       it != t->histograms().front()->data()->constEnd(); ++it)
     total += it->value;
-  EXPECT_EQ(total, double(c->samplesMs.size()));
+  const QString name = t->histograms().front()->name();
+  const double beyond =
+      name.contains("beyond") ? name.section('(', 1).section(' ', 0, 0).toDouble() : 0;
+  EXPECT_NEAR(total + 100.0 * beyond / double(c->samplesMs.size()), 100.0, 1e-6)
+      << name.toStdString();
 }
 
 TEST_F(Loaded, RooflineIsLogLogWithTheDeviceRoofs) {
   RooflinePage* r = w->rooflinePage();
-  const int kernels = int(kernelsOf(doc, w->model()->catalog()).size());
-  EXPECT_EQ(r->roofCount(), 2);
-  EXPECT_EQ(r->plot()->graphCount(), kernels + 2);
+  EXPECT_EQ(r->roofCount(), 3);  // FP32, TF32 tensor, FP16 tensor
   EXPECT_EQ(r->plot()->xAxis->scaleType(), QCPAxis::stLogarithmic);
   EXPECT_EQ(r->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
-  QCPGraph* fp32Roof = r->plot()->graph(kernels);
-  EXPECT_NEAR(fp32Roof->data()->at(fp32Roof->data()->size() - 1)->value,
-              doc.device->peakFp32Tflops * 1000, 1e-6);
+  bool fp32 = false;
+  for (int i = 0; i < r->plot()->graphCount(); ++i) {
+    QCPGraph* g = r->plot()->graph(i);
+    if (!g->name().startsWith("FP32 peak")) continue;
+    fp32 = true;
+    EXPECT_NEAR(g->data()->at(g->data()->size() - 1)->value, doc.device->peakFp32Tflops * 1000,
+                1e-6);
+  }
+  EXPECT_TRUE(fp32);
 }
 
 TEST_F(Loaded, CorrectnessGridHasOneCellPerCaseWithItsStatus) {
@@ -208,10 +231,9 @@ TEST_F(Synthetic, CorrectnessGridShowsFailErrorAndFallback) {
   EXPECT_EQ(statusOf("sgemm.double_buffer", {256, 384, 640}), "ERROR");
   EXPECT_EQ(statusOf("cublas.sgemm", k1024), "PASS");
   // The errored case has no samples: no point, no box.
-  EXPECT_EQ(w->scalingPage()->plot()->graph(3)->name(), "sgemm.double_buffer");
-  EXPECT_EQ(w->scalingPage()->plot()->graph(3)->data()->size(), 4);
+  EXPECT_EQ(scalingPoints(w->scalingPage()->plot(), "sgemm.double_buffer"), 4);
   w->timingPage()->selectCase("cublas.sgemm", {256, 384, 640});
-  EXPECT_EQ(w->timingPage()->boxes()->data()->size(), 7);
+  EXPECT_EQ(w->timingPage()->boxes().size(), 7);
 }
 
 TEST_F(Synthetic, CaseDetailShowsCanaryNegativeControlAndFirstMismatch) {
@@ -255,9 +277,12 @@ TEST_F(Loaded, BaselineAddsBarsLinesAndASpeedupPerCase) {
   ASSERT_GT(baseBars, 0);
   ASSERT_NE(w->progressionPage()->baselineBars(), nullptr);
   EXPECT_EQ(w->progressionPage()->baselineBars()->data()->size(), baseBars);
-  EXPECT_EQ(
-      w->scalingPage()->plot()->graphCount(),
-      kernelsOf(doc, w->model()->catalog()).size() + kernelsOf(base, w->model()->catalog()).size());
+  for (const QString& id : kernelsOf(base, w->model()->catalog())) {
+    int timed = 0;
+    for (const auto& c : base.cases) timed += c.kernel == id.toStdString() && hasSpeed(c);
+    EXPECT_EQ(scalingPoints(w->scalingPage()->plot(), id + " (baseline)"), timed)
+        << id.toStdString();
+  }
   int both = 0;
   for (const auto& c : doc.cases)
     if (const auto* b = base.find(c.kernel, c.shape); b && hasSpeed(*b) && hasSpeed(c)) ++both;
