@@ -59,7 +59,7 @@ QString newestSample() {
     if (dir.isEmpty()) return {};
     QFileInfoList files = QDir(dir).entryInfoList(patterns, QDir::Files);
     if (files.isEmpty()) return {};
-    // Names carry the recording date (spec-benchmark-h200-2026-11-22.json); ties by mtime.
+    // Names carry the recording date (spec-benchmark-h100-2026-11-22.json); ties by mtime.
     std::sort(files.begin(), files.end(), [](const QFileInfo& a, const QFileInfo& b) {
       if (a.lastModified() != b.lastModified()) return a.lastModified() > b.lastModified();
       return a.fileName() > b.fileName();

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "kwb/progression.h"
+#include "kwb/run_compare.h"
 #include "run_request.h"
 
 namespace kwb::gui {
@@ -121,16 +122,12 @@ Range gflopsCi(const CaseResult& c) {
   return {c.gflops * s.median / s.ci95.high, c.gflops * s.median / s.ci95.low};
 }
 
-QString timerLabel(const RunDocument&) { return "GPU time per launch (CUDA events)"; }
+QString timerLabel(const RunDocument& doc) {
+  return QString::fromUtf8(kwb::timerLabel(doc.settings.timer).data());
+}
 
 QString comparisonVerdict(const CaseResult& now, const CaseResult& base) {
-  const auto& a = now.summary.ci95;
-  const auto& b = base.summary.ci95;
-  if (a.high < b.low) return "FASTER";
-  if (a.low > b.high) return "SLOWER";
-  if (base.summary.median > 0 && std::abs(now.summary.median / base.summary.median - 1) < 0.02)
-    return "SAME";
-  return "UNCERTAIN";
+  return QString::fromUtf8(toString(compareCase(base, now, CompareRule{}).verdict).data());
 }
 
 QString formatNumber(double v, int precision) {

@@ -55,11 +55,11 @@ struct Range {
   double low = 0, high = 0;
 };
 Range gflopsCi(const CaseResult& c);
-// Which timer made a document's figures, for axis titles and captions. One place to read it
-// from the document once results record their timer; the engine's default until then.
+// Which timer made a document's figures, for axis titles and captions ("GPU time, back-to-back
+// (CUDA graph)"; schema 1 documents say host-inclusive).
 QString timerLabel(const RunDocument& doc);
-// Verdict of `now` against `base` at one kernel and shape: FASTER or SLOWER when the medians'
-// 95% CIs are apart, SAME when they overlap within 2%, else UNCERTAIN.
+// Verdict of `now` against `base` at one kernel and shape, as `kwb compare` gives it
+// (kwb/run_compare.h): FASTER, SLOWER, SAME or UNCERTAIN.
 QString comparisonVerdict(const CaseResult& now, const CaseResult& base);
 QString formatNumber(double v, int precision = 3);
 QString deviceBanner(const RunDocument& doc);  // "NVIDIA H200 · sm_90 · 132 SMs · ..."

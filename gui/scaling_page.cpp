@@ -181,9 +181,8 @@ void ScalingPage::rebuild() {
         "◇ not cubic: not joined",
         QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::darkGray, 1.5), QBrush(Qt::white), 9));
   if (anyFallback)
-    keyEntry("▨ → FP32 fallback: not a tensor-core result",
-             QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::darkGray, 1.5),
-                             QBrush(Qt::darkGray, Qt::BDiagPattern), 9));
+    keyEntry("▨ FP32 fallback", QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::darkGray, 1.5),
+                                                QBrush(Qt::darkGray, Qt::BDiagPattern), 9));
   // Ticks at the sizes run: the cubic ones, else every size, unless there are too many.
   QList<QPair<double, QString>> ticks;
   for (std::int64_t n : cubicSizes) ticks << QPair<double, QString>{double(n), QString::number(n)};

@@ -48,7 +48,7 @@ def main():
     ap.add_argument("--tab", default="Correctness")
     ap.add_argument("shapes", type=int, nargs="*", default=[120, 300, 600, 1200, 2460])
     args = ap.parse_args()
-    with open(os.path.join(ROOT, "resources/samples/spec-benchmark-h200.json")) as f:
+    with open(os.path.join(ROOT, "resources/samples/spec-benchmark-h100.json")) as f:
         sample = json.load(f)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     with tempfile.TemporaryDirectory() as tmp:

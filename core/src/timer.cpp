@@ -15,12 +15,11 @@ struct TimerName {
 };
 
 constexpr std::array<TimerName, 5> kNames{{
-    {TimerMode::kIsolated, "isolated", "GPU time, isolated (behind a blocking kernel)"},
-    {TimerMode::kBackToBack, "back-to-back", "GPU time, back-to-back (CUDA graph)"},
-    {TimerMode::kCupti, "cupti", "GPU time, CUPTI kernel durations"},
-    {TimerMode::kHost, "host", "host-inclusive time (dispatch included)"},
-    {TimerMode::kHostEvents, "host-events",
-     "host-inclusive time (events around the enqueue, schema 1)"},
+    {TimerMode::kIsolated, "isolated", "GPU time, isolated"},
+    {TimerMode::kBackToBack, "back-to-back", "GPU time, back-to-back"},
+    {TimerMode::kCupti, "cupti", "GPU time, CUPTI"},
+    {TimerMode::kHost, "host", "host-inclusive time"},
+    {TimerMode::kHostEvents, "host-events", "host-inclusive time (schema 1)"},
 }};
 
 const TimerName& entry(TimerMode t) {

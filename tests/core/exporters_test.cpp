@@ -25,7 +25,7 @@ TEST(Exporters, MarkdownMatchesExpectedText) {
       "**Device:** Test GPU (sm_90, 132 SMs, 1980 MHz)  \n"
       "**Recorded:** 2026-11-22T00:00:00Z on testhost, kwb 0.1.0 (abc123)  \n"
       "**Suite:** quick, seed 42, L2 hot  \n"
-      "**Timer:** GPU time, back-to-back (CUDA graph)\n\n"
+      "**Timer:** GPU time, back-to-back\n\n"
       "Known-answer test: PASS — cublas.sgemm vs cpu.fp64\n\n"
       "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
       "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"

@@ -28,7 +28,8 @@ inline constexpr TimerMode kDefaultTimer = TimerMode::kBackToBack;
 
 std::string_view toString(TimerMode t);  // "isolated", "back-to-back", "cupti", "host", ...
 TimerMode parseTimerMode(std::string_view text);  // throws InputError naming the choices
-// A short label for tables, plots and reports: "GPU time, back-to-back (CUDA graph)".
+// A short label for tables, plots and reports: "GPU time, back-to-back" (docs/MEASUREMENT.md
+// says what each means).
 std::string_view timerLabel(TimerMode t);
 // True for the modes that exclude host latency.
 bool isGpuTime(TimerMode t);
