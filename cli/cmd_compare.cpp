@@ -13,7 +13,7 @@ namespace {
 struct CompareOpts {
   std::string base, now;
   std::string failOnSlower;  // "3%" or "3": percent
-  double sameWithin = 1.0;   // percent
+  double sameWithin = 2.0;   // percent
 };
 
 // "3%" and "3" both mean three percent; anything else names the option and the value.
@@ -93,7 +93,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
                   "Exit 1 when a case is SLOWER by more than this, e.g. 3%");
   sub->add_option("--same-within", o->sameWithin,
                   "Changes below this many percent count as SAME when the medians are known that "
-                  "well (default 1)")
+                  "well (default 2)")
       ->check(CLI::Range(0.0, 100.0));
   sub->callback([o, &exitCode] { exitCode = compareCommand(*o); });
 }

@@ -63,7 +63,7 @@ void BaselinePage::rebuildNow() {
   if (baseline->settings.timer != doc.settings.timer)
     timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
   m_header->setText(QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline GFLOP/s; the "
-                            "verdict reads the medians' 95%% confidence intervals. %4")
+                            "verdict reads the medians' 95% confidence intervals. %4")
                         .arg(QFileInfo(m_model->baselineSource()).fileName(),
                              baseline->device ? QString::fromStdString(baseline->device->name)
                                               : QString("no device"),

@@ -8,7 +8,7 @@ namespace {
 
 std::string percent(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", 100.0 * x);
+  std::snprintf(buf, sizeof buf, std::abs(x) < 0.01 ? "%+.2f%%" : "%+.1f%%", 100.0 * x);
   return buf;
 }
 

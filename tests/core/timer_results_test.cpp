@@ -150,3 +150,11 @@ TEST(RunCompare, DocumentsPairCasesAndListTheRest) {
   EXPECT_EQ(r.onlyInNew[0], "cublas.sgemm 512x512x512");
   EXPECT_TRUE(r.onlyInBase.empty());
 }
+
+// A 1.5% change of tight samples is within the default run-to-run allowance (SAME), and
+// SLOWER under a 1% rule: the threshold, not the ratio alone, decides.
+TEST(RunCompare, SameWithinDecidesSmallClearChanges) {
+  const auto base = timedCase(1.0, 0.001), now = timedCase(1.015, 0.001);
+  EXPECT_EQ(kwb::compareCase(base, now, {}).verdict, Verdict::kSame);
+  EXPECT_EQ(kwb::compareCase(base, now, {.sameWithin = 0.01}).verdict, Verdict::kSlower);
+}

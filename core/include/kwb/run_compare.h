@@ -17,7 +17,9 @@ std::string_view toString(Verdict v);  // "FASTER", "SLOWER", "SAME", "UNCERTAIN
 struct CompareRule {
   // Changes of the median time smaller than this (relative) are SAME when both medians are
   // known this well; larger changes must also have disjoint CIs to be FASTER or SLOWER.
-  double sameWithin = 0.01;
+  // 2%: three spec-benchmark runs on an H100 put 87% of case medians within 1% of each
+  // other and all within 2.7% (docs/MEASUREMENT.md); within-run CIs do not see that spread.
+  double sameWithin = 0.02;
 };
 
 struct CaseComparison {
