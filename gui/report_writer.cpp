@@ -1,6 +1,7 @@
 #include "report_writer.h"
 
 #include <QFileInfo>
+#include <QSaveFile>
 
 #include "conformance_view.h"
 #include "doc_queries.h"
@@ -110,7 +111,12 @@ void caseTable(ReportPainter& rp, const RunDocument& doc) {
 
 QString writeReportPdf(const ReportInputs& in, const QString& path) {
   const RunDocument& doc = in.model->document();
-  QPdfWriter writer(path);
+  // Written to a temporary file beside `path` and renamed over it only when complete: a full
+  // disk or a file-size limit leaves the previous report as it was.
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QString("Could not write the report '%1': %2.").arg(path, file.errorString());
+  QPdfWriter writer(&file);
   writer.setPageSize(QPageSize(QPageSize::A4));
   writer.setPageOrientation(QPageLayout::Landscape);
   writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
@@ -221,8 +227,10 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
     rp.paragraph(lines.join('\n'), 8);
   }
   rp.painter().end();
-  if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-    return QString("Could not write the report '%1'.").arg(path);
+  if (file.size() == 0 || !file.commit())
+    return QString("Could not write the report '%1': %2; any previous file there is unchanged.")
+        .arg(path,
+             file.errorString().isEmpty() ? QString("nothing was written") : file.errorString());
   return {};
 }
 
