@@ -13,6 +13,7 @@
 #include "kwb/error.h"
 #include "kwb/results.h"
 #include "kwb/run_info.h"
+#include "run_options.h"
 
 namespace kwb::cli {
 
@@ -71,6 +72,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--device", o->index, "Device index")->check(CLI::NonNegativeNumber);
   sub->add_option("--json", o->json, "Also write the results document, report included, to FILE");
   sub->callback([o, &exitCode] {
+    checkWritable(o->json);  // before the suite, not after it (exit 2 naming the path)
     const auto start = std::chrono::steady_clock::now();
     const DeviceInfo d = cuda::queryDevice(o->index);  // throws NoDeviceError → exit 3
     KWB_CUDA_CHECK(cudaSetDevice(o->index));

@@ -18,11 +18,11 @@ void addExportCommand(CLI::App& app, int& exitCode) {
   sub->callback([o, &exitCode] {
     if (o->csv.empty() && o->md.empty())
       throw InputError("export needs --csv FILE and/or --md FILE");
+    checkDistinct({{"input", o->in}, {"--csv", o->csv}, {"--md", o->md}});
     checkWritable(o->csv);
     checkWritable(o->md);
     const RunDocument doc = readDocument(o->in);
-    if (!o->csv.empty()) writeTextFile(o->csv, toCsv(doc));
-    if (!o->md.empty()) writeTextFile(o->md, toMarkdown(doc));
+    writeOutputs({{o->csv, [&] { return toCsv(doc); }}, {o->md, [&] { return toMarkdown(doc); }}});
     exitCode = kExitOk;
   });
 }

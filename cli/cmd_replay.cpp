@@ -1,11 +1,12 @@
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <thread>
 
 #include "commands.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
+#include "kwb/results.h"
+#include "run_options.h"
 
 namespace kwb::cli {
 namespace {
@@ -13,17 +14,24 @@ namespace {
 // Re-emits a recorded event stream, paced by each event's elapsedS / speed. Every line is
 // parsed first, so a malformed file is refused (exit 2) before anything is written.
 int replay(const std::string& path, double speed) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot open event stream '" + path + "'");
+  if (speed > 0 && speed < 0.01)
+    throw InputError("--speed " + std::to_string(speed) +
+                     " is too slow to finish; give 0 (no pauses) or at least 0.01");
+  // A regular file of bounded size: a FIFO or /dev/zero is refused, not waited on.
+  const std::string text = readTextFile(path, "event stream", kMaxDocumentBytes);
   std::vector<std::string> lines;
   std::vector<Event> events;
-  std::string line;
   int n = 0;
-  while (std::getline(in, line)) {
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
     ++n;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     events.push_back(parseEventLine(line, path, n));
-    lines.push_back(line);
+    lines.push_back(std::move(line));
   }
   if (events.empty()) throw InputError("event stream '" + path + "' is empty");
   if (events.back().type != EventType::kDone)
@@ -48,7 +56,7 @@ void addReplayCommand(CLI::App& app, int& exitCode) {
   auto speed = std::make_shared<double>(1.0);
   sub->add_option("file", *path, "A .jsonl file recorded from kwb run --stream")->required();
   sub->add_option("--speed", *speed, "Pace multiplier (2 = twice as fast, 0 = no pauses)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finiteRange(0.0, 1e6));
   sub->callback([path, speed, &exitCode] { exitCode = replay(*path, *speed); });
 }
 

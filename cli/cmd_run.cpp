@@ -77,6 +77,7 @@ std::string progressionText(const ProgressionCheck& p) {
 }
 
 int runCommand(const RunOpts& o) {
+  checkDistinct({{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
   const ResolvedSelection sel = resolve(o.sel, "quick");
   cuda::RunConfig cfg;
@@ -118,9 +119,9 @@ int runCommand(const RunOpts& o) {
   const RunDocument doc =
       cuda::runPlan(commandRegistry(), plan, cfg, sink, [] { return g_cancel != 0; });
 
-  if (!o.json.empty()) writeDocument(doc, o.json);
-  if (!o.csv.empty()) writeTextFile(o.csv, toCsv(doc));
-  if (!o.md.empty()) writeTextFile(o.md, toMarkdown(doc));
+  writeOutputs({{o.json, [&] { return toJsonText(doc); }},
+                {o.csv, [&] { return toCsv(doc); }},
+                {o.md, [&] { return toMarkdown(doc); }}});
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   bool allGood = doc.knownAnswer.passed;
@@ -136,17 +137,17 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   auto o = std::make_shared<RunOpts>();
   addSelectionOptions(*sub, o->sel, "quick");
   sub->add_option("--samples", o->samples, "Take exactly N samples per case (default: adaptive)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000));
   sub->add_option("--warmups", o->warmups, "Warm-up launches before sampling")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 1000000));
   sub->add_flag("--cold", o->cold, "Flush L2 before every sample (default: hot L2)");
   sub->add_option("--max-noise", o->maxNoise,
                   "Stop once the median's 95% CI is within ±X (relative)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finiteRange(0.0, 1.0));
   sub->add_option("--min-time", o->minTime, "Minimum sampling time per case, seconds")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finiteRange(0.0, 86400.0));
   sub->add_option("--max-time", o->maxTime, "Maximum sampling time per case, seconds")
-      ->check(CLI::PositiveNumber);
+      ->check(finiteRange(1e-6, 86400.0));
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");

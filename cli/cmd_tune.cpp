@@ -183,12 +183,12 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       ->required();
   sub->add_option("--shape", o->shape, "Shape MxNxK (or one number for a cube)")->required();
   sub->add_option("--json", o->json, "Also write the results document, grid included, to FILE");
-  sub->add_option("--seed", o->seed, "Seed of the inputs");
+  sub->add_option("--seed", o->seed, "Seed of the inputs")->check(kSeed);
   sub->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
-      ->check(CLI::PositiveNumber);
+      ->check(finiteRange(1e-6, 86400.0));
   sub->callback([o, &exitCode] { exitCode = tuneCommand(*o); });
 }
 

@@ -1,5 +1,7 @@
 #include "engine_driver.h"
 
+#include <algorithm>
+
 #include "kwb/error.h"
 
 namespace kwb::gui {
@@ -36,6 +38,7 @@ EngineDriver::~EngineDriver() {
 void EngineDriver::start(const QString& program, const QStringList& arguments) {
   m_stdoutBuffer.clear();
   m_stderrBuffer.clear();
+  m_scanned = 0;
   m_lineNumber = 0;
   m_startFailed = false;
   m_process.start(program, arguments, QIODevice::ReadOnly);
@@ -53,27 +56,48 @@ QString EngineDriver::commandLine() const {
 
 void EngineDriver::readStdout() {
   m_stdoutBuffer += m_process.readAllStandardOutput();
+  // Complete lines are taken from the front in one pass, and the search for the next newline
+  // starts where the last one ended, so a long line costs its length once, not once per read.
+  qsizetype begin = 0;
   qsizetype nl;
-  while ((nl = m_stdoutBuffer.indexOf('\n')) >= 0) {
-    const QByteArray line = m_stdoutBuffer.left(nl).trimmed();
-    m_stdoutBuffer.remove(0, nl + 1);
+  while ((nl = m_stdoutBuffer.indexOf('\n', std::max(begin, m_scanned))) >= 0) {
+    const QByteArray line = m_stdoutBuffer.mid(begin, nl - begin).trimmed();
+    begin = nl + 1;
     ++m_lineNumber;
     if (line.isEmpty()) continue;
     try {
       emit eventReceived(parseEventLine(std::string_view(line.constData(), size_t(line.size())),
                                         "engine stdout", m_lineNumber));
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {
+      // Anything thrown by parsing the engine's bytes is the engine's fault, never a crash.
       emit protocolError(QString::fromStdString(e.what()));
     }
+  }
+  if (begin > 0) m_stdoutBuffer.remove(0, begin);
+  m_scanned = m_stdoutBuffer.size();
+  if (m_stdoutBuffer.size() > kMaxLineBytes) {
+    emit protocolError(QString("The engine printed a line of more than %1 MiB on stdout at line "
+                               "%2; that is no event.")
+                           .arg(kMaxLineBytes >> 20)
+                           .arg(m_lineNumber + 1));
+    m_stdoutBuffer.clear();
+    m_scanned = 0;
   }
 }
 
 void EngineDriver::readStderr() {
   m_stderrBuffer += m_process.readAllStandardError();
+  qsizetype begin = 0;
   qsizetype nl;
-  while ((nl = m_stderrBuffer.indexOf('\n')) >= 0) {
-    emit stderrLine(QString::fromUtf8(m_stderrBuffer.left(nl)));
-    m_stderrBuffer.remove(0, nl + 1);
+  while ((nl = m_stderrBuffer.indexOf('\n', begin)) >= 0) {
+    emit stderrLine(
+        QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
+    begin = nl + 1;
+  }
+  if (begin > 0) m_stderrBuffer.remove(0, begin);
+  if (m_stderrBuffer.size() > kMaxLogLine) {  // a line without end: shown in parts
+    emit stderrLine(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
+    m_stderrBuffer.clear();
   }
 }
 

@@ -39,7 +39,11 @@ class EngineDriver : public QObject {
 
   QProcess m_process;
   QTimer m_killTimer;
+  // An event line longer than this is a protocol error (a real one is a few hundred KiB).
+  static constexpr qsizetype kMaxLineBytes = qsizetype(64) << 20;
+  static constexpr qsizetype kMaxLogLine = 64 * 1024;  // stderr lines are cut here
   QByteArray m_stdoutBuffer;
+  qsizetype m_scanned = 0;  // m_stdoutBuffer holds no newline before this
   QByteArray m_stderrBuffer;
   int m_lineNumber = 0;
   bool m_startFailed = false;

@@ -1,7 +1,10 @@
 #include "headless.h"
 
 #include <QApplication>
+#include <QFileInfo>
+#include <QImageWriter>
 #include <QPixmap>
+#include <QSaveFile>
 #include <cstdio>
 
 #include "main_window.h"
@@ -12,6 +15,27 @@ namespace {
 int fail(const QString& message) {
   std::fprintf(stderr, "kwb-gui: error: %s\n", message.toLocal8Bit().constData());
   return 2;
+}
+
+// Saves `shot` through a temporary file renamed over `path` once complete, so a failure
+// leaves the previous file as it was. The format comes from the extension.
+QString saveScreenshot(const QPixmap& shot, const QString& path) {
+  const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+  if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {
+    QStringList known;
+    for (const QByteArray& f : QImageWriter::supportedImageFormats()) known << "." + QString(f);
+    return QString("cannot write the screenshot '%1': unknown image type '%2' (use one of %3).")
+        .arg(path, format.isEmpty() ? QString("(no extension)") : "." + QString(format),
+             known.join(", "));
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QString("cannot write the screenshot '%1': %2.").arg(path, file.errorString());
+  if (!shot.save(&file, format.constData()) || !file.commit())
+    return QString("cannot write the screenshot '%1': %2; any previous file there is unchanged.")
+        .arg(path, file.errorString().isEmpty() ? QString("the image could not be encoded")
+                                                : file.errorString());
+  return {};
 }
 
 }  // namespace
@@ -37,9 +61,8 @@ int runHeadless(const HeadlessOptions& o) {
   w.rebuildAllNow();
   QApplication::processEvents();
   if (!o.screenshot.isEmpty()) {
-    const QPixmap shot = w.grab();
-    if (!shot.save(o.screenshot))
-      return fail(QString("could not write the screenshot '%1'.").arg(o.screenshot));
+    if (const QString err = saveScreenshot(w.grab(), o.screenshot); !err.isEmpty())
+      return fail(err);
     std::fprintf(stderr, "kwb-gui: screenshot written to %s\n",
                  o.screenshot.toLocal8Bit().constData());
   }

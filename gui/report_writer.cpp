@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QLocale>
+#include <QSaveFile>
 #include <functional>
 
 #include "conformance_view.h"
@@ -70,7 +71,12 @@ QPageSize defaultReportPageSize() {
 
 QString writeReportPdf(const ReportInputs& in, const QString& path) {
   const RunDocument& doc = in.model->document();
-  QPdfWriter writer(path);
+  // Written to a temporary file beside `path` and renamed over it only when complete: a full
+  // disk or a file-size limit leaves the previous report as it was.
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QString("Could not write the report '%1': %2.").arg(path, file.errorString());
+  QPdfWriter writer(&file);
   writer.setPageSize(in.pageSize);
   writer.setPageOrientation(QPageLayout::Landscape);
   writer.setPageMargins(QMarginsF(12, 12, 12, 12), QPageLayout::Millimeter);
@@ -195,8 +201,10 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (const auto& b = in.model->baseline())
     drawBaselineTable(rp, doc, *b, QFileInfo(in.model->baselineSource()).fileName());
   rp.painter().end();
-  if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-    return QString("Could not write the report '%1'.").arg(path);
+  if (file.size() == 0 || !file.commit())
+    return QString("Could not write the report '%1': %2; any previous file there is unchanged.")
+        .arg(path,
+             file.errorString().isEmpty() ? QString("nothing was written") : file.errorString());
   return {};
 }
 

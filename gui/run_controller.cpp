@@ -1,8 +1,27 @@
 #include "run_controller.h"
 
 #include <algorithm>
+#include <csignal>
+#include <cstring>
 
 namespace kwb::gui {
+
+QString signalName(int signal) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+  if (const char* abbrev = sigabbrev_np(signal)) return QString("SIG") + abbrev;
+#endif
+  return QString("signal %1").arg(signal);
+}
+
+QString describeExit(int exitCode, bool crashed) {
+  // QProcess gives the signal's number as the exit code of a process a signal killed.
+  if (crashed) return "was killed by " + signalName(exitCode);
+  if (exitCode > 128 && exitCode < 128 + 65)
+    return QString("exited with code %1 (128 + %2: a process it ran was killed by a signal)")
+        .arg(exitCode)
+        .arg(signalName(exitCode - 128));
+  return QString("exited with code %1").arg(exitCode);
+}
 
 RunController::RunController(QObject* parent) : QObject(parent) {
   m_builder = [](const RunRequest& r) { return r.toArguments(); };
@@ -20,6 +39,7 @@ void RunController::start(const RunRequest& request) {
   m_doc.settings.coldL2 = request.coldL2;
   m_queue = {request};
   m_engineStarts = 0;
+  m_leftAtStart = m_total;
   m_cancelled = false;
   m_headerSeen = false;
   m_running = true;
@@ -50,7 +70,16 @@ void RunController::launchNext() {
   if (m_queue.isEmpty()) {
     const bool allGood = std::all_of(m_doc.cases.begin(), m_doc.cases.end(),
                                      [](const CaseResult& c) { return isGood(c.status); });
-    finish(true, allGood ? "Every case passed." : "The run finished; some cases did not pass.");
+    const auto crashes = std::count_if(m_doc.cases.begin(), m_doc.cases.end(), [](const auto& c) {
+      return c.status == CaseStatus::kCrashed;
+    });
+    // Not ok when the engine died on a case: the run went through, but not as asked.
+    if (crashes > 0)
+      finish(false, QString("The run finished, but %1 of %2 cases crashed the engine.")
+                        .arg(crashes)
+                        .arg(m_total));
+    else
+      finish(true, allGood ? "Every case passed." : "The run finished; some cases did not pass.");
     return;
   }
   const RunRequest next = m_queue.takeFirst();
@@ -58,15 +87,15 @@ void RunController::launchNext() {
   m_driver = new EngineDriver(this);
   m_runningCase.reset();
   m_gotDone = false;
-  m_doneThisEngine = 0;
+  m_protocolError.clear();
+  m_leftAtStart = casesLeft();
   m_lastStderr.clear();
   connect(m_driver, &EngineDriver::eventReceived, this, &RunController::onEvent);
   connect(m_driver, &EngineDriver::stderrLine, this, [this](const QString& line) {
     if (!line.trimmed().isEmpty()) m_lastStderr = line.trimmed();
     emit logLine("engine", line);
   });
-  connect(m_driver, &EngineDriver::protocolError, this,
-          [this](const QString& m) { emit logLine("error", m); });
+  connect(m_driver, &EngineDriver::protocolError, this, &RunController::onProtocolError);
   connect(m_driver, &EngineDriver::failedToStart, this, [this](const QString& m) {
     emit logLine("error", m);
     finish(false, m + " Set its path in Run ▸ Engine… or put kwb beside kwb-gui.");
@@ -85,6 +114,7 @@ void RunController::launchNext() {
 }
 
 void RunController::onEvent(const Event& e) {
+  if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
   switch (e.type) {
     case EventType::kHello:
       if (!m_headerSeen) {
@@ -109,24 +139,26 @@ void RunController::onEvent(const Event& e) {
         m_planned.clear();
         for (const auto& p : e.plan) m_planned.append({QString::fromStdString(p.kernel), p.shape});
         m_total = int(m_planned.size());
+        m_leftAtStart = casesLeft();
         emit progress(finishedCases(), m_total);
       }
       break;
-    case EventType::kCaseStarted:
-      m_runningCase = Key{QString::fromStdString(e.planned.kernel), e.planned.shape};
+    case EventType::kCaseStarted: {
+      const Key key{QString::fromStdString(e.planned.kernel), e.planned.shape};
+      if (!checkQueued(key, "started")) return;
+      m_runningCase = key;
       emit caseStarted(m_runningCase->kernel, m_runningCase->shape);
       break;
+    }
     case EventType::kCaseFinished:
     case EventType::kCaseFailed:
       if (e.result) {
         const Key key{QString::fromStdString(e.result->kernel), e.result->shape};
+        // Only a case asked for and not yet done counts: an engine that ignores its arguments
+        // or repeats itself must not fill the run with cases no one asked for.
+        if (!checkQueued(key, "finished")) return;
         m_done.append(key);
-        if (!m_planned.contains(key)) {
-          m_planned.append(key);
-          m_total = int(m_planned.size());
-        }
         m_doc.cases.push_back(*e.result);
-        ++m_doneThisEngine;
         emit caseFinished(*e.result);
         emit progress(finishedCases(), m_total);
       }
@@ -145,8 +177,42 @@ void RunController::onEvent(const Event& e) {
   }
 }
 
+int RunController::casesLeft() const {
+  int left = 0;
+  for (const Key& k : m_planned) left += m_done.contains(k) ? 0 : 1;
+  return left;
+}
+
+bool RunController::checkQueued(const Key& key, const char* what) {
+  if (m_planned.contains(key) && !m_done.contains(key)) return true;
+  onProtocolError(
+      QString("The engine %1 %2 at %3, a case %4.")
+          .arg(what, key.kernel, shapeText(key.shape),
+               m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
+  return false;
+}
+
+void RunController::onProtocolError(const QString& message) {
+  emit logLine("error", message);
+  if (!m_protocolError.isEmpty()) return;  // the first one ends the run
+  m_protocolError = message;
+  m_queue.clear();
+  if (m_driver && m_driver->isRunning())
+    m_driver->stop();  // onExited ends the run with the message
+  else
+    finish(false, "The engine broke the protocol: " + message);
+}
+
 void RunController::onExited(int exitCode, bool crashed) {
   if (!m_running) return;
+  if (!m_protocolError.isEmpty()) {
+    finish(false, QString("The engine broke the protocol, so the run stopped (%1 of %2 cases "
+                          "finished): %3")
+                      .arg(finishedCases())
+                      .arg(m_total)
+                      .arg(m_protocolError));
+    return;
+  }
   if (m_cancelled) {
     finish(false, QString("The run was cancelled; %1 of %2 cases finished.")
                       .arg(finishedCases())
@@ -157,8 +223,8 @@ void RunController::onExited(int exitCode, bool crashed) {
     launchNext();
     return;
   }
-  const QString how = crashed ? QString("died from a signal")
-                              : QString("exited with code %1 before it was done").arg(exitCode);
+  const QString how = crashed ? describeExit(exitCode, true)
+                              : describeExit(exitCode, false) + " before it was done";
   if (m_runningCase) {
     CaseResult c;
     c.kernel = m_runningCase->kernel.toStdString();
@@ -173,9 +239,11 @@ void RunController::onExited(int exitCode, bool crashed) {
     emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
                               .arg(how, m_runningCase->kernel, shapeText(m_runningCase->shape)));
     m_runningCase.reset();
-    m_doneThisEngine = 1;  // progress was made: the crashed case is settled
   }
-  if (m_doneThisEngine > 0 && exitCode != 2 && exitCode != 3) {
+  // A new engine only when this one settled at least one case still queued (finished, or
+  // crashed on it): so there are at most as many engines as cases, never an endless restart.
+  const bool progressed = casesLeft() < m_leftAtStart;
+  if (progressed && m_engineStarts <= m_total && (crashed || (exitCode != 2 && exitCode != 3))) {
     QList<Key> left;
     for (const Key& k : m_planned)
       if (!m_done.contains(k)) left.append(k);
@@ -191,6 +259,12 @@ void RunController::onExited(int exitCode, bool crashed) {
     why = "The engine refused the request";
   else if (exitCode == 3)
     why = "The engine found no CUDA device";
+  else if (!progressed)
+    why = QString("The engine %1 without finishing any of the %2 cases left (%3 of %4 finished)")
+              .arg(how)
+              .arg(m_leftAtStart)
+              .arg(finishedCases())
+              .arg(m_total);
   else
     why = QString("The engine %1").arg(how);
   finish(false, why + (m_lastStderr.isEmpty() ? QString(".") : ": " + m_lastStderr));

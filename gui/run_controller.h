@@ -10,6 +10,11 @@
 
 namespace kwb::gui {
 
+// "SIGSEGV" for 11; "signal N" where the name is unknown.
+QString signalName(int signal);
+// How an engine ended, in words: "was killed by SIGSEGV", "exited with code 2".
+QString describeExit(int exitCode, bool crashed);
+
 // Runs a request through one or more engine processes. When an engine dies mid-run the
 // case it was running is recorded as `crashed` and a fresh engine carries on with the
 // cases left (DESIGN.md, "Processes and data flow").
@@ -56,6 +61,10 @@ class RunController : public QObject {
   void launchNext();
   void onEvent(const Event& e);
   void onExited(int exitCode, bool crashed);
+  void onProtocolError(const QString& message);
+  // True when `key` is planned and not done; otherwise a protocol error naming `what`.
+  bool checkQueued(const Key& key, const char* what);
+  int casesLeft() const;
   void finish(bool ok, const QString& message);
   QList<RunRequest> batchesFor(const QList<Key>& left) const;
 
@@ -70,12 +79,13 @@ class RunController : public QObject {
   RunDocument m_doc;
   int m_total = 0;
   int m_engineStarts = 0;
-  int m_doneThisEngine = 0;
+  int m_leftAtStart = 0;  // cases left when the current engine started
   bool m_gotDone = false;
   bool m_running = false;
   bool m_cancelled = false;
   bool m_headerSeen = false;
   QString m_lastStderr;
+  QString m_protocolError;  // the engine's first protocol error; it ends the run
   QElapsedTimer m_clock;
 };
 

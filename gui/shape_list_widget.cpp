@@ -53,7 +53,11 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
   connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (i < 0 || i >= m_presets.size()) return;
     m_list->clear();
-    for (const QString& s : m_presets[i].shapes) addShape(s, false);
+    m_keys.clear();
+    // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
+    m_list->setUpdatesEnabled(false);
+    for (const QString& s : m_presets[i].shapes) insertShape(s, false);
+    m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });
   connect(m_list, &QListWidget::itemChanged, this, &ShapeListWidget::selectionChanged);
@@ -86,18 +90,26 @@ void ShapeListWidget::choosePreset(const QString& name) {
 QString ShapeListWidget::presetName() const { return m_preset->currentText(); }
 
 void ShapeListWidget::addShape(const QString& text, bool custom) {
-  if (!validate(text).isEmpty()) return;
-  const Shape s = parseShape(text.toStdString());
-  for (int i = 0; i < m_list->count(); ++i)
-    if (m_list->item(i)->data(Qt::UserRole).toString() == QString::fromStdString(toString(s)))
-      return;
+  if (insertShape(text, custom)) emit selectionChanged();
+}
+
+bool ShapeListWidget::insertShape(const QString& text, bool custom) {
+  Shape s;
+  try {
+    s = parseShape(text.trimmed().toStdString());
+  } catch (const InputError&) {
+    return false;
+  }
+  const QString key = QString::fromStdString(toString(s));
+  if (m_keys.contains(key)) return false;
+  m_keys.insert(key);
   auto* item = new QListWidgetItem(shapeText(s), m_list);
-  item->setData(Qt::UserRole, QString::fromStdString(toString(s)));
+  item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
   item->setCheckState(Qt::Checked);
-  item->setToolTip(QString::fromStdString(toString(s)) + (custom ? " (custom)" : ""));
-  emit selectionChanged();
+  item->setToolTip(key + (custom ? " (custom)" : ""));
+  return true;
 }
 
 QList<Shape> ShapeListWidget::checkedShapes() const {

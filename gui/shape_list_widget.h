@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSet>
 #include <QWidget>
 
 #include "app_paths.h"
@@ -39,6 +40,10 @@ class ShapeListWidget : public QWidget {
   QPushButton* m_add;
   QLabel* m_message;
   QList<Preset> m_presets;
+  QSet<QString> m_keys;  // toString of every shape in m_list: duplicates found in O(1)
+
+  // Adds one shape unless it is invalid or already listed; true when added. No signal.
+  bool insertShape(const QString& text, bool custom);
 };
 
 }  // namespace kwb::gui

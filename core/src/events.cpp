@@ -1,9 +1,13 @@
 #include "kwb/events.h"
 
+#include <cmath>
+
+#include "json_read.h"
 #include "kwb/error.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
+using jsonread::get;
 using nlohmann::json;
 
 namespace {
@@ -83,6 +87,7 @@ std::string toJsonLine(const Event& e) {
                                {"backToBackUs", e.launchOverhead->backToBackUs}};
       break;
   }
+  encodeNonFinite(j);  // written so that parseEventLine reads it back
   return j.dump();
 }
 
@@ -91,8 +96,10 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error& e) {
-    throw InputError("bad event at " + where + ": not valid JSON (" + e.what() + ")");
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
+    throw InputError("bad event at " + where + ": not valid JSON (" + jsonread::plain(e.what()) +
+                     ")");
   }
   try {
     Event e;
@@ -101,15 +108,19 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
     for (EventType t : kAllTypes)
       if (toString(t) == name) e.type = t, known = true;
     if (!known) throw InputError("unknown event type '" + name + "'");
-    if (auto it = j.find("elapsedS"); it != j.end()) it->get_to(e.elapsedS);
+    e.elapsedS = jsonread::value(j, "elapsedS", 0.0);
+    // `kwb replay` waits until elapsedS: a negative, non-finite or absurd time is refused.
+    if (!(e.elapsedS >= 0 && e.elapsedS <= kMaxElapsedS))
+      throw InputError("'elapsedS' is " + jsonread::describe(j.at("elapsedS")) +
+                       "; it must be from 0 to " + std::to_string(int(kMaxElapsedS)) + " seconds");
     switch (e.type) {
       case EventType::kHello:
-        j.at("version").get_to(e.toolVersion);
-        j.at("gitRevision").get_to(e.gitRevision);
-        j.at("host").get_to(e.host);
-        j.at("timestamp").get_to(e.timestamp);
-        j.at("schemaVersion").get_to(e.schemaVersion);
-        j.at("protocolVersion").get_to(e.protocolVersion);
+        get(j, "version", e.toolVersion);
+        get(j, "gitRevision", e.gitRevision);
+        get(j, "host", e.host);
+        get(j, "timestamp", e.timestamp);
+        get(j, "schemaVersion", e.schemaVersion);
+        get(j, "protocolVersion", e.protocolVersion);
         if (e.protocolVersion != kProtocolVersion)
           throw InputError("protocol version " + std::to_string(e.protocolVersion) +
                            " is not supported (this kwb speaks " +
@@ -119,27 +130,32 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
         if (!j.at("device").is_null()) e.device = j.at("device").get<DeviceInfo>();
         break;
       case EventType::kPlan:
-        j.at("settings").get_to(e.settings);
+        get(j, "settings", e.settings);
+        if (!j.at("cases").is_array()) throw InputError("'cases' must be a list");
         for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
         break;
       case EventType::kCaseStarted:
-        j.at("index").get_to(e.index);
+        get(j, "index", e.index);
         e.planned = plannedFromJson(j);
         break;
       case EventType::kCaseFinished:
       case EventType::kCaseFailed:
-        j.at("index").get_to(e.index);
+        get(j, "index", e.index);
         e.result = j.at("result").get<CaseResult>();
         break;
       case EventType::kLog:
-        j.at("level").get_to(e.level);
-        j.at("message").get_to(e.message);
+        get(j, "level", e.level);
+        get(j, "message", e.message);
         break;
       case EventType::kDone:
-        j.at("exitCode").get_to(e.exitCode);
-        j.at("knownAnswer").get_to(e.knownAnswer);
-        j.at("progression").get_to(e.progression);
-        j.at("wallSeconds").get_to(e.wallSeconds);
+        get(j, "exitCode", e.exitCode);
+        // `kwb replay` exits with it: only the codes kwb documents (docs/PROTOCOL.md).
+        if (e.exitCode < kExitOk || e.exitCode > kExitInternal)
+          throw InputError("'exitCode' " + std::to_string(e.exitCode) +
+                           " is not an exit code of kwb (0 to 4)");
+        get(j, "knownAnswer", e.knownAnswer);
+        get(j, "progression", e.progression);
+        get(j, "wallSeconds", e.wallSeconds);
         if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
           e.launchOverhead = LaunchOverhead{it->at("isolatedUs").get<double>(),
                                             it->at("backToBackUs").get<double>()};
@@ -147,7 +163,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
     }
     return e;
   } catch (const json::exception& ex) {
-    throw InputError("bad event at " + where + ": " + ex.what());
+    throw InputError("bad event at " + where + ": " + jsonread::plain(ex.what()));
   } catch (const InputError& ex) {
     throw InputError("bad event at " + where + ": " + ex.what());
   }

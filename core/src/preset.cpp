@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "json_read.h"
 #include "kwb/error.h"
+#include "kwb/results.h"
 
 namespace kwb {
 namespace fs = std::filesystem;
@@ -19,8 +19,9 @@ Suite parseSuite(std::string_view text, std::string_view source) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw fail(std::string("not valid JSON (") + e.what() + ")");
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
+    throw fail("not valid JSON (" + jsonread::plain(e.what()) + ")");
   }
   if (!j.is_object()) throw fail("not a JSON object");
   Suite s;
@@ -33,7 +34,8 @@ Suite parseSuite(std::string_view text, std::string_view source) {
   if (shapes == j.end() || !shapes->is_array() || shapes->empty())
     throw fail("'shapes' must be a non-empty list of shapes like \"512\" or \"256x384x640\"");
   for (const auto& item : *shapes) {
-    if (!item.is_string()) throw fail("every shape must be a string, got " + item.dump());
+    if (!item.is_string())
+      throw fail("every shape must be a string, not " + jsonread::describe(item));
     try {
       s.shapes.push_back(parseShape(item.get<std::string>()));
     } catch (const InputError& e) {
@@ -62,9 +64,9 @@ Suite loadSuite(std::string_view nameOrPath, const fs::path& presetsDir) {
   fs::path path = arg;
   const bool looksLikePath = arg.find('/') != std::string::npos || path.extension() == ".json";
   if (!looksLikePath) path = presetsDir / (arg + ".json");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (looksLikePath) throw InputError("cannot open preset file '" + arg + "'");
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    if (looksLikePath) throw InputError("cannot open preset file '" + arg + "': no such file");
     std::string known;
     for (const auto& n : presetNames(presetsDir)) {
       if (!known.empty()) known += ", ";
@@ -74,9 +76,7 @@ Suite loadSuite(std::string_view nameOrPath, const fs::path& presetsDir) {
                      (known.empty() ? "none found in " + presetsDir.string() : known) +
                      "; or give a path to a .json preset file)");
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseSuite(ss.str(), path.string());
+  return parseSuite(readTextFile(path, "preset", kMaxPresetBytes), path.string());
 }
 
 std::vector<std::string> presetNames(const fs::path& presetsDir) {

@@ -1,9 +1,13 @@
 #include "kwb/results.h"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <system_error>
 
+#include "json_read.h"
 #include "kwb/error.h"
 #include "kwb/results_json.h"
 
@@ -49,7 +53,9 @@ const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape)
 }
 
 std::string toJsonText(const RunDocument& doc, int indent) {
-  return nlohmann::json(doc).dump(indent) + "\n";
+  nlohmann::json j = doc;
+  encodeNonFinite(j);  // written so that parseDocument reads it back
+  return j.dump(indent) + "\n";
 }
 
 RunDocument parseDocument(std::string_view text, std::string_view source) {
@@ -57,57 +63,143 @@ RunDocument parseDocument(std::string_view text, std::string_view source) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("cannot read results '" + src + "': not valid JSON (" + e.what() +
-                     "); is the file truncated?");
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
+    throw InputError("cannot read results '" + src + "': not valid JSON (" +
+                     jsonread::plain(e.what()) + "); is the file truncated?");
   }
   if (!j.is_object()) throw InputError("cannot read results '" + src + "': not a JSON object");
   const auto it = j.find("schemaVersion");
   if (it == j.end() || !it->is_number_integer())
     throw InputError("cannot read results '" + src +
                      "': no integer 'schemaVersion'; not a kwb results document");
-  if (it->get<int>() < kOldestReadableSchema || it->get<int>() > kSchemaVersion)
-    throw InputError("cannot read results '" + src + "': schemaVersion " +
-                     std::to_string(it->get<int>()) + " is not supported (this kwb reads " +
-                     std::to_string(kOldestReadableSchema) + " to " +
-                     std::to_string(kSchemaVersion) + ")");
+  if (!it->is_number_integer() || *it < kOldestReadableSchema || *it > kSchemaVersion)
+    throw InputError("cannot read results '" + src + "': schemaVersion " + it->dump() +
+                     " is not supported (this kwb reads " + std::to_string(kOldestReadableSchema) +
+                     " to " + std::to_string(kSchemaVersion) + ")");
   try {
     return j.get<RunDocument>();
   } catch (const nlohmann::json::exception& e) {
-    throw InputError("cannot read results '" + src + "': " + e.what());
+    throw InputError("cannot read results '" + src + "': " + jsonread::plain(e.what()));
   } catch (const InputError& e) {
     throw InputError("cannot read results '" + src + "': " + e.what());
   }
 }
 
+std::string readTextFile(const std::filesystem::path& path, std::string_view what,
+                         std::uintmax_t maxBytes) {
+  const std::string name = std::string(what) + " '" + path.string() + "'";
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    throw InputError("cannot open " + name + ": " + std::generic_category().message(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    throw InputError("cannot read " + name + ": " + std::generic_category().message(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError("cannot read " + name + ": it is a folder");
+  if (!S_ISREG(st.st_mode))
+    throw InputError("cannot read " + name +
+                     ": not a regular file (a device, FIFO or socket is not read)");
+  if (std::uintmax_t(st.st_size) > maxBytes)
+    throw InputError("cannot read " + name + ": it is " + std::to_string(st.st_size) +
+                     " bytes, more than the " + std::to_string(maxBytes) + " allowed");
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  text.resize(std::size_t(st.st_size));
+  std::size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      // The file grew since fstat: read on, within the bound.
+      if (text.size() > maxBytes)
+        throw InputError("cannot read " + name + ": more than the " + std::to_string(maxBytes) +
+                         " bytes allowed");
+      text.resize(text.size() + 65536);
+    }
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw InputError("cannot read " + name + ": " + std::generic_category().message(errno));
+    if (n == 0) break;
+    got += std::size_t(n);
+  }
+  text.resize(got);
+  return text;
+}
+
 RunDocument readDocument(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open results '" + path.string() + "': no such readable file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseDocument(ss.str(), path.string());
+  return parseDocument(readTextFile(path, "results", kMaxDocumentBytes), path.string());
 }
 
 void writeTextFile(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      throw InputError("cannot write '" + path.string() +
-                       "': the folder is missing or not writable");
-    out.write(text.data(), std::streamsize(text.size()));
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw InputError("cannot write '" + path.string() + "': writing failed (disk full?)");
-    }
-  }
+  namespace fs = std::filesystem;
+  const std::string name = std::string(1, '\'') + path.string() + '\'';
+  auto fail = [&](const std::string& why) {
+    return InputError("cannot write " + name + ": " + why);
+  };
+  // Where the text goes: a symbolic link is written through, so the link stays.
+  fs::path target = path;
   std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InputError("cannot write '" + path.string() + "': " + ec.message());
+  if (fs::is_symlink(path, ec)) {
+    target = fs::weakly_canonical(path, ec);
+    if (ec) throw fail("cannot follow the link: " + ec.message());
+  }
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) throw fail("it is a folder");
+  if (exists && !S_ISREG(st.st_mode))
+    throw fail("not a regular file (a device, FIFO or socket is never replaced)");
+  if (exists && ::access(target.c_str(), W_OK) != 0) throw fail("the file is not writable");
+  // A temporary file of a unique name beside the target (O_EXCL: never an existing file or a
+  // link), renamed over it once complete: readers see the old text or the new, never a part.
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmp = (dir / target.filename()).string();
+  tmp.insert(tmp.size() - target.filename().string().size(), 1, '.');
+  tmp += ".XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0)
+    throw fail("cannot create a file in folder '" + dir.string() +
+               "': " + std::generic_category().message(errno));
+  auto abandon = [&](const std::string& why) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return fail(why);
+  };
+  // The new file keeps the old one's mode (and owner, where allowed); a new one gets the
+  // usual 0666 less the umask instead of mkstemp's 0600.
+  mode_t mode = 0;
+  if (exists) {
+    mode = st.st_mode & 07777;
+    if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
+      // Not the owner: the file becomes ours, as any rewrite by this user would.
+    }
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (::fchmod(fd, mode) != 0) throw abandon(std::generic_category().message(errno));
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw abandon("writing failed (" + std::generic_category().message(n < 0 ? errno : ENOSPC) +
+                    ")");
+    done += std::size_t(n);
+  }
+  if (::fsync(fd) != 0)
+    throw abandon("writing failed (" + std::generic_category().message(errno) + ")");
+  if (::close(fd) != 0) {
+    ::unlink(tmp.c_str());
+    throw fail("writing failed (" + std::generic_category().message(errno) + ")");
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw fail(std::generic_category().message(err));
   }
 }
 

@@ -2,9 +2,11 @@
 
 #include <cmath>
 
+#include "json_read.h"
 #include "kwb/tuning_json.h"
 
 namespace kwb {
+using jsonread::get;
 using nlohmann::json;
 
 namespace {
@@ -16,22 +18,10 @@ json number(double v) {
   return v;
 }
 
-double readNumber(const json& j) {
-  if (j.is_string()) {
-    const auto s = j.get<std::string>();
-    if (s == "NaN") return NAN;
-    if (s == "Infinity") return INFINITY;
-    if (s == "-Infinity") return -INFINITY;
-    throw json::type_error::create(302, "expected a number or NaN/Infinity, got '" + s + "'", &j);
-  }
-  if (j.is_null()) return NAN;  // nlohmann writes NaN as null
-  return j.get<double>();
-}
-
 template <class T>
 void getOpt(const json& j, const char* key, std::optional<T>& out) {
   if (auto it = j.find(key); it != j.end() && !it->is_null())
-    out = it->template get<T>();
+    jsonread::read(*it, key, out.emplace());
   else
     out.reset();
 }
@@ -56,23 +46,33 @@ json compareToJson(const CompareReport& r) {
 
 CompareReport compareFromJson(const json& j) {
   CompareReport r;
-  j.at("elements").get_to(r.elements);
-  j.at("mismatches").get_to(r.mismatches);
-  j.at("nonFinite").get_to(r.nonFinite);
-  j.at("maxAbsError").get_to(r.maxAbsError);
-  j.at("maxRelError").get_to(r.maxRelError);
-  if (const auto& m = j.at("firstMismatch"); !m.is_null())
-    r.firstMismatch = Mismatch{m.at("row").get<std::int64_t>(), m.at("col").get<std::int64_t>(),
-                               readNumber(m.at("got")), readNumber(m.at("expected"))};
+  get(j, "elements", r.elements);
+  get(j, "mismatches", r.mismatches);
+  get(j, "nonFinite", r.nonFinite);
+  get(j, "maxAbsError", r.maxAbsError);
+  get(j, "maxRelError", r.maxRelError);
+  if (const auto& m = j.at("firstMismatch"); !m.is_null()) {
+    get(m, "row", r.firstMismatch.emplace().row);
+    get(m, "col", r.firstMismatch->col);
+    get(m, "got", r.firstMismatch->got);
+    get(m, "expected", r.firstMismatch->expected);
+  }
   // Optional: documents written before the grid existed have none.
   if (auto g = j.find("errorGrid"); g != j.end() && !g->is_null()) {
-    g->at("rows").get_to(r.grid.rows);
-    g->at("cols").get_to(r.grid.cols);
-    for (const auto& v : g->at("maxAbs")) r.grid.maxAbs.push_back(readNumber(v));
-    g->at("mismatches").get_to(r.grid.mismatches);
-    const auto cells = std::size_t(r.grid.rows) * std::size_t(r.grid.cols);
+    get(*g, "rows", r.grid.rows);
+    get(*g, "cols", r.grid.cols);
+    // At most kErrorGridCells a side (compare.h): a larger grid is not one kwb wrote, and
+    // drawing it could take minutes and gigabytes.
+    for (const int side : {r.grid.rows, r.grid.cols})
+      if (side < 0 || side > kErrorGridCells)
+        throw InputError("errorGrid is " + std::to_string(r.grid.rows) + " x " +
+                         std::to_string(r.grid.cols) + " cells; each side must be from 0 to " +
+                         std::to_string(kErrorGridCells));
+    get(*g, "maxAbs", r.grid.maxAbs);
+    get(*g, "mismatches", r.grid.mismatches);
+    const auto cells = std::size_t(r.grid.rows * r.grid.cols);
     if (r.grid.maxAbs.size() != cells || r.grid.mismatches.size() != cells)
-      throw json::other_error::create(501, "errorGrid size does not match rows x cols", &*g);
+      throw InputError("errorGrid size does not match rows x cols");
   }
   return r;
 }
@@ -80,11 +80,20 @@ CompareReport compareFromJson(const json& j) {
 }  // namespace
 
 void to_json(json& j, const Shape& v) { j = {{"m", v.m}, {"n", v.n}, {"k", v.k}}; }
-void from_json(const json& j, Shape& v) {
-  j.at("m").get_to(v.m);
-  j.at("n").get_to(v.n);
-  j.at("k").get_to(v.k);
+namespace {
+// A shape read from a file passes the rules of a typed one (parseShape), or is refused with
+// its message. `unset` allows 0x0x0, written where no shape applies.
+Shape readShape(const json& j, bool allowUnset) {
+  Shape v;
+  get(j, "m", v.m);
+  get(j, "n", v.n);
+  get(j, "k", v.k);
+  if (allowUnset && v == Shape{}) return v;
+  return parseShape(std::to_string(v.m) + "x" + std::to_string(v.n) + "x" + std::to_string(v.k));
 }
+}  // namespace
+
+void from_json(const json& j, Shape& v) { v = readShape(j, false); }
 
 void to_json(json& j, const DeviceInfo& v) {
   j = {{"index", v.index},
@@ -108,27 +117,28 @@ void to_json(json& j, const DeviceInfo& v) {
        {"peakBandwidthGBs", v.peakBandwidthGBs}};
 }
 void from_json(const json& j, DeviceInfo& v) {
-  j.at("index").get_to(v.index);
-  j.at("name").get_to(v.name);
+  get(j, "index", v.index);
+  get(j, "name", v.name);
   const auto& cc = j.at("computeCapability");
-  cc.at(0).get_to(v.ccMajor);
-  cc.at(1).get_to(v.ccMinor);
-  j.at("smCount").get_to(v.smCount);
-  j.at("smClockMhz").get_to(v.smClockMhz);
-  j.at("memClockMhz").get_to(v.memClockMhz);
-  j.at("memBusWidthBits").get_to(v.memBusWidthBits);
-  j.at("totalMemoryBytes").get_to(v.totalMemoryBytes);
-  j.at("l2Bytes").get_to(v.l2Bytes);
-  j.at("warpSize").get_to(v.warpSize);
-  j.at("maxThreadsPerBlock").get_to(v.maxThreadsPerBlock);
-  for (int i = 0; i < 3; ++i) j.at("maxBlockDim").at(std::size_t(i)).get_to(v.maxBlockDim[i]);
-  j.at("sharedMemPerBlockOptin").get_to(v.sharedMemPerBlockOptin);
-  j.at("driverVersion").get_to(v.driverVersion);
-  j.at("runtimeVersion").get_to(v.runtimeVersion);
-  j.at("peakFp32Tflops").get_to(v.peakFp32Tflops);
-  j.at("peakFp16TensorTflops").get_to(v.peakFp16TensorTflops);
-  j.at("peakTf32TensorTflops").get_to(v.peakTf32TensorTflops);
-  j.at("peakBandwidthGBs").get_to(v.peakBandwidthGBs);
+  jsonread::read(cc.at(0), "computeCapability", v.ccMajor);
+  jsonread::read(cc.at(1), "computeCapability", v.ccMinor);
+  get(j, "smCount", v.smCount);
+  get(j, "smClockMhz", v.smClockMhz);
+  get(j, "memClockMhz", v.memClockMhz);
+  get(j, "memBusWidthBits", v.memBusWidthBits);
+  get(j, "totalMemoryBytes", v.totalMemoryBytes);
+  get(j, "l2Bytes", v.l2Bytes);
+  get(j, "warpSize", v.warpSize);
+  get(j, "maxThreadsPerBlock", v.maxThreadsPerBlock);
+  for (int i = 0; i < 3; ++i)
+    jsonread::read(j.at("maxBlockDim").at(std::size_t(i)), "maxBlockDim", v.maxBlockDim[i]);
+  get(j, "sharedMemPerBlockOptin", v.sharedMemPerBlockOptin);
+  get(j, "driverVersion", v.driverVersion);
+  get(j, "runtimeVersion", v.runtimeVersion);
+  get(j, "peakFp32Tflops", v.peakFp32Tflops);
+  get(j, "peakFp16TensorTflops", v.peakFp16TensorTflops);
+  get(j, "peakTf32TensorTflops", v.peakTf32TensorTflops);
+  get(j, "peakBandwidthGBs", v.peakBandwidthGBs);
 }
 
 static json kernelsToJson(const std::vector<KernelRecord>& kernels) {
@@ -146,19 +156,19 @@ static json summaryToJson(const stats::Summary& s) {
 }
 static stats::Summary summaryFromJson(const json& j) {
   stats::Summary s;
-  j.at("count").get_to(s.count);
-  j.at("median").get_to(s.median);
-  j.at("min").get_to(s.min);
-  j.at("max").get_to(s.max);
-  j.at("mean").get_to(s.mean);
-  j.at("stddev").get_to(s.stddev);
-  j.at("cv").get_to(s.cv);
-  j.at("p5").get_to(s.p5);
-  j.at("p25").get_to(s.p25);
-  j.at("p75").get_to(s.p75);
-  j.at("p95").get_to(s.p95);
-  j.at("ci95").at(0).get_to(s.ci95.low);
-  j.at("ci95").at(1).get_to(s.ci95.high);
+  get(j, "count", s.count);
+  get(j, "median", s.median);
+  get(j, "min", s.min);
+  get(j, "max", s.max);
+  get(j, "mean", s.mean);
+  get(j, "stddev", s.stddev);
+  get(j, "cv", s.cv);
+  get(j, "p5", s.p5);
+  get(j, "p25", s.p25);
+  get(j, "p75", s.p75);
+  get(j, "p95", s.p95);
+  jsonread::read(j.at("ci95").at(0), "ci95", s.ci95.low);
+  jsonread::read(j.at("ci95").at(1), "ci95", s.ci95.high);
   return s;
 }
 
@@ -208,54 +218,59 @@ void to_json(json& j, const CaseResult& v) {
 }
 
 void from_json(const json& j, CaseResult& v) {
-  j.at("kernel").get_to(v.kernel);
-  j.at("shape").get_to(v.shape);
+  get(j, "kernel", v.kernel);
+  get(j, "shape", v.shape);
   v.precision = parsePrecision(j.at("precision").get<std::string>());
   v.status = parseCaseStatus(j.at("status").get<std::string>());
-  j.at("message").get_to(v.message);
-  j.at("fallback").get_to(v.fallback);
-  j.at("ranKernel").get_to(v.ranKernel);
+  get(j, "message", v.message);
+  get(j, "fallback", v.fallback);
+  get(j, "ranKernel", v.ranKernel);
   v.verification.reset();
   if (const auto& ver = j.at("verification"); !ver.is_null()) {
     Verification out;
-    ver.at("reference").get_to(out.reference);
-    ver.at("seed").get_to(out.seed);
-    ver.at("rtol").get_to(out.tolerance.rtol);
-    ver.at("atol").get_to(out.tolerance.atol);
-    ver.at("unwritten").get_to(out.unwritten);
+    get(ver, "reference", out.reference);
+    get(ver, "seed", out.seed);
+    get(ver, "rtol", out.tolerance.rtol);
+    get(ver, "atol", out.tolerance.atol);
+    get(ver, "unwritten", out.unwritten);
     out.compare = compareFromJson(ver.at("compare"));
-    ver.at("negativeControlRejected").get_to(out.negativeControlRejected);
+    get(ver, "negativeControlRejected", out.negativeControlRejected);
     if (const auto& ab = ver.at("alphaBeta"); !ab.is_null()) out.alphaBeta = compareFromJson(ab);
     v.verification = out;
   }
-  j.at("samplesMs").get_to(v.samplesMs);
-  j.at("launchesPerSample").get_to(v.launchesPerSample);
-  j.at("coldL2").get_to(v.coldL2);
+  get(j, "samplesMs", v.samplesMs);
+  get(j, "launchesPerSample", v.launchesPerSample);
+  get(j, "coldL2", v.coldL2);
   // Schema 1 had no timer field: its events enclosed the host's enqueue.
-  v.timer = parseTimerMode(j.value("timer", std::string(toString(TimerMode::kHostEvents))));
-  v.timerNote = j.value("timerNote", std::string());
-  v.throttledSamples = j.value("throttledSamples", 0);
-  v.warmupSmClockMhz = j.value("warmupSmClockMhz", 0.0);
+  v.timer =
+      parseTimerMode(jsonread::value(j, "timer", std::string(toString(TimerMode::kHostEvents))));
+  v.timerNote = jsonread::value(j, "timerNote", std::string());
+  v.throttledSamples = jsonread::value(j, "throttledSamples", 0);
+  v.warmupSmClockMhz = jsonread::value(j, "warmupSmClockMhz", 0.0);
   v.kernels.clear();
   if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
-    for (const auto& k : *it)
-      v.kernels.push_back({k.at("name").get<std::string>(), k.at("perLaunch").get<double>(),
-                           k.at("medianMs").get<double>()});
+    for (const auto& k : *it) {
+      KernelRecord r;
+      get(k, "name", r.name);
+      get(k, "perLaunch", r.perLaunch);
+      get(k, "medianMs", r.medianMs);
+      v.kernels.push_back(r);
+    }
   getOpt(j, "cuptiMedianMs", v.cuptiMedianMs);
   getOpt(j, "timerVsCuptiPct", v.timerVsCuptiPct);
   v.summary = summaryFromJson(j.at("summary"));
-  j.at("gflops").get_to(v.gflops);
+  get(j, "gflops", v.gflops);
   getOpt(j, "pctOfFp32Reference", v.pctOfFp32Reference);
   getOpt(j, "pctOfFp16Reference", v.pctOfFp16Reference);
-  j.at("arithmeticIntensity").get_to(v.arithmeticIntensity);
-  j.at("bandwidthGBs").get_to(v.bandwidthGBs);
+  get(j, "arithmeticIntensity", v.arithmeticIntensity);
+  get(j, "bandwidthGBs", v.bandwidthGBs);
   const auto& c = j.at("clocks");
-  c.at("available").get_to(v.clocks.available);
-  c.at("smClockMhzMin").get_to(v.clocks.smClockMhzMin);
-  c.at("smClockMhzMax").get_to(v.clocks.smClockMhzMax);
-  c.at("temperatureCMax").get_to(v.clocks.temperatureCMax);
-  c.at("powerWMean").get_to(v.clocks.powerWMean);
-  c.at("throttleReasons").get_to(v.clocks.throttleReasons);
+  get(c, "available", v.clocks.available);
+  get(c, "smClockMhzMin", v.clocks.smClockMhzMin);
+  get(c, "smClockMhzMax", v.clocks.smClockMhzMax);
+  get(c, "temperatureCMax", v.clocks.temperatureCMax);
+  get(c, "powerWMean", v.clocks.powerWMean);
+  get(c, "throttleReasons", v.clocks.throttleReasons);
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -267,18 +282,19 @@ void to_json(json& j, const RunSettings& v) {
        {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck}};
 }
 void from_json(const json& j, RunSettings& v) {
-  j.at("suite").get_to(v.suite);
-  j.at("seed").get_to(v.seed);
-  j.at("verifyOnly").get_to(v.verifyOnly);
-  j.at("coldL2").get_to(v.coldL2);
-  j.at("warmups").get_to(v.warmups);
-  j.at("minSamples").get_to(v.minSamples);
-  j.at("maxSamples").get_to(v.maxSamples);
-  j.at("minTimeS").get_to(v.minTimeS);
-  j.at("maxTimeS").get_to(v.maxTimeS);
-  j.at("maxNoise").get_to(v.maxNoise);
-  v.timer = parseTimerMode(j.value("timer", std::string(toString(TimerMode::kHostEvents))));
-  v.cuptiCheck = j.value("cuptiCheck", false);
+  get(j, "suite", v.suite);
+  get(j, "seed", v.seed);
+  get(j, "verifyOnly", v.verifyOnly);
+  get(j, "coldL2", v.coldL2);
+  get(j, "warmups", v.warmups);
+  get(j, "minSamples", v.minSamples);
+  get(j, "maxSamples", v.maxSamples);
+  get(j, "minTimeS", v.minTimeS);
+  get(j, "maxTimeS", v.maxTimeS);
+  get(j, "maxNoise", v.maxNoise);
+  v.timer =
+      parseTimerMode(jsonread::value(j, "timer", std::string(toString(TimerMode::kHostEvents))));
+  v.cuptiCheck = jsonread::value(j, "cuptiCheck", false);
 }
 
 void to_json(json& j, const KnownAnswer& v) {
@@ -289,11 +305,11 @@ void to_json(json& j, const KnownAnswer& v) {
        {"maxRelError", v.maxRelError}};
 }
 void from_json(const json& j, KnownAnswer& v) {
-  j.at("ran").get_to(v.ran);
-  j.at("passed").get_to(v.passed);
-  j.at("detail").get_to(v.detail);
-  j.at("shape").get_to(v.shape);
-  j.at("maxRelError").get_to(v.maxRelError);
+  get(j, "ran", v.ran);
+  get(j, "passed", v.passed);
+  get(j, "detail", v.detail);
+  v.shape = readShape(j.at("shape"), !v.ran);
+  get(j, "maxRelError", v.maxRelError);
 }
 
 void to_json(json& j, const ProgressionCheck& v) {
@@ -307,16 +323,17 @@ void to_json(json& j, const ProgressionCheck& v) {
                                {"withinNoise", x.withinNoise}});
 }
 void from_json(const json& j, ProgressionCheck& v) {
-  j.at("checked").get_to(v.checked);
+  get(j, "checked", v.checked);
   v.violations.clear();
   for (const auto& x : j.at("violations")) {
     ProgressionViolation pv;
-    x.at("shape").get_to(pv.shape);
-    x.at("from").get_to(pv.from);
-    x.at("to").get_to(pv.to);
-    x.at("fromGflops").get_to(pv.fromGflops);
-    x.at("toGflops").get_to(pv.toGflops);
-    pv.withinNoise = x.value("withinNoise", false);  // absent in documents before it existed
+    get(x, "shape", pv.shape);
+    get(x, "from", pv.from);
+    get(x, "to", pv.to);
+    get(x, "fromGflops", pv.fromGflops);
+    get(x, "toGflops", pv.toGflops);
+    pv.withinNoise =
+        jsonread::value(x, "withinNoise", false);  // absent in documents before it existed
     v.violations.push_back(pv);
   }
 }
@@ -348,25 +365,25 @@ static json conformanceToJson(const ConformanceReport& r) {
 }
 static ConformanceReport conformanceFromJson(const json& j) {
   ConformanceReport r;
-  j.at("suite").get_to(r.suite);
-  j.at("warpSize").get_to(r.warpSize);
+  get(j, "suite", r.suite);
+  get(j, "warpSize", r.warpSize);
   for (const auto& jr : j.at("runs")) {
     SubgroupRun run;
-    jr.at("tileSize").get_to(run.tileSize);
-    jr.at("block").get_to(run.launch.block);
-    jr.at("grid").get_to(run.launch.grid);
-    jr.at("items").get_to(run.items);
-    jr.at("tiles").get_to(run.tiles);
-    jr.at("incompleteTiles").get_to(run.incompleteTiles);
-    jr.at("error").get_to(run.error);
+    get(jr, "tileSize", run.tileSize);
+    get(jr, "block", run.launch.block);
+    get(jr, "grid", run.launch.grid);
+    get(jr, "items", run.items);
+    get(jr, "tiles", run.tiles);
+    get(jr, "incompleteTiles", run.incompleteTiles);
+    get(jr, "error", run.error);
     for (const auto& jc : jr.at("checks")) {
       ConformanceCheck c;
-      jc.at("id").get_to(c.id);
-      jc.at("description").get_to(c.description);
-      jc.at("passed").get_to(c.passed);
-      jc.at("failures").get_to(c.failures);
-      jc.at("notJudged").get_to(c.notJudged);
-      jc.at("offenders").get_to(c.offenders);
+      get(jc, "id", c.id);
+      get(jc, "description", c.description);
+      get(jc, "passed", c.passed);
+      get(jc, "failures", c.failures);
+      get(jc, "notJudged", c.notJudged);
+      get(jc, "offenders", c.offenders);
       run.checks.push_back(std::move(c));
     }
     r.runs.push_back(std::move(run));
@@ -393,25 +410,36 @@ void to_json(json& j, const RunDocument& v) {
                            {"backToBackUs", v.launchOverhead->backToBackUs}};
 }
 void from_json(const json& j, RunDocument& v) {
-  j.at("schemaVersion").get_to(v.schemaVersion);
-  j.at("tool").at("version").get_to(v.toolVersion);
-  j.at("tool").at("gitRevision").get_to(v.gitRevision);
-  j.at("timestamp").get_to(v.timestamp);
-  j.at("host").get_to(v.host);
+  get(j, "schemaVersion", v.schemaVersion);
+  get(j.at("tool"), "version", v.toolVersion);
+  get(j.at("tool"), "gitRevision", v.gitRevision);
+  get(j, "timestamp", v.timestamp);
+  get(j, "host", v.host);
   getOpt(j, "device", v.device);
-  j.at("settings").get_to(v.settings);
-  j.at("knownAnswer").get_to(v.knownAnswer);
-  j.at("cases").get_to(v.cases);
-  j.at("progression").get_to(v.progression);
+  get(j, "settings", v.settings);
+  get(j, "knownAnswer", v.knownAnswer);
+  get(j, "cases", v.cases);
+  get(j, "progression", v.progression);
   v.conformance.reset();
   if (auto it = j.find("conformance"); it != j.end() && !it->is_null())
     v.conformance = conformanceFromJson(*it);
   getOpt(j, "tuning", v.tuning);
   v.launchOverhead.reset();
-  if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
-    v.launchOverhead =
-        LaunchOverhead{it->at("isolatedUs").get<double>(), it->at("backToBackUs").get<double>()};
-  j.at("wallSeconds").get_to(v.wallSeconds);
+  if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null()) {
+    LaunchOverhead o;
+    get(*it, "isolatedUs", o.isolatedUs);
+    get(*it, "backToBackUs", o.backToBackUs);
+    v.launchOverhead = o;
+  }
+  get(j, "wallSeconds", v.wallSeconds);
+}
+
+void encodeNonFinite(json& j) {
+  if (j.is_number_float()) {
+    if (!std::isfinite(j.get<double>())) j = number(j.get<double>());
+  } else if (j.is_structured()) {
+    for (auto& e : j) encodeNonFinite(e);
+  }
 }
 
 }  // namespace kwb

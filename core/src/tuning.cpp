@@ -1,5 +1,6 @@
 #include "kwb/tuning.h"
 
+#include "json_read.h"
 #include "kwb/results.h"
 #include "kwb/results_json.h"
 #include "kwb/tuning_json.h"
@@ -20,15 +21,15 @@ std::optional<std::size_t> fastest(std::span<const TuneResult> results) {
 namespace {
 json optNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 std::optional<double> readOptNumber(const json& j, const char* key) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) return it->get<double>();
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) return jsonread::toNumber(*it, key);
   return std::nullopt;
 }
 }  // namespace
 
 void to_json(json& j, const TuneConfig& v) { j = {{"name", v.name}, {"params", v.params}}; }
 void from_json(const json& j, TuneConfig& v) {
-  j.at("name").get_to(v.name);
-  j.at("params").get_to(v.params);
+  jsonread::get(j, "name", v.name);
+  jsonread::get(j, "params", v.params);  // every parameter a whole number in range
 }
 
 void to_json(json& j, const TuneResult& v) {
@@ -48,7 +49,7 @@ void from_json(const json& j, TuneResult& v) {
   v.ranKernel = j.value("ranKernel", std::string());
   v.medianMs = readOptNumber(j, "medianMs");
   v.gflops = readOptNumber(j, "gflops");
-  v.samples = j.value("samples", 0);
+  v.samples = jsonread::value(j, "samples", 0);
 }
 
 void to_json(json& j, const TuneGrid& v) {
@@ -61,7 +62,7 @@ void to_json(json& j, const TuneGrid& v) {
 void from_json(const json& j, TuneGrid& v) {
   j.at("kernel").get_to(v.kernel);
   j.at("shape").get_to(v.shape);
-  j.at("seed").get_to(v.seed);
+  jsonread::get(j, "seed", v.seed);
   const auto it = j.find("best");
   v.best = it != j.end() && !it->is_null() ? it->get<std::string>() : std::string();
   j.at("results").get_to(v.results);

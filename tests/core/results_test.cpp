@@ -2,7 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <csignal>
 #include <fstream>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "kwb/error.h"
 #include "kwb/results.h"
@@ -122,9 +126,22 @@ TEST(Results, FailedWriteKeepsOldFile) {
   fs::create_directories(dir);
   const auto p = dir / "r.json";
   kwb::writeDocument(makeSampleDocument(), p);
-  // A directory where the temporary file would go makes the write fail.
-  fs::create_directories(p.string() + ".tmp");
-  EXPECT_THROW(kwb::writeDocument(kwb::RunDocument{}, p), kwb::InputError);
+  // A file-size limit smaller than the document (a full disk, in effect) fails the write.
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  const auto oldHandler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit small = old;
+  small.rlim_cur = 512;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  bool threw = false;
+  try {
+    kwb::writeDocument(kwb::RunDocument{}, p);
+  } catch (const kwb::InputError&) {
+    threw = true;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, oldHandler);
+  EXPECT_TRUE(threw);
   EXPECT_EQ(kwb::readDocument(p).cases.size(), 2u);
   fs::remove_all(dir);
 }

@@ -5,7 +5,12 @@
 //   KWB_FAKE_CRASH     "kernel@MxNxK": die from SIGKILL after starting that case
 //   KWB_FAKE_DEVICE    `device --json`: a results document whose device to print; unset, the
 //                      answer of a machine with no GPU (exit 3)
+//   KWB_FAKE_HOSTILE   a broken engine: "range" prints a number no double holds after the plan;
+//                      "ignore-args" always runs the document's first three cases and dies from
+//                      SIGSEGV on the second; "die-always" dies from SIGSEGV on every first case;
+//                      "long-line" prints 65 MiB without a newline and waits
 // `list --json` is answered by the real engine built beside it, so the registry list is current.
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +67,8 @@ int main(int argc, char** argv) {
                  "fake kwb: only run --stream, device --json and list --json are supported\n");
     return 2;
   }
+  const std::string hostile =
+      std::getenv("KWB_FAKE_HOSTILE") ? std::getenv("KWB_FAKE_HOSTILE") : "";
   std::string kernels, shapes;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--kernels") kernels = args[i + 1];
@@ -90,7 +97,22 @@ int main(int argc, char** argv) {
   plan.settings = doc.settings;
   for (const auto& s : split(shapes))
     for (const auto& k : split(kernels)) plan.plan.push_back({k, kwb::parseShape(s)});
+  if (hostile == "ignore-args") {
+    plan.plan.clear();
+    for (std::size_t i = 0; i < 3 && i < doc.cases.size(); ++i)
+      plan.plan.push_back({doc.cases[i].kernel, doc.cases[i].shape});
+  }
   emit(plan, 0);
+  if (hostile == "range")
+    std::cout << R"({"event":"log","elapsedS":1e400,"level":"info","message":"x"})" << '\n'
+              << std::flush;
+  if (hostile == "long-line") {
+    const std::string chunk(1 << 20, 'x');
+    for (int i = 0; i < 65; ++i) std::cout << chunk;
+    std::cout << std::flush;
+    std::this_thread::sleep_for(std::chrono::seconds(60));
+    return 0;
+  }
   std::fprintf(stderr, "fake kwb: %zu cases\n", plan.plan.size());
   double t = 0;
   bool failed = false;
@@ -100,6 +122,11 @@ int main(int argc, char** argv) {
     started.index = int(i);
     started.planned = p;
     emit(started, t);
+    if (hostile == "die-always" || (hostile == "ignore-args" && i == 1)) {
+      std::fflush(stdout);
+      std::signal(SIGSEGV, SIG_DFL);
+      std::raise(SIGSEGV);
+    }
     if (crash == p.kernel + "@" + kwb::toString(p.shape)) {
       std::fprintf(stderr, "fake kwb: illegal memory access (simulated)\n");
       std::fflush(stderr);

@@ -10,6 +10,8 @@ namespace kwb {
 
 // JSON-lines event protocol of `kwb run --stream` (docs/PROTOCOL.md).
 inline constexpr int kProtocolVersion = 1;
+// The latest `elapsedS` an event may carry (a week): `kwb replay` paces by it.
+inline constexpr double kMaxElapsedS = 7 * 24 * 3600.0;
 
 enum class EventType {
   kHello,

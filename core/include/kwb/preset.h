@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@ struct Suite {
   std::vector<Shape> shapes;
   std::string kernels = "all";  // a KernelRegistry::select list
 };
+
+// A preset file larger than this is refused unread.
+inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t(4) << 20;
 
 // `nameOrPath` is a preset name looked up in `presetsDir` ("spec-benchmark") or a path to a
 // JSON file ("my/suite.json"). Throws InputError naming the file and the problem.

@@ -152,12 +152,21 @@ struct RunDocument {
 };
 
 // Text I/O. Errors throw InputError naming `source` (a path or "<stdin>") and the problem.
+// Files are bounded: a results document larger than this is refused unread.
+inline constexpr std::uintmax_t kMaxDocumentBytes = std::uintmax_t(64) << 20;
 std::string toJsonText(const RunDocument& doc, int indent = 2);
 RunDocument parseDocument(std::string_view text, std::string_view source);
 RunDocument readDocument(const std::filesystem::path& path);
 // Writes atomically (temporary file + rename), so a failure loses nothing already there.
 void writeDocument(const RunDocument& doc, const std::filesystem::path& path);
-// Writes text atomically to `path`; throws InputError naming an unwritable path.
+// Writes text atomically to `path` through a uniquely named temporary file in the same folder,
+// renamed over the target once complete; the target keeps its mode, and a link is written
+// through. Refuses a target that is not a regular file (a device, FIFO or folder). Throws
+// InputError naming the path; on any failure the old file is left as it was.
 void writeTextFile(const std::filesystem::path& path, std::string_view text);
+// Reads a whole regular file of at most `maxBytes`; refuses devices, FIFOs, sockets and folders
+// without blocking on them. `what` names the kind of file in messages ("results", "preset").
+std::string readTextFile(const std::filesystem::path& path, std::string_view what,
+                         std::uintmax_t maxBytes);
 
 }  // namespace kwb

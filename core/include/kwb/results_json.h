@@ -21,4 +21,8 @@ void from_json(const nlohmann::json& j, ProgressionCheck& v);
 void to_json(nlohmann::json& j, const RunDocument& v);
 void from_json(const nlohmann::json& j, RunDocument& v);
 
+// Replaces every NaN and ±Inf in `j` by the strings "NaN", "Infinity", "-Infinity", which the
+// readers take back (nlohmann would write null, losing which it was). Called before writing.
+void encodeNonFinite(nlohmann::json& j);
+
 }  // namespace kwb

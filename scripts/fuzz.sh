@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (clang, AddressSanitizer + UndefinedBehaviorSanitizer)
+# and runs each for SECONDS (default 60), one after the other, from seed corpora made out of
+# resources/ and tests/data/ (scripts/fuzz-corpus.py).
+#   scripts/fuzz.sh [SECONDS]
+# Exits 1 when any target crashed, hung, leaked or reported undefined behaviour; the input that
+# did it is kept in build-fuzz/artifacts/ and the log in build-fuzz/<target>.log.
+# KWB_FUZZ_TARGETS picks targets (default: all four); KWB_FUZZ_JOBS the build's parallelism.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+targets=${KWB_FUZZ_TARGETS:-"fuzz_results fuzz_events fuzz_preset fuzz_shape"}
+build=build-fuzz
+
+cmake -S tests/fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build "$build" -j"${KWB_FUZZ_JOBS:-$(nproc)}"
+rm -rf "$build/seeds"
+python3 scripts/fuzz-corpus.py "$build/seeds"
+mkdir -p "$build/artifacts"
+
+failed=()
+for t in $targets; do
+  mkdir -p "$build/corpus/$t"
+  echo "== $t: ${seconds} s"
+  # -timeout: one input taking 10 s is a hang; -rss_limit_mb: 2 GiB is a memory blow-up.
+  if "$build/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" \
+      "$build/corpus/$t" "$build/seeds/$t" >"$build/$t.log" 2>&1; then
+    grep -E "^(Done|stat::number_of_executed_units)" "$build/$t.log" || true
+  else
+    failed+=("$t")
+    echo "$t FAILED; the end of $build/$t.log:"
+    tail -n 40 "$build/$t.log"
+  fi
+  # A sanitizer report that did not end the run (there should be none) fails it too.
+  if grep -qE "ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:" "$build/$t.log"; then
+    [[ " ${failed[*]} " == *" $t "* ]] || failed+=("$t")
+    echo "$t: sanitizer report in $build/$t.log"
+  fi
+done
+if ((${#failed[@]})); then
+  echo "fuzz: failed: ${failed[*]}"
+  exit 1
+fi
+echo "fuzz: every target ran ${seconds} s with no crash and no sanitizer report"

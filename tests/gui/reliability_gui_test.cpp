@@ -1,0 +1,199 @@
+// kwb-gui against broken engines and hostile files (docs/RELIABILITY.md): every run ends with a
+// clear message within 10 s, nothing aborts, and a failed report or screenshot leaves the old
+// file whole.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <csignal>
+
+#include "gui_test_support.h"
+#include "kwb/results.h"
+#include "main_window.h"
+#include "run_controller.h"
+#include "shape_list_widget.h"
+
+using namespace kwb;
+using namespace kwb::gui;
+
+namespace {
+
+struct HostileEngine : ::testing::Test {
+  void SetUp() override {
+    qputenv("KWB_FAKE_DOC", test::sampleRun().toLocal8Bit());
+    qunsetenv("KWB_FAKE_DELAY_MS");
+    qunsetenv("KWB_FAKE_CRASH");
+    doc = readDocument(test::sampleRun().toStdString());
+    controller.setEngine(KWB_FAKE_ENGINE);
+    QObject::connect(&controller, &RunController::runFinished, &controller,
+                     [this](const RunDocument& d, bool ok, const QString& m) {
+                       ++finishedCount;
+                       finishedOk = ok;
+                       message = m;
+                       result = d;
+                     });
+  }
+  void TearDown() override { qunsetenv("KWB_FAKE_HOSTILE"); }
+  RunRequest allCases() const {
+    RunRequest r;
+    for (const auto& c : doc.cases) {
+      if (!r.kernels.contains(QString::fromStdString(c.kernel)))
+        r.kernels << QString::fromStdString(c.kernel);
+      if (!r.shapes.contains(c.shape)) r.shapes << c.shape;
+    }
+    return r;
+  }
+  // Runs every case against the engine `mode`; true when the run ended within 10 s.
+  bool runWith(const char* mode) {
+    qputenv("KWB_FAKE_HOSTILE", mode);
+    QElapsedTimer t;
+    t.start();
+    controller.start(allCases());
+    const bool ended = test::waitFor([&] { return finishedCount > 0; }, 10000);
+    std::printf("%s: ended after %lld ms, %d engine(s): %s\n", mode,
+                static_cast<long long>(t.elapsed()), controller.engineStarts(),
+                message.toStdString().c_str());
+    return ended;
+  }
+  RunDocument doc;
+  RunController controller;
+  int finishedCount = 0;
+  bool finishedOk = true;
+  QString message;
+  RunDocument result;
+};
+
+}  // namespace
+
+// Finding 1: one stdout line holding 1e400 escaped EngineDriver's slot and aborted kwb-gui.
+TEST_F(HostileEngine, AnOutOfRangeNumberEndsTheRunWithAProtocolError) {
+  ASSERT_TRUE(runWith("range")) << "the run never ended";
+  EXPECT_FALSE(finishedOk);
+  EXPECT_TRUE(message.contains("protocol")) << message.toStdString();
+  EXPECT_TRUE(message.contains("engine stdout:4")) << message.toStdString();
+  EXPECT_FALSE(controller.isRunning());
+}
+
+// Finding 4: an engine that ignores its arguments was restarted 1094 times in 10 s.
+TEST_F(HostileEngine, AnEngineThatIgnoresItsArgumentsIsStoppedNotRestartedForever) {
+  ASSERT_TRUE(runWith("ignore-args")) << "the run never ended";
+  EXPECT_FALSE(finishedOk);
+  EXPECT_LE(controller.engineStarts(), 2);
+  EXPECT_TRUE(message.contains("already finished")) << message.toStdString();
+  EXPECT_LE(result.cases.size(), 3u) << "cases no one asked for were added";
+}
+
+// Finding 4: runFinished said ok although cases crashed; a signal was named as "exit 11".
+TEST_F(HostileEngine, AnEngineThatDiesOnEveryCaseEndsNotOkNamingTheSignal) {
+  ASSERT_TRUE(runWith("die-always")) << "the run never ended";
+  EXPECT_FALSE(finishedOk) << message.toStdString();
+  EXPECT_TRUE(message.contains("crashed")) << message.toStdString();
+  // One engine per case at most: each settles the case it died on.
+  EXPECT_LE(controller.engineStarts(), int(doc.cases.size()));
+  ASSERT_FALSE(result.cases.empty());
+  EXPECT_EQ(result.cases[0].status, CaseStatus::kCrashed);
+  EXPECT_NE(result.cases[0].message.find("SIGSEGV"), std::string::npos) << result.cases[0].message;
+}
+
+TEST_F(HostileEngine, AnEndlessLineIsAProtocolErrorNotUnboundedMemory) {
+  ASSERT_TRUE(runWith("long-line")) << "the run never ended";
+  EXPECT_FALSE(finishedOk);
+  EXPECT_TRUE(message.contains("MiB")) << message.toStdString();
+}
+
+TEST(GuiReliability, SignalsAreNamedAsSignals) {
+  EXPECT_EQ(describeExit(11, true), "was killed by SIGSEGV");
+  EXPECT_EQ(describeExit(9, true), "was killed by SIGKILL");
+  EXPECT_EQ(describeExit(2, false), "exited with code 2");
+  EXPECT_TRUE(describeExit(139, false).contains("SIGSEGV"));
+}
+
+// Finding 7: the shape list was de-duplicated in quadratic time (20k shapes took 28 s).
+TEST(GuiReliability, ALargePresetFillsTheShapeListQuickly) {
+  ShapeListWidget w;
+  Preset p;
+  p.name = "huge";
+  for (int i = 1; i <= 20000; ++i) p.shapes << QString("%1x%2x%3").arg(i).arg(i % 7 + 1).arg(3);
+  p.shapes << "1x2x3"
+           << "-1x0x-5";  // a duplicate and an invalid shape: both dropped
+  QElapsedTimer t;
+  t.start();
+  w.setPresets({Preset{"small", "", {"64"}}, p});
+  w.choosePreset("huge");
+  const qint64 ms = t.elapsed();
+  std::printf("20000 shapes listed in %lld ms\n", static_cast<long long>(ms));
+  EXPECT_EQ(w.checkedShapes().size(), 20000);
+  EXPECT_LT(ms, 5000);
+}
+
+namespace {
+
+// kwb-gui headless under a file-size limit, SIGXFSZ ignored so a write fails with EFBIG.
+struct GuiRun {
+  int exitCode;
+  QString err;
+};
+GuiRun runGuiLimited(const QStringList& args, rlim_t fileSizeLimit) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove("DISPLAY");
+  p.setProcessEnvironment(env);
+  p.setChildProcessModifier([fileSizeLimit] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit r{fileSizeLimit, fileSizeLimit};
+    ::setrlimit(RLIMIT_FSIZE, &r);
+  });
+  p.start(KWB_GUI_EXE, args);
+  if (!p.waitForFinished(60000)) return {-1, "timed out"};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromLocal8Bit(p.readAllStandardError())};
+}
+
+QByteArray slurp(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void spit(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+}  // namespace
+
+// Finding 3: --report wrote straight to its target and exited 0 with a truncated PDF; the
+// screenshot destroyed the old PNG before failing.
+TEST(GuiReliability, AReportOrScreenshotThatCannotBeWrittenWholeFailsAndKeepsTheOldFile) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath("r.pdf"), png = dir.filePath("s.png");
+  spit(pdf, "old report");
+  spit(png, "old screenshot");
+  GuiRun r = runGuiLimited({"--open", test::sampleRun(), "--report", pdf}, 20000);
+  EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains(pdf)) << r.err.toStdString();
+  EXPECT_EQ(slurp(pdf), QByteArray("old report"));
+  r = runGuiLimited({"--open", test::sampleRun(), "--screenshot", png}, 20000);
+  EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_EQ(slurp(png), QByteArray("old screenshot"));
+  EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files).size(), 2) << "a temporary file was left";
+  // With room to write, both succeed and replace the old files.
+  r = runGuiLimited({"--open", test::sampleRun(), "--report", pdf, "--screenshot", png},
+                    RLIM_INFINITY);
+  EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+  EXPECT_TRUE(slurp(pdf).startsWith("%PDF"));
+  EXPECT_TRUE(slurp(png).startsWith("\x89PNG"));
+}
+
+// Finding 9: a wrong --screenshot extension said only "could not write".
+TEST(GuiReliability, AnUnknownScreenshotTypeIsNamed) {
+  QTemporaryDir dir;
+  const GuiRun r = runGuiLimited(
+      {"--open", test::sampleRun(), "--screenshot", dir.filePath("s.xyz")}, RLIM_INFINITY);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains(".xyz")) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains(".png")) << r.err.toStdString();
+}
