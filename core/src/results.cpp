@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <system_error>
 
 #include "json_read.h"
@@ -134,6 +135,23 @@ RunDocument readDocument(const std::filesystem::path& path) {
   return parseDocument(readTextFile(path, "results", kMaxDocumentBytes), path.string());
 }
 
+namespace {
+// The process's umask, read without changing it (umask(2) can only set it, which would race with
+// other threads creating files): Linux reports it in /proc/self/status.
+mode_t currentUmask() {
+  if (std::FILE* f = std::fopen("/proc/self/status", "re")) {
+    char line[256];
+    unsigned mask = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f))
+      found = std::sscanf(line, "Umask: %o", &mask) == 1;
+    std::fclose(f);
+    if (found) return mode_t(mask);
+  }
+  return 022;
+}
+}  // namespace
+
 void writeTextFile(const std::filesystem::path& path, std::string_view text) {
   namespace fs = std::filesystem;
   const std::string name = std::string(1, '\'') + path.string() + '\'';
@@ -177,9 +195,7 @@ void writeTextFile(const std::filesystem::path& path, std::string_view text) {
       // Not the owner: the file becomes ours, as any rewrite by this user would.
     }
   } else {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0666 & ~mask;
+    mode = 0666 & ~currentUmask();
   }
   if (::fchmod(fd, mode) != 0) throw abandon(std::generic_category().message(errno));
   for (std::size_t done = 0; done < text.size();) {

@@ -319,6 +319,14 @@ TEST(Reliability, WriteKeepsTheTargetsModeAndWritesThroughALink) {
   EXPECT_EQ(fs::status(out).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
 
+  // A new file gets 0666 less the umask, not mkstemp's 0600.
+  const mode_t mask = ::umask(022);
+  kwb::writeTextFile(dir / "new.csv", "new");
+  ::umask(mask);
+  EXPECT_EQ(fs::status(dir / "new.csv").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                fs::perms::others_read);
+
   const fs::path link = dir / "link.csv";
   fs::create_symlink(out, link);
   kwb::writeTextFile(link, "through the link");
