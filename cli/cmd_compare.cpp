@@ -6,6 +6,7 @@
 #include "kwb/results.h"
 #include "kwb/run_compare.h"
 #include "output.h"
+#include "run_options.h"
 
 namespace kwb::cli {
 namespace {
@@ -33,15 +34,15 @@ double parsePercent(const std::string& text, const char* option) {
   return v / 100.0;
 }
 
-std::string ms(double v) { return fixed(v * 1e3, 2); }  // printed in µs
+std::string us(double ms) { return fixed(ms * 1e3, 2); }
 
 std::string compareTable(const RunComparison& r) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
                                               "base 95% CI us", "new 95% CI us", "verdict"}};
   for (const auto& c : r.cases)
-    rows.push_back({c.kernel, toString(c.shape), ms(c.baseMs), ms(c.newMs),
-                    fixed(100 * c.change, 1) + "%", ms(c.baseCi.low) + " .. " + ms(c.baseCi.high),
-                    ms(c.newCi.low) + " .. " + ms(c.newCi.high), std::string(toString(c.verdict))});
+    rows.push_back({c.kernel, toString(c.shape), us(c.baseMs), us(c.newMs),
+                    fixed(100 * c.change, 1) + "%", us(c.baseCi.low) + " .. " + us(c.baseCi.high),
+                    us(c.newCi.low) + " .. " + us(c.newCi.high), std::string(toString(c.verdict))});
   return formatTable(rows);
 }
 
@@ -94,7 +95,7 @@ void addCompareCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--same-within", o->sameWithin,
                   "Changes below this many percent count as SAME when the medians are known that "
                   "well (default 2)")
-      ->check(CLI::Range(0.0, 100.0));
+      ->check(finiteRange(0.0, 100.0));
   sub->callback([o, &exitCode] { exitCode = compareCommand(*o); });
 }
 

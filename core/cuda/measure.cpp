@@ -102,9 +102,7 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
   try {
     for (int i = 0; i < opt.cuptiCheckSamples; ++i) {
       const Sample s = sampler.take(mode, launches, opt.coldL2);
-      double sum = 0;
-      for (const auto& k : s.kernels) sum += k.durationMs();
-      perLaunch.push_back(sum / launches);
+      perLaunch.push_back(s.kernelMs);
       all.insert(all.end(), s.kernels.begin(), s.kernels.end());
     }
   } catch (const CuptiUnavailable& e) {

@@ -40,8 +40,9 @@ void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResu
     c.timerVsCuptiPct = 100.0 * (c.summary.median - *m.cuptiMedianMs) / *m.cuptiMedianMs;
   if (c.samplesMs.empty() && m.throttledSamples > 0)
     c.timerNote += std::string(c.timerNote.empty() ? "" : "; ") + "all " +
-                   std::to_string(m.throttledSamples) +
-                   " samples were taken below 90% of the warm-up SM clock and dropped";
+                   std::to_string(m.throttledSamples) + " samples were taken below " +
+                   fixedText(100 * opt.throttleFraction, 0) +
+                   "% of the warm-up SM clock and dropped";
   deriveThroughput(c);
 }
 

@@ -80,15 +80,9 @@ Sample Sampler::gpuSample(TimerMode mode, int launches, bool coldL2) {
   Sample s;
   s.smClockMhz = m_blocker.smClockMhz();
   s.ms = double(m_stop.elapsedMsSince(m_start)) / launches;
-  if (mode == TimerMode::kCupti || m_tracer) {
-    if (!m_tracer) throw CuptiUnavailable("no CUPTI tracer attached");
-    s.kernels = m_tracer->take();
-    if (mode == TimerMode::kCupti) {
-      double sum = 0;
-      for (const auto& k : s.kernels) sum += k.durationMs();
-      s.ms = sum / launches;
-    }
-  }
+  if (mode == TimerMode::kCupti && !m_tracer) throw CuptiUnavailable("no CUPTI tracer attached");
+  takeKernels(s, launches);
+  if (mode == TimerMode::kCupti) s.ms = s.kernelMs;
   return s;
 }
 
@@ -104,8 +98,16 @@ Sample Sampler::hostSample(int launches, bool coldL2) {
   for (int i = 0; i < launches; ++i) m_enqueue();
   KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
   s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / launches;
-  if (m_tracer) s.kernels = m_tracer->take();
+  takeKernels(s, launches);
   return s;
+}
+
+void Sampler::takeKernels(Sample& s, int launches) {
+  if (!m_tracer) return;
+  s.kernels = m_tracer->take();
+  double sum = 0;
+  for (const auto& k : s.kernels) sum += k.durationMs();
+  s.kernelMs = sum / launches;
 }
 
 }  // namespace kwb::cuda

@@ -21,6 +21,7 @@ struct Sample {
   double ms = 0;                        // per launch
   double smClockMhz = 0;                // measured by the blocking kernel just before the launches
   std::vector<KernelActivity> kernels;  // CUPTI's records, when a tracer is attached
+  double kernelMs = 0;                  // their durations summed, per launch
 };
 
 class Sampler {
@@ -42,6 +43,8 @@ class Sampler {
  private:
   Sample gpuSample(TimerMode mode, int launches, bool coldL2);
   Sample hostSample(int launches, bool coldL2);
+  // Takes the attached tracer's records of the sample's `launches` into `s`.
+  void takeKernels(Sample& s, int launches);
 
   const std::function<void()>& m_enqueue;
   CUstream_st* m_stream;

@@ -82,9 +82,7 @@ std::string toJsonLine(const Event& e) {
       j["knownAnswer"] = e.knownAnswer;
       j["progression"] = e.progression;
       j["wallSeconds"] = e.wallSeconds;
-      if (e.launchOverhead)
-        j["launchOverhead"] = {{"isolatedUs", e.launchOverhead->isolatedUs},
-                               {"backToBackUs", e.launchOverhead->backToBackUs}};
+      if (e.launchOverhead) j["launchOverhead"] = *e.launchOverhead;
       break;
   }
   encodeNonFinite(j);  // written so that parseEventLine reads it back
@@ -157,8 +155,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
         get(j, "progression", e.progression);
         get(j, "wallSeconds", e.wallSeconds);
         if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
-          e.launchOverhead = LaunchOverhead{it->at("isolatedUs").get<double>(),
-                                            it->at("backToBackUs").get<double>()};
+          e.launchOverhead = it->get<LaunchOverhead>();
         break;
     }
     return e;

@@ -391,6 +391,14 @@ static ConformanceReport conformanceFromJson(const json& j) {
   return r;
 }
 
+void to_json(json& j, const LaunchOverhead& v) {
+  j = {{"isolatedUs", v.isolatedUs}, {"backToBackUs", v.backToBackUs}};
+}
+void from_json(const json& j, LaunchOverhead& v) {
+  get(j, "isolatedUs", v.isolatedUs);
+  get(j, "backToBackUs", v.backToBackUs);
+}
+
 void to_json(json& j, const RunDocument& v) {
   j = {{"schemaVersion", v.schemaVersion},
        {"tool", {{"name", "kwb"}, {"version", v.toolVersion}, {"gitRevision", v.gitRevision}}},
@@ -403,11 +411,8 @@ void to_json(json& j, const RunDocument& v) {
        {"progression", v.progression},
        {"conformance", v.conformance ? conformanceToJson(*v.conformance) : json(nullptr)},
        {"tuning", v.tuning ? json(*v.tuning) : json(nullptr)},
-       {"launchOverhead", nullptr},
+       {"launchOverhead", v.launchOverhead ? json(*v.launchOverhead) : json(nullptr)},
        {"wallSeconds", v.wallSeconds}};
-  if (v.launchOverhead)
-    j["launchOverhead"] = {{"isolatedUs", v.launchOverhead->isolatedUs},
-                           {"backToBackUs", v.launchOverhead->backToBackUs}};
 }
 void from_json(const json& j, RunDocument& v) {
   get(j, "schemaVersion", v.schemaVersion);
@@ -425,12 +430,8 @@ void from_json(const json& j, RunDocument& v) {
     v.conformance = conformanceFromJson(*it);
   getOpt(j, "tuning", v.tuning);
   v.launchOverhead.reset();
-  if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null()) {
-    LaunchOverhead o;
-    get(*it, "isolatedUs", o.isolatedUs);
-    get(*it, "backToBackUs", o.backToBackUs);
-    v.launchOverhead = o;
-  }
+  if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
+    v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
 }
 

@@ -74,6 +74,10 @@ TEST(CompareCli, BadThresholdAndMissingFileExitTwo) {
       runKwb({"compare", kSample.string(), kSample.string(), "--fail-on-slower", "abc"});
   EXPECT_EQ(bad.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(bad.err, "--fail-on-slower 'abc'")) << bad.err;
+  const auto nanRule =
+      runKwb({"compare", kSample.string(), kSample.string(), "--same-within", "nan"});
+  EXPECT_EQ(nanRule.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(nanRule.err, "--same-within")) << nanRule.err;
   const auto missing = runKwb({"compare", kSample.string(), "/nonexistent/new.json"});
   EXPECT_EQ(missing.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(missing.err, "/nonexistent/new.json")) << missing.err;

@@ -18,6 +18,8 @@ void to_json(nlohmann::json& j, const KnownAnswer& v);
 void from_json(const nlohmann::json& j, KnownAnswer& v);
 void to_json(nlohmann::json& j, const ProgressionCheck& v);
 void from_json(const nlohmann::json& j, ProgressionCheck& v);
+void to_json(nlohmann::json& j, const LaunchOverhead& v);
+void from_json(const nlohmann::json& j, LaunchOverhead& v);
 void to_json(nlohmann::json& j, const RunDocument& v);
 void from_json(const nlohmann::json& j, RunDocument& v);
 
