@@ -55,6 +55,26 @@ def check_case(c, w):
     need(isinstance(c.get("gflops"), (int, float)), w, "case.gflops must be a number")
 
 
+def check_kernels(kernels, cases, w):
+    """The document's "kernels" list (absent in documents written before it existed)."""
+    if not need(isinstance(kernels, list), w, "'kernels' must be a list"):
+        return
+    ids = set()
+    for i, k in enumerate(kernels):
+        kw = f"{w} kernel {i}"
+        if not need(isinstance(k, dict), kw, "kernel entry must be an object"):
+            continue
+        for key in ("id", "name", "family", "precision", "description"):
+            need(isinstance(k.get(key), str), kw, f"kernel.{key} must be a string")
+        need(isinstance(k.get("stage"), int) and k["stage"] >= 0, kw, "kernel.stage must be >= 0")
+        for key in ("reference", "tunable"):
+            need(isinstance(k.get(key), bool), kw, f"kernel.{key} must be true or false")
+        ids.add(k.get("id"))
+    for c in cases:
+        kid = str(c.get("kernel", "")).split("[")[0]
+        need(kid in ids, w, f"case kernel {kid!r} is not in 'kernels'")
+
+
 def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
@@ -72,6 +92,8 @@ def check_results(path, j):
          w, "timestamp must be ISO 8601")
     for i, c in enumerate(j.get("cases", [])):
         check_case(c, f"{w} case {i}")
+    if "kernels" in j:
+        check_kernels(j["kernels"], j.get("cases", []), w)
 
 
 def check_stream(path):

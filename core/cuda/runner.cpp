@@ -106,6 +106,12 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   doc.settings.seed = cfg.seed;
   doc.settings.verifyOnly = cfg.verifyOnly;
   recordMeasureOptions(cfg.measure, doc.settings);
+  for (const KernelDescriptor& k : registry.all())  // registry order: family, then stage
+    for (const PlannedCase& p : plan)
+      if (p.kernel == k.id) {
+        doc.kernels.push_back(kernelInfo(k));
+        break;
+      }
 
   Event hello(EventType::kHello);
   hello.toolVersion = doc.toolVersion;
@@ -123,6 +129,7 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   Event planEvent(EventType::kPlan);
   planEvent.settings = doc.settings;
   planEvent.plan = plan;
+  planEvent.kernels = doc.kernels;
   emit(planEvent);
 
   GemmSession session(cfg.device);

@@ -62,6 +62,7 @@ std::string toJsonLine(const Event& e) {
       j["settings"] = e.settings;
       j["cases"] = json::array();
       for (const auto& p : e.plan) j["cases"].push_back(plannedToJson(p));
+      j["kernels"] = e.kernels;
       break;
     case EventType::kCaseStarted:
       j["index"] = e.index;
@@ -131,6 +132,8 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
         get(j, "settings", e.settings);
         if (!j.at("cases").is_array()) throw InputError("'cases' must be a list");
         for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
+        if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
+          get(j, "kernels", e.kernels);  // older engines sent none: the builder fills them in
         break;
       case EventType::kCaseStarted:
         get(j, "index", e.index);
@@ -180,14 +183,19 @@ void DocumentBuilder::apply(const Event& e) {
       break;
     case EventType::kPlan:
       m_doc.settings = e.settings;
+      m_doc.kernels = e.kernels;
       m_plan = e.plan;
+      for (const auto& p : m_plan) listKernelIfMissing(m_doc, p.kernel);
       break;
     case EventType::kCaseStarted:
       m_running = e.index;
       break;
     case EventType::kCaseFinished:
     case EventType::kCaseFailed:
-      if (e.result) m_doc.cases.push_back(*e.result);
+      if (e.result) {
+        m_doc.cases.push_back(*e.result);
+        listKernelIfMissing(m_doc, e.result->kernel, toString(e.result->precision));
+      }
       m_running = -1;
       break;
     case EventType::kLog:

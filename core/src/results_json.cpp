@@ -406,6 +406,7 @@ void to_json(json& j, const RunDocument& v) {
        {"host", v.host},
        {"device", v.device ? json(*v.device) : json(nullptr)},
        {"settings", v.settings},
+       {"kernels", v.kernels},
        {"knownAnswer", v.knownAnswer},
        {"cases", v.cases},
        {"progression", v.progression},
@@ -422,6 +423,8 @@ void from_json(const json& j, RunDocument& v) {
   get(j, "host", v.host);
   getOpt(j, "device", v.device);
   get(j, "settings", v.settings);
+  v.kernels.clear();
+  if (auto it = j.find("kernels"); it != j.end() && !it->is_null()) get(j, "kernels", v.kernels);
   get(j, "knownAnswer", v.knownAnswer);
   get(j, "cases", v.cases);
   get(j, "progression", v.progression);
@@ -433,6 +436,7 @@ void from_json(const json& j, RunDocument& v) {
   if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
+  listMissingKernels(v);  // documents before the list, or a list missing an id
 }
 
 void encodeNonFinite(json& j) {

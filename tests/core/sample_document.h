@@ -64,6 +64,7 @@ inline kwb::RunDocument makeSampleDocument() {
   d.progression.checked = true;
   d.progression.violations.push_back({{512, 512, 512}, "sgemm.tiled", "sgemm.bank_free", 900, 850});
   d.wallSeconds = 12.5;
+  kwb::listMissingKernels(d);  // as an engine lists them, so the document round-trips
   return d;
 }
 
@@ -82,6 +83,7 @@ inline std::vector<kwb::Event> sampleEvents(const kwb::RunDocument& doc) {
   kwb::Event plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
   for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
+  plan.kernels = doc.kernels;
   out.push_back(plan);
   for (std::size_t i = 0; i < doc.cases.size(); ++i) {
     kwb::Event s(kwb::EventType::kCaseStarted);

@@ -60,6 +60,7 @@ TEST(Tuning, FastestIsNoneWhenNothingWasTimed) {
 TEST(Tuning, DocumentRoundTripKeepsTheGrid) {
   auto doc = makeSampleDocument();
   doc.tuning = sampleGrid();
+  kwb::listMissingKernels(doc);
   const std::string text = kwb::toJsonText(doc);
   const auto back = kwb::parseDocument(text, "mem");
   ASSERT_TRUE(back.tuning);

@@ -45,6 +45,7 @@ struct Event {
   // plan
   RunSettings settings;
   std::vector<PlannedCase> plan;
+  std::vector<KernelInfo> kernels;  // every kernel the plan names; older engines send none
   // case_started / case_finished / case_failed
   int index = -1;
   PlannedCase planned;               // case_started

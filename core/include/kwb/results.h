@@ -10,6 +10,7 @@
 #include "kwb/conformance.h"
 #include "kwb/device_info.h"
 #include "kwb/kernel_descriptor.h"
+#include "kwb/kernel_info.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
 #include "kwb/timer.h"
@@ -140,6 +141,9 @@ struct RunDocument {
   std::string host;
   std::optional<DeviceInfo> device;
   RunSettings settings;
+  // Every kernel the document names (cases, tuning), as the engine that ran it registered it;
+  // read from the compatibility table for documents that predate the list.
+  std::vector<KernelInfo> kernels;
   KnownAnswer knownAnswer;
   std::vector<CaseResult> cases;
   ProgressionCheck progression;
@@ -149,7 +153,15 @@ struct RunDocument {
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
+  // The entry of `id`, or of its kernel for a tuning configuration's id; null if not listed.
+  const KernelInfo* kernelInfo(std::string_view id) const;
 };
+
+// Adds legacyKernelInfo(id)'s entry to doc.kernels unless it lists `id` already; an unknown id
+// takes `precision` (its case's).
+void listKernelIfMissing(RunDocument& doc, std::string_view id, std::string_view precision = {});
+// The same for every kernel id the document's cases or tuning sweep name.
+void listMissingKernels(RunDocument& doc);
 
 // Text I/O. Errors throw InputError naming `source` (a path or "<stdin>") and the problem.
 // Files are bounded: a results document larger than this is refused unread.
