@@ -8,6 +8,7 @@
 #include "kwb/progression.h"
 #include "kwb/run_compare.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 
@@ -90,7 +91,7 @@ QString implausibleNote(const RunDocument& doc) {
   for (const auto& c : doc.cases)
     if (implausibleSpeed(c) && ++n <= 3)
       bad << QString("%1 %2 (%3 GFLOP/s)")
-                 .arg(QString::fromStdString(c.kernel), shapeText(c.shape),
+                 .arg(QString::fromStdString(c.kernel), QString::fromStdString(shapeText(c.shape)),
                       QString::number(c.gflops, 'g', 3));
   if (!n) return {};
   return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
@@ -172,7 +173,8 @@ QString emptyPlotReason(const RunDocument& doc) {
     return QString(
                "No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
                "are on the Tuning tab.")
-        .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+        .arg(QString::fromStdString(doc.tuning->kernel),
+             QString::fromStdString(shapeText(doc.tuning->shape)))
         .arg(doc.tuning->results.size());
   if (doc.conformance)
     return "No timed cases: this is a sub-group conformance document.\nIts checks are on the "
@@ -187,7 +189,8 @@ QString caseSummaryLine(const RunDocument& doc) {
   for (const auto& c : doc.cases) {
     ++counts[int(c.status)];
     if (!isGood(c.status) && bad.size() < 3)
-      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel), shapeText(c.shape));
+      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel),
+                                  QString::fromStdString(shapeText(c.shape)));
   }
   QStringList parts{QString("%1 cases").arg(doc.cases.size())};
   const CaseStatus order[] = {CaseStatus::kPass,   CaseStatus::kFallback, CaseStatus::kFail,

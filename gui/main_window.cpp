@@ -31,6 +31,7 @@
 #include "shape_list_widget.h"
 #include "timing_page.h"
 #include "tuning_page.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 namespace {
@@ -131,7 +132,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::setHeader);
   connect(m_controller, &RunController::caseStarted, this,
           [this](const QString& kernel, const Shape& shape) {
-            m_run->setStatus(QString("Running %1 at %2").arg(kernel, shapeText(shape)));
+            m_run->setStatus(
+                QString("Running %1 at %2").arg(kernel, QString::fromStdString(shapeText(shape))));
           });
   connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::appendCase);
   connect(m_controller, &RunController::progress, this, [this](int done, int total) {

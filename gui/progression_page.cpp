@@ -8,6 +8,7 @@
 
 #include "doc_queries.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 namespace {
@@ -157,15 +158,15 @@ void ProgressionPage::rebuild() {
       (fallback ? fbHigh : errHigh) << ci.high - c->gflops;
       yMax = std::max({yMax, c->gflops, ci.high});
       yMin = std::min(yMin, ci.low);
-      QString tip =
-          QString(
-              "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
-              "CV %8%\nstatus %9")
-              .arg(k.id, shapeText(*shape), formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                   formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
-              .arg(c->samplesMs.size())
-              .arg(c->summary.cv * 100, 0, 'f', 2)
-              .arg(statusText(c->status));
+      QString tip = QString(
+                        "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
+                        "CV %8%\nstatus %9")
+                        .arg(k.id, QString::fromStdString(shapeText(*shape)),
+                             formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
+                             formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
+                        .arg(c->samplesMs.size())
+                        .arg(c->summary.cv * 100, 0, 'f', 2)
+                        .arg(statusText(c->status));
       QString label;
       if (const auto pct = refPercent(*c)) {
         // Two short lines: a label no wider than its bar when runs are compared side by side.
@@ -195,9 +196,10 @@ void ProgressionPage::rebuild() {
         m_baselineBars->addData(x, b->gflops);
         yMax = std::max(yMax, b->gflops);
         yMin = std::min(yMin, b->gflops);
-        tooltips()->add(p->xAxis, p->yAxis, x + 0.2, b->gflops,
-                        QString("baseline %1 at %2\n%3 GFLOP/s")
-                            .arg(k.id, shapeText(*shape), formatNumber(b->gflops, 6)));
+        tooltips()->add(
+            p->xAxis, p->yAxis, x + 0.2, b->gflops,
+            QString("baseline %1 at %2\n%3 GFLOP/s")
+                .arg(k.id, QString::fromStdString(shapeText(*shape)), formatNumber(b->gflops, 6)));
       }
     }
     for (int o = 0; o < m_overlayBars.size(); ++o) {
@@ -206,10 +208,11 @@ void ProgressionPage::rebuild() {
         m_overlayBars[o]->addData(x, b->gflops);
         yMax = std::max(yMax, b->gflops);
         yMin = std::min(yMin, b->gflops);
-        tooltips()->add(p->xAxis, p->yAxis, x, b->gflops,
-                        QString("%1: %2 at %3\n%4 GFLOP/s")
-                            .arg(QFileInfo(run.source).fileName(), k.id, shapeText(*shape),
-                                 formatNumber(b->gflops, 6)));
+        tooltips()->add(
+            p->xAxis, p->yAxis, x, b->gflops,
+            QString("%1: %2 at %3\n%4 GFLOP/s")
+                .arg(QFileInfo(run.source).fileName(), k.id,
+                     QString::fromStdString(shapeText(*shape)), formatNumber(b->gflops, 6)));
       }
     }
     for (const auto& v : violations) {
@@ -252,7 +255,8 @@ void ProgressionPage::rebuild() {
     yMin = std::min(yMin, c->gflops);
     tooltips()->add(
         p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : c->gflops,
-        QString("%1 at %2\n%3 GFLOP/s").arg(r.id, shapeText(*shape), formatNumber(c->gflops, 6)));
+        QString("%1 at %2\n%3 GFLOP/s")
+            .arg(r.id, QString::fromStdString(shapeText(*shape)), formatNumber(c->gflops, 6)));
   }
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(x0, x1);

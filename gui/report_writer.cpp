@@ -14,6 +14,7 @@
 #include "timing_page.h"
 #include "results_model.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 namespace {
@@ -113,7 +114,8 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (doc.conformance) rp.paragraph(conformanceSummary(*doc.conformance));
   if (doc.tuning)
     rp.paragraph(QString("Tuning sweep of %1 at %2: %3 configurations, best %4")
-                     .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+                     .arg(QString::fromStdString(doc.tuning->kernel),
+                          QString::fromStdString(shapeText(doc.tuning->shape)))
                      .arg(doc.tuning->results.size())
                      .arg(doc.tuning->best.empty() ? QString("none")
                                                    : QString::fromStdString(doc.tuning->best)));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstring>
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 
@@ -113,7 +114,7 @@ void RunController::launchNext() {
   m_driver->start(m_program, args);
 }
 
-void RunController::onEvent(const Event& e) {
+void RunController::onEvent(const StreamEvent& e) {
   if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
   switch (e.type) {
     case EventType::kHello:
@@ -187,7 +188,7 @@ bool RunController::checkQueued(const Key& key, const char* what) {
   if (m_planned.contains(key) && !m_done.contains(key)) return true;
   onProtocolError(
       QString("The engine %1 %2 at %3, a case %4.")
-          .arg(what, key.kernel, shapeText(key.shape),
+          .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
                m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
   return false;
 }
@@ -237,7 +238,8 @@ void RunController::onExited(int exitCode, bool crashed) {
     emit caseFinished(c);
     emit progress(finishedCases(), m_total);
     emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
-                              .arg(how, m_runningCase->kernel, shapeText(m_runningCase->shape)));
+                              .arg(how, m_runningCase->kernel,
+                                   QString::fromStdString(shapeText(m_runningCase->shape))));
     m_runningCase.reset();
   }
   // A new engine only when this one settled at least one case still queued (finished, or

@@ -59,7 +59,7 @@ class RunController : public QObject {
     bool operator==(const Key&) const = default;
   };
   void launchNext();
-  void onEvent(const Event& e);
+  void onEvent(const StreamEvent& e);
   void onExited(int exitCode, bool crashed);
   void onProtocolError(const QString& message);
   // True when `key` is planned and not done; otherwise a protocol error naming `what`.

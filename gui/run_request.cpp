@@ -14,9 +14,4 @@ QStringList RunRequest::toArguments() const {
   return args;
 }
 
-QString shapeText(const Shape& s) {
-  if (s.m == s.n && s.n == s.k) return QString::number(s.m) + QStringLiteral("³");
-  return QString("%1×%2×%3").arg(s.m).arg(s.n).arg(s.k);
-}
-
 }  // namespace kwb::gui

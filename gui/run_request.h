@@ -21,6 +21,4 @@ struct RunRequest {
   QStringList toArguments() const;
 };
 
-QString shapeText(const Shape& s);  // "1024×1024×1024"
-
 }  // namespace kwb::gui

@@ -9,6 +9,7 @@
 
 #include "doc_queries.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 namespace {
@@ -78,9 +79,10 @@ void ScalingPage::rebuild() {
       if (isCubic(c->shape)) cubicSizes.insert(c->shape.m);
       tooltips()->add(p->xAxis, p->yAxis, x, c->gflops,
                       QString("%1 at %2%3\n%4 GFLOP/s (95% CI %5–%6) · median %7 ms")
-                          .arg(name, shapeText(c->shape), isFallback(*c) ? " — FP32 fallback" : "",
-                               formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5)));
+                          .arg(name, QString::fromStdString(shapeText(c->shape)),
+                               isFallback(*c) ? " — FP32 fallback" : "", formatNumber(c->gflops, 6),
+                               formatNumber(ci.low, 5), formatNumber(ci.high, 5),
+                               formatNumber(c->summary.median, 5)));
     }
     auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
     err->setDataPlottable(g);

@@ -5,6 +5,7 @@
 
 #include "kwb/error.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 
@@ -103,7 +104,7 @@ bool ShapeListWidget::insertShape(const QString& text, bool custom) {
   const QString key = QString::fromStdString(toString(s));
   if (m_keys.contains(key)) return false;
   m_keys.insert(key);
-  auto* item = new QListWidgetItem(shapeText(s), m_list);
+  auto* item = new QListWidgetItem(QString::fromStdString(shapeText(s)), m_list);
   item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);

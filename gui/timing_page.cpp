@@ -6,6 +6,7 @@
 
 #include "doc_queries.h"
 #include "run_request.h"
+#include "kwb/shape.h"
 
 namespace kwb::gui {
 namespace {
@@ -127,9 +128,9 @@ void TimingPage::rebuild() {
         bx, by, x, rel(s.median, m),
         QString("%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
                 "min %10 · max %11 ms\n%12 samples · CV %13%")
-            .arg(id, shapeText(c.shape), formatNumber(s.median, 5), formatNumber(s.ci95.low, 5),
-                 formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5), formatNumber(s.p25, 5),
-                 formatNumber(s.p75, 5), formatNumber(s.p95, 5))
+            .arg(id, QString::fromStdString(shapeText(c.shape)), formatNumber(s.median, 5),
+                 formatNumber(s.ci95.low, 5), formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5),
+                 formatNumber(s.p25, 5), formatNumber(s.p75, 5), formatNumber(s.p95, 5))
             .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
             .arg(c.samplesMs.size())
             .arg(s.cv * 100, 0, 'f', 2));

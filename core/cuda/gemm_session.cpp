@@ -12,7 +12,7 @@
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/seeded.h"
-#include "reference_fp64.h"
+#include "kwb/cuda/reference_fp64.h"
 
 namespace kwb::cuda {
 namespace {
@@ -131,8 +131,8 @@ std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, 
   auto run = [&](float alpha, float beta) {
     const GemmArgs args = p.args(alpha, beta);
     if (fp64) {
-      KWB_CUDA_CHECK(kernels::launchReferenceFp64(int(s.m), int(s.n), int(s.k), alpha, args.a,
-                                                  args.b, beta, args.c, args.stream));
+      KWB_CUDA_CHECK(launchReferenceFp64(int(s.m), int(s.n), int(s.k), alpha, args.a, args.b, beta,
+                                         args.c, args.stream));
     } else {
       sgemmRowMajor(args);
     }

@@ -43,7 +43,7 @@ std::string_view toString(EventType t) {
   return "?";
 }
 
-std::string toJsonLine(const Event& e) {
+std::string toJsonLine(const StreamEvent& e) {
   json j = {{"event", toString(e.type)}, {"elapsedS", e.elapsedS}};
   switch (e.type) {
     case EventType::kHello:
@@ -90,7 +90,7 @@ std::string toJsonLine(const Event& e) {
   return j.dump();
 }
 
-Event parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
+StreamEvent parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
   const std::string where = std::string(source) + ":" + std::to_string(lineNumber);
   json j;
   try {
@@ -101,7 +101,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
                      ")");
   }
   try {
-    Event e;
+    StreamEvent e;
     const std::string name = j.at("event").get<std::string>();
     bool known = false;
     for (EventType t : kAllTypes)
@@ -169,7 +169,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
   }
 }
 
-void DocumentBuilder::apply(const Event& e) {
+void DocumentBuilder::apply(const StreamEvent& e) {
   switch (e.type) {
     case EventType::kHello:
       m_doc.toolVersion = e.toolVersion;

@@ -5,14 +5,14 @@
 #include "kwb/results.h"
 #include "sample_document.h"
 
-using kwb::Event;
 using kwb::EventType;
+using kwb::StreamEvent;
 
 TEST(Events, EachLineRoundTrips) {
-  for (const Event& e : sampleEvents(makeSampleDocument())) {
+  for (const StreamEvent& e : sampleEvents(makeSampleDocument())) {
     const std::string line = kwb::toJsonLine(e);
     EXPECT_EQ(line.find('\n'), std::string::npos);
-    const Event back = kwb::parseEventLine(line, "mem", 1);
+    const StreamEvent back = kwb::parseEventLine(line, "mem", 1);
     EXPECT_EQ(back.type, e.type);
     EXPECT_EQ(kwb::toJsonLine(back), line);
   }
@@ -22,7 +22,7 @@ TEST(Events, BuilderRebuildsTheDocument) {
   const auto doc = makeSampleDocument();
   kwb::DocumentBuilder b;
   int line = 0;
-  for (const Event& e : sampleEvents(doc)) {
+  for (const StreamEvent& e : sampleEvents(doc)) {
     b.apply(kwb::parseEventLine(kwb::toJsonLine(e), "mem", ++line));
     if (e.type == EventType::kCaseStarted) {
       EXPECT_EQ(b.runningIndex(), e.index);

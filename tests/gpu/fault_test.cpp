@@ -40,7 +40,7 @@ kwb::KernelDescriptor badLaunchKernel() {
 }
 
 struct Recorded {
-  std::vector<kwb::Event> events;
+  std::vector<kwb::StreamEvent> events;
   kwb::RunDocument doc;
 };
 
@@ -50,7 +50,7 @@ Recorded run(const kwb::KernelRegistry& registry, const std::vector<kwb::Planned
       .minSamples = 3, .maxSamples = 3, .minTimeS = 0, .maxTimeS = 1, .maxNoise = 1};
   Recorded r;
   r.doc = kwb::cuda::runPlan(registry, plan, cfg,
-                             [&](const kwb::Event& e) { r.events.push_back(e); }, {});
+                             [&](const kwb::StreamEvent& e) { r.events.push_back(e); }, {});
   return r;
 }
 

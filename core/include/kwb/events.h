@@ -31,9 +31,9 @@ struct PlannedCase {
 };
 
 // One event; which fields are meaningful depends on `type`.
-struct Event {
-  Event() = default;
-  explicit Event(EventType t) : type(t) {}
+struct StreamEvent {
+  StreamEvent() = default;
+  explicit StreamEvent(EventType t) : type(t) {}
   EventType type = EventType::kLog;
   double elapsedS = 0.0;  // seconds since the run started; `kwb replay` paces by it
   // hello
@@ -61,14 +61,14 @@ struct Event {
 };
 
 // One line of JSON, no trailing newline.
-std::string toJsonLine(const Event& e);
+std::string toJsonLine(const StreamEvent& e);
 // Throws InputError naming `source` and the line number on malformed input.
-Event parseEventLine(std::string_view line, std::string_view source, int lineNumber);
+StreamEvent parseEventLine(std::string_view line, std::string_view source, int lineNumber);
 
 // Rebuilds a results document from events as they arrive (the GUI and `kwb replay` use it).
 class DocumentBuilder {
  public:
-  void apply(const Event& e);
+  void apply(const StreamEvent& e);
   const RunDocument& document() const { return m_doc; }
   const std::vector<PlannedCase>& plan() const { return m_plan; }
   int finishedCases() const { return int(m_doc.cases.size()); }
