@@ -86,7 +86,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
 void addVerifyCommand(CLI::App& app, int& exitCode) {
   auto* sub = app.add_subcommand(
       "verify",
-      "Check kernels against cuBLAS: canary, spec tolerance, negative control, alpha/beta "
+      "Check kernels against cuBLAS: canary, the kernel's tolerance, negative control, alpha/beta "
       "(default suite: spec-correctness; exit 0 when every case and the known-answer test pass, "
       "1 otherwise)");
   auto sel = std::make_shared<Selection>();

@@ -79,8 +79,8 @@ def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2), w, "schemaVersion must be 1 or 2")
-    if j.get("schemaVersion") == 2:
+    need(j.get("schemaVersion") in (1, 2, 3), w, "schemaVersion must be 1, 2 or 3")
+    if j.get("schemaVersion") in (2, 3):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):

@@ -158,7 +158,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   doc.settings.suite = cfg.suite;
   doc.settings.seed = cfg.seed;
   doc.settings.verifyOnly = cfg.verifyOnly;
-  recordMeasureOptions(cfg.measure, doc.settings);
+  if (!cfg.verifyOnly) recordMeasureOptions(cfg.measure, doc.settings);  // nothing is timed
   doc.kernels = planKernels(plan);
 
   StreamEvent hello(EventType::kHello);

@@ -169,46 +169,4 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
   }
 }
 
-void DocumentBuilder::apply(const StreamEvent& e) {
-  switch (e.type) {
-    case EventType::kHello:
-      m_doc.toolVersion = e.toolVersion;
-      m_doc.gitRevision = e.gitRevision;
-      m_doc.host = e.host;
-      m_doc.timestamp = e.timestamp;
-      m_doc.schemaVersion = e.schemaVersion;
-      break;
-    case EventType::kDevice:
-      m_doc.device = e.device;
-      break;
-    case EventType::kPlan:
-      m_doc.settings = e.settings;
-      m_doc.kernels = e.kernels;
-      m_plan = e.plan;
-      for (const auto& p : m_plan) listKernelIfMissing(m_doc, p.kernel);
-      break;
-    case EventType::kCaseStarted:
-      m_running = e.index;
-      break;
-    case EventType::kCaseFinished:
-    case EventType::kCaseFailed:
-      if (e.result) {
-        m_doc.cases.push_back(*e.result);
-        listKernelIfMissing(m_doc, e.result->kernel, toString(e.result->precision));
-      }
-      m_running = -1;
-      break;
-    case EventType::kLog:
-      break;
-    case EventType::kDone:
-      m_doc.knownAnswer = e.knownAnswer;
-      m_doc.progression = e.progression;
-      m_doc.wallSeconds = e.wallSeconds;
-      m_doc.launchOverhead = e.launchOverhead;
-      m_exitCode = e.exitCode;
-      m_done = true;
-      break;
-  }
-}
-
 }  // namespace kwb

@@ -114,7 +114,7 @@ struct ProgressionViolation {
   double fromGflops = 0.0;
   double toGflops = 0.0;
   // The two medians' 95% confidence intervals overlap: the drop may be measurement noise.
-  // Still reported (the spec's rule is strict); this says how much to believe it.
+  // Still reported (the rule is strict); this says how much to believe it.
   bool withinNoise = false;
 };
 
