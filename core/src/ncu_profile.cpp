@@ -110,7 +110,10 @@ std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_v
     k.memoryThroughputPct =
         value(row, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
     k.achievedOccupancyPct = value(row, "sm__warps_active.avg.pct_of_peak_sustained_active");
-    k.dramBytes = value(row, "dram__bytes.sum");
+    // --set full records reads and writes; a custom metric list may give the sum.
+    k.dramBytes = col.count("dram__bytes.sum")
+                      ? value(row, "dram__bytes.sum")
+                      : value(row, "dram__bytes_read.sum") + value(row, "dram__bytes_write.sum");
     for (std::size_t i = 0; i < header.size(); ++i) {
       const std::string& h = header[i];
       if (h.size() <= kStallPrefix.size() + kStallSuffix.size() || h.rfind(kStallPrefix, 0) != 0 ||

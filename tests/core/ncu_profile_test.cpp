@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "kwb/error.h"
 
@@ -39,6 +41,23 @@ TEST(NcuProfile, ReadsTheFiguresOfEachProfiledLaunch) {
   EXPECT_EQ(ks[0].topStall, "mio_throttle");
   EXPECT_DOUBLE_EQ(ks[0].topStallCyclesPerIssue, 2.25);
   EXPECT_EQ(ks[1].topStall, "long_scoreboard");
+}
+
+// A real table: cublas.sgemm 1024^3 profiled with --set full on an H100 (columns trimmed to
+// the ones kwb reads; DRAM bytes come as reads and writes there).
+TEST(NcuProfile, ReadsARealTableFromAnH100) {
+  std::ifstream in(std::string(KWB_SOURCE_DIR) + "/tests/data/ncu-raw-cublas-sgemm-1024-h100.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto ks = kwb::parseNcuRawCsv(text.str(), "h100.csv");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].name.rfind("sm80_xmma_gemm_f32f32", 0), 0u) << ks[0].name;
+  EXPECT_DOUBLE_EQ(ks[0].durationUs, 71.68);
+  EXPECT_DOUBLE_EQ(ks[0].smThroughputPct, 69.46);
+  EXPECT_DOUBLE_EQ(ks[0].memoryThroughputPct, 60.39);
+  EXPECT_DOUBLE_EQ(ks[0].achievedOccupancyPct, 6.25);
+  EXPECT_DOUBLE_EQ(ks[0].dramBytes, 8458496.0);
+  EXPECT_EQ(ks[0].topStall, "short_scoreboard");
 }
 
 TEST(NcuProfile, ScalesUnitsThatAreNotBase) {
