@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+#include "kwb/tuning.h"
+
 namespace kwb::gui::test {
 
 QString fixture(const QString& name) {

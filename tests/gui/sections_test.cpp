@@ -8,6 +8,7 @@
 #include "conformance_view.h"
 #include "correctness_page.h"
 #include "gui_test_support.h"
+#include "kwb/tuning.h"
 #include "main_window.h"
 #include "tuning_page.h"
 
