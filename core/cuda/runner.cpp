@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
