@@ -103,7 +103,7 @@ int runCommand(const RunOpts& o) {
 
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
-  const auto sink = [&](const Event& e) {
+  const auto sink = [&](const StreamEvent& e) {
     if (o.stream) {
       std::fputs((toJsonLine(e) + "\n").c_str(), stdout);
       std::fflush(stdout);
@@ -116,17 +116,14 @@ int runCommand(const RunOpts& o) {
                 << toString(e.result->shape) << ": " << toString(e.result->status)
                 << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
   };
-  const RunDocument doc =
-      cuda::runPlan(commandRegistry(), plan, cfg, sink, [] { return g_cancel != 0; });
+  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [] { return g_cancel != 0; });
 
   writeOutputs({{o.json, [&] { return toJsonText(doc); }},
                 {o.csv, [&] { return toCsv(doc); }},
                 {o.md, [&] { return toMarkdown(doc); }}});
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
-  bool allGood = doc.knownAnswer.passed;
-  for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
-  return allGood ? kExitOk : kExitCaseFailed;
+  return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 
 }  // namespace

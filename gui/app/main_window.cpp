@@ -116,7 +116,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {
-    auto* dialog = new CaseDetailDialog(c, this);
+    auto* dialog = caseDialog(c.kernel, c.shape);
+    if (!dialog) return;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
   });
@@ -125,7 +126,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
   connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
-  m_shapes->setPresets(loadPresets());
+  QStringList presetProblems;
+  m_shapes->setPresets(loadPresets(&presetProblems));
+  for (const QString& problem : presetProblems) m_log->append("warning", problem);
   loadSettings();
   m_log->append("info", QString("Engine: %1")
                             .arg(m_controller->engine().isEmpty() ? QString("not found")

@@ -28,7 +28,7 @@ class EngineDriver : public QObject {
   QString commandLine() const;
 
  signals:
-  void eventReceived(const kwb::Event& event);
+  void eventReceived(const kwb::StreamEvent& event);
   void stderrLine(const QString& line);
   void protocolError(const QString& message);
   // The program could not be started at all (missing, not executable).
