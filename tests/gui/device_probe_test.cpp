@@ -55,7 +55,7 @@ TEST(EngineProbe, NoGpuShowsTheBannerOverTheBundledSampleAndTheRegistryKernels) 
   ASSERT_FALSE(registry.isEmpty());
   ASSERT_TRUE(test::waitFor(
       [&] { return w->model()->catalog().kernels().size() >= registry.kernels().size(); }, 10000));
-  for (const KernelInfo& k : registry.kernels())
+  for (const gui::KernelInfo& k : registry.kernels())
     EXPECT_EQ(w->model()->catalog().info(k.id).stage, k.stage) << k.id.toStdString();
 }
 

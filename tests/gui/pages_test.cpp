@@ -39,7 +39,7 @@ struct Loaded : ::testing::Test {
   // Kernels of the document that are stages (not cuBLAS), in stage order.
   QList<QString> stagesAt(const Shape& s) const {
     QList<QString> out;
-    for (const KernelInfo& k : w->model()->catalog().stages())
+    for (const gui::KernelInfo& k : w->model()->catalog().stages())
       if (doc.find(k.id.toStdString(), s)) out << k.id;
     return out;
   }
@@ -254,7 +254,7 @@ TEST_F(Loaded, KernelsAreGroupedByFamilyInStageOrder) {
   int lastStage = 0;
   bool inReferences = false;
   for (const QString& id : ids) {
-    const KernelInfo info = w->model()->catalog().info(id);
+    const gui::KernelInfo info = w->model()->catalog().info(id);
     if (info.reference) {
       inReferences = true;
       continue;

@@ -433,8 +433,8 @@ TEST(GuiNames, KernelNamesOfADocumentAreTheEngines) {
   const KernelCatalog fromDoc =
       KernelCatalog::fromDocument(readDocument(test::sampleRun().toStdString()));
   int compared = 0;
-  for (const KernelInfo& k : fromDoc.kernels()) {
-    const KernelInfo e = engine.info(k.id);
+  for (const gui::KernelInfo& k : fromDoc.kernels()) {
+    const gui::KernelInfo e = engine.info(k.id);
     if (e.name.isEmpty() || e.name == e.id) continue;  // a kernel this build does not have
     EXPECT_EQ(k.name, e.name) << k.id.toStdString();
     EXPECT_EQ(k.stage, e.stage) << k.id.toStdString();
@@ -526,7 +526,7 @@ TEST_F(Plots, SeveralRunsOverlayOnProgressionAndScaling) {
   const Shape s = *p->shapeCombo()->currentShape();
   const RunDocument other = readDocument(test::syntheticRun().toStdString());
   int expected = 0;
-  for (const KernelInfo& k : w->model()->catalog().stages())
+  for (const gui::KernelInfo& k : w->model()->catalog().stages())
     if (doc.find(k.id.toStdString(), s))
       if (const CaseResult* c = other.find(k.id.toStdString(), s); c && hasSpeed(*c)) ++expected;
   EXPECT_EQ(p->overlayBars()[0]->data()->size(), expected);

@@ -123,6 +123,5 @@ TEST_F(Sections, TuningHeatMapHasACellPerConfigurationAndMarksFailures) {
   EXPECT_EQ(t->failedMarks(), failed);
   EXPECT_GT(failed, 0);
   EXPECT_EQ(t->bestConfig().toStdString(), grid.best);
-  EXPECT_DOUBLE_EQ(t->colorScale()->dataRange().upper,
-                   *grid.results[*fastest(grid.results)].gflops);
+  EXPECT_DOUBLE_EQ(t->colorScale()->dataRange().upper, grid.results[*fastest(grid.results)].gflops);
 }
