@@ -8,6 +8,7 @@
 #include "gpu_fixture.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/events.h"
+#include "kwb/exit_codes.h"
 #include "kwb/tuning.h"
 #include "registry.h"
 #include "tuning_variants.h"
