@@ -1,4 +1,4 @@
-// A kernel fault is isolated to its case (DESIGN.md, Reliability): a failed launch is an
+// A kernel fault is isolated to its case (docs/RELIABILITY.md): a failed launch is an
 // `error` and the run goes on; a lost context ends the run cleanly, the cases left skipped
 // with the reason, the done event sent and the document returned.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 
 namespace {
 

@@ -53,6 +53,7 @@ struct KernelDescriptor {
   Precision precision = Precision::kFp32;
   int alignment = 1;       // every dimension must be a multiple of this for the fast path
   bool reference = false;  // a cuBLAS reference, not a stage of the progression
+  bool tunable = false;
   std::string description;
   LaunchFn launch = nullptr;
 
