@@ -3,7 +3,8 @@
 # and kernels/ (not the .cu files), in parallel. Any warning fails; silent when clean.
 # Usage: scripts/tidy.sh [build dir, default build]. Reads <build>/compile_commands.json, which
 # every configure writes (CMAKE_EXPORT_COMPILE_COMMANDS), so run it after `cmake --preset ci`;
-# gui/ is checked when the build has the GUI. KWB_TIDY_JOBS sets the parallelism (nproc).
+# gui/ is checked when the build has the GUI. KWB_TIDY_JOBS sets the parallelism (nproc);
+# KWB_TIDY_DIRS the top-level directories (default "core cli gui kernels"; CI's gate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -18,21 +19,22 @@ if [[ -z $tidy ]]; then
   exit 2
 fi
 
-# The sources of the four directories that the compile database knows, each once.
-mapfile -t files < <(python3 - "$db" "$PWD" <<'PY'
+# The .cpp files of those directories that the compile database knows, each once.
+dirs=${KWB_TIDY_DIRS:-core cli gui kernels}
+mapfile -t files < <(python3 - "$db" "$PWD" "$dirs" <<'PY'
 import json, os, sys
-db, root = sys.argv[1], os.path.realpath(sys.argv[2])
+db, root, dirs = sys.argv[1], os.path.realpath(sys.argv[2]), sys.argv[3].split()
 seen = set()
 for e in json.load(open(db)):
     f = os.path.realpath(os.path.join(e["directory"], e["file"]))
     rel = os.path.relpath(f, root)
-    if rel.endswith(".cpp") and rel.split(os.sep)[0] in ("core", "cli", "gui", "kernels"):
+    if rel.endswith(".cpp") and rel.split(os.sep)[0] in dirs:
         seen.add(rel)
 print("\n".join(sorted(seen)))
 PY
 )
 if ((${#files[@]} == 0)); then
-  echo "tidy: no source of core/, cli/, gui/ or kernels/ in $db" >&2
+  echo "tidy: no .cpp file of $dirs in $db" >&2
   exit 2
 fi
 
