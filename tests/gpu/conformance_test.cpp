@@ -1,4 +1,4 @@
-// conformance.subgroup on the device: the SYCL sub-group plan on CUDA tiles (docs/CONFORMANCE.md).
+// conformance.subgroup on the device: the SYCL sub-group plan (docs/CONFORMANCE.md) on CUDA tiles.
 #include <gtest/gtest.h>
 
 #include <sstream>

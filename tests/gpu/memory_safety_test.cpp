@@ -1,5 +1,4 @@
-// Memory safety (docs/VALIDATION.md): no CUDA error, no leaked device memory, resources released
-// (RAII).
+// Memory-safety property: no CUDA error, no leaked device memory, resources released (RAII).
 #include <cuda_runtime_api.h>
 
 #include "kwb/cuda/device_buffer.h"

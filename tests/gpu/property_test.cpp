@@ -1,6 +1,6 @@
-// Property test (docs/VALIDATION.md): for random 1 ≤ M, N, K ≤ 2048 every kernel matches its
-// reference. The triples come from a seeded generator; set KWB_SEED to replay a failure (the seed
-// is printed with every failure).
+// Correctness property: for random 1 ≤ M, N, K ≤ 2048 every kernel matches its reference.
+// The triples come from a seeded generator; set KWB_SEED to replay a failure (the seed is
+// printed with every failure).
 #include <cstdlib>
 #include <string>
 

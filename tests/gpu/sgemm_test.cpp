@@ -1,4 +1,5 @@
-// The SGEMM scenarios 1-4 of docs/VALIDATION.md, over the registry.
+// The SGEMM test scenarios (docs/VALIDATION.md): correctness, tensor core, fallback, edge
+// cases, over the registry.
 #include <cuda_runtime_api.h>
 
 #include "kwb/error.h"
@@ -84,7 +85,7 @@ TEST_F(EdgeCaseMemory, TooLargeShapeIsRefusedBeforeAllocating) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-// The known-answer test, run before any timing: cuBLAS against a CPU FP64 reference.
+// The known-answer test: cuBLAS against a CPU FP64 reference.
 class KnownAnswer : public GpuTest {};
 TEST_F(KnownAnswer, CublasMatchesCpuDoublePrecision) {
   const kwb::KnownAnswer kat = session().knownAnswerTest();
