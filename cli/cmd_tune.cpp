@@ -125,8 +125,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       "report the fastest: exit 0 when every configuration verifies, 1 when one fails");
   auto o = std::make_shared<TuneOpts>();
   sub->add_option("--kernel", o->kernel,
-                  "Tunable kernel id (sgemm.warp_tiled, "
-                  "sgemm.mma_multistage)")
+                  "Tunable kernel id (" + joined(kernels::tunableKernels()) + ")")
       ->required();
   sub->add_option("--shape", o->shape, "Shape MxNxK (or one number for a cube)")->required();
   sub->add_option("--json", o->json, "Also write the results document, grid included, to FILE");

@@ -33,7 +33,7 @@ std::string verifyTable(const RunDocument& doc) {
       r.push_back(sci(std::max(v->compare.maxRelError, ab.maxRelError)));
       r.push_back(std::to_string(v->compare.mismatches + (v->alphaBeta ? ab.mismatches : 0)));
       r.push_back(std::to_string(v->unwritten));
-      r.push_back(v->negativeControlRejected ? "rejected" : "ACCEPTED");
+      r.emplace_back(v->negativeControlRejected ? "rejected" : "ACCEPTED");
     } else {
       r.insert(r.end(), {"", "", "", "", ""});
     }

@@ -19,6 +19,7 @@ namespace kwb::cli {
 ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdoutPath,
                          const std::string& stderrPath, double timeoutS) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   posix_spawn_file_actions_t files;

@@ -1,4 +1,4 @@
-// conformance.subgroup — the SYCL sub-group test plan (seeds/002) on CUDA tiles.
+// conformance.subgroup — the SYCL sub-group test plan on CUDA tiles (docs/CONFORMANCE.md).
 //
 // A SYCL sub-group maps to cooperative_groups::thread_block_tile<T> of the thread block;
 // T = 32 is the warp. Every thread answers the plan's calls and writes one record. Where

@@ -1,5 +1,5 @@
 #pragma once
-// conformance.subgroup: the sub-group (warp tile) probe of the SYCL test plan (seeds/002),
+// conformance.subgroup: the sub-group (warp tile) probe of the SYCL sub-group test plan,
 // mapped to cooperative_groups::thread_block_tile (docs/CONFORMANCE.md).
 #include <vector>
 

@@ -7,7 +7,7 @@
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cublas_gemm.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 
 namespace kwb::kernels {
 namespace {
@@ -43,7 +43,6 @@ KernelDescriptor reference(const char* id, const char* name, Precision p, const 
   d.id = id;
   d.displayName = name;
   d.family = "cublas";
-  d.stage = 0;
   d.precision = p;
   d.reference = true;
   d.description = what;

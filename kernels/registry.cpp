@@ -1,14 +1,27 @@
 #include "registry.h"
 
-#include "perf_kernels.h"
-#include "sgemm_kernels.h"
+#include <map>
+#include <string>
+
+#include "descriptors.h"
+#include "tuning_variants.h"
 
 namespace kwb::kernels {
 
+std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
+  std::map<std::string, int> stagesSoFar;  // per family
+  for (auto& d : list) {
+    d.stage = d.reference ? 0 : ++stagesSoFar[d.family];
+    d.tunable = hasTuneVariants(d.id);
+  }
+  return list;
+}
+
 // One explicit list: static self-registration can be dropped by the linker from a static
-// library. Stages in teaching order, then the cuBLAS references.
+// library. The stages in teaching order (the position is the stage number), then the cuBLAS
+// references. To add a stage, put its factory where it belongs in the progression.
 const KernelRegistry& registry() {
-  static const KernelRegistry r(std::vector<KernelDescriptor>{
+  static const KernelRegistry r(inListOrder({
       sgemmNaive(),
       sgemmTiled(),
       sgemmBankFree(),
@@ -23,7 +36,7 @@ const KernelRegistry& registry() {
       cublasSgemmRef(),
       cublasHgemmF32AccRef(),
       cublasTf32Ref(),
-  });
+  }));
   return r;
 }
 

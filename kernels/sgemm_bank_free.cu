@@ -17,7 +17,7 @@
 
 #include "detail/micro_tile.cuh"
 #include "kwb/cuda/check.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -51,7 +51,6 @@ KernelDescriptor sgemmBankFree() {
   d.id = "sgemm.bank_free";
   d.displayName = "Bank-conflict-free";
   d.family = "sgemm";
-  d.stage = 3;
   d.description =
       "sgemm.tiled with A's shared tile padded to a 36-word pitch: no bank conflicts, vector reads "
       "kept";

@@ -28,7 +28,7 @@
 
 #include "detail/micro_tile.cuh"
 #include "kwb/cuda/check.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -163,7 +163,6 @@ KernelDescriptor sgemmDoubleBuffer() {
   d.id = "sgemm.double_buffer";
   d.displayName = "Double-buffered";
   d.family = "sgemm";
-  d.stage = 4;
   d.description =
       "sgemm.bank_free with two shared stages filled by cp.async (16-byte when K, N % 4 == 0, "
       "else 4-byte, zero-fill at the edges): tile t+1 copies while tile t computes, one barrier "

@@ -2,7 +2,7 @@
 #include <cstdint>
 
 #include "kwb/cuda/check.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -43,7 +43,6 @@ KernelDescriptor sgemmNaive() {
   d.id = "sgemm.naive";
   d.displayName = "Naive";
   d.family = "sgemm";
-  d.stage = 1;
   d.description = "One thread per element of C, operands from global memory";
   d.launch = &launch;
   return d;

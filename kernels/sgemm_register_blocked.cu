@@ -29,7 +29,7 @@
 #include "detail/gemm_tile_io.cuh"
 #include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
-#include "perf_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -197,7 +197,6 @@ KernelDescriptor sgemmRegisterBlocked() {
   d.id = "sgemm.register_blocked";
   d.displayName = "Register blocked";
   d.family = "sgemm";
-  d.stage = 6;
   d.precision = Precision::kFp32;
   d.alignment = 1;  // every shape runs this kernel; only its edge guards change
   d.description =

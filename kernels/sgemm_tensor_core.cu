@@ -13,7 +13,7 @@
 #include <stdexcept>
 
 #include "kwb/cuda/check.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -137,7 +137,6 @@ KernelDescriptor sgemmTensorCore() {
   d.id = "sgemm.tensor_core";
   d.displayName = "Tensor core (WMMA)";
   d.family = "sgemm";
-  d.stage = 5;
   d.precision = Precision::kFp16Fp32Acc;
   d.alignment = 16;
   d.description =

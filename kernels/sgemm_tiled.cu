@@ -11,7 +11,7 @@
 
 #include "detail/micro_tile.cuh"
 #include "kwb/cuda/check.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -44,7 +44,6 @@ KernelDescriptor sgemmTiled() {
   d.id = "sgemm.tiled";
   d.displayName = "Shared-memory tiled";
   d.family = "sgemm";
-  d.stage = 2;
   d.description = "64x64x32 shared-memory tiles, 4x4 register micro-tiles (A loads conflict)";
   d.launch = &launch;
   return d;

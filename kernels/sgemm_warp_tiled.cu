@@ -30,7 +30,7 @@
 #include <mutex>
 
 #include "detail/multiprocessors.h"
-#include "perf_kernels.h"
+#include "descriptors.h"
 #include "sgemm_warp_tiled.cuh"
 
 namespace kwb::kernels {
@@ -161,7 +161,6 @@ KernelDescriptor sgemmWarpTiled() {
   d.id = std::string(kId);
   d.displayName = "Warp tiled";
   d.family = "sgemm";
-  d.stage = 7;
   d.precision = Precision::kFp32;
   d.alignment = 1;  // every shape runs this kernel; only its edge guards change
   d.description =

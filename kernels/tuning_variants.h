@@ -1,6 +1,7 @@
 #pragma once
-// The compile-time configurations of the tunable kernels. Each configuration is its own
-// translation unit, generated from one template per kernel (kernels/tune/tune.cmake).
+// The compile-time configurations of the tunable kernels. kernels/tune/tune.cmake is their one
+// list: it generates a translation unit per configuration from one template per kernel, and
+// the table this file reads. The registry marks a descriptor `tunable` from the same table.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,9 @@ struct TuneVariant {
 
 // The configurations of `kernelId`, in sweep order; empty when the kernel is not tunable.
 std::vector<TuneVariant> tuneVariants(std::string_view kernelId);
-// Ids of the kernels that have configurations.
+// Whether tune.cmake lists configurations for `kernelId`.
+bool hasTuneVariants(std::string_view kernelId);
+// Ids of the kernels that have configurations, in tune.cmake's order.
 std::vector<std::string> tunableKernels();
 
 // A copy of `base` that launches `v` and carries the configuration in its id

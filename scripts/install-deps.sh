@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Kernel Workbench needs to build, test and run its GUI.
 # Idempotent: installs only what is missing. Works as root or through sudo.
-# clang and libclang-rt-dev (libFuzzer, sanitizer runtimes) build the fuzz targets (scripts/fuzz.sh).
+# clang and libclang-rt-dev (libFuzzer, sanitizer runtimes) build the fuzz targets (scripts/fuzz.sh);
+# clang-tidy runs the CI lint step (scripts/tidy.sh).
 # The CUDA toolkit (nvcc, cuBLAS, CCCL) is expected under /usr/local/cuda or on PATH.
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ git clang-format
+  cmake ninja-build g++ git clang-format clang-tidy
   clang libclang-rt-dev
   libgtest-dev nlohmann-json3-dev libcli11-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev

@@ -189,7 +189,7 @@ Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
     const std::size_t taken = m.samplesMs.size() + std::size_t(m.throttledSamples);
     if (m.reason == StopReason::kContinue && m.throttledSamples > 0 &&
         ((elapsed >= opt.rule.maxTimeS && taken >= std::size_t(std::max(opt.rule.minSamples, 1))) ||
-         taken >= std::size_t(2 * opt.rule.maxSamples + 10)))
+         taken >= 2 * std::size_t(opt.rule.maxSamples) + 10))
       m.reason = StopReason::kMaxTime;
     if (m.reason != StopReason::kContinue) break;
   }

@@ -40,7 +40,7 @@ std::vector<std::string> splitCsvLine(std::string_view line, bool& ok) {
 }
 
 // "1,234.5" (ncu groups thousands) → 1234.5; "n/a" or empty → 0.
-double number(std::string text) {
+double number(const std::string& text) {
   std::string digits;
   for (char ch : text)
     if (ch != ',') digits += ch;

@@ -93,7 +93,7 @@ fs::path defaultPresetsDir(const fs::path& sourceTreeFallback) {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "kwb" / "presets";
+    fs::path installed = exe.parent_path().parent_path() / "share" / "kwb" / "presets";
     if (fs::is_directory(installed, ec)) return installed;
   }
   return sourceTreeFallback;

@@ -70,7 +70,7 @@ CompareReport compareFromJson(const json& j) {
                          std::to_string(kErrorGridCells));
     get(*g, "maxAbs", r.grid.maxAbs);
     get(*g, "mismatches", r.grid.mismatches);
-    const auto cells = std::size_t(r.grid.rows * r.grid.cols);
+    const auto cells = std::size_t(r.grid.rows) * std::size_t(r.grid.cols);
     if (r.grid.maxAbs.size() != cells || r.grid.mismatches.size() != cells)
       throw InputError("errorGrid size does not match rows x cols");
   }

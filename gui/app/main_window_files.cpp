@@ -104,7 +104,7 @@ QString MainWindow::exportReport(const QString& path) {
   const RunDocument& doc = m_model->document();
   if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
-  const QString err = writeReportPdf(in, path);
+  QString err = writeReportPdf(in, path);
   m_log->append(err.isEmpty() ? "info" : "error",
                 err.isEmpty() ? "Report written to " + path : err);
   return err;

@@ -171,7 +171,7 @@ void ScalingPage::rebuild() {
     addRun(o.doc, QString(" (%1)").arg(QFileInfo(o.source).fileName()), styles[i % 3]);
   }
   // Keys of the marker kinds, grey, last in the legend.
-  auto keyEntry = [&](const QString& name, QCPScatterStyle style) {
+  auto keyEntry = [&](const QString& name, const QCPScatterStyle& style) {
     QCPGraph* g = p->addGraph();
     g->setName(name);
     g->setLineStyle(QCPGraph::lsNone);

@@ -139,7 +139,7 @@ void TimingPage::rebuild() {
   bx->setRange(0.4, double(cases.size()) + 0.6);
   fitTickLabels(bx, tickTexts);
   if (cases.isEmpty()) {
-    yMin = relative ? -1 : 0.01, yMax = relative ? 1 : 1;
+    yMin = relative ? -1 : 0.01, yMax = 1;
   } else if (relative) {
     // Room for the p5–p95 whiskers of every kernel; min and max beyond it are marked at the edge.
     const double pad = std::max(0.5, (yMax - yMin) * 0.2);

@@ -19,7 +19,7 @@ namespace kwb::gui {
 namespace {
 
 QString ncuUi(const std::string& ncu) {
-  const QString beside = QFileInfo(QString::fromStdString(ncu)).dir().filePath("ncu-ui");
+  QString beside = QFileInfo(QString::fromStdString(ncu)).dir().filePath("ncu-ui");
   if (QFileInfo(beside).isExecutable()) return beside;
   return QStandardPaths::findExecutable("ncu-ui");
 }

@@ -61,12 +61,12 @@ void ReportPainter::plot(QCustomPlot* plot) {
 void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>& columns,
                const QList<QList<TableCell>>& rows, int fontSize) {
   QCPPainter& p = rp.painter();
-  const double W = rp.area().width(), rowH = fontSize * 2.3;
+  const double tableW = rp.area().width(), rowH = fontSize * 2.3;
   auto drawRow = [&](const QList<TableCell>& cells, bool bold) {
     double x = 0;
     p.setFont(reportFont(fontSize, bold));
     for (int i = 0; i < columns.size() && i < cells.size(); ++i) {
-      const QRectF r(x, rp.y(), W * columns[i].width, rowH);
+      const QRectF r(x, rp.y(), tableW * columns[i].width, rowH);
       if (cells[i].background.isValid()) p.fillRect(r.adjusted(0, 1, -2, -1), cells[i].background);
       p.setPen(cells[i].color);
       const Qt::Alignment align = bold ? (columns[i].align & ~Qt::AlignLeft) | Qt::AlignBottom
@@ -87,7 +87,7 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
     double x = 0;
     p.setFont(reportFont(fontSize, true));
     for (int i = 0; i < columns.size(); ++i) {
-      const QRectF r(x, y0, W * columns[i].width, rowH * 1.8);
+      const QRectF r(x, y0, tableW * columns[i].width, rowH * 1.8);
       p.setPen(Qt::black);
       p.drawText(r.adjusted(3, 0, -3, -2),
                  (columns[i].align & Qt::AlignRight ? Qt::AlignRight : Qt::AlignLeft) |
@@ -96,7 +96,7 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
       x += r.width();
     }
     p.setPen(QPen(Qt::black, 0.8));
-    p.drawLine(QPointF(0, y0 + rowH * 1.8), QPointF(W, y0 + rowH * 1.8));
+    p.drawLine(QPointF(0, y0 + rowH * 1.8), QPointF(tableW, y0 + rowH * 1.8));
     rp.setY(y0 + rowH * 1.8 + 2);
   };
   if (!rp.fits(rowH * 4)) rp.newPage();

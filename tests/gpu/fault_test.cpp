@@ -11,7 +11,7 @@
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
-#include "sgemm_kernels.h"
+#include "descriptors.h"
 
 namespace {
 

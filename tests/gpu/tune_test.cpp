@@ -32,21 +32,7 @@ bool ownPath(const std::string& kernel, const kwb::Shape& s) {
 
 class Tune : public GpuTest {};
 
-// Needs no device: the lists are host data.
-TEST(TuneList, EveryTunableKernelHasConfigurations) {
-  for (const auto& id : kwb::kernels::tunableKernels()) {
-    EXPECT_NE(kwb::kernels::registry().tryFind(id), nullptr) << id;
-    const auto variants = kwb::kernels::tuneVariants(id);
-    EXPECT_GE(variants.size(), 2u) << id;
-    EXPECT_LE(variants.size(), 8u) << id << ": keep the CI build small";
-    for (const auto& v : variants) {
-      EXPECT_NE(v.launch, nullptr) << v.config.name;
-      EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;
-    }
-  }
-  EXPECT_TRUE(kwb::kernels::tuneVariants("sgemm.naive").empty());
-}
-
+// The lists themselves (host data) are checked by tests/kernels/kernel_list_test.cpp.
 TEST_F(Tune, EveryConfigurationVerifies) {
   const kwb::Shape shapes[] = {
       {512, 512, 512},  // whole tiles for every configuration

@@ -33,7 +33,7 @@
 #include "detail/gemm_tile_io.cuh"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
-#include "perf_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {

@@ -52,7 +52,7 @@
 #include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
-#include "perf_kernels.h"
+#include "descriptors.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -421,7 +421,6 @@ KernelDescriptor sgemmWgmma() {
   d.id = std::string(kId);
   d.displayName = "wgmma + TMA (Hopper)";
   d.family = "sgemm";
-  d.stage = 9;
   d.precision = Precision::kFp16Fp32Acc;
   d.alignment = 8;
   d.description =

@@ -1,5 +1,5 @@
 // sgemm.mma_multistage — stage 8: the default configuration of the mma.sync kernel
-// (hgemm_mma_multistage.cuh holds the kernel; kernels/tune instantiates the other
+// (sgemm_mma_multistage.cuh holds the kernel; kernels/tune instantiates the other
 // configurations).
 //
 // Default: 128×128 block tile, BK = 32, four warps of 64×64 (2×2), 4 cp.async stages
@@ -7,8 +7,8 @@
 // 8 ldmatrix.x4 per k16 step; 128 FP32 accumulators per thread. Chosen by `kwb tune` on an
 // H200 at 4096³: 389 TFLOP/s against 319 for the earlier 128×256 eight-warp default, which
 // fits only one block per SM and so leaves no second block to cover its barriers.
-#include "hgemm_mma_multistage.cuh"
-#include "perf_kernels.h"
+#include "sgemm_mma_multistage.cuh"
+#include "descriptors.h"
 
 namespace kwb::kernels {
 
@@ -27,7 +27,6 @@ KernelDescriptor sgemmMmaMultistage() {
   d.id = std::string(kId);
   d.displayName = "mma.sync multistage";
   d.family = "sgemm";
-  d.stage = 8;
   d.precision = Precision::kFp16Fp32Acc;
   d.alignment = 8;
   d.description =

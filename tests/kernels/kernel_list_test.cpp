@@ -1,0 +1,90 @@
+// The registry list decides the stage numbers (its order) and which kernels are tunable (the
+// table kernels/tune/tune.cmake generates); the descriptor factories set neither.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "descriptors.h"
+#include "registry.h"
+#include "tuning_variants.h"
+
+namespace {
+
+using kwb::KernelDescriptor;
+namespace kernels = kwb::kernels;
+
+std::vector<std::pair<std::string, int>> idsAndStages(const std::vector<KernelDescriptor>& v) {
+  std::vector<std::pair<std::string, int>> out;
+  for (const auto& d : v) out.emplace_back(d.id, d.stage);
+  return out;
+}
+
+// Known answer: the ids and stage numbers kwb has always registered.
+TEST(KernelList, RegistersTheProgressionInStageOrder) {
+  const auto all = kernels::registry().all();
+  std::vector<std::pair<std::string, int>> expected = {
+      {"sgemm.naive", 1},         {"sgemm.tiled", 2},          {"sgemm.bank_free", 3},
+      {"sgemm.double_buffer", 4}, {"sgemm.tensor_core", 5},    {"sgemm.register_blocked", 6},
+      {"sgemm.warp_tiled", 7},    {"sgemm.mma_multistage", 8},
+  };
+  if (kernels::registry().tryFind("sgemm.wgmma")) expected.emplace_back("sgemm.wgmma", 9);
+  expected.insert(expected.end(),
+                  {{"cublas.sgemm", 0}, {"cublas.hgemm_f32acc", 0}, {"cublas.tf32", 0}});
+  EXPECT_EQ(idsAndStages({all.begin(), all.end()}), expected);
+  for (const auto& d : all) EXPECT_EQ(d.reference, d.family == "cublas") << d.id;
+}
+
+// The factories leave the stage alone: a reordered list renumbers, per family, and a stage
+// number a factory did set is overwritten.
+TEST(KernelList, StageIsThePositionInTheList) {
+  KernelDescriptor other = kernels::sgemmNaive();
+  other.id = "other.first";
+  other.family = "other";
+  KernelDescriptor planted = kernels::sgemmBankFree();
+  planted.stage = 7;
+  const auto v = kernels::inListOrder(
+      {kernels::sgemmTiled(), other, kernels::cublasSgemmRef(), kernels::sgemmNaive(), planted});
+  const std::vector<std::pair<std::string, int>> expected = {{"sgemm.tiled", 1},
+                                                             {"other.first", 1},
+                                                             {"cublas.sgemm", 0},
+                                                             {"sgemm.naive", 2},
+                                                             {"sgemm.bank_free", 3}};
+  EXPECT_EQ(idsAndStages(v), expected);
+}
+
+// tunable and the configurations come from one table: they agree in both directions.
+TEST(KernelList, TunableMeansConfigurations) {
+  std::vector<std::string> tunable;
+  for (const auto& d : kernels::registry().all()) {
+    EXPECT_EQ(d.tunable, !kernels::tuneVariants(d.id).empty()) << d.id;
+    if (d.tunable) tunable.push_back(d.id);
+  }
+  EXPECT_EQ(tunable, (std::vector<std::string>{"sgemm.warp_tiled", "sgemm.mma_multistage"}));
+  EXPECT_EQ(kernels::tunableKernels(), tunable);
+  // A factory alone is not tunable: the list sets it.
+  EXPECT_FALSE(kernels::sgemmWarpTiled().tunable);
+  EXPECT_TRUE(kernels::inListOrder({kernels::sgemmWarpTiled()}).front().tunable);
+}
+
+TEST(KernelList, EveryTunableKernelHasConfigurations) {
+  for (const auto& id : kernels::tunableKernels()) {
+    const KernelDescriptor* base = kernels::registry().tryFind(id);
+    ASSERT_NE(base, nullptr) << id;
+    const auto variants = kernels::tuneVariants(id);
+    EXPECT_GE(variants.size(), 2u) << id;
+    EXPECT_LE(variants.size(), 8u) << id << ": keep the CI build small";
+    for (const auto& v : variants) {
+      EXPECT_NE(v.launch, nullptr) << v.config.name;
+      EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;
+      const KernelDescriptor k = kernels::withVariant(*base, v);
+      EXPECT_EQ(k.id, id + "[" + v.config.name + "]");
+      EXPECT_EQ(k.launch, v.launch);
+    }
+  }
+  EXPECT_TRUE(kernels::tuneVariants("sgemm.naive").empty());
+  EXPECT_FALSE(kernels::hasTuneVariants("sgemm.naive"));
+}
+
+}  // namespace
