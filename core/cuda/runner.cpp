@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "kwb/cuda/case_gate.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device.h"
@@ -126,6 +127,7 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   emit(planEvent);
 
   GemmSession session(cfg.device);
+  CaseGate gate(session, cfg.measure, cfg.seed, cfg.verifyOnly, cfg.maxCaseSeconds);
   doc.knownAnswer = session.knownAnswerTest();
   log(doc.knownAnswer.passed ? "info" : "error",
       std::string("known-answer test ") + (doc.knownAnswer.passed ? "passed: " : "FAILED: ") +
@@ -166,6 +168,8 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
 
     CaseResult c;
     try {
+      // Over --max-case-seconds: recorded as skipped with the estimate, like a shape too large.
+      if (const auto why = gate.skipReason(k, shape, doc.cases)) throw InputError(*why);
       auto prepared = session.prepare(k, shape, cfg.seed);
       c = session.verify(k, *prepared);
       if (isGood(c.status) && !cfg.verifyOnly) {

@@ -23,6 +23,7 @@ enum ExitCode : int {
   kExitBadInput = 2,
   kExitNoDevice = 3,
   kExitInternal = 4,
+  kExitInterrupted = 130,  // Ctrl-C or SIGTERM: finished results written, the rest not run
 };
 
 }  // namespace kwb
