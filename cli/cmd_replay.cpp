@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
 #include "kwb/results.h"
@@ -37,11 +39,19 @@ int replay(const std::string& path, double speed) {
   if (events.back().type != EventType::kDone)
     throw InputError("event stream '" + path + "' is truncated: its last event is '" +
                      std::string(toString(events.back().type)) + "', not 'done'");
+  // Ctrl-C ends a replay between two lines, as it ends a run: the lines written stay.
+  installInterruptHandlers();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (speed > 0)
-      std::this_thread::sleep_until(start +
-                                    std::chrono::duration<double>(events[i].elapsedS / speed));
+    const auto due =
+        start + std::chrono::duration<double>(events[i].elapsedS / std::max(speed, 1e-9));
+    while (speed > 0 && !interruptRequested() && std::chrono::steady_clock::now() < due)
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+          due - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
+    if (interruptRequested()) {
+      std::fprintf(stderr, "interrupted after %zu of %zu events\n", i, events.size());
+      return kExitInterrupted;
+    }
     std::fputs((lines[i] + "\n").c_str(), stdout);
     std::fflush(stdout);
   }

@@ -217,7 +217,7 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   Event done(EventType::kDone);
   bool allGood = doc.knownAnswer.passed;
   for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
-  done.exitCode = allGood ? kExitOk : kExitCaseFailed;
+  done.exitCode = cancelled && cancelled() ? kExitInterrupted : allGood ? kExitOk : kExitCaseFailed;
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;
   done.wallSeconds = doc.wallSeconds;
