@@ -43,11 +43,13 @@ int replay(const std::string& path, double speed) {
   installInterruptHandlers();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < events.size(); ++i) {
-    const auto due =
-        start + std::chrono::duration<double>(events[i].elapsedS / std::max(speed, 1e-9));
-    while (speed > 0 && !interruptRequested() && std::chrono::steady_clock::now() < due)
-      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
-          due - std::chrono::steady_clock::now(), std::chrono::milliseconds(20)));
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point due =
+        start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(speed > 0 ? events[i].elapsedS / speed : 0.0));
+    while (speed > 0 && !interruptRequested() && Clock::now() < due)
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(due - Clock::now(), std::chrono::milliseconds(20)));
     if (interruptRequested()) {
       std::fprintf(stderr, "interrupted after %zu of %zu events\n", i, events.size());
       return kExitInterrupted;
