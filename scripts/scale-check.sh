@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# GPU check of verification at scale (docs/VALIDATION.md "On the device", docs/MEASUREMENT.md
+# "Bounded cases"): wall time and host peak RSS of the four-kernel run at large shapes, the
+# budget skip, Ctrl-C, compute-sanitizer on ragged shapes, the GPU tests and the spec suites.
+# Logs go to $OUT (default /tmp/kwb-scale), packed into $OUT/scale.tgz. Usage:
+#   scripts/scale-check.sh [build] [scale] [naive] [sigint] [sanitizer] [tests] [suites]
+# (no argument: all of them, about 8 minutes on an H100 after the build).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/kwb-scale}
+mkdir -p "$OUT"
+B=${KWB_GPU_BUILD:-$PWD/build-gpu}
+export PATH="/usr/local/cuda/bin:$PATH"
+KWB=$B/cli/kwb
+steps=("$@")
+[[ ${#steps[@]} -eq 0 ]] && steps=(build scale naive sigint sanitizer tests suites)
+has() { [[ " ${steps[*]} " == *" $1 "* ]]; }
+section() { echo; echo "=== $* ($(date +%T))"; }
+FOUR=sgemm.warp_tiled,cublas.sgemm,sgemm.wgmma,cublas.hgemm_f32acc
+# wall seconds and peak RSS of a command, its stderr tail, and its table
+timed() {  # name, timeout, kwb args...
+  local name=$1 limit=$2; shift 2
+  /usr/bin/time -f "$name: wall %e s, peak RSS %M KB, exit %x" -o "$OUT/$name.time" \
+    timeout "$limit" "$KWB" "$@" --json "$OUT/$name.json" >"$OUT/$name.txt" 2>"$OUT/$name.err"
+  cat "$OUT/$name.time"; cat "$OUT/$name.txt"; tail -4 "$OUT/$name.err"
+}
+
+if has build; then
+  section build
+  cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
+  echo built
+fi
+if has scale; then
+  # Before (issue 13, H100): 8192^3 21 s 1.5 GB; 16384^3 103 s 4.6 GB; 24576x24576x8192 166 s 9.9 GB.
+  # Wanted: 16384^3 <= 12 s, 24576x24576x8192 <= 20 s, peak RSS <= 1.5 GB, all pass, n >= 10.
+  section "four kernels at scale"
+  timed four-8192 120 run --kernels $FOUR --shapes 8192
+  timed four-16384 150 run --kernels $FOUR --shapes 16384
+  timed four-24576 150 run --kernels $FOUR --shapes 24576x24576x8192
+  python3 - "$OUT" <<'PY'
+import json, sys
+for name in ("four-8192", "four-16384", "four-24576"):
+    try:
+        doc = json.load(open(f"{sys.argv[1]}/{name}.json"))
+    except Exception as e:
+        print(name, "no document:", e); continue
+    for c in doc["cases"]:
+        print(f'{name}: {c["kernel"]:22s} {c["status"]:8s} samples={len(c.get("samplesMs", []))}',
+              c.get("message", "")[:100])
+PY
+fi
+if has naive; then
+  section "sgemm.naive 32768^3: must end < 5 s with a skip reason"
+  timed naive-32768 60 run --kernels sgemm.naive --shapes 32768
+fi
+if has sigint; then
+  section "Ctrl-C: ends within 1 s, exit 130, finished cases kept"
+  "$KWB" run --kernels sgemm.naive --shapes 1024,8192 --max-case-seconds 0 --min-time 30 --max-time 30 \
+    --json "$OUT/sigint.json" --stream >"$OUT/sigint.jsonl" 2>"$OUT/sigint.err" &
+  pid=$!
+  for _ in $(seq 600); do grep -q "^\[1/" "$OUT/sigint.err" && break; sleep 0.1; done
+  sleep 2  # inside the second case's sampling
+  t0=$(date +%s.%N); kill -INT $pid; wait $pid; rc=$?; t1=$(date +%s.%N)
+  echo "exit $rc (want 130) after $(echo "$t1 - $t0" | bc) s (want < 1)"
+  python3 -c "import json;d=json.load(open('$OUT/sigint.json'));print([(c['kernel'],c['shape'],c['status'],c.get('message','')) for c in d['cases']])"
+  tail -2 "$OUT/sigint.jsonl" | cut -c1-200
+  tail -3 "$OUT/sigint.err"
+fi
+if has sanitizer; then
+  section "compute-sanitizer memcheck: kwb verify on ragged shapes"
+  timeout 200 compute-sanitizer --tool memcheck --print-limit 20 "$KWB" verify --shapes 129x65x33,17x31x47 \
+    >"$OUT/memcheck.log" 2>&1
+  echo "exit $?"; grep -E "ERROR SUMMARY|Invalid|cases pass|FAIL" "$OUT/memcheck.log" | tail -8
+fi
+if has tests; then
+  section "ctest -L gpu"
+  timeout 300 ctest --test-dir "$B" -L gpu --output-on-failure -j1 --timeout 150 >"$OUT/ctest-gpu.log" 2>&1
+  grep -E "tests passed|tests failed|Failed|\*\*\*|Skipped" "$OUT/ctest-gpu.log" | tail -25
+fi
+if has suites; then
+  section "spec-correctness and spec-benchmark"
+  /usr/bin/time -f "spec-correctness: wall %e s, peak RSS %M KB" timeout 200 "$KWB" verify --suite spec-correctness \
+    --json "$OUT/verify.json" >"$OUT/verify.txt" 2>&1; tail -4 "$OUT/verify.txt"
+  timed spec-benchmark 240 run --suite spec-benchmark
+fi
+tar czf "$OUT/scale.tgz" -C "$OUT" --exclude scale.tgz . 2>/dev/null
