@@ -63,7 +63,7 @@ if has sigint; then
   for _ in $(seq 600); do grep -q "^\[1/" "$OUT/sigint.err" && break; sleep 0.1; done
   sleep 2  # inside the second case's sampling
   t0=$(date +%s.%N); kill -INT $pid; wait $pid; rc=$?; t1=$(date +%s.%N)
-  echo "exit $rc (want 130) after $(echo "$t1 - $t0" | bc) s (want < 1)"
+  echo "exit $rc (want 130) after $(python3 -c "print(round($t1 - $t0, 2))") s (want < 1)"
   python3 -c "import json;d=json.load(open('$OUT/sigint.json'));print([(c['kernel'],c['shape'],c['status'],c.get('message','')) for c in d['cases']])"
   tail -2 "$OUT/sigint.jsonl" | cut -c1-200
   tail -3 "$OUT/sigint.err"
