@@ -30,7 +30,7 @@ std::optional<std::string> budgetSkipReason(const Shape& shape, const RateEstima
   if (est <= maxCaseSeconds) return std::nullopt;
   char buf[320];
   std::snprintf(buf, sizeof buf,
-                "estimated %.0f s (%d launches of %.3g s at %.3g GFLOP/s, %s) exceeds "
+                "estimated %.0f s (%d launches of %.3g s at %.4g GFLOP/s, %s) exceeds "
                 "--max-case-seconds %g",
                 est, n.total(), launchSeconds(shape, rate.flopsPerSecond),
                 rate.flopsPerSecond / 1e9, rate.source.c_str(), maxCaseSeconds);
