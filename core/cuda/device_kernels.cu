@@ -39,6 +39,18 @@ __global__ void fillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint
     dst[i] = __half_as_ushort(__float2half_rn(seededValue(base, i)));
 }
 
+__global__ void widen(double* dst, const float* src, std::int64_t count) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    dst[i] = double(src[i]);
+}
+
+__global__ void narrow(float* dst, const double* src, std::int64_t count) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    dst[i] = __double2float_rn(src[i]);
+}
+
 // kwb::mangledCopy's damage: v + 1 + |v| (beyond any tolerance below 1), 0 for non-finite v.
 __device__ __forceinline__ float mangled(float v) {
   return isfinite(v) ? __fadd_rn(__fadd_rn(v, 1.0f), fabsf(v)) : 0.0f;
@@ -139,6 +151,18 @@ void launchFillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint64_t 
                           CUstream_st* stream) {
   if (count <= 0) return;
   fillSeededHalf<<<blocksFor(count), kThreads, 0, stream>>>(dst, count, base);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchWiden(double* dst, const float* src, std::int64_t count, CUstream_st* stream) {
+  if (count <= 0) return;
+  widen<<<blocksFor(count), kThreads, 0, stream>>>(dst, src, count);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchNarrow(float* dst, const double* src, std::int64_t count, CUstream_st* stream) {
+  if (count <= 0) return;
+  narrow<<<blocksFor(count), kThreads, 0, stream>>>(dst, src, count);
   KWB_CHECK_LAUNCH();
 }
 

@@ -10,6 +10,7 @@
 #include "kwb/cuda/cublas_gemm.h"
 #include "kwb/cuda/device.h"
 #include "kwb/cuda/device_kernels.h"
+#include "kwb/cuda/reference_dgemm.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/seeded.h"
@@ -144,8 +145,10 @@ std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, 
   GemmArgs args = p.args(1.0f, 0.0f);
   args.c = ref->beta0.get();
   if (fp64) {
-    KWB_CUDA_CHECK(kernels::launchReferenceFp64(int(s.m), int(s.n), int(s.k), 1.0f, args.a, args.b,
-                                                0.0f, args.c, args.stream));
+    // cuBLAS DGEMM on exact double copies; the FP64 kernel when those do not fit.
+    if (!referenceDgemm(args))
+      KWB_CUDA_CHECK(kernels::launchReferenceFp64(int(s.m), int(s.n), int(s.k), 1.0f, args.a,
+                                                  args.b, 0.0f, args.c, args.stream));
   } else {
     sgemmRowMajor(args);
   }

@@ -11,8 +11,12 @@
 #include "kwb/compare.h"
 #include "kwb/cuda/device_compare.h"
 #include "kwb/cuda/device_kernels.h"
+#include "kwb/cuda/cublas_handle.h"
 #include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/reference_dgemm.h"
+#include "kwb/cuda/stream.h"
 #include "kwb/seeded.h"
+#include "reference_fp64.h"
 #include "registry.h"
 
 namespace {
@@ -176,6 +180,38 @@ TEST_F(DeviceCheck, OneReferencePerShapeAndSeed) {
   EXPECT_EQ(session.referencesComputed(), 1);
   (void)session.verifyCase(reg.find("sgemm.naive"), s, 12);  // another seed: its own
   EXPECT_EQ(session.referencesComputed(), 2);
+}
+
+}  // namespace
+
+namespace {
+
+// The DGEMM reference and the FP64 kernel agree bit for bit where double sums are exact: the
+// inputs have 12 significant bits, so every product and every partial sum of K = 47 of them
+// is exact in double, and both round the same value once to float.
+TEST_F(DeviceCheck, DgemmReferenceEqualsTheFp64Kernel) {
+  kwb::cuda::Stream stream;
+  kwb::cuda::CublasHandle cublas(stream.get());
+  const kwb::Shape s{129, 65, 47};
+  DeviceBuffer<float> a{std::size_t(s.m * s.k)}, b{std::size_t(s.k * s.n)};
+  DeviceBuffer<float> viaDgemm{std::size_t(s.m * s.n)}, viaKernel{std::size_t(s.m * s.n)};
+  kwb::cuda::launchFillSeeded(a.get(), s.m * s.k, kwb::seededBase(9, SeedStream::kA), stream.get());
+  kwb::cuda::launchFillSeeded(b.get(), s.k * s.n, kwb::seededBase(9, SeedStream::kB), stream.get());
+  kwb::GemmArgs args;
+  args.shape = s;
+  args.a = a.get();
+  args.b = b.get();
+  args.c = viaDgemm.get();
+  args.stream = stream.get();
+  args.cublas = cublas.get();
+  ASSERT_TRUE(kwb::cuda::referenceDgemm(args));
+  ASSERT_EQ(kwb::kernels::launchReferenceFp64(int(s.m), int(s.n), int(s.k), 1.0f, a.get(), b.get(),
+                                              0.0f, viaKernel.get(), stream.get()),
+            cudaSuccess);
+  stream.synchronize();
+  const auto x = download(viaDgemm), y = download(viaKernel);
+  EXPECT_EQ(x, y);
+  EXPECT_NE(x, std::vector<float>(x.size(), 0.0f));
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ void launchFillSeeded(float* dst, std::int64_t count, std::uint64_t base, CUstre
 void launchFillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint64_t base,
                           CUstream_st* stream);
 
+// Element-wise conversions for the FP64 reference (exact widening, round-to-nearest narrowing).
+void launchWiden(double* dst, const float* src, std::int64_t count, CUstream_st* stream);
+void launchNarrow(float* dst, const double* src, std::int64_t count, CUstream_st* stream);
+
 // Where the expected values come from, and whether `got` is the kernel's output or the
 // negative control's mangled copy of the expected values.
 struct DeviceCompareArgs {
