@@ -42,8 +42,8 @@ std::string vsCupti(const CaseResult& c) {
 
 std::string runTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
-                                              "CV", "GFLOP/s", "% cuBLAS", "% FP16 ref", "vs CUPTI",
-                                              "status"}};
+                                              "CV", "samples", "GFLOP/s", "% cuBLAS", "% FP16 ref",
+                                              "vs CUPTI", "status"}};
   for (const auto& c : doc.cases) {
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
@@ -55,10 +55,11 @@ std::string runTable(const RunDocument& doc) {
     if (c.timed())
       rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
                       fixed(c.summary.min, 4), fixed(c.summary.max, 4),
-                      fixed(100 * c.summary.cv, 1) + "%", fixed(c.gflops, 1),
-                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), vsCupti(c), status});
+                      fixed(100 * c.summary.cv, 1) + "%", std::to_string(c.samplesMs.size()),
+                      fixed(c.gflops, 1), pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference),
+                      vsCupti(c), status});
     else
-      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", status});
+      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", "", status});
   }
   std::string head = "times: " + std::string(timerLabel(doc.settings.timer));
   if (doc.launchOverhead)
