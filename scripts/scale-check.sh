@@ -17,12 +17,33 @@ steps=("$@")
 has() { [[ " ${steps[*]} " == *" $1 "* ]]; }
 section() { echo; echo "=== $* ($(date +%T))"; }
 FOUR=sgemm.warp_tiled,cublas.sgemm,sgemm.wgmma,cublas.hgemm_f32acc
-# wall seconds and peak RSS of a command, its stderr tail, and its table
+# Wall seconds and peak RSS of one kwb command (the document in $OUT/NAME.json, the event
+# stream in NAME.jsonl), then per case: status, samples, seconds from start to finish.
 timed() {  # name, timeout, kwb args...
   local name=$1 limit=$2; shift 2
   /usr/bin/time -f "$name: wall %e s, peak RSS %M KB, exit %x" -o "$OUT/$name.time" \
-    timeout "$limit" "$KWB" "$@" --json "$OUT/$name.json" >"$OUT/$name.txt" 2>"$OUT/$name.err"
-  cat "$OUT/$name.time"; cat "$OUT/$name.txt"; tail -4 "$OUT/$name.err"
+    timeout "$limit" "$KWB" "$@" --json "$OUT/$name.json" --stream >"$OUT/$name.jsonl" 2>"$OUT/$name.err"
+  cat "$OUT/$name.time"; grep -E "known-answer|warn|error" "$OUT/$name.err" | head -5
+  python3 - "$OUT/$name.jsonl" <<'PY'
+import json, sys
+start = {}
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except Exception:
+        continue
+    if e["event"] == "case_started":
+        start[e["index"]] = e["elapsedS"]
+    elif e["event"] in ("case_finished", "case_failed"):
+        r = e["result"]
+        took = e["elapsedS"] - start.get(e["index"], e["elapsedS"])
+        med = r.get("summary", {}).get("median", 0)
+        print(f'  {r["kernel"]:22s} {r["shape"] if isinstance(r["shape"], str) else r["shape"]!s:18s} '
+              f'{r["status"]:8s} samples={len(r.get("samplesMs", [])):3d} median={med:.3f} ms '
+              f'case={took:6.2f} s  {r.get("message", "")[:150]}')
+    elif e["event"] == "done":
+        print(f'  done at {e["elapsedS"]:.2f} s, exit {e["exitCode"]}')
+PY
 }
 
 if has build; then
@@ -36,20 +57,9 @@ if has scale; then
   # Before (issue 13, H100): 8192^3 21 s 1.5 GB; 16384^3 103 s 4.6 GB; 24576x24576x8192 166 s 9.9 GB.
   # Wanted: 16384^3 <= 12 s, 24576x24576x8192 <= 20 s, peak RSS <= 1.5 GB, all pass, n >= 10.
   section "four kernels at scale"
-  timed four-8192 120 run --kernels $FOUR --shapes 8192
-  timed four-16384 150 run --kernels $FOUR --shapes 16384
-  timed four-24576 150 run --kernels $FOUR --shapes 24576x24576x8192
-  python3 - "$OUT" <<'PY'
-import json, sys
-for name in ("four-8192", "four-16384", "four-24576"):
-    try:
-        doc = json.load(open(f"{sys.argv[1]}/{name}.json"))
-    except Exception as e:
-        print(name, "no document:", e); continue
-    for c in doc["cases"]:
-        print(f'{name}: {c["kernel"]:22s} {c["status"]:8s} samples={len(c.get("samplesMs", []))}',
-              c.get("message", "")[:100])
-PY
+  timed four-8192 90 run --kernels $FOUR --shapes 8192
+  timed four-16384 100 run --kernels $FOUR --shapes 16384
+  timed four-24576 120 run --kernels $FOUR --shapes 24576x24576x8192
 fi
 if has naive; then
   section "sgemm.naive 32768^3: must end < 5 s with a skip reason"
