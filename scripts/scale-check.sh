@@ -2,19 +2,25 @@
 # GPU check of verification at scale (docs/VALIDATION.md "On the device", docs/MEASUREMENT.md
 # "Bounded cases"): wall time and host peak RSS of the four-kernel run at large shapes, the
 # budget skip, Ctrl-C, compute-sanitizer on ragged shapes, the GPU tests and the spec suites.
-# Logs go to $OUT (default /tmp/kwb-scale), packed into $OUT/scale.tgz. Usage:
+# Logs go to $LOG (default /tmp/kwb-scale), packed into $TGZ (default $LOG/scale.tgz). Usage:
 #   scripts/scale-check.sh [build] [scale] [naive] [sigint] [sanitizer] [tests] [suites]
-# (no argument: all of them, about 8 minutes on an H100 after the build).
+# (no argument: all of them). A step that would start after $BUDGET_S seconds (default 480)
+# is skipped with a note, so one call stays within the device tool's 10 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/kwb-scale}
+OUT=${LOG:-/tmp/kwb-scale}
+TGZ=${TGZ:-$OUT/scale.tgz}
+BUDGET_S=${BUDGET_S:-480}
 mkdir -p "$OUT"
 B=${KWB_GPU_BUILD:-$PWD/build-gpu}
 export PATH="/usr/local/cuda/bin:$PATH"
 KWB=$B/cli/kwb
 steps=("$@")
 [[ ${#steps[@]} -eq 0 ]] && steps=(build scale naive sigint sanitizer tests suites)
-has() { [[ " ${steps[*]} " == *" $1 "* ]]; }
+has() {
+  [[ " ${steps[*]} " == *" $1 "* ]] || return 1
+  if ((SECONDS > BUDGET_S)); then echo "=== $1: skipped, ${SECONDS} s used of ${BUDGET_S}"; return 1; fi
+}
 section() { echo; echo "=== $* ($(date +%T))"; }
 FOUR=sgemm.warp_tiled,cublas.sgemm,sgemm.wgmma,cublas.hgemm_f32acc
 # Wall seconds and peak RSS of one kwb command (the document in $OUT/NAME.json, the event
@@ -95,4 +101,5 @@ if has suites; then
     --json "$OUT/verify.json" >"$OUT/verify.txt" 2>&1; tail -4 "$OUT/verify.txt"
   timed spec-benchmark 240 run --suite spec-benchmark
 fi
-tar czf "$OUT/scale.tgz" -C "$OUT" --exclude scale.tgz . 2>/dev/null
+tar czf "$TGZ.tmp" -C "$OUT" --exclude '*.tgz*' . 2>/dev/null && mv "$TGZ.tmp" "$TGZ"
+echo "logs: $TGZ"
