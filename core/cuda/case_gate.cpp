@@ -27,9 +27,9 @@ CaseLaunches CaseGate::launchesFor(double launchS) const {
   n.warmups = 1 + std::max(m_measure.warmups, 3);  // the plain first launch, then warm-ups
   n.samples = plannedSamples(m_measure.rule, launchS);
   if (m_measure.cuptiCheck && m_measure.timer != TimerMode::kCupti) {
-    // The CUPTI check stops after three samples once the time cap has passed (measure.cpp).
+    // The CUPTI check stops after two samples once the time cap has passed (measure.cpp).
     const int byTime = int(std::ceil(m_measure.rule.maxTimeS / std::max(launchS, 1e-9)));
-    n.cuptiCheck = std::min(m_measure.cuptiCheckSamples, std::max(3, byTime));
+    n.cuptiCheck = std::min(m_measure.cuptiCheckSamples, std::max(2, byTime));
   }
   return n;
 }
