@@ -3,8 +3,9 @@
 # "Bounded cases"): wall time and host peak RSS of the four-kernel run at large shapes, the
 # budget skip, Ctrl-C, compute-sanitizer on ragged shapes, the GPU tests and the spec suites.
 # Logs go to $LOG (default /tmp/kwb-scale), packed into $TGZ (default $LOG/scale.tgz). Usage:
-#   scripts/scale-check.sh [build] [scale] [naive] [sigint] [sanitizer] [tests] [suites]
-# (no argument: all of them). A step that would start after $BUDGET_S seconds (default 480)
+#   scripts/scale-check.sh [build] [scale] [naive] [sigint] [sanitizer] [tests] [suites] [before]
+# (no argument: all but `before`). `before` builds $BEFORE_REV (default c84e2f2, the tree before
+# this work; needs the .git folder) in $PWD/build-before and times the same four-kernel runs. A step that would start after $BUDGET_S seconds (default 480)
 # is skipped with a note, so one call stays within the device tool's 10 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,23 @@ for line in open(sys.argv[1]):
 PY
 }
 
+if has before; then
+  section "before: the four-kernel run at ${BEFORE_REV:=c84e2f2}"
+  if git rev-parse --verify -q "$BEFORE_REV^{commit}" >/dev/null; then
+    rm -rf /tmp/kwb-before-src && mkdir -p /tmp/kwb-before-src
+    git archive "$BEFORE_REV" | tar -x -C /tmp/kwb-before-src
+    [[ -d .deps ]] && cp -r .deps /tmp/kwb-before-src/
+    cmake -S /tmp/kwb-before-src -B "$PWD/build-before" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} >"$OUT/before-configure.log" 2>&1 &&
+      cmake --build "$PWD/build-before" -j16 --target kwb >"$OUT/before-build.log" 2>&1 || echo "before: build failed"
+    KWB_NOW=$KWB; KWB=$PWD/build-before/cli/kwb
+    timed before-8192 90 run --kernels $FOUR --shapes 8192
+    timed before-16384 150 run --kernels $FOUR --shapes 16384
+    KWB=$KWB_NOW
+  else
+    echo "before: no git history here; the issue's figures (H100): 8192^3 21 s 1.5 GB, 16384^3 103 s 4.6 GB"
+  fi
+fi
 if has build; then
   section build
   cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
