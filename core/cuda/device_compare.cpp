@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "kwb/compare_summary.h"
@@ -30,19 +31,30 @@ DeviceComparison DeviceComparer::compare(const DeviceCompareArgs& args, CUstream
   DeviceComparison out;
   out.report = reportFromCells(cells, gr, gc, args.rows, args.cols);
   out.unwritten = unwrittenIn(cells);
-  if (auto& m = out.report.firstMismatch) {
-    // The two values of the first mismatch, with the kernel's own rules for each side.
-    const std::int64_t i = m->row * args.cols + m->col;
+  if (!out.report.firstMismatch) return out;
+  // The values of a mismatch, with the kernel's own rules for each side.
+  auto at = [&](std::int64_t i) {
     float e = readOne(args.expected, i, stream);
     if (args.alphaBeta)
       e = float(args.alpha * double(e) + args.beta * double(seededValue(args.prefillBase, i)));
-    float x = 0;
-    if (!args.mangle)
-      x = readOne(args.got, i, stream);
-    else
-      x = mangledCopy(std::span<const float>(&e, 1))[0];
-    m->got = x;
-    m->expected = e;
+    const float x =
+        args.mangle ? mangledCopy(std::span<const float>(&e, 1))[0] : readOne(args.got, i, stream);
+    return Mismatch{i / args.cols, i % args.cols, x, e};
+  };
+  std::int64_t i = out.report.firstMismatch->row * args.cols + out.report.firstMismatch->col;
+  out.report.firstMismatch = at(i);
+  out.report.firstMismatches.push_back(*out.report.firstMismatch);
+  const auto wanted =
+      std::size_t(std::min<std::int64_t>(std::int64_t(kReportedMismatches), out.report.mismatches));
+  while (out.report.firstMismatches.size() < wanted) {
+    launchFirstMismatchAfter(args, i, m_next.get(), stream);
+    unsigned long long next = 0;
+    KWB_CUDA_CHECK(
+        cudaMemcpyAsync(&next, m_next.get(), sizeof next, cudaMemcpyDeviceToHost, stream));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (next == ~0ull) break;
+    i = std::int64_t(next);
+    out.report.firstMismatches.push_back(at(i));
   }
   return out;
 }

@@ -56,6 +56,47 @@ __device__ __forceinline__ float mangled(float v) {
   return isfinite(v) ? __fadd_rn(__fadd_rn(v, 1.0f), fabsf(v)) : 0.0f;
 }
 
+// The two values compared at element i: the kernel's output (or the negative control's
+// mangled copy) and the expectation (the reference, or alpha·reference + beta·prefill).
+__device__ __forceinline__ void elementValues(const DeviceCompareArgs& a, std::int64_t i,
+                                              std::int64_t last, float& x, float& e) {
+  e = a.expected[i];
+  if (a.alphaBeta)
+    e = __double2float_rn(__dadd_rn(__dmul_rn(a.alpha, double(e)),
+                                    __dmul_rn(a.beta, double(seededValue(a.prefillBase, i)))));
+  if (a.mangle)
+    x = (i % 7 == 0 || i == last) ? mangled(e) : e;
+  else
+    x = a.got[i];
+}
+
+// kwb::elementMatches, without contraction into an FMA (bit-equal to the host's rule).
+__device__ __forceinline__ bool elementMatches(float x, float e, double rtol, double atol) {
+  if (isfinite(x) && isfinite(e))
+    return fabs(__dadd_rn(double(x), -double(e))) <=
+           __dadd_rn(atol, __dmul_rn(rtol, fabs(double(e))));
+  return isinf(x) && isinf(e) && x == e;
+}
+
+// The smallest mismatching index after `after` into *best (preset to all ones): each thread
+// stops at its own first mismatch, and once the best found so far is behind it.
+__global__ void firstMismatchAfter(DeviceCompareArgs a, std::int64_t after,
+                                   unsigned long long* best) {
+  const std::int64_t n = a.rows * a.cols, last = n - 1;
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = after + 1 + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    if (static_cast<unsigned long long>(i) >= *static_cast<volatile unsigned long long*>(best))
+      break;
+    float x, e;
+    elementValues(a, i, last, x, e);
+    if (!elementMatches(x, e, a.rtol, a.atol)) {
+      atomicMin(best, static_cast<unsigned long long>(i));
+      break;
+    }
+  }
+}
+
 // First row (or column) of grid cell `cell` of `cells` over `extent`: the smallest index i with
 // i·cells / extent ≥ cell (ErrorGrid::cellOf), i.e. ceil(cell·extent / cells).
 __device__ __forceinline__ std::int64_t cellStart(int cell, std::int64_t extent, int cells) {
@@ -88,29 +129,17 @@ __global__ void compareCells(DeviceCompareArgs a, CellSummary* cells) {
   for (std::int64_t r = r0 + blockIdx.z; r < r1; r += gridDim.z)
     for (std::int64_t c = c0 + threadIdx.x; c < c1; c += blockDim.x) {
       const std::int64_t i = r * a.cols + c;
-      float e = a.expected[i];
-      if (a.alphaBeta)
-        e = __double2float_rn(__dadd_rn(__dmul_rn(a.alpha, double(e)),
-                                        __dmul_rn(a.beta, double(seededValue(a.prefillBase, i)))));
-      float x;
-      if (a.mangle)
-        x = (i % 7 == 0 || i == last) ? mangled(e) : e;
-      else
-        x = a.got[i];
+      float x, e;
+      elementValues(a, i, last, x, e);
       unwritten += __float_as_uint(x) == kCanary;
-      // kwb::elementMatches, without contraction into an FMA (bit-equal to the host's rule).
-      bool ok;
+      const bool ok = elementMatches(x, e, a.rtol, a.atol);
       if (isfinite(x) && isfinite(e)) {
         const double abs = fabs(__dadd_rn(double(x), -double(e)));
-        ok = abs <= __dadd_rn(a.atol, __dmul_rn(a.rtol, fabs(double(e))));
         maxAbs = fmax(maxAbs, abs);
         if (e != 0.0f) maxRel = fmax(maxRel, __ddiv_rn(abs, fabs(double(e))));
-      } else {
-        ok = isinf(x) && isinf(e) && x == e;
-        if (!ok) {
-          ++nonFinite;
-          nan = 1;
-        }
+      } else if (!ok) {
+        ++nonFinite;
+        nan = 1;
       }
       if (!ok) {
         ++mism;
@@ -163,6 +192,15 @@ void launchWiden(double* dst, const float* src, std::int64_t count, CUstream_st*
 void launchNarrow(float* dst, const double* src, std::int64_t count, CUstream_st* stream) {
   if (count <= 0) return;
   narrow<<<blocksFor(count), kThreads, 0, stream>>>(dst, src, count);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchFirstMismatchAfter(const DeviceCompareArgs& args, std::int64_t after,
+                              unsigned long long* best, CUstream_st* stream) {
+  KWB_CUDA_CHECK(cudaMemsetAsync(best, 0xFF, sizeof *best, stream));
+  const std::int64_t left = args.rows * args.cols - (after + 1);
+  if (left <= 0) return;
+  firstMismatchAfter<<<blocksFor(left), kThreads, 0, stream>>>(args, after, best);
   KWB_CHECK_LAUNCH();
 }
 

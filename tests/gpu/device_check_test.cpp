@@ -72,6 +72,15 @@ void expectSameReport(const kwb::CompareReport& dev, const kwb::CompareReport& h
     EXPECT_TRUE(g == hg || (std::isnan(g) && std::isnan(hg))) << g << " vs " << hg;
     EXPECT_EQ(dev.firstMismatch->expected, host.firstMismatch->expected);
   }
+  // The first few mismatches, in row-major order, with their values.
+  ASSERT_EQ(dev.firstMismatches.size(), host.firstMismatches.size());
+  for (std::size_t i = 0; i < host.firstMismatches.size(); ++i) {
+    const auto &d = dev.firstMismatches[i], &h = host.firstMismatches[i];
+    EXPECT_EQ(d.row, h.row) << "mismatch " << i;
+    EXPECT_EQ(d.col, h.col) << "mismatch " << i;
+    EXPECT_TRUE(d.got == h.got || (std::isnan(d.got) && std::isnan(h.got))) << "mismatch " << i;
+    EXPECT_EQ(d.expected, h.expected) << "mismatch " << i;
+  }
   EXPECT_EQ(dev.grid.rows, host.grid.rows);
   EXPECT_EQ(dev.grid.cols, host.grid.cols);
   EXPECT_EQ(dev.grid.mismatches, host.grid.mismatches);

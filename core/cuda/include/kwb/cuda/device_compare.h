@@ -15,11 +15,13 @@ struct DeviceComparison {
 
 class DeviceComparer {
  public:
-  // Synchronises `stream` (a kernel's asynchronous fault surfaces here as CudaError).
+  // Synchronises `stream` (a kernel's asynchronous fault surfaces here as CudaError). On a
+  // mismatch, one more pass per further reported mismatch (kReportedMismatches at most).
   DeviceComparison compare(const DeviceCompareArgs& args, CUstream_st* stream);
 
  private:
   DeviceBuffer<CellSummary> m_cells{std::size_t(kErrorGridCells) * kErrorGridCells};
+  DeviceBuffer<unsigned long long> m_next{1};  // launchFirstMismatchAfter's answer
 };
 
 }  // namespace kwb::cuda

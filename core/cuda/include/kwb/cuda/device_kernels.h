@@ -41,4 +41,9 @@ struct DeviceCompareArgs {
 void launchCompareCells(const DeviceCompareArgs& args, int gridRows, int gridCols,
                         CellSummary* cells, CUstream_st* stream);
 
+// *best (device memory) = the smallest index after `after` whose element mismatches, or all
+// ones when none does. The comparison's next mismatches, one pass each (only on a failure).
+void launchFirstMismatchAfter(const DeviceCompareArgs& args, std::int64_t after,
+                              unsigned long long* best, CUstream_st* stream);
+
 }  // namespace kwb::cuda
