@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
 #include "kwb/results.h"
@@ -37,11 +39,21 @@ int replay(const std::string& path, double speed) {
   if (events.back().type != EventType::kDone)
     throw InputError("event stream '" + path + "' is truncated: its last event is '" +
                      std::string(toString(events.back().type)) + "', not 'done'");
+  // Ctrl-C ends a replay between two lines, as it ends a run: the lines written stay.
+  installInterruptHandlers();
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (speed > 0)
-      std::this_thread::sleep_until(start +
-                                    std::chrono::duration<double>(events[i].elapsedS / speed));
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point due =
+        start + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double>(speed > 0 ? events[i].elapsedS / speed : 0.0));
+    while (speed > 0 && !interruptRequested() && Clock::now() < due)
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(due - Clock::now(), std::chrono::milliseconds(20)));
+    if (interruptRequested()) {
+      std::fprintf(stderr, "interrupted after %zu of %zu events\n", i, events.size());
+      return kExitInterrupted;
+    }
     std::fputs((lines[i] + "\n").c_str(), stdout);
     std::fflush(stdout);
   }

@@ -1,20 +1,19 @@
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
 #include "commands.h"
+#include "interrupt.h"
+#include "kwb/case_budget.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
 #include "kwb/results.h"
+#include "kwb/run_info.h"
 #include "output.h"
 #include "run_options.h"
 
 namespace kwb::cli {
 namespace {
-
-volatile std::sig_atomic_t g_cancel = 0;
-extern "C" void onSignal(int) { g_cancel = 1; }
 
 struct RunOpts {
   Selection sel;
@@ -24,6 +23,8 @@ struct RunOpts {
   double maxNoise = 0.01;
   double minTime = 0.02;
   double maxTime = 0.3;
+  bool maxTimeGiven = false;  // the user's --max-time caps the minimum sample count too
+  double maxCaseSeconds = kDefaultMaxCaseSeconds;
   bool stream = false;
   std::string timer;
   bool noCuptiCheck = false;
@@ -40,8 +41,8 @@ std::string vsCupti(const CaseResult& c) {
 
 std::string runTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
-                                              "CV", "GFLOP/s", "% cuBLAS", "% FP16 ref", "vs CUPTI",
-                                              "status"}};
+                                              "CV", "samples", "GFLOP/s", "% cuBLAS", "% FP16 ref",
+                                              "vs CUPTI", "status"}};
   for (const auto& c : doc.cases) {
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
@@ -53,10 +54,11 @@ std::string runTable(const RunDocument& doc) {
     if (c.timed())
       rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
                       fixed(c.summary.min, 4), fixed(c.summary.max, 4),
-                      fixed(100 * c.summary.cv, 1) + "%", fixed(c.gflops, 1),
-                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), vsCupti(c), status});
+                      fixed(100 * c.summary.cv, 1) + "%", std::to_string(c.samplesMs.size()),
+                      fixed(c.gflops, 1), pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference),
+                      vsCupti(c), status});
     else
-      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", status});
+      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", "", status});
   }
   std::string head = "times: " + std::string(timerLabel(doc.settings.timer));
   if (doc.launchOverhead)
@@ -91,6 +93,8 @@ int runCommand(const RunOpts& o) {
   cfg.measure.rule.maxNoise = o.maxNoise;
   cfg.measure.rule.minTimeS = o.minTime;
   cfg.measure.rule.maxTimeS = o.maxTime;
+  cfg.measure.rule.timeCapsMinSamples = o.maxTimeGiven;
+  cfg.maxCaseSeconds = o.maxCaseSeconds;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = !o.noCuptiCheck;
   if (o.samples > 0) {
@@ -101,9 +105,31 @@ int runCommand(const RunOpts& o) {
   }
   const auto plan = cuda::orderPlan(sel.kernels, sel.shapes);
 
-  std::signal(SIGINT, onSignal);
-  std::signal(SIGTERM, onSignal);
+  installInterruptHandlers();
+  // What has finished, for the watchdog: a run that does not return within the grace period
+  // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
+  DocumentBuilder partial;
+  auto writeDocument = [&](const RunDocument& doc) {
+    writeOutputs({{o.json, [&] { return toJsonText(doc); }},
+                  {o.csv, [&] { return toCsv(doc); }},
+                  {o.md, [&] { return toMarkdown(doc); }}});
+  };
+  InterruptWatchdog watchdog([&] {
+    RunDocument doc = partial.document();
+    for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
+      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape, "not run: interrupted"));
+    if (o.stream) {
+      StreamEvent done(EventType::kDone);
+      done.exitCode = kExitInterrupted;
+      std::fputs((toJsonLine(done) + "\n").c_str(), stdout);
+    }
+    writeDocument(doc);
+    std::cerr << "interrupted: " << partial.finishedCases()
+              << " finished case(s) kept, the rest not run\n";
+  });
   const auto sink = [&](const StreamEvent& e) {
+    const std::lock_guard<std::mutex> hold(watchdog.lock());
+    partial.apply(e);
     if (o.stream) {
       std::fputs((toJsonLine(e) + "\n").c_str(), stdout);
       std::fflush(stdout);
@@ -114,15 +140,18 @@ int runCommand(const RunOpts& o) {
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
       std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
                 << toString(e.result->shape) << ": " << toString(e.result->status)
-                << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
+                << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "")
+                << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
+                << '\n';
   };
-  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [] { return g_cancel != 0; });
+  const RunDocument doc =
+      cuda::runPlan(plan, cfg, sink, [] { return interruptRequested(); });
+  watchdog.finish();
 
-  writeOutputs({{o.json, [&] { return toJsonText(doc); }},
-                {o.csv, [&] { return toCsv(doc); }},
-                {o.md, [&] { return toMarkdown(doc); }}});
+  writeDocument(doc);
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
+  if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 
@@ -143,8 +172,15 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(finiteRange(0.0, 1.0));
   sub->add_option("--min-time", o->minTime, "Minimum sampling time per case, seconds")
       ->check(finiteRange(0.0, 86400.0));
-  sub->add_option("--max-time", o->maxTime, "Maximum sampling time per case, seconds")
-      ->check(finiteRange(1e-6, 86400.0));
+  auto* maxTime =
+      sub->add_option("--max-time", o->maxTime,
+                      "Maximum sampling time per case, seconds (given, it also caps the minimum "
+                      "of 10 samples; by default a slow case still takes 10)")
+          ->check(finiteRange(1e-6, 86400.0));
+  sub->add_option("--max-case-seconds", o->maxCaseSeconds,
+                  "Skip a case whose estimated time (FLOPs over the kernel's measured rate) "
+                  "exceeds this many seconds; 0: no bound (default 60)")
+      ->check(finiteRange(0.0, 1e9));
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");
@@ -152,7 +188,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");
   sub->add_option("--md", o->md, "Write a Markdown report here");
-  sub->callback([o, &exitCode] { exitCode = runCommand(*o); });
+  sub->callback([o, maxTime, &exitCode] {
+    o->maxTimeGiven = maxTime->count() > 0;
+    exitCode = runCommand(*o);
+  });
 }
 
 }  // namespace kwb::cli

@@ -9,6 +9,8 @@
 #include "kwb/compare.h"
 #include "kwb/cuda/cublas_gemm.h"
 #include "kwb/cuda/device.h"
+#include "kwb/cuda/device_kernels.h"
+#include "kwb/cuda/reference_dgemm.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/seeded.h"
@@ -98,29 +100,39 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
   // In double: M·K·4 overflows 64 bits long before these shapes are refused.
   const double mk = double(s.m) * double(s.k), kn = double(s.k) * double(s.n);
   const double mn = double(s.m) * double(s.n);
-  const double need = 4.0 * (mk + kn + mn) + (withHalf ? 2.0 * (mk + kn) : 0.0) + kHeadroomBytes;
+  // The case's reference, when not cached yet, is computed into its own M×N buffer.
+  const bool refCached = m_cache.count(Key{s, seed, k.reference}) > 0;
+  const double need = 4.0 * (mk + kn + mn) + (withHalf ? 2.0 * (mk + kn) : 0.0) +
+                      (refCached ? 0.0 : 4.0 * mn) + kHeadroomBytes;
   std::size_t freeBytes = 0, totalBytes = 0;
   memoryInfo(&freeBytes, &totalBytes);
+  while (need > double(freeBytes) && !m_cacheOrder.empty()) {
+    evictOldest();  // cached references of earlier shapes give way to the case at hand
+    memoryInfo(&freeBytes, &totalBytes);
+  }
   if (need > double(freeBytes))
     throw InputError("shape " + toString(s) + " needs " + mib(need) + " MiB of device memory, " +
                      mib(double(freeBytes)) + " MiB free");
 
   std::unique_ptr<PreparedCase> p(
       new PreparedCase(s, seed, withHalf, m_stream.get(), m_cublas.get()));
-  const std::vector<float> a = seededMatrix(seed, SeedStream::kA, s.m * s.k);
-  const std::vector<float> b = seededMatrix(seed, SeedStream::kB, s.k * s.n);
-  upload(p->m_a.get(), a);
-  upload(p->m_b.get(), b);
+  // Generated in place on the device: the same values as seededMatrix, no host copy.
+  const std::uint64_t baseA = seededBase(seed, SeedStream::kA);
+  const std::uint64_t baseB = seededBase(seed, SeedStream::kB);
+  launchFillSeeded(p->m_a.get(), s.m * s.k, baseA, m_stream.get());
+  launchFillSeeded(p->m_b.get(), s.k * s.n, baseB, m_stream.get());
   if (withHalf) {
-    // Exact: seededMatrix only produces FP16-representable values (exactHalfBits throws if not).
-    const std::vector<std::uint16_t> ah = toHalfBits(a), bh = toHalfBits(b);
-    KWB_CUDA_CHECK(cudaMemcpyAsync(p->m_aHalf.get(), ah.data(), p->m_aHalf.bytes(),
-                                   cudaMemcpyHostToDevice, m_stream.get()));
-    KWB_CUDA_CHECK(cudaMemcpyAsync(p->m_bHalf.get(), bh.data(), p->m_bHalf.bytes(),
-                                   cudaMemcpyHostToDevice, m_stream.get()));
+    launchFillSeededHalf(p->m_aHalf.get(), s.m * s.k, baseA, m_stream.get());
+    launchFillSeededHalf(p->m_bHalf.get(), s.k * s.n, baseB, m_stream.get());
   }
-  m_stream.synchronize();  // the host vectors die at return
   return p;
+}
+
+void GemmSession::evictOldest() {
+  const auto old = m_cache.find(m_cacheOrder.front());
+  m_cachedBytes -= old->second->beta0.bytes();
+  m_cache.erase(old);
+  m_cacheOrder.pop_front();
 }
 
 std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, PreparedCase& p) {
@@ -128,32 +140,26 @@ std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, 
   if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
 
   const Shape& s = p.shape();
-  auto run = [&](float alpha, float beta) {
-    const GemmArgs args = p.args(alpha, beta);
-    if (fp64) {
-      KWB_CUDA_CHECK(launchReferenceFp64(int(s.m), int(s.n), int(s.k), alpha, args.a, args.b, beta,
-                                         args.c, args.stream));
-    } else {
-      sgemmRowMajor(args);
-    }
-  };
   auto ref = std::make_shared<Reference>();
-  ref->beta0.resize(std::size_t(s.m * s.n));
-  ref->alphaBeta.resize(ref->beta0.size());
-  run(1.0f, 0.0f);
-  download(ref->beta0, p.c());
-  upload(p.c(), seededMatrix(p.seed(), SeedStream::kCPrefill, s.m * s.n));
-  run(kCheckAlpha, kCheckBeta);
-  download(ref->alphaBeta, p.c());
-
-  const std::size_t bytes = 2 * ref->beta0.size() * sizeof(float);
-  while (!m_cacheOrder.empty() && m_cachedBytes + bytes > kCacheBytes) {
-    const auto old = m_cache.find(m_cacheOrder.front());
-    m_cachedBytes -= 2 * old->second->beta0.size() * sizeof(float);
-    m_cache.erase(old);
-    m_cacheOrder.pop_front();
+  ref->beta0 = DeviceBuffer<float>(count(s.m, s.n));
+  GemmArgs args = p.args(1.0f, 0.0f);
+  args.c = ref->beta0.get();
+  if (fp64) {
+    // cuBLAS DGEMM on exact double copies; the FP64 kernel when those do not fit.
+    if (!referenceDgemm(args))
+      KWB_CUDA_CHECK(launchReferenceFp64(int(s.m), int(s.n), int(s.k), 1.0f, args.a, args.b, 0.0f,
+                                         args.c, args.stream));
+  } else {
+    sgemmRowMajor(args);
   }
-  if (bytes <= kCacheBytes) {
+  ++m_referencesComputed;
+
+  std::size_t freeBytes = 0, totalBytes = 0;
+  memoryInfo(&freeBytes, &totalBytes);
+  const auto budget = std::size_t(kCacheShare * double(totalBytes));
+  const std::size_t bytes = ref->beta0.bytes();
+  while (!m_cacheOrder.empty() && m_cachedBytes + bytes > budget) evictOldest();
+  if (bytes <= budget) {
     m_cache.emplace(key, ref);
     m_cacheOrder.push_back(key);
     m_cachedBytes += bytes;
@@ -175,23 +181,36 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
   if (k.reference) v.tolerance = depthScaledTolerance(v.tolerance, s.k);  // vs FP64, see compare.h
   try {
     const auto ref = reference(k.reference, p);
-    std::vector<float> out(ref->beta0.size());
+    DeviceCompareArgs cmp;
+    cmp.got = p.c();
+    cmp.expected = ref->beta0.get();
+    cmp.rows = s.m;
+    cmp.cols = s.n;
+    cmp.rtol = v.tolerance.rtol;
+    cmp.atol = v.tolerance.atol;
 
     // 1. Canary: every element the kernel fails to write keeps the 0xAA pattern.
-    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xAA, out.size() * sizeof(float), m_stream.get()));
+    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xAA, count(s.m, s.n) * sizeof(float), m_stream.get()));
     const LaunchInfo first = k.launch(p.args(1.0f, 0.0f));
-    download(out, p.c());
-    v.unwritten = countCanary(out);
-    // 2. NaN/Inf-aware comparison with the kernel's tolerance (KernelDescriptor::rtol/atol).
-    v.compare = compareMatrices(out, ref->beta0, s.m, s.n, v.tolerance);
-    // 3. Negative control: the same comparator must reject a mangled reference.
-    v.negativeControlRejected =
-        negativeControlRejects(&compareMatrices, ref->beta0, s.m, s.n, v.tolerance);
+    // 2. NaN/Inf-aware comparison with the kernel's tolerance, in one pass on the device.
+    const DeviceComparison plain = m_comparer.compare(cmp, m_stream.get());
+    v.unwritten = plain.unwritten;
+    v.compare = plain.report;
+    // 3. Negative control: the same comparison must reject a mangled copy of the reference.
+    DeviceCompareArgs control = cmp;
+    control.got = nullptr;
+    control.mangle = true;
+    v.negativeControlRejected = !m_comparer.compare(control, m_stream.get()).report.passed();
     // 4. alpha ≠ 1, beta ≠ 0 on a seeded prefilled C: catches a kernel that ignores C or beta.
-    upload(p.c(), seededMatrix(p.seed(), SeedStream::kCPrefill, s.m * s.n));
+    const std::uint64_t prefill = seededBase(p.seed(), SeedStream::kCPrefill);
+    launchFillSeeded(p.c(), s.m * s.n, prefill, m_stream.get());
     const LaunchInfo second = k.launch(p.args(kCheckAlpha, kCheckBeta));
-    download(out, p.c());
-    v.alphaBeta = compareMatrices(out, ref->alphaBeta, s.m, s.n, v.tolerance);
+    DeviceCompareArgs ab = cmp;
+    ab.alphaBeta = true;
+    ab.alpha = kCheckAlpha;
+    ab.beta = kCheckBeta;
+    ab.prefillBase = prefill;
+    v.alphaBeta = m_comparer.compare(ab, m_stream.get()).report;
 
     c.fallback = first.fallback || second.fallback;
     if (!first.ranKernel.empty()) c.ranKernel = std::string(first.ranKernel);

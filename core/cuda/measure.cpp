@@ -101,7 +101,10 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
   std::vector<KernelActivity> all;
   std::vector<double> perLaunch;
   try {
+    // Bounded like sampling: a slow case stops after two once the time cap has passed.
+    const auto begin = Clock::now();
     for (int i = 0; i < opt.cuptiCheckSamples; ++i) {
+      if (i >= 2 && secondsSince(begin) >= opt.rule.maxTimeS) break;
       const Sample s = sampler.take(mode, launches, opt.coldL2);
       perLaunch.push_back(s.kernelMs);
       all.insert(all.end(), s.kernels.begin(), s.kernels.end());
@@ -188,7 +191,9 @@ Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
     // throttles every sample must not keep the case running forever.
     const std::size_t taken = m.samplesMs.size() + std::size_t(m.throttledSamples);
     if (m.reason == StopReason::kContinue && m.throttledSamples > 0 &&
-        ((elapsed >= opt.rule.maxTimeS && taken >= std::size_t(std::max(opt.rule.minSamples, 1))) ||
+        ((elapsed >= opt.rule.maxTimeS &&
+          taken >=
+              std::size_t(opt.rule.timeCapsMinSamples ? 1 : std::max(opt.rule.minSamples, 1))) ||
          taken >= 2 * std::size_t(opt.rule.maxSamples) + 10))
       m.reason = StopReason::kMaxTime;
     if (m.reason != StopReason::kContinue) break;

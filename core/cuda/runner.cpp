@@ -6,6 +6,7 @@
 #include <memory>
 #include <tuple>
 
+#include "kwb/cuda/case_gate.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device.h"
@@ -43,11 +44,15 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
 // What the whole run shares: the session (stream, cuBLAS, reference cache), the L2 flusher,
 // the clock sampler, and the inputs a tuning sweep reuses.
 struct RunState {
-  RunState(const RunConfig& cfg, const DeviceInfo& d) : session(cfg.device), nvml(cfg.device) {
+  RunState(const RunConfig& cfg, const DeviceInfo& d)
+      : session(cfg.device),
+        gate(session, cfg.measure, cfg.seed, cfg.verifyOnly, cfg.maxCaseSeconds),
+        nvml(cfg.device) {
     if (cfg.measure.coldL2 && !cfg.verifyOnly)
       flusher = std::make_unique<L2Flusher>(std::size_t(d.l2Bytes));
   }
   GemmSession session;
+  CaseGate gate;  // --max-case-seconds
   std::unique_ptr<L2Flusher> flusher;
   NvmlSampler nvml;
   std::unique_ptr<PreparedCase> inputs;
@@ -64,6 +69,8 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
       "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
   CaseResult c;
   try {
+    // Over --max-case-seconds: recorded as skipped with the estimate, like a shape too large.
+    if (const auto why = st.gate.skipReason(k, p.shape, done)) throw InputError(*why);
     // Configurations of one kernel share their inputs; any other case prepares its own.
     const std::string key =
         p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape) : std::string();
@@ -224,7 +231,9 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   if (!cfg.verifyOnly) doc.progression = checkProgression(doc);
   doc.wallSeconds = elapsed();
   StreamEvent done(EventType::kDone);
-  done.exitCode = allPassed(doc) ? kExitOk : kExitCaseFailed;
+  done.exitCode = cancelled && cancelled() ? kExitInterrupted
+                  : allPassed(doc)         ? kExitOk
+                                           : kExitCaseFailed;
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;
   done.wallSeconds = doc.wallSeconds;

@@ -20,6 +20,11 @@ std::string describe(const CompareReport& r, const std::string& reference, const
     s += "; first at row " + std::to_string(r.firstMismatch->row) + ", col " +
          std::to_string(r.firstMismatch->col) + ": got " + num(r.firstMismatch->got) +
          ", expected " + num(r.firstMismatch->expected);
+  for (std::size_t i = 1; i < r.firstMismatches.size(); ++i) {
+    const Mismatch& m = r.firstMismatches[i];
+    s += std::string(i == 1 ? "; then" : ",") + " at (" + std::to_string(m.row) + ", " +
+         std::to_string(m.col) + "): " + num(m.got) + " vs " + num(m.expected);
+  }
   return s;
 }
 

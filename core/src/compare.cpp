@@ -55,6 +55,8 @@ CompareReport compareMatrices(std::span<const float> got, std::span<const float>
       ++g.mismatches[cell];
       ++rep.mismatches;
       if (!rep.firstMismatch) rep.firstMismatch = Mismatch{i / cols, i % cols, x, r};
+      if (rep.firstMismatches.size() < kReportedMismatches)
+        rep.firstMismatches.push_back(Mismatch{i / cols, i % cols, x, r});
     }
   }
   return rep;

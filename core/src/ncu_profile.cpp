@@ -162,7 +162,9 @@ std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::strin
           "1",
           "--warmups",
           "1",
-          "--no-cupti-check"};
+          "--no-cupti-check",
+          "--max-case-seconds",  // the one case asked for is profiled, whatever its estimate
+          "0"};
 }
 
 std::vector<std::string> ncuImportArgs(const std::string& ncu, const std::string& report) {

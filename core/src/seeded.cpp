@@ -27,16 +27,22 @@ std::int64_t SeededRng::uniformInt(std::int64_t lo, std::int64_t hi) {
   return lo + std::int64_t(span == 0 ? next() : next() % span);
 }
 
+std::uint64_t seededBase(std::uint64_t seed, SeedStream stream) {
+  return mix(seed ^ mix(std::uint64_t(stream) * kGolden));
+}
+
+float seededValue(std::uint64_t base, std::int64_t index) {
+  const std::uint64_t r = mix(base + std::uint64_t(index) * kGolden);
+  const auto k = std::int64_t(r % 4097) - 2048;  // -2048 … 2048
+  return float(k) / 2048.0f;                     // exact: a power-of-two division
+}
+
 std::vector<float> seededMatrix(std::uint64_t seed, SeedStream stream, std::int64_t count) {
   if (count < 0) throw std::invalid_argument("seededMatrix: negative count");
   std::vector<float> out(static_cast<std::size_t>(count));
   // Counter-based: element i is a hash of (seed, stream, i), so any element can be recomputed.
-  const std::uint64_t base = mix(seed ^ mix(std::uint64_t(stream) * kGolden));
-  for (std::int64_t i = 0; i < count; ++i) {
-    const std::uint64_t r = mix(base + std::uint64_t(i) * kGolden);
-    const auto k = std::int64_t(r % 4097) - 2048;  // -2048 … 2048
-    out[std::size_t(i)] = float(k) / 2048.0f;      // exact: a power-of-two division
-  }
+  const std::uint64_t base = seededBase(seed, stream);
+  for (std::int64_t i = 0; i < count; ++i) out[std::size_t(i)] = seededValue(base, i);
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include "kwb/stats.h"
 
+#include <algorithm>
+
 namespace kwb {
 
 std::string_view toString(StopReason r) {
@@ -21,8 +23,10 @@ std::string_view toString(StopReason r) {
 StopReason shouldStop(const StoppingRule& rule, std::span<const double> samples, double elapsedS) {
   const int n = int(samples.size());
   if (n >= rule.maxSamples) return StopReason::kMaxSamples;
-  // The time cap wins over the minimum sample count only once one sample exists.
-  if (n >= 1 && elapsedS >= rule.maxTimeS) return StopReason::kMaxTime;
+  // The time cap ends sampling once the minimum count exists (once one sample exists when
+  // the user's cap overrides the minimum).
+  const int capFrom = rule.timeCapsMinSamples ? 1 : std::max(rule.minSamples, 1);
+  if (n >= capFrom && elapsedS >= rule.maxTimeS) return StopReason::kMaxTime;
   if (n < rule.minSamples || elapsedS < rule.minTimeS) return StopReason::kContinue;
   if (stats::summarize(samples).relativeMedianNoise() <= rule.maxNoise)
     return StopReason::kNoiseReached;

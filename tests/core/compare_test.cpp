@@ -153,3 +153,20 @@ TEST(Compare, ErrorGridOfASmallMatrixHasOneCellPerElement) {
   EXPECT_EQ(rep.grid.cols, 3);
   EXPECT_EQ(rep.grid.maxAbs.size(), 3u);
 }
+
+TEST(Compare, ListsTheFirstFewMismatchesInRowMajorOrder) {
+  const std::vector<float> ref(30, 1.0f);
+  std::vector<float> got = ref;
+  for (const std::size_t i : {29u, 3u, 17u, 4u, 11u, 22u}) got[i] = 2.0f;
+  const auto rep = compareMatrices(got, ref, 5, 6, kFp32);
+  EXPECT_EQ(rep.mismatches, 6);
+  ASSERT_EQ(rep.firstMismatches.size(), kwb::kReportedMismatches);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> want{{0, 3}, {0, 4}, {1, 5}, {2, 5}};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(rep.firstMismatches[i].row, want[i].first) << i;
+    EXPECT_EQ(rep.firstMismatches[i].col, want[i].second) << i;
+    EXPECT_EQ(rep.firstMismatches[i].got, 2.0);
+  }
+  EXPECT_EQ(rep.firstMismatch->col, rep.firstMismatches[0].col);
+  EXPECT_TRUE(compareMatrices(ref, ref, 5, 6, kFp32).firstMismatches.empty());
+}

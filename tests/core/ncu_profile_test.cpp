@@ -118,6 +118,7 @@ TEST(NcuProfile, ProfilesOnlyTheTimedSamplesAndNotTheClockProbe) {
   EXPECT_TRUE(has("regex:^(?!blockingKernel)"));
   EXPECT_TRUE(has("host"));  // the host timer never holds the stream ncu serialises
   EXPECT_TRUE(has("512x512x512"));
+  EXPECT_TRUE(has("--max-case-seconds"));  // never skipped by the case budget
   EXPECT_EQ(kwb::ncuReportStem("user.my kernel/x", {1, 2, 3}), "user.my_kernel_x-1x2x3");
 }
 

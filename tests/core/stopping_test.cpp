@@ -67,9 +67,22 @@ TEST(Stopping, CapsOnSamplesAndTime) {
   EXPECT_EQ(run(byTime, alternating, 0.01), (std::pair{StopReason::kMaxTime, std::size_t{10}}));
 }
 
-TEST(Stopping, SlowKernelStopsAfterOneSampleAtTimeCap) {
+TEST(Stopping, SlowKernelGetsItsMinimumSamplesPastTheDefaultTimeCap) {
   StoppingRule rule{
       .minSamples = 10, .maxSamples = 100, .minTimeS = 0, .maxTimeS = 0.3, .maxNoise = 0.01};
+  // Each sample takes 0.5 s: the cap is passed at the first, the minimum still holds.
+  EXPECT_EQ(run(rule, std::vector<double>(50, 500.0), 0.5),
+            (std::pair{StopReason::kMaxTime, std::size_t{10}}));
+  EXPECT_EQ(kwb::shouldStop(rule, {}, 10.0), StopReason::kContinue);
+}
+
+TEST(Stopping, UserTimeCapEndsSlowKernelAfterOneSample) {
+  StoppingRule rule{.minSamples = 10,
+                    .maxSamples = 100,
+                    .minTimeS = 0,
+                    .maxTimeS = 0.3,
+                    .maxNoise = 0.01,
+                    .timeCapsMinSamples = true};
   EXPECT_EQ(run(rule, std::vector<double>(5, 500.0), 0.5),
             (std::pair{StopReason::kMaxTime, std::size_t{1}}));
   EXPECT_EQ(kwb::shouldStop(rule, {}, 10.0), StopReason::kContinue);

@@ -56,6 +56,19 @@ TEST(Verdict, MismatchFailsNamingTheFirstOne) {
   EXPECT_NE(c.message.find("alpha=1, beta=0"), std::string::npos) << c.message;
 }
 
+TEST(Verdict, MismatchNamesTheNextFewToo) {
+  auto c = goodCase();
+  auto& r = c.verification->compare;
+  r.mismatches = 3;
+  r.firstMismatch = kwb::Mismatch{0, 2, 1.5, 1};
+  r.firstMismatches = {*r.firstMismatch, kwb::Mismatch{4, 0, 3, 2}, kwb::Mismatch{7, 7, -1, 0}};
+  kwb::cuda::applyVerdict(c);
+  EXPECT_NE(c.message.find("row 0, col 2: got 1.5, expected 1; then at (4, 0): 3 vs 2, at (7, 7): "
+                           "-1 vs 0"),
+            std::string::npos)
+      << c.message;
+}
+
 TEST(Verdict, AlphaBetaMismatchFails) {
   auto c = goodCase();
   c.verification->alphaBeta->mismatches = 1;

@@ -22,6 +22,7 @@ struct Mismatch {
 // and columns, each with its largest |x − r| (NaN when a non-finite value mismatched) and
 // its mismatch count. The GUI draws it as the heat map of |C − C_ref|.
 inline constexpr int kErrorGridCells = 16;
+inline constexpr std::size_t kReportedMismatches = 4;
 struct ErrorGrid {
   int rows = 0;                          // cells down
   int cols = 0;                          // cells across
@@ -40,6 +41,9 @@ struct CompareReport {
   double maxAbsError = 0.0;    // over finite pairs
   double maxRelError = 0.0;    // |x−r| / |r| over finite pairs with r ≠ 0
   std::optional<Mismatch> firstMismatch;  // in row-major order
+  // The first kReportedMismatches mismatches in row-major order (the first is firstMismatch).
+  // Named in the case's message; not a field of the results document.
+  std::vector<Mismatch> firstMismatches;
   ErrorGrid grid;
   bool passed() const { return mismatches == 0; }
 };

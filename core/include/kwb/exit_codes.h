@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitBadInput = 2,    // bad input (an option, a shape, a kernel id, a file): nothing ran
   kExitNoDevice = 3,    // no usable CUDA device: nothing ran
   kExitInternal = 4,    // a bug or an unexpected failure inside kwb
+  kExitInterrupted = 130,  // Ctrl-C or SIGTERM: finished results written, the rest not run
 };
 
 // The engine refused the request before running anything: starting it again would not help.

@@ -29,6 +29,12 @@ class SeededRng {
 // Element i depends only on (seed, stream, i): pure and order-independent.
 std::vector<float> seededMatrix(std::uint64_t seed, SeedStream stream, std::int64_t count);
 
+// The counter-based core of seededMatrix, which the device generator (core/cuda/
+// device_kernels.cu) repeats bit for bit: element i of a stream is seededValue(base, i) with
+// base = seededBase(seed, stream), value = grid(splitmix64(base + i·golden) mod 4097).
+std::uint64_t seededBase(std::uint64_t seed, SeedStream stream);
+float seededValue(std::uint64_t base, std::int64_t index);
+
 // The IEEE binary16 bits of `v`. Throws std::invalid_argument unless `v` is zero or a
 // normal FP16 value exactly (no rounding ever happens silently).
 std::uint16_t exactHalfBits(float v);

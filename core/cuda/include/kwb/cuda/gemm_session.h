@@ -10,6 +10,7 @@
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cublas_handle.h"
+#include "kwb/cuda/device_compare.h"
 #include "kwb/cuda/device_buffer.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/kernel_descriptor.h"
@@ -65,15 +66,19 @@ class GemmSession {
   CUstream_st* stream() const { return m_stream.get(); }
   int device() const { return m_device; }
 
-  // Checks required vs free device memory BEFORE allocating: throws
-  // InputError("shape MxNxK needs X MiB of device memory, Y MiB free"). Fills A and B with
-  // seededMatrix(seed, kA / kB) (FP16-exact values, so FP16 copies are identical).
+  // Checks required vs free device memory BEFORE allocating (dropping cached references to
+  // make room): throws InputError("shape MxNxK needs X MiB of device memory, Y MiB free").
+  // Fills A and B on the device with seededMatrix(seed, kA / kB)'s values (FP16-exact, so
+  // the FP16 copies are identical). No host copy of a matrix is made.
   std::unique_ptr<PreparedCase> prepare(const KernelDescriptor& k, const Shape& s,
                                         std::uint64_t seed);
 
   // The pipeline: canary run (alpha=1, beta=0 on C filled with byte 0xAA) → unwritten and
   // comparison; negative control; alpha/beta run on a seeded prefilled C. Reference: the
-  // cublas.sgemm output for kernels, the FP64 GPU reference ("gpu.fp64") for references.
+  // cublas.sgemm output for kernels, the FP64 GPU reference ("gpu.fp64") for references,
+  // computed once per (shape, seed) and kept in device memory; the alpha/beta expectation is
+  // alpha·reference + beta·prefill, formed inside the comparison. Everything runs on the
+  // device; the host receives per-cell summaries (docs/VALIDATION.md).
   // Returns kernel, shape, precision, status, message, fallback, ranKernel, verification.
   // Throws ContextLost on a sticky CUDA error (see above).
   CaseResult verify(const KernelDescriptor& k, PreparedCase& p);
@@ -82,25 +87,30 @@ class GemmSession {
   // cublas.sgemm against a double-precision CPU reference on a small odd shape.
   KnownAnswer knownAnswerTest();
 
-  // Host memory the reference cache may hold before it drops its oldest entries.
-  static constexpr std::size_t kCacheBytes = std::size_t{256} << 20;
+  // Share of the device's memory the reference cache may hold before it drops its oldest
+  // entries; a reference larger than that is computed for its case and not kept.
+  static constexpr double kCacheShare = 0.4;
+  // How many reference computations this session ran (tests: one per shape, seed and kind).
+  int referencesComputed() const { return m_referencesComputed; }
 
  private:
   struct Reference {
-    std::vector<float> beta0;      // alpha = 1, beta = 0
-    std::vector<float> alphaBeta;  // kCheckAlpha, kCheckBeta on the seeded prefill
+    DeviceBuffer<float> beta0;  // alpha = 1, beta = 0
   };
   using Key = std::tuple<Shape, std::uint64_t, bool>;  // shape, seed, FP64 reference
   std::shared_ptr<const Reference> reference(bool fp64, PreparedCase& p);
+  void evictOldest();
   void upload(float* dst, const std::vector<float>& src);
   void download(std::vector<float>& dst, const float* src);
 
   int m_device;
   Stream m_stream;
   CublasHandle m_cublas;
+  DeviceComparer m_comparer;
   std::map<Key, std::shared_ptr<const Reference>> m_cache;
   std::deque<Key> m_cacheOrder;
   std::size_t m_cachedBytes = 0;
+  int m_referencesComputed = 0;
 };
 
 }  // namespace kwb::cuda

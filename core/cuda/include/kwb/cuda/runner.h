@@ -23,6 +23,8 @@ struct RunConfig {
   bool verifyOnly = false;
   int device = 0;
   MeasureOptions measure;
+  // A case whose estimated time exceeds this is skipped with the estimate (≤ 0: no bound).
+  double maxCaseSeconds = 60.0;
   std::string toolVersion;
   std::string gitRevision;
 };
