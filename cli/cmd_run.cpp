@@ -1,11 +1,13 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
+#include "kwb/output_watch.h"
 #include "kwb/results.h"
 #include "output.h"
 #include "run_options.h"
@@ -103,10 +105,20 @@ int runCommand(const RunOpts& o) {
 
   std::signal(SIGINT, onSignal);
   std::signal(SIGTERM, onSignal);
+  // A stream nobody reads any more (the GUI cancelled, its ssh connection dropped) cancels the
+  // run at the next sample, and a failed write stops the writing: the engine then ends as on
+  // SIGTERM instead of running for no one, or dying from SIGPIPE with outputs half written.
+  std::optional<OutputWatch> readerGone;
+  bool streamOk = o.stream;
+  if (o.stream) {
+    std::signal(SIGPIPE, SIG_IGN);
+    readerGone.emplace(fileno(stdout));
+  }
   const auto sink = [&](const Event& e) {
-    if (o.stream) {
-      std::fputs((toJsonLine(e) + "\n").c_str(), stdout);
-      std::fflush(stdout);
+    if (streamOk &&
+        (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
+      streamOk = false;
+      std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
     }
     // Human progress on stderr in both modes.
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
@@ -116,8 +128,9 @@ int runCommand(const RunOpts& o) {
                 << toString(e.result->shape) << ": " << toString(e.result->status)
                 << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
   };
-  const RunDocument doc =
-      cuda::runPlan(commandRegistry(), plan, cfg, sink, [] { return g_cancel != 0; });
+  const RunDocument doc = cuda::runPlan(commandRegistry(), plan, cfg, sink, [&] {
+    return g_cancel != 0 || (o.stream && (!streamOk || readerGone->closed()));
+  });
 
   writeOutputs({{o.json, [&] { return toJsonText(doc); }},
                 {o.csv, [&] { return toCsv(doc); }},
