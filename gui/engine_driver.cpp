@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "kwb/error.h"
+#include "remote_failure.h"
+#include "ssh_command.h"
 
 namespace kwb::gui {
 
@@ -16,14 +18,22 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
   connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e != QProcess::FailedToStart) return;
     m_startFailed = true;
-    emit failedToStart(QString("The engine '%1' could not be started: %2.")
-                           .arg(m_process.program(), m_process.errorString()));
+    emit failedToStart(
+        m_location.isLocal()
+            ? QString("The engine '%1' could not be started: %2.")
+                  .arg(m_process.program(), m_process.errorString())
+            : QString("The ssh client could not be started to reach %1: %2. Install OpenSSH's "
+                      "client (ssh) on this machine.")
+                  .arg(m_location.label(), m_process.errorString()));
   });
   connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
     m_killTimer.stop();
     readStdout();
     readStderr();
     flushPartialLines();
+    if (!m_location.isLocal() && status == QProcess::NormalExit)
+      m_remoteFailure = describeRemoteFailure(m_location.label(), code, m_stderrTail.join('\n'),
+                                              m_lineNumber > 0);
     emit exited(code, status == QProcess::CrashExit);
   });
 }
@@ -41,7 +51,11 @@ void EngineDriver::start(const QString& program, const QStringList& arguments) {
   m_scanned = 0;
   m_lineNumber = 0;
   m_startFailed = false;
-  m_process.start(program, arguments, QIODevice::ReadOnly);
+  m_stderrTail.clear();
+  m_remoteFailure.clear();
+  m_versionMismatch = false;
+  const EngineCommand command = engineCommand(m_location, program, arguments);
+  m_process.start(command.program, command.arguments, QIODevice::ReadOnly);
 }
 
 void EngineDriver::stop(int graceMs) {
@@ -68,6 +82,11 @@ void EngineDriver::readStdout() {
     try {
       emit eventReceived(parseEventLine(std::string_view(line.constData(), size_t(line.size())),
                                         "engine stdout", m_lineNumber));
+    } catch (const ProtocolVersionError& e) {
+      m_versionMismatch = true;
+      emit protocolError(describeProtocolMismatch(
+          m_location.isLocal() ? QString("this machine") : m_location.label(), e.version(),
+          kProtocolVersion));
     } catch (const std::exception& e) {
       // Anything thrown by parsing the engine's bytes is the engine's fault, never a crash.
       emit protocolError(QString::fromStdString(e.what()));
@@ -90,13 +109,12 @@ void EngineDriver::readStderr() {
   qsizetype begin = 0;
   qsizetype nl;
   while ((nl = m_stderrBuffer.indexOf('\n', begin)) >= 0) {
-    emit stderrLine(
-        QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
+    noteStderr(QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
     begin = nl + 1;
   }
   if (begin > 0) m_stderrBuffer.remove(0, begin);
   if (m_stderrBuffer.size() > kMaxLogLine) {  // a line without end: shown in parts
-    emit stderrLine(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
+    noteStderr(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
     m_stderrBuffer.clear();
   }
 }
@@ -108,9 +126,15 @@ void EngineDriver::flushPartialLines() {
     readStdout();
   }
   if (!m_stderrBuffer.isEmpty()) {
-    emit stderrLine(QString::fromUtf8(m_stderrBuffer));
+    noteStderr(QString::fromUtf8(m_stderrBuffer));
     m_stderrBuffer.clear();
   }
+}
+
+void EngineDriver::noteStderr(const QString& line) {
+  m_stderrTail << line;
+  if (m_stderrTail.size() > 20) m_stderrTail.removeFirst();
+  emit stderrLine(line);
 }
 
 }  // namespace kwb::gui

@@ -4,24 +4,35 @@
 #include <QStringList>
 #include <QTimer>
 
+#include "engine_location.h"
 #include "kwb/events.h"
 
 namespace kwb::gui {
 
 // One engine process (`kwb run --stream ...`): parses its stdout one JSON line at a time
 // and reports each event; stderr is the human log. Started with an argument list, never
-// through a shell.
+// through a local shell; at a remote location (engine_location.h) through ssh, whose stdout
+// and stderr are the remote engine's.
 class EngineDriver : public QObject {
   Q_OBJECT
  public:
   explicit EngineDriver(QObject* parent = nullptr);
   ~EngineDriver() override;
 
+  // Where the next start() runs the engine; local by default.
+  void setLocation(const EngineLocation& where) { m_location = where; }
+  const EngineLocation& location() const { return m_location; }
+  // `program` is the local engine; at a remote location the location names the engine.
   void start(const QString& program, const QStringList& arguments);
   // Asks the engine to stop (SIGTERM), and kills it if it is still there after `graceMs`.
   void stop(int graceMs = 400);
   bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
   QString commandLine() const;
+  // After exited(): a sentence naming the host when ssh or the remote shell failed
+  // (remote_failure.h); empty for a local engine and for an engine that ended by itself.
+  QString remoteFailure() const { return m_remoteFailure; }
+  // The engine's hello named another protocol version (reported through protocolError).
+  bool versionMismatch() const { return m_versionMismatch; }
 
  signals:
   void eventReceived(const kwb::Event& event);
@@ -37,6 +48,9 @@ class EngineDriver : public QObject {
   void readStderr();
   void flushPartialLines();
 
+  void noteStderr(const QString& line);
+
+  EngineLocation m_location;
   QProcess m_process;
   QTimer m_killTimer;
   // An event line longer than this is a protocol error (a real one is a few hundred KiB).
@@ -47,6 +61,9 @@ class EngineDriver : public QObject {
   QByteArray m_stderrBuffer;
   int m_lineNumber = 0;
   bool m_startFailed = false;
+  QStringList m_stderrTail;  // the last lines, for remote_failure.h
+  QString m_remoteFailure;
+  bool m_versionMismatch = false;
 };
 
 }  // namespace kwb::gui
