@@ -16,11 +16,13 @@
 #include "log_page.h"
 #include "main_window.h"
 #include "progression_page.h"
+#include "remote_failure.h"
 #include "report_writer.h"
 #include "roofline_page.h"
 #include "run_panel.h"
 #include "scaling_page.h"
 #include "shape_list_widget.h"
+#include "ssh_command.h"
 #include "timing_page.h"
 #include "tuning_page.h"
 
@@ -142,7 +144,8 @@ bool MainWindow::openBundledSample() {
 
 void MainWindow::probeEngine() {
   const QString engine = m_controller->engine();
-  if (engine.isEmpty() || !QFileInfo(engine).isExecutable()) {
+  const EngineLocation where = m_controller->location();
+  if (where.isLocal() && (engine.isEmpty() || !QFileInfo(engine).isExecutable())) {
     m_engineMissing = true;
     m_device->setNoDevice(m_model->document(), "engine not found");
     m_run->setRunEnabled(false, "The engine kwb was not found.");
@@ -155,13 +158,23 @@ void MainWindow::probeEngine() {
     return;
   }
   m_engineMissing = false;
+  // Answers of an earlier location's probes must not land in this one's panels.
+  for (QProcess* old : {m_listProbe, m_deviceProbe})
+    if (old) old->disconnect(this);
   delete m_listProbe;
   m_listProbe = new QProcess(this);
-  connect(m_listProbe, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
+  connect(m_listProbe, &QProcess::finished, this, [this, where](int code, QProcess::ExitStatus) {
     if (code != 0) {
-      m_log->append("warning", QString("`kwb list --json` exited with code %1; using the kernels "
-                                       "of the open results.")
-                                   .arg(code));
+      const QString remote =
+          where.isLocal() ? QString()
+                          : describeRemoteFailure(
+                                where.label(), code,
+                                QString::fromUtf8(m_listProbe->readAllStandardError()), false);
+      m_log->append("warning", (remote.isEmpty() ? QString("`kwb list --json` exited with code "
+                                                           "%1.")
+                                                       .arg(code)
+                                                 : remote) +
+                                   " Using the kernels of the open results.");
       return;
     }
     try {
@@ -170,7 +183,8 @@ void MainWindow::probeEngine() {
       m_log->append("error", QString::fromStdString(e.what()));
     }
   });
-  m_listProbe->start(engine, {"list", "--json"});
+  const EngineCommand list = engineCommand(where, engine, {"list", "--json"});
+  m_listProbe->start(list.program, list.arguments);
   delete m_deviceProbe;
   m_deviceProbe = new QProcess(this);
   connect(m_deviceProbe, &QProcess::finished, this,
@@ -178,18 +192,32 @@ void MainWindow::probeEngine() {
   connect(m_deviceProbe, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e == QProcess::FailedToStart) onDeviceProbeFinished(-1);
   });
-  m_deviceProbe->start(engine, {"device", "--json"});
+  const EngineCommand device = engineCommand(where, engine, {"device", "--json"});
+  m_deviceProbe->start(device.program, device.arguments);
 }
 
 void MainWindow::onDeviceProbeFinished(int exitCode) {
   const QString err = QString::fromUtf8(m_deviceProbe->readAllStandardError()).trimmed();
+  const EngineLocation where = m_controller->location();
+  if (const QString remote =
+          where.isLocal() ? QString() : describeRemoteFailure(where.label(), exitCode, err, false);
+      !remote.isEmpty()) {
+    m_noDevice = true;
+    m_device->setNoDevice(m_model->document(), remote);
+    m_run->setRunEnabled(false, remote);
+    m_log->append("error", remote);
+    showMessage(remote, true);
+    return;
+  }
   if (exitCode == 0) {
     try {
       const auto j = nlohmann::json::parse(m_deviceProbe->readAllStandardOutput().toStdString());
       m_device->setLiveDevice(j.get<DeviceInfo>());
       m_noDevice = false;
       m_run->setRunEnabled(true);
-      m_log->append("info", "CUDA device found: " + QString::fromStdString(j.value("name", "")));
+      m_log->append("info", QString("CUDA device found%1: %2")
+                                .arg(where.isLocal() ? QString() : " on " + where.label(),
+                                     QString::fromStdString(j.value("name", ""))));
       return;
     } catch (const std::exception& e) {
       m_log->append("error",
