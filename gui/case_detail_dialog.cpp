@@ -90,7 +90,8 @@ QString CaseDetailDialog::describe(const CaseResult& c) {
   return h + "</table>";
 }
 
-CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent) : QDialog(parent) {
+CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent)
+    : QDialog(parent), m_case(c) {
   setWindowTitle(
       QString("Case %1 at %2")
           .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape))));
@@ -111,6 +112,15 @@ CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent) : QDial
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
   resize(1120, 640);
+}
+
+NcuProfilePanel* CaseDetailDialog::enableProfiling(const ProfileContext& ctx) {
+  if (m_profile) return m_profile;
+  m_profile = new NcuProfilePanel(m_case, ctx, this);
+  auto* box = static_cast<QVBoxLayout*>(layout());
+  box->insertWidget(box->count() - 1, m_profile);  // above the Close button
+  resize(width(), height() + 190);
+  return m_profile;
 }
 
 }  // namespace kwb::gui

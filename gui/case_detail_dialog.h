@@ -2,6 +2,7 @@
 #include <QDialog>
 
 #include "kwb/results.h"
+#include "ncu_profile_panel.h"
 
 namespace kwb::gui {
 
@@ -16,9 +17,14 @@ class CaseDetailDialog : public QDialog {
   explicit CaseDetailDialog(const CaseResult& c, QWidget* parent = nullptr);
   static QString describe(const CaseResult& c);  // the same text as HTML
   ErrorHeatMap* heatMap() const { return m_heatMap; }
+  // Adds "Profile with Nsight Compute" below the facts (a profile made earlier is shown).
+  NcuProfilePanel* enableProfiling(const ProfileContext& ctx);
+  NcuProfilePanel* profilePanel() const { return m_profile; }
 
  private:
+  CaseResult m_case;
   ErrorHeatMap* m_heatMap;
+  NcuProfilePanel* m_profile = nullptr;
 };
 
 }  // namespace kwb::gui

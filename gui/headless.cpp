@@ -6,7 +6,11 @@
 #include <QPixmap>
 #include <QSaveFile>
 #include <cstdio>
+#include <memory>
 
+#include "case_detail_dialog.h"
+#include "kwb/error.h"
+#include "kwb/shape.h"
 #include "main_window.h"
 
 namespace kwb::gui {
@@ -60,8 +64,23 @@ int runHeadless(const HeadlessOptions& o) {
   QApplication::processEvents();
   w.rebuildAllNow();
   QApplication::processEvents();
+  std::unique_ptr<QWidget> dialog;
+  if (!o.caseDialog.isEmpty()) {
+    const QStringList parts = o.caseDialog.split('@');
+    try {
+      if (parts.size() != 2) throw InputError("expected KERNEL@SHAPE, e.g. sgemm.tiled@512");
+      dialog.reset(w.caseDialog(parts[0].toStdString(), parseShape(parts[1].toStdString())));
+    } catch (const InputError& e) {
+      return fail(QString("--case '%1': %2.").arg(o.caseDialog, e.what()));
+    }
+    if (!dialog)
+      return fail(QString("--case '%1': the document has no such case.").arg(o.caseDialog));
+    dialog->show();
+    QApplication::processEvents();
+  }
   if (!o.screenshot.isEmpty()) {
-    if (const QString err = saveScreenshot(w.grab(), o.screenshot); !err.isEmpty())
+    if (const QString err = saveScreenshot(dialog ? dialog->grab() : w.grab(), o.screenshot);
+        !err.isEmpty())
       return fail(err);
     std::fprintf(stderr, "kwb-gui: screenshot written to %s\n",
                  o.screenshot.toLocal8Bit().constData());

@@ -11,6 +11,7 @@ struct HeadlessOptions {
   QString report;
   QString screenshot;
   QString tab;
+  QString caseDialog;  // "kernel@shape": the screenshot is of that case's dialog
   QString engine;
   QSize size{1500, 950};
 };

@@ -71,11 +71,15 @@ int main(int argc, char** argv) {
   const QCommandLineOption remote(
       "remote", "Run the engine on this GPU server over ssh (user@host; 'local': this machine).",
       "HOST");
+  const QCommandLineOption caseOpt("case",
+                                   "--screenshot shows this case's detail dialog (with its "
+                                   "Nsight Compute profile, if one was made) instead of a tab.",
+                                   "KERNEL@SHAPE");
   const QCommandLineOption size("size", "Window size for --screenshot, WxH.", "WxH", "1500x950");
   const QCommandLineOption quitAfterPaint("quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit.");
   parser.addOptions(
-      {open, baseline, report, screenshot, tab, engine, remote, size, quitAfterPaint});
+      {open, baseline, report, screenshot, tab, engine, remote, caseOpt, size, quitAfterPaint});
   parser.addPositionalArgument(
       "files", "Results to open (the second is the baseline, more are runs to compare).",
       "[files...]");
@@ -111,6 +115,7 @@ int main(int argc, char** argv) {
     o.report = parser.value(report);
     o.screenshot = parser.value(screenshot);
     o.tab = parser.value(tab);
+    o.caseDialog = parser.value(caseOpt);
     o.engine = parser.value(engine);
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)

@@ -118,7 +118,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {
-    auto* dialog = new CaseDetailDialog(c, this);
+    auto* dialog = caseDialog(c.kernel, c.shape);
+    if (!dialog) return;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
   });

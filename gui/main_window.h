@@ -12,6 +12,8 @@
 namespace kwb::gui {
 
 class BaselinePage;
+class CaseDetailDialog;
+struct ProfileContext;
 class CorrectnessPage;
 class DevicePanel;
 class KernelListWidget;
@@ -77,6 +79,9 @@ class MainWindow : public QMainWindow {
   QString messageText() const { return m_message->text(); }
   // An error the user must see: a dialog (window-modal, not blocking) and the message bar.
   void showOpenError(const QString& text);
+  // The detail dialog of one case of the open document (nullptr when it has no such case),
+  // with "Profile with Nsight Compute"; the caller shows it.
+  CaseDetailDialog* caseDialog(const std::string& kernel, const Shape& shape);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -93,6 +98,8 @@ class MainWindow : public QMainWindow {
   void loadSettings();
   void saveSettings();
   void onDeviceProbeFinished(int exitCode);
+  // Profiles are kept beside the open results file (or in the app's data folder for a live run).
+  ProfileContext profileContext() const;
   PlotPage* currentPlotPage() const;
   // The Tuning tab shows only for a document holding a sweep; a document of a sweep or a
   // conformance suite alone opens on its tab.

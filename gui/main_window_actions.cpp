@@ -1,11 +1,14 @@
 // MainWindow: files, exports, the engine probe and runs (construction is in main_window.cpp).
+#include <QDir>
 #include <QFile>
+#include <QStandardPaths>
 #include <QFileInfo>
 #include <QSettings>
 #include <algorithm>
 
 #include "app_paths.h"
 #include "baseline_page.h"
+#include "case_detail_dialog.h"
 #include "correctness_page.h"
 #include "device_panel.h"
 #include "doc_queries.h"
@@ -275,6 +278,26 @@ void MainWindow::cancelRun() {
   if (!m_controller->isRunning()) return;
   m_run->setStatus("Cancelling…");
   m_controller->cancel();
+}
+
+ProfileContext MainWindow::profileContext() const {
+  const QFileInfo source(m_model->source());
+  QString dir = source.isFile() ? source.absolutePath() : QString();
+  if (dir.isEmpty()) {
+    dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/profiles";
+    QDir().mkpath(dir);
+  }
+  return {findEngine(m_options.engineOverride).program, dir};
+}
+
+CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const Shape& shape) {
+  for (const auto& c : m_model->document().cases)
+    if (c.kernel == kernel && c.shape == shape) {
+      auto* dialog = new CaseDetailDialog(c, this);
+      dialog->enableProfiling(profileContext());
+      return dialog;
+    }
+  return nullptr;
 }
 
 }  // namespace kwb::gui
