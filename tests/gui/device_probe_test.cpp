@@ -4,13 +4,13 @@
 
 #include <QProcess>
 
-#include "app_paths.h"
-#include "device_panel.h"
-#include "doc_queries.h"
+#include "app/main_window.h"
+#include "engine/app_paths.h"
 #include "gui_test_support.h"
-#include "kernel_catalog.h"
-#include "main_window.h"
-#include "run_panel.h"
+#include "model/doc_queries.h"
+#include "model/kernel_catalog.h"
+#include "panels/device_panel.h"
+#include "panels/run_panel.h"
 
 using namespace kwb;
 using namespace kwb::gui;

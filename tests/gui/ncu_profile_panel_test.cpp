@@ -9,9 +9,9 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 
-#include "case_detail_dialog.h"
+#include "panels/case_detail_dialog.h"
 #include "gui_test_support.h"
-#include "ncu_profile_panel.h"
+#include "panels/ncu_profile_panel.h"
 
 namespace kwb::gui {
 namespace {

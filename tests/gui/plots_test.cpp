@@ -12,18 +12,18 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "correctness_page.h"
-#include "doc_queries.h"
+#include "app/main_window.h"
 #include "gui_test_support.h"
-#include "kernel_list_widget.h"
-#include "main_window.h"
-#include "progression_page.h"
-#include "report_painter.h"
-#include "report_writer.h"
-#include "roofline_page.h"
-#include "scaling_page.h"
-#include "timing_page.h"
-#include "tuning_page.h"
+#include "model/doc_queries.h"
+#include "pages/correctness_page.h"
+#include "pages/progression_page.h"
+#include "pages/roofline_page.h"
+#include "pages/scaling_page.h"
+#include "pages/timing_page.h"
+#include "pages/tuning_page.h"
+#include "panels/kernel_list_widget.h"
+#include "report/report_painter.h"
+#include "report/report_writer.h"
 
 using namespace kwb;
 using namespace kwb::gui;

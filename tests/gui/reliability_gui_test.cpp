@@ -10,11 +10,11 @@
 #include <QTemporaryDir>
 #include <csignal>
 
+#include "app/main_window.h"
+#include "engine/run_controller.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
-#include "main_window.h"
-#include "run_controller.h"
-#include "shape_list_widget.h"
+#include "panels/shape_list_widget.h"
 
 using namespace kwb;
 using namespace kwb::gui;

@@ -4,12 +4,12 @@
 
 #include <QElapsedTimer>
 
+#include "app/main_window.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
-#include "doc_queries.h"
-#include "main_window.h"
-#include "run_panel.h"
-#include "scaling_page.h"
+#include "model/doc_queries.h"
+#include "pages/scaling_page.h"
+#include "panels/run_panel.h"
 
 using namespace kwb;
 using namespace kwb::gui;

@@ -5,11 +5,11 @@
 #include <QTemporaryDir>
 #include <cmath>
 
-#include "conformance_view.h"
-#include "correctness_page.h"
+#include "app/main_window.h"
 #include "gui_test_support.h"
-#include "main_window.h"
-#include "tuning_page.h"
+#include "pages/correctness_page.h"
+#include "pages/tuning_page.h"
+#include "panels/conformance_view.h"
 
 using namespace kwb;
 using namespace kwb::gui;

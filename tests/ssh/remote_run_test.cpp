@@ -9,7 +9,7 @@
 #include "gui_test_support.h"
 #include "kwb/events.h"
 #include "kwb/results.h"
-#include "run_controller.h"
+#include "engine/run_controller.h"
 #include "ssh_fixture.h"
 
 using namespace kwb;

@@ -5,9 +5,9 @@
 #include <QSettings>
 #include <QTemporaryDir>
 
-#include "engine_location.h"
-#include "remote_failure.h"
-#include "ssh_command.h"
+#include "engine/engine_location.h"
+#include "engine/remote_failure.h"
+#include "engine/ssh_command.h"
 
 using namespace kwb::gui;
 

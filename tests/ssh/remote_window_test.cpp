@@ -4,12 +4,12 @@
 
 #include <QComboBox>
 
-#include "device_panel.h"
+#include "panels/device_panel.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
-#include "main_window.h"
-#include "run_on_combo.h"
-#include "run_panel.h"
+#include "app/main_window.h"
+#include "panels/run_on_combo.h"
+#include "panels/run_panel.h"
 #include "ssh_fixture.h"
 
 using namespace kwb;

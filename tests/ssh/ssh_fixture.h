@@ -5,7 +5,7 @@
 #include <QString>
 #include <QTemporaryDir>
 
-#include "engine_location.h"
+#include "engine/engine_location.h"
 
 namespace kwb::gui::test {
 

@@ -1,0 +1,328 @@
+#include "engine/run_controller.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+namespace kwb::gui {
+
+QString signalName(int signal) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+  if (const char* abbrev = sigabbrev_np(signal)) return QString("SIG") + abbrev;
+#endif
+  return QString("signal %1").arg(signal);
+}
+
+QString describeExit(int exitCode, bool crashed) {
+  // QProcess gives the signal's number as the exit code of a process a signal killed.
+  if (crashed) return "was killed by " + signalName(exitCode);
+  if (exitCode > 128 && exitCode < 128 + 65)
+    return QString("exited with code %1 (128 + %2: a process it ran was killed by a signal)")
+        .arg(exitCode)
+        .arg(signalName(exitCode - 128));
+  return QString("exited with code %1").arg(exitCode);
+}
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+  m_builder = [](const RunRequest& r) { return r.toArguments(); };
+}
+
+void RunController::start(const RunRequest& request) {
+  if (m_running) return;
+  m_request = request;
+  m_planned.clear();
+  m_done.clear();
+  for (const Shape& s : request.shapes)
+    for (const QString& k : request.kernels) m_planned.append({k, s});
+  m_total = int(m_planned.size());
+  m_doc = RunDocument{};
+  m_doc.settings.coldL2 = request.coldL2;
+  m_queue = {request};
+  m_engineStarts = 0;
+  m_leftAtStart = m_total;
+  m_cancelled = false;
+  m_headerSeen = false;
+  m_running = true;
+  m_clock.start();
+  emit runStarted(m_doc);
+  emit progress(0, m_total);
+  launchNext();
+}
+
+void RunController::cancel() {
+  if (!m_running) return;
+  m_cancelled = true;
+  m_queue.clear();
+  if (m_driver && m_driver->isRunning())
+    m_driver->stop();
+  else
+    finish(false, "The run was cancelled.");
+}
+
+double RunController::etaSeconds() const {
+  const int n = finishedCases();
+  if (!m_running || n == 0) return -1;
+  const double perCase = double(m_clock.elapsed()) / 1000.0 / n;
+  return perCase * std::max(0, m_total - n);
+}
+
+void RunController::launchNext() {
+  if (m_queue.isEmpty()) {
+    const bool allGood = std::all_of(m_doc.cases.begin(), m_doc.cases.end(),
+                                     [](const CaseResult& c) { return isGood(c.status); });
+    const auto crashes = std::count_if(m_doc.cases.begin(), m_doc.cases.end(), [](const auto& c) {
+      return c.status == CaseStatus::kCrashed;
+    });
+    // Not ok when the engine died on a case: the run went through, but not as asked.
+    if (crashes > 0)
+      finish(false, QString("The run finished, but %1 of %2 cases crashed the engine.")
+                        .arg(crashes)
+                        .arg(m_total));
+    else
+      finish(true, allGood ? "Every case passed." : "The run finished; some cases did not pass.");
+    return;
+  }
+  const RunRequest next = m_queue.takeFirst();
+  if (m_driver) m_driver->deleteLater();
+  m_driver = new EngineDriver(this);
+  m_runningCase.reset();
+  m_gotDone = false;
+  m_protocolError.clear();
+  m_leftAtStart = casesLeft();
+  m_lastStderr.clear();
+  connect(m_driver, &EngineDriver::eventReceived, this, &RunController::onEvent);
+  connect(m_driver, &EngineDriver::stderrLine, this, [this](const QString& line) {
+    if (!line.trimmed().isEmpty()) m_lastStderr = line.trimmed();
+    emit logLine("engine", line);
+  });
+  connect(m_driver, &EngineDriver::protocolError, this, &RunController::onProtocolError);
+  connect(m_driver, &EngineDriver::failedToStart, this, [this](const QString& m) {
+    emit logLine("error", m);
+    finish(false, m_location.isLocal()
+                      ? m + " Set its path in Run ▸ Engine… or put kwb beside kwb-gui."
+                      : m);
+  });
+  connect(m_driver, &EngineDriver::exited, this, &RunController::onExited);
+  ++m_engineStarts;
+  const QStringList args = m_builder(next);
+  m_driver->setLocation(m_location);
+  emit logLine("info", m_location.isLocal()
+                           ? QString("Starting engine: %1 %2").arg(m_program, args.join(' '))
+                           : QString("Starting engine on %1: %2 %3")
+                                 .arg(m_location.label(), m_location.remoteKwb(), args.join(' ')));
+  if (m_location.isLocal() && m_program.isEmpty()) {
+    finish(false,
+           "The engine kwb was not found beside kwb-gui, in the build tree or on PATH. "
+           "Set its path in Run ▸ Engine….");
+    return;
+  }
+  m_driver->start(m_program, args);
+}
+
+void RunController::onEvent(const Event& e) {
+  if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
+  switch (e.type) {
+    case EventType::kHello:
+      if (!m_headerSeen) {
+        m_doc.toolVersion = e.toolVersion;
+        m_doc.gitRevision = e.gitRevision;
+        m_doc.host = e.host;
+        m_doc.timestamp = e.timestamp;
+        emit headerChanged(m_doc);
+      }
+      break;
+    case EventType::kDevice:
+      if (!m_headerSeen) {
+        m_doc.device = e.device;
+        m_headerSeen = true;
+        emit headerChanged(m_doc);
+      }
+      break;
+    case EventType::kPlan:
+      if (m_engineStarts == 1) {
+        // The engine's plan is authoritative (it may drop cases it cannot run).
+        m_doc.settings = e.settings;
+        m_planned.clear();
+        for (const auto& p : e.plan) m_planned.append({QString::fromStdString(p.kernel), p.shape});
+        m_total = int(m_planned.size());
+        m_leftAtStart = casesLeft();
+        emit progress(finishedCases(), m_total);
+      }
+      break;
+    case EventType::kCaseStarted: {
+      const Key key{QString::fromStdString(e.planned.kernel), e.planned.shape};
+      if (!checkQueued(key, "started")) return;
+      m_runningCase = key;
+      emit caseStarted(m_runningCase->kernel, m_runningCase->shape);
+      break;
+    }
+    case EventType::kCaseFinished:
+    case EventType::kCaseFailed:
+      if (e.result) {
+        const Key key{QString::fromStdString(e.result->kernel), e.result->shape};
+        // Only a case asked for and not yet done counts: an engine that ignores its arguments
+        // or repeats itself must not fill the run with cases no one asked for.
+        if (!checkQueued(key, "finished")) return;
+        m_done.append(key);
+        m_doc.cases.push_back(*e.result);
+        emit caseFinished(*e.result);
+        emit progress(finishedCases(), m_total);
+      }
+      m_runningCase.reset();
+      break;
+    case EventType::kLog:
+      emit logLine(QString::fromStdString(e.level), QString::fromStdString(e.message));
+      break;
+    case EventType::kDone:
+      m_gotDone = true;
+      m_doc.knownAnswer = e.knownAnswer;
+      m_doc.progression.checked = m_doc.progression.checked || e.progression.checked;
+      for (const auto& v : e.progression.violations) m_doc.progression.violations.push_back(v);
+      m_doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+      break;
+  }
+}
+
+int RunController::casesLeft() const {
+  int left = 0;
+  for (const Key& k : m_planned) left += m_done.contains(k) ? 0 : 1;
+  return left;
+}
+
+bool RunController::checkQueued(const Key& key, const char* what) {
+  if (m_planned.contains(key) && !m_done.contains(key)) return true;
+  onProtocolError(
+      QString("The engine %1 %2 at %3, a case %4.")
+          .arg(what, key.kernel, shapeText(key.shape),
+               m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
+  return false;
+}
+
+void RunController::onProtocolError(const QString& message) {
+  emit logLine("error", message);
+  if (!m_protocolError.isEmpty()) return;  // the first one ends the run
+  m_protocolError = message;
+  m_queue.clear();
+  if (m_driver && m_driver->isRunning())
+    m_driver->stop();  // onExited ends the run with the message
+  else
+    finish(false, "The engine broke the protocol: " + message);
+}
+
+void RunController::onExited(int exitCode, bool crashed) {
+  if (!m_running) return;
+  if (!m_protocolError.isEmpty() && m_driver->versionMismatch()) {
+    finish(false, m_protocolError);
+    return;
+  }
+  if (!m_protocolError.isEmpty()) {
+    finish(false, QString("The engine broke the protocol, so the run stopped (%1 of %2 cases "
+                          "finished): %3")
+                      .arg(finishedCases())
+                      .arg(m_total)
+                      .arg(m_protocolError));
+    return;
+  }
+  if (m_cancelled) {
+    finish(false, QString("The run was cancelled; %1 of %2 cases finished.")
+                      .arg(finishedCases())
+                      .arg(m_total));
+    return;
+  }
+  if (m_gotDone && !crashed) {
+    launchNext();
+    return;
+  }
+  // ssh or the remote shell failed (unreachable, refused, no kwb, connection dropped): no
+  // case crashed and a new engine would fail the same way. The cases finished are kept.
+  if (const QString failure = m_driver->remoteFailure(); !failure.isEmpty()) {
+    finish(false, finishedCases() == 0 ? failure
+                                       : failure + QString(" %1 of %2 cases finished and are kept.")
+                                                       .arg(finishedCases())
+                                                       .arg(m_total));
+    return;
+  }
+  const QString how = crashed ? describeExit(exitCode, true)
+                              : describeExit(exitCode, false) + " before it was done";
+  if (m_runningCase) {
+    CaseResult c;
+    c.kernel = m_runningCase->kernel.toStdString();
+    c.shape = m_runningCase->shape;
+    c.status = CaseStatus::kCrashed;
+    c.message = "The engine " + how.toStdString() + " while running this case" +
+                (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")");
+    m_done.append(*m_runningCase);
+    m_doc.cases.push_back(c);
+    emit caseFinished(c);
+    emit progress(finishedCases(), m_total);
+    emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
+                              .arg(how, m_runningCase->kernel, shapeText(m_runningCase->shape)));
+    m_runningCase.reset();
+  }
+  // A new engine only when this one settled at least one case still queued (finished, or
+  // crashed on it): so there are at most as many engines as cases, never an endless restart.
+  const bool progressed = casesLeft() < m_leftAtStart;
+  if (progressed && m_engineStarts <= m_total && (crashed || (exitCode != 2 && exitCode != 3))) {
+    QList<Key> left;
+    for (const Key& k : m_planned)
+      if (!m_done.contains(k)) left.append(k);
+    m_queue = batchesFor(left);
+    if (!m_queue.isEmpty())
+      emit logLine("info",
+                   QString("Starting a new engine for the %1 cases left.").arg(left.size()));
+    launchNext();
+    return;
+  }
+  QString why;
+  if (exitCode == 2)
+    why = "The engine refused the request";
+  else if (exitCode == 3)
+    why = "The engine found no CUDA device";
+  else if (!progressed)
+    why = QString("The engine %1 without finishing any of the %2 cases left (%3 of %4 finished)")
+              .arg(how)
+              .arg(m_leftAtStart)
+              .arg(finishedCases())
+              .arg(m_total);
+  else
+    why = QString("The engine %1").arg(how);
+  finish(false, why + (m_lastStderr.isEmpty() ? QString(".") : ": " + m_lastStderr));
+}
+
+QList<RunRequest> RunController::batchesFor(const QList<Key>& left) const {
+  // One engine per distinct kernel set, shapes merged, so no finished case runs again.
+  QList<QPair<QStringList, QList<Shape>>> groups;
+  QList<Shape> shapes;
+  for (const Key& k : left)
+    if (!shapes.contains(k.shape)) shapes.append(k.shape);
+  for (const Shape& s : shapes) {
+    QStringList kernels;
+    for (const Key& k : left)
+      if (k.shape == s) kernels << k.kernel;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == kernels; });
+    if (it == groups.end())
+      groups.append({kernels, {s}});
+    else
+      it->second.append(s);
+  }
+  QList<RunRequest> out;
+  for (const auto& g : groups) {
+    RunRequest r = m_request;
+    r.kernels = g.first;
+    r.shapes = g.second;
+    out << r;
+  }
+  return out;
+}
+
+void RunController::finish(bool ok, const QString& message) {
+  if (!m_running) return;
+  m_running = false;
+  m_runningCase.reset();
+  if (m_doc.wallSeconds == 0) m_doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+  emit logLine(ok ? "info" : "error", message);
+  emit runFinished(m_doc, ok, message);
+}
+
+}  // namespace kwb::gui
