@@ -143,3 +143,15 @@ TEST(RemoteFailure, AProtocolMismatchNamesBothVersions) {
   EXPECT_TRUE(m.contains("version 2"));
   EXPECT_TRUE(m.contains("version 1"));
 }
+
+TEST(EngineLocation, KwbGuiRefusesARemoteHostThatSshWouldReadAsAnOption) {
+  QProcess gui;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("QT_QPA_PLATFORM", "offscreen");
+  gui.setProcessEnvironment(env);
+  gui.start(KWB_GUI_EXE, {"--remote", "-oProxyCommand=touch /tmp/kwb-pwned"});
+  ASSERT_TRUE(gui.waitForFinished(30000));
+  EXPECT_EQ(gui.exitCode(), 2);
+  const QString err = QString::fromLocal8Bit(gui.readAllStandardError());
+  EXPECT_TRUE(err.contains("--remote: The host '-oProxyCommand")) << err.toStdString();
+}
