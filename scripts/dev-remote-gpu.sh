@@ -34,13 +34,13 @@ log "device: $(head -1 "$OUT/device.txt")"
 status=0
 
 # 1. The reader goes away mid-case: head reads hello, device, plan and stops.
-log "1. kwb's stdout closed mid-case (case sampled >= 20 s unless the engine notices)"
+log "1. kwb's stdout closed mid-case (a case of a million samples, minutes, unless the engine notices)"
 start=$(date +%s.%N)
-( "$KWB" run --stream --kernels cublas.sgemm --shapes 1024 --min-time 20 --max-time 60 \
+( "$KWB" run --stream --kernels cublas.sgemm --shapes 1024 --samples 1000000 \
     2> "$OUT/closed-stdout.stderr"; echo $? > "$OUT/closed-stdout.rc" ) | head -n 3 > "$OUT/closed-stdout.jsonl"
 secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
 log "   kwb ended ${secs} s after start, exit $(cat "$OUT/closed-stdout.rc"); stderr: $(grep -c 'reader is gone' "$OUT/closed-stdout.stderr") 'reader is gone' line(s)"
-if python3 -c "import sys; sys.exit(0 if $secs < 15 else 1)"; then log "   PASS: ended well before the 20 s case"
+if python3 -c "import sys; sys.exit(0 if $secs < 15 else 1)"; then log "   PASS: ended long before its million-sample case could"
 else log "   FAIL: kwb ran on for ${secs} s after its reader left"; status=1; fi
 
 # 2. Through a real sshd on 127.0.0.1.
@@ -120,8 +120,8 @@ cat "$OUT/stream-check.txt" | tee -a "$OUT/summary.txt"
 if [[ $rc -le 1 && $replay -le 1 && $check == 0 ]]; then log "   PASS: the stream through ssh is complete and kwb replay reads it (replay exit $replay)"
 else log "   FAIL: ssh exit $rc, replay exit $replay, stream check $check"; status=1; fi
 
-# Cancel through ssh: kill the ssh client while a >= 20 s case runs; the remote kwb must go.
-"${SSH[@]}" "'$T/kwb-remote-marker' run --stream --kernels cublas.sgemm --shapes 2048 --min-time 20 --max-time 60" \
+# Cancel through ssh: kill the ssh client while a case of a million samples runs; the remote kwb must go.
+"${SSH[@]}" "'$T/kwb-remote-marker' run --stream --kernels cublas.sgemm --shapes 2048 --samples 1000000" \
   > "$OUT/cancel.jsonl" 2> "$OUT/cancel.stderr" &
 SSH_PID=$!
 for _ in $(seq 300); do grep -q case_started "$OUT/cancel.jsonl" 2>/dev/null && break; sleep 0.1; done
