@@ -114,7 +114,7 @@ int runCommand(const RunOpts& o) {
     std::signal(SIGPIPE, SIG_IGN);
     readerGone.emplace(fileno(stdout));
   }
-  const auto sink = [&](const Event& e) {
+  const auto sink = [&](const StreamEvent& e) {
     if (streamOk &&
         (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
       streamOk = false;
@@ -128,7 +128,7 @@ int runCommand(const RunOpts& o) {
                 << toString(e.result->shape) << ": " << toString(e.result->status)
                 << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
   };
-  const RunDocument doc = cuda::runPlan(commandRegistry(), plan, cfg, sink, [&] {
+  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
     return g_cancel != 0 || (o.stream && (!streamOk || readerGone->closed()));
   });
 
@@ -137,9 +137,7 @@ int runCommand(const RunOpts& o) {
                 {o.md, [&] { return toMarkdown(doc); }}});
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
-  bool allGood = doc.knownAnswer.passed;
-  for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
-  return allGood ? kExitOk : kExitCaseFailed;
+  return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 
 }  // namespace

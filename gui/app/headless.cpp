@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <memory>
 
-#include "panels/case_detail_dialog.h"
+#include "app/main_window.h"
 #include "kwb/error.h"
 #include "kwb/shape.h"
-#include "app/main_window.h"
+#include "panels/case_detail_dialog.h"
 
 namespace kwb::gui {
 namespace {

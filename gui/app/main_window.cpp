@@ -128,7 +128,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
   connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
-  m_shapes->setPresets(loadPresets());
+  QStringList presetProblems;
+  m_shapes->setPresets(loadPresets(&presetProblems));
+  for (const QString& problem : presetProblems) m_log->append("warning", problem);
   loadSettings();
   // The engine's location: the saved choice, or --remote. Another one asks its engine anew.
   m_controller->setLocation(m_runOn->current());

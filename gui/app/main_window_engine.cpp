@@ -8,7 +8,9 @@
 #include "engine/app_paths.h"
 #include "engine/remote_failure.h"
 #include "kwb/error.h"
+#include "kwb/exit_codes.h"
 #include "kwb/results_json.h"
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "pages/log_page.h"
 #include "panels/case_detail_dialog.h"
@@ -30,7 +32,8 @@ void MainWindow::connectController() {
   connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::setHeader);
   connect(m_controller, &RunController::caseStarted, this,
           [this](const QString& kernel, const Shape& shape) {
-            m_run->setStatus(QString("Running %1 at %2").arg(kernel, shapeText(shape)));
+            m_run->setStatus(
+                QString("Running %1 at %2").arg(kernel, QString::fromStdString(shapeText(shape))));
           });
   connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::appendCase);
   connect(m_controller, &RunController::progress, this, [this](int done, int total) {
@@ -82,7 +85,7 @@ void MainWindow::probeEngine() {
               return;
             }
             try {
-              m_model->setEngineCatalog(KernelCatalog::fromListJson(out));
+              m_model->setEngineCatalog(KernelLookup::fromListJson(out));
             } catch (const InputError& e) {
               m_log->append("error", QString::fromStdString(e.what()));
             }
@@ -124,7 +127,7 @@ void MainWindow::onDeviceProbeFinished(int exitCode, const QByteArray& out, cons
   m_device->setNoDevice(m_model->document(), err);
   m_run->setRunEnabled(false, "No CUDA device: " + err);
   m_log->append("warning",
-                exitCode == 3
+                exitCode == kExitNoDevice
                     ? "No CUDA device: " + err
                     : QString("`kwb device` failed (exit %1): %2").arg(exitCode).arg(err));
 }
@@ -136,6 +139,7 @@ void MainWindow::startRun() {
   r.shapes = m_shapes->checkedShapes();
   r.samples = m_run->samples();
   r.coldL2 = m_run->coldL2();
+  r.suite = m_shapes->suiteName();
   if (r.kernels.isEmpty() || r.shapes.isEmpty()) {
     m_run->setStatus("Choose at least one kernel and one shape.", true);
     return;

@@ -4,12 +4,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSettings>
 #include <QStandardPaths>
 #include <algorithm>
+#include <filesystem>
 
 namespace kwb::gui {
 namespace {
@@ -73,19 +71,18 @@ QString newestSample() {
   return newestIn(QStringLiteral(KWB_GUI_SOURCE_TESTDATA), {"gui-sample*.json"});
 }
 
-QList<Preset> loadPresets() {
-  QList<Preset> out;
+QList<Suite> loadPresets(QStringList* problems) {
+  QList<Suite> out;
   const QString dir = presetsDir();
   if (dir.isEmpty()) return out;
-  for (const QFileInfo& fi : QDir(dir).entryInfoList({"*.json"}, QDir::Files, QDir::Name)) {
-    QFile f(fi.absoluteFilePath());
-    if (!f.open(QIODevice::ReadOnly)) continue;
-    const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
-    Preset p;
-    p.name = o.value("name").toString(fi.completeBaseName());
-    p.description = o.value("description").toString();
-    for (const auto& s : o.value("shapes").toArray()) p.shapes << s.toString();
-    if (!p.shapes.isEmpty()) out << p;
+  const std::filesystem::path path = dir.toStdString();
+  for (const std::string& name : presetNames(path)) {
+    try {
+      Suite suite = loadSuite(name, path);
+      if (!suite.shapes.empty()) out << std::move(suite);
+    } catch (const std::exception& e) {
+      if (problems) *problems << QString::fromStdString(e.what());
+    }
   }
   return out;
 }

@@ -2,6 +2,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "kwb/preset.h"
+
 namespace kwb::gui {
 
 // Where kwb-gui finds its engine, presets and bundled sample results.
@@ -18,12 +20,8 @@ QString samplesDir();
 // Newest bundled results: resources/samples (installed or source tree), preferring
 // spec-benchmark-*.json; falls back to the synthetic fixture in tests/data of a source build.
 QString newestSample();
-// Suites: preset name -> shape texts ("512", "256x384x640").
-struct Preset {
-  QString name;
-  QString description;
-  QStringList shapes;
-};
-QList<Preset> loadPresets();
+// The preset suites of presetsDir(), read by kwb::loadSuite as the engine reads them; a preset
+// that does not load is left out and named in `problems` when given.
+QList<Suite> loadPresets(QStringList* problems = nullptr);
 
 }  // namespace kwb::gui

@@ -39,7 +39,7 @@ class EngineDriver : public QObject {
   bool versionMismatch() const { return m_versionMismatch; }
 
  signals:
-  void eventReceived(const kwb::Event& event);
+  void eventReceived(const kwb::StreamEvent& event);
   void stderrLine(const QString& line);
   void protocolError(const QString& message);
   // The program could not be started at all (missing, not executable).

@@ -4,6 +4,10 @@
 #include <csignal>
 #include <cstring>
 
+#include "kwb/exit_codes.h"
+#include "kwb/progression.h"
+#include "kwb/shape.h"
+
 namespace kwb::gui {
 
 QString signalName(int signal) {
@@ -35,8 +39,7 @@ void RunController::start(const RunRequest& request) {
   for (const Shape& s : request.shapes)
     for (const QString& k : request.kernels) m_planned.append({k, s});
   m_total = int(m_planned.size());
-  m_doc = RunDocument{};
-  m_doc.settings.coldL2 = request.coldL2;
+  m_doc = DocumentBuilder{};
   m_queue = {request};
   m_engineStarts = 0;
   m_leftAtStart = m_total;
@@ -44,7 +47,9 @@ void RunController::start(const RunRequest& request) {
   m_headerSeen = false;
   m_running = true;
   m_clock.start();
-  emit runStarted(m_doc);
+  RunDocument header;
+  header.settings.coldL2 = request.coldL2;
+  emit runStarted(header);
   emit progress(0, m_total);
   launchNext();
 }
@@ -68,9 +73,8 @@ double RunController::etaSeconds() const {
 
 void RunController::launchNext() {
   if (m_queue.isEmpty()) {
-    const bool allGood = std::all_of(m_doc.cases.begin(), m_doc.cases.end(),
-                                     [](const CaseResult& c) { return isGood(c.status); });
-    const auto crashes = std::count_if(m_doc.cases.begin(), m_doc.cases.end(), [](const auto& c) {
+    const RunDocument& doc = document();
+    const auto crashes = std::count_if(doc.cases.begin(), doc.cases.end(), [](const auto& c) {
       return c.status == CaseStatus::kCrashed;
     });
     // Not ok when the engine died on a case: the run went through, but not as asked.
@@ -79,7 +83,8 @@ void RunController::launchNext() {
                         .arg(crashes)
                         .arg(m_total));
     else
-      finish(true, allGood ? "Every case passed." : "The run finished; some cases did not pass.");
+      finish(true,
+             allPassed(doc) ? "Every case passed." : "The run finished; some cases did not pass.");
     return;
   }
   const RunRequest next = m_queue.takeFirst();
@@ -119,39 +124,33 @@ void RunController::launchNext() {
   m_driver->start(m_program, args);
 }
 
-void RunController::onEvent(const Event& e) {
+void RunController::onEvent(const StreamEvent& e) {
   if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
   switch (e.type) {
     case EventType::kHello:
-      if (!m_headerSeen) {
-        m_doc.toolVersion = e.toolVersion;
-        m_doc.gitRevision = e.gitRevision;
-        m_doc.host = e.host;
-        m_doc.timestamp = e.timestamp;
-        emit headerChanged(m_doc);
-      }
-      break;
     case EventType::kDevice:
+      m_doc.apply(e);
       if (!m_headerSeen) {
-        m_doc.device = e.device;
-        m_headerSeen = true;
-        emit headerChanged(m_doc);
+        m_headerSeen = e.type == EventType::kDevice;
+        emit headerChanged(document());
       }
       break;
     case EventType::kPlan:
+      m_doc.apply(e);  // settings and kernels; later engines' plans add the kernels they name
       if (m_engineStarts == 1) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
-        m_doc.settings = e.settings;
         m_planned.clear();
         for (const auto& p : e.plan) m_planned.append({QString::fromStdString(p.kernel), p.shape});
         m_total = int(m_planned.size());
         m_leftAtStart = casesLeft();
+        emit headerChanged(document());
         emit progress(finishedCases(), m_total);
       }
       break;
     case EventType::kCaseStarted: {
       const Key key{QString::fromStdString(e.planned.kernel), e.planned.shape};
       if (!checkQueued(key, "started")) return;
+      m_doc.apply(e);
       m_runningCase = key;
       emit caseStarted(m_runningCase->kernel, m_runningCase->shape);
       break;
@@ -164,7 +163,7 @@ void RunController::onEvent(const Event& e) {
         // or repeats itself must not fill the run with cases no one asked for.
         if (!checkQueued(key, "finished")) return;
         m_done.append(key);
-        m_doc.cases.push_back(*e.result);
+        m_doc.apply(e);
         emit caseFinished(*e.result);
         emit progress(finishedCases(), m_total);
       }
@@ -175,10 +174,7 @@ void RunController::onEvent(const Event& e) {
       break;
     case EventType::kDone:
       m_gotDone = true;
-      m_doc.knownAnswer = e.knownAnswer;
-      m_doc.progression.checked = m_doc.progression.checked || e.progression.checked;
-      for (const auto& v : e.progression.violations) m_doc.progression.violations.push_back(v);
-      m_doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+      m_doc.apply(e);
       break;
   }
 }
@@ -193,7 +189,7 @@ bool RunController::checkQueued(const Key& key, const char* what) {
   if (m_planned.contains(key) && !m_done.contains(key)) return true;
   onProtocolError(
       QString("The engine %1 %2 at %3, a case %4.")
-          .arg(what, key.kernel, shapeText(key.shape),
+          .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
                m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
   return false;
 }
@@ -245,24 +241,21 @@ void RunController::onExited(int exitCode, bool crashed) {
   const QString how = crashed ? describeExit(exitCode, true)
                               : describeExit(exitCode, false) + " before it was done";
   if (m_runningCase) {
-    CaseResult c;
-    c.kernel = m_runningCase->kernel.toStdString();
-    c.shape = m_runningCase->shape;
-    c.status = CaseStatus::kCrashed;
-    c.message = "The engine " + how.toStdString() + " while running this case" +
-                (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")");
+    const std::optional<CaseResult> c = m_doc.markCrashed(
+        "The engine " + how.toStdString() + " while running this case" +
+        (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")"));
     m_done.append(*m_runningCase);
-    m_doc.cases.push_back(c);
-    emit caseFinished(c);
+    if (c) emit caseFinished(*c);
     emit progress(finishedCases(), m_total);
     emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
-                              .arg(how, m_runningCase->kernel, shapeText(m_runningCase->shape)));
+                              .arg(how, m_runningCase->kernel,
+                                   QString::fromStdString(shapeText(m_runningCase->shape))));
     m_runningCase.reset();
   }
   // A new engine only when this one settled at least one case still queued (finished, or
   // crashed on it): so there are at most as many engines as cases, never an endless restart.
   const bool progressed = casesLeft() < m_leftAtStart;
-  if (progressed && m_engineStarts <= m_total && (crashed || (exitCode != 2 && exitCode != 3))) {
+  if (progressed && m_engineStarts <= m_total && (crashed || !isRefusal(exitCode))) {
     QList<Key> left;
     for (const Key& k : m_planned)
       if (!m_done.contains(k)) left.append(k);
@@ -274,9 +267,9 @@ void RunController::onExited(int exitCode, bool crashed) {
     return;
   }
   QString why;
-  if (exitCode == 2)
+  if (exitCode == kExitBadInput)
     why = "The engine refused the request";
-  else if (exitCode == 3)
+  else if (exitCode == kExitNoDevice)
     why = "The engine found no CUDA device";
   else if (!progressed)
     why = QString("The engine %1 without finishing any of the %2 cases left (%3 of %4 finished)")
@@ -320,9 +313,11 @@ void RunController::finish(bool ok, const QString& message) {
   if (!m_running) return;
   m_running = false;
   m_runningCase.reset();
-  if (m_doc.wallSeconds == 0) m_doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+  RunDocument doc = document();
+  if (doc.wallSeconds == 0) doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+  doc.progression = m_doc.progression();  // the engine's verdict, or the rule over the cases so far
   emit logLine(ok ? "info" : "error", message);
-  emit runFinished(m_doc, ok, message);
+  emit runFinished(doc, ok, message);
 }
 
 }  // namespace kwb::gui

@@ -38,8 +38,9 @@ class RunController : public QObject {
   void cancel();
   bool isRunning() const { return m_running; }
 
-  const RunDocument& document() const { return m_doc; }
-  int finishedCases() const { return int(m_doc.cases.size()); }
+  // The run so far, built by core's DocumentBuilder from the engines' events.
+  const RunDocument& document() const { return m_doc.document(); }
+  int finishedCases() const { return m_doc.finishedCases(); }
   int totalCases() const { return m_total; }
   int engineStarts() const { return m_engineStarts; }
   // Seconds left, estimated from the pace so far; negative when unknown.
@@ -62,7 +63,7 @@ class RunController : public QObject {
     bool operator==(const Key&) const = default;
   };
   void launchNext();
-  void onEvent(const Event& e);
+  void onEvent(const StreamEvent& e);
   void onExited(int exitCode, bool crashed);
   void onProtocolError(const QString& message);
   // True when `key` is planned and not done; otherwise a protocol error naming `what`.
@@ -80,7 +81,7 @@ class RunController : public QObject {
   QList<Key> m_done;
   QList<RunRequest> m_queue;
   std::optional<Key> m_runningCase;
-  RunDocument m_doc;
+  DocumentBuilder m_doc;  // fed every event the run accepts, and the cases that crashed
   int m_total = 0;
   int m_engineStarts = 0;
   int m_leftAtStart = 0;  // cases left when the current engine started

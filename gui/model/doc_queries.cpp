@@ -7,6 +7,7 @@
 
 #include "kwb/progression.h"
 #include "kwb/run_compare.h"
+#include "kwb/shape.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -29,12 +30,12 @@ const CaseResult* CaseIndex::find(const std::string& kernel, const Shape& shape)
   return it == m_cases.end() ? nullptr : it->second;
 }
 
-QList<QString> kernelsOf(const RunDocument& doc, const KernelCatalog& catalog) {
+QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog) {
   std::set<std::string> present;
   for (const auto& c : doc.cases) present.insert(c.kernel);
   QList<QString> out;
   for (const auto& k : catalog.kernels())
-    if (present.count(k.id.toStdString())) out << k.id;
+    if (present.count(k.id)) out << QString::fromStdString(k.id);
   return out;
 }
 
@@ -90,7 +91,7 @@ QString implausibleNote(const RunDocument& doc) {
   for (const auto& c : doc.cases)
     if (implausibleSpeed(c) && ++n <= 3)
       bad << QString("%1 %2 (%3 GFLOP/s)")
-                 .arg(QString::fromStdString(c.kernel), shapeText(c.shape),
+                 .arg(QString::fromStdString(c.kernel), QString::fromStdString(shapeText(c.shape)),
                       QString::number(c.gflops, 'g', 3));
   if (!n) return {};
   return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
@@ -154,17 +155,10 @@ QString recordedDate(const RunDocument& doc) {
   return ts.isEmpty() ? QString("an unknown date") : ts.left(10);
 }
 
-std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc,
-                                                        const KernelCatalog& catalog) {
+std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc) {
   if (doc.progression.checked) return doc.progression.violations;
-  // A live run has no check yet: the engine's rule, applied to the cases so far.
-  return checkProgression(doc.cases,
-                          [&](std::string_view id) {
-                            const KernelInfo k =
-                                catalog.info(QString::fromUtf8(id.data(), qsizetype(id.size())));
-                            return k.reference || k.stage >= 99 ? 0 : k.stage;
-                          })
-      .violations;
+  // A live run has no check yet: core's rule over the cases so far.
+  return checkProgression(doc).violations;
 }
 
 QString emptyPlotReason(const RunDocument& doc) {
@@ -172,7 +166,8 @@ QString emptyPlotReason(const RunDocument& doc) {
     return QString(
                "No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
                "are on the Tuning tab.")
-        .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+        .arg(QString::fromStdString(doc.tuning->kernel),
+             QString::fromStdString(shapeText(doc.tuning->shape)))
         .arg(doc.tuning->results.size());
   if (doc.conformance)
     return "No timed cases: this is a sub-group conformance document.\nIts checks are on the "
@@ -187,7 +182,8 @@ QString caseSummaryLine(const RunDocument& doc) {
   for (const auto& c : doc.cases) {
     ++counts[int(c.status)];
     if (!isGood(c.status) && bad.size() < 3)
-      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel), shapeText(c.shape));
+      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel),
+                                  QString::fromStdString(shapeText(c.shape)));
   }
   QStringList parts{QString("%1 cases").arg(doc.cases.size())};
   const CaseStatus order[] = {CaseStatus::kPass,   CaseStatus::kFallback, CaseStatus::kFail,

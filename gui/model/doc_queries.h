@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kwb/results.h"
-#include "model/kernel_catalog.h"
+#include "model/kernel_lookup.h"
 
 namespace kwb::gui {
 
@@ -26,7 +26,7 @@ class CaseIndex {
  private:
   std::map<std::pair<std::string, Shape>, const CaseResult*> m_cases;
 };
-QList<QString> kernelsOf(const RunDocument& doc, const KernelCatalog& catalog);  // catalog order
+QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog);  // catalog order
 double sizeOf(const Shape& s);  // cube root of M·N·K: the x of the scaling plot
 QColor statusColor(CaseStatus s);
 QString statusText(CaseStatus s);  // "PASS"
@@ -65,8 +65,7 @@ QString formatNumber(double v, int precision = 3);
 QString deviceBanner(const RunDocument& doc);  // "NVIDIA H200 · sm_90 · 132 SMs · ..."
 QString recordedDate(const RunDocument& doc);  // "2026-11-22"
 // Violations in the document, or computed from the stages present (live runs).
-std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc,
-                                                        const KernelCatalog& catalog);
+std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc);
 // Why a plot of timed cases is empty: "No timed cases: a tuning sweep, shown on the Tuning tab".
 QString emptyPlotReason(const RunDocument& doc);
 QString caseSummaryLine(const RunDocument& doc);  // "40 cases · 38 pass · 1 FAIL (...)"

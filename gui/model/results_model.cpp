@@ -47,21 +47,25 @@ void ResultsModel::setHeader(const RunDocument& header) {
   m_doc.host = header.host;
   m_doc.timestamp = header.timestamp;
   m_doc.device = header.device;
+  m_doc.settings = header.settings;
+  m_doc.kernels = header.kernels;  // the plan's: a live run's pages read names and stages here
+  rebuildCatalog();
   emit documentReset();
 }
 
 void ResultsModel::appendCase(const CaseResult& c) {
   m_doc.cases.push_back(c);
-  const QString id = QString::fromStdString(c.kernel);
-  const auto& ks = m_catalog.kernels();
-  if (std::none_of(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.id == id; })) {
-    m_catalog.add(m_catalog.info(id));
+  if (!m_catalog.contains(c.kernel)) {
+    KernelInfo k =
+        m_doc.kernelInfo(c.kernel) ? *m_doc.kernelInfo(c.kernel) : m_catalog.info(c.kernel);
+    if (k.precision.empty()) k.precision = std::string(toString(c.precision));
+    m_catalog.add(k);
     emit catalogChanged();
   }
   emit caseAppended(int(m_doc.cases.size()) - 1);
 }
 
-void ResultsModel::setEngineCatalog(const KernelCatalog& catalog) {
+void ResultsModel::setEngineCatalog(const KernelLookup& catalog) {
   m_engineCatalog = catalog;
   rebuildCatalog();
   emit catalogChanged();
@@ -74,13 +78,10 @@ void ResultsModel::setHiddenKernels(const QStringList& ids) {
 }
 
 void ResultsModel::rebuildCatalog() {
-  m_catalog = m_engineCatalog;
-  const KernelCatalog fromDoc = KernelCatalog::fromDocument(m_doc);
-  for (const KernelInfo& k : fromDoc.kernels()) {
-    const auto& ks = m_catalog.kernels();
-    if (std::none_of(ks.begin(), ks.end(), [&](const KernelInfo& e) { return e.id == k.id; }))
-      m_catalog.add(k);
-  }
+  // The document's own entries first: they describe the kernels as the engine that ran them
+  // registered them; the engine's list adds the kernels it could run now.
+  m_catalog = KernelLookup::fromDocument(m_doc);
+  for (const KernelInfo& k : m_engineCatalog.kernels()) m_catalog.add(k);
 }
 
 }  // namespace kwb::gui

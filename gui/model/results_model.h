@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "kwb/results.h"
-#include "model/kernel_catalog.h"
+#include "model/kernel_lookup.h"
 
 namespace kwb::gui {
 
@@ -20,7 +20,7 @@ class ResultsModel : public QObject {
   const std::optional<RunDocument>& baseline() const { return m_baseline; }
   QString baselineSource() const { return m_baselineSource; }
   // Kernels of the engine when known, plus any the document holds.
-  const KernelCatalog& catalog() const { return m_catalog; }
+  const KernelLookup& catalog() const { return m_catalog; }
 
   // Throws kwb::InputError naming the file and the problem.
   void open(const QString& path);
@@ -37,7 +37,7 @@ class ResultsModel : public QObject {
   void setDocument(const RunDocument& doc, const QString& source, bool live = false);
   void setHeader(const RunDocument& header);  // live run: hello/device arrived
   void appendCase(const CaseResult& c);
-  void setEngineCatalog(const KernelCatalog& catalog);
+  void setEngineCatalog(const KernelLookup& catalog);
   // Kernels the plots leave out (unchecked in the kernel list); the data stays.
   void setHiddenKernels(const QStringList& ids);
   bool isShown(const QString& id) const { return !m_hidden.contains(id); }
@@ -58,8 +58,8 @@ class ResultsModel : public QObject {
   bool m_live = false;
   std::optional<RunDocument> m_baseline;
   QString m_baselineSource;
-  KernelCatalog m_engineCatalog;
-  KernelCatalog m_catalog;
+  KernelLookup m_engineCatalog;
+  KernelLookup m_catalog;
   QStringList m_hidden;
   QList<Overlay> m_overlays;
 };

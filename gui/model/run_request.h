@@ -15,12 +15,11 @@ struct RunRequest {
   bool coldL2 = false;
   std::optional<quint64> seed;
   int device = 0;
+  QString suite;  // the preset the shapes came from, recorded as settings.suite; empty: none
 
   int caseCount() const { return int(kernels.size() * shapes.size()); }
   // Arguments for the engine program (never a shell command line).
   QStringList toArguments() const;
 };
-
-QString shapeText(const Shape& s);  // "1024×1024×1024"
 
 }  // namespace kwb::gui

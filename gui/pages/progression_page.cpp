@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -77,10 +78,10 @@ void ProgressionPage::rebuild() {
     return;
   }
 
-  const KernelCatalog& cat = model()->catalog();
+  const KernelLookup& cat = model()->catalog();
   QList<KernelInfo> stages;
   for (const KernelInfo& k : cat.stages())
-    if (model()->isShown(k.id) && doc.find(k.id.toStdString(), *shape)) stages << k;
+    if (model()->isShown(k.id) && doc.find(k.id, *shape)) stages << k;
   const auto& baseline = model()->baseline();
 
   m_bars = new QCPBars(p->xAxis, p->yAxis);
@@ -140,14 +141,14 @@ void ProgressionPage::rebuild() {
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   QStringList tickTexts;
   double yMax = 0, yMin = 1e300;
-  const auto violations = progressionViolations(doc, cat);
+  const auto violations = progressionViolations(doc);
   for (int i = 0; i < stages.size(); ++i) {
     const KernelInfo& k = stages[i];
     const double x = i + 1;
     const QString tick = QString("%1\n%2").arg(k.stage).arg(shortLabel(k));
     ticker->addTick(x, tick);
     tickTexts << tick;
-    const CaseResult* c = doc.find(k.id.toStdString(), *shape);
+    const CaseResult* c = doc.find(k.id, *shape);
     int labelLines = 1;
     if (c && hasSpeed(*c)) {
       const bool fallback = isFallback(*c);
@@ -157,15 +158,15 @@ void ProgressionPage::rebuild() {
       (fallback ? fbHigh : errHigh) << ci.high - c->gflops;
       yMax = std::max({yMax, c->gflops, ci.high});
       yMin = std::min(yMin, ci.low);
-      QString tip =
-          QString(
-              "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
-              "CV %8%\nstatus %9")
-              .arg(k.id, shapeText(*shape), formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                   formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
-              .arg(c->samplesMs.size())
-              .arg(c->summary.cv * 100, 0, 'f', 2)
-              .arg(statusText(c->status));
+      QString tip = QString(
+                        "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
+                        "CV %8%\nstatus %9")
+                        .arg(qtext(k.id), QString::fromStdString(shapeText(*shape)),
+                             formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
+                             formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
+                        .arg(c->samplesMs.size())
+                        .arg(c->summary.cv * 100, 0, 'f', 2)
+                        .arg(statusText(c->status));
       QString label;
       if (const auto pct = refPercent(*c)) {
         // Two short lines: a label no wider than its bar when runs are compared side by side.
@@ -191,29 +192,31 @@ void ProgressionPage::rebuild() {
       barLabel(p, x, 0, statusText(c->status), statusColor(c->status));
     }
     if (baseline) {
-      if (const CaseResult* b = baseline->find(k.id.toStdString(), *shape); b && hasSpeed(*b)) {
+      if (const CaseResult* b = baseline->find(k.id, *shape); b && hasSpeed(*b)) {
         m_baselineBars->addData(x, b->gflops);
         yMax = std::max(yMax, b->gflops);
         yMin = std::min(yMin, b->gflops);
         tooltips()->add(p->xAxis, p->yAxis, x + 0.2, b->gflops,
                         QString("baseline %1 at %2\n%3 GFLOP/s")
-                            .arg(k.id, shapeText(*shape), formatNumber(b->gflops, 6)));
+                            .arg(qtext(k.id), QString::fromStdString(shapeText(*shape)),
+                                 formatNumber(b->gflops, 6)));
       }
     }
     for (int o = 0; o < m_overlayBars.size(); ++o) {
       const auto& run = model()->overlays()[o];
-      if (const CaseResult* b = run.doc.find(k.id.toStdString(), *shape); b && hasSpeed(*b)) {
+      if (const CaseResult* b = run.doc.find(k.id, *shape); b && hasSpeed(*b)) {
         m_overlayBars[o]->addData(x, b->gflops);
         yMax = std::max(yMax, b->gflops);
         yMin = std::min(yMin, b->gflops);
-        tooltips()->add(p->xAxis, p->yAxis, x, b->gflops,
-                        QString("%1: %2 at %3\n%4 GFLOP/s")
-                            .arg(QFileInfo(run.source).fileName(), k.id, shapeText(*shape),
-                                 formatNumber(b->gflops, 6)));
+        tooltips()->add(
+            p->xAxis, p->yAxis, x, b->gflops,
+            QString("%1: %2 at %3\n%4 GFLOP/s")
+                .arg(QFileInfo(run.source).fileName(), qtext(k.id),
+                     QString::fromStdString(shapeText(*shape)), formatNumber(b->gflops, 6)));
       }
     }
     for (const auto& v : violations) {
-      if (v.shape != *shape || QString::fromStdString(v.to) != k.id || !c) continue;
+      if (v.shape != *shape || v.to != k.id || !c) continue;
       ++m_violationMarks;
       auto* mark = barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
                             QString(v.withinNoise ? "▽ within noise of\n%1" : "▼ slower than\n%1")
@@ -239,20 +242,21 @@ void ProgressionPage::rebuild() {
   const double yTop = yMax > 0 ? yMax * 1.25 : 1;
   const QList<QString> all = kernelsOf(doc, cat);
   for (const KernelInfo& r : cat.references()) {
-    const CaseResult* c = doc.find(r.id.toStdString(), *shape);
+    const CaseResult* c = doc.find(r.id, *shape);
     if (!c || !hasSpeed(*c) || !model()->isShown(r.id)) continue;
     QCPGraph* g = p->addGraph();
     const bool offScale = !logY && c->gflops > yTop;
-    g->setName(
-        QString("%1: %2%3").arg(r.name, gflopsText(c->gflops), offScale ? " (off scale ↑)" : ""));
-    g->setProperty("series", r.id);
-    g->setPen(QPen(kernelColor(int(all.indexOf(r.id))), 2, Qt::DashLine));
+    g->setName(QString("%1: %2%3")
+                   .arg(qtext(r.name), gflopsText(c->gflops), offScale ? " (off scale ↑)" : ""));
+    g->setProperty("series", qtext(r.id));
+    g->setPen(QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine));
     g->setData({x0, x1}, {c->gflops, c->gflops});
     yMax = std::max(yMax, c->gflops);
     yMin = std::min(yMin, c->gflops);
-    tooltips()->add(
-        p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : c->gflops,
-        QString("%1 at %2\n%3 GFLOP/s").arg(r.id, shapeText(*shape), formatNumber(c->gflops, 6)));
+    tooltips()->add(p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : c->gflops,
+                    QString("%1 at %2\n%3 GFLOP/s")
+                        .arg(qtext(r.id), QString::fromStdString(shapeText(*shape)),
+                             formatNumber(c->gflops, 6)));
   }
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(x0, x1);

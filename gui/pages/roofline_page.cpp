@@ -6,6 +6,7 @@
 #include <map>
 #include <vector>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -48,7 +49,7 @@ void RooflinePage::rebuild() {
   m_roofs = 0;
   m_slope = nullptr;
   const RunDocument& doc = model()->document();
-  const KernelCatalog& cat = model()->catalog();
+  const KernelLookup& cat = model()->catalog();
   setPlotTitle(p, doc.device ? "Roofline — " + QString::fromStdString(doc.device->name)
                              : QString("Roofline (no device recorded)"));
   p->xAxis->setLabel("arithmetic intensity (FLOP per byte of the minimum traffic, log)");
@@ -103,9 +104,9 @@ void RooflinePage::rebuild() {
       yMin = std::min(yMin, c.gflops), yMax = std::max(yMax, c.gflops);
       tooltips()->add(p->xAxis, p->yAxis, ai, c.gflops,
                       QString("%1 at %2%3\n%4 GFLOP/s · %5 FLOP/byte · %6 GB/s")
-                          .arg(id, shapeText(c.shape), fallback ? " — FP32 fallback" : "",
-                               formatNumber(c.gflops, 6), formatNumber(ai, 4),
-                               formatNumber(c.bandwidthGBs, 5)));
+                          .arg(id, QString::fromStdString(shapeText(c.shape)),
+                               fallback ? " — FP32 fallback" : "", formatNumber(c.gflops, 6),
+                               formatNumber(ai, 4), formatNumber(c.bandwidthGBs, 5)));
     }
     for (const auto& [g, e] : errors) {
       auto* bars = new QCPErrorBars(p->xAxis, p->yAxis);
@@ -162,8 +163,8 @@ void RooflinePage::rebuild() {
   if (shapes.size() > 1 && shapes.size() <= kMarkerCount && anyPoint)
     for (int i = 0; i < shapes.size(); ++i) {
       QCPGraph* g = p->addGraph();
-      g->setName(shapeText(shapes[i]));
-      g->setProperty("series", "shape " + shapeText(shapes[i]));
+      g->setName(QString::fromStdString(shapeText(shapes[i])));
+      g->setProperty("series", "shape " + QString::fromStdString(shapeText(shapes[i])));
       g->setLineStyle(QCPGraph::lsNone);
       g->setScatterStyle(marker(i, Qt::darkGray, false));
     }

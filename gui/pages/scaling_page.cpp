@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -55,7 +56,7 @@ void ScalingPage::rebuild() {
   else
     makeLinearAxis(p->yAxis);
   p->yAxis->setLabel(logY ? "GFLOP/s (log)" : "GFLOP/s");
-  const KernelCatalog& cat = model()->catalog();
+  const KernelLookup& cat = model()->catalog();
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyOther = false, anyFallback = false;
   std::set<std::int64_t> cubicSizes;
@@ -78,9 +79,10 @@ void ScalingPage::rebuild() {
       if (isCubic(c->shape)) cubicSizes.insert(c->shape.m);
       tooltips()->add(p->xAxis, p->yAxis, x, c->gflops,
                       QString("%1 at %2%3\n%4 GFLOP/s (95% CI %5–%6) · median %7 ms")
-                          .arg(name, shapeText(c->shape), isFallback(*c) ? " — FP32 fallback" : "",
-                               formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5)));
+                          .arg(name, QString::fromStdString(shapeText(c->shape)),
+                               isFallback(*c) ? " — FP32 fallback" : "", formatNumber(c->gflops, 6),
+                               formatNumber(ci.low, 5), formatNumber(ci.high, 5),
+                               formatNumber(c->summary.median, 5)));
     }
     auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
     err->setDataPlottable(g);

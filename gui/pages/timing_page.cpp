@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -62,7 +63,7 @@ void TimingPage::rebuild() {
   const RunDocument& doc = model()->document();
   m_shape->setShapes(shapesOf(doc));
   const auto shape = m_shape->currentShape();
-  const KernelCatalog& cat = model()->catalog();
+  const KernelLookup& cat = model()->catalog();
   const bool relative = scale() == Scale::kRelative;
   QList<const CaseResult*> cases;
   QList<int> colors;
@@ -127,9 +128,9 @@ void TimingPage::rebuild() {
         bx, by, x, rel(s.median, m),
         QString("%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
                 "min %10 · max %11 ms\n%12 samples · CV %13%")
-            .arg(id, shapeText(c.shape), formatNumber(s.median, 5), formatNumber(s.ci95.low, 5),
-                 formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5), formatNumber(s.p25, 5),
-                 formatNumber(s.p75, 5), formatNumber(s.p95, 5))
+            .arg(id, QString::fromStdString(shapeText(c.shape)), formatNumber(s.median, 5),
+                 formatNumber(s.ci95.low, 5), formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5),
+                 formatNumber(s.p25, 5), formatNumber(s.p75, 5), formatNumber(s.p95, 5))
             .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
             .arg(c.samplesMs.size())
             .arg(s.cv * 100, 0, 'f', 2));

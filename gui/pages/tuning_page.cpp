@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -14,8 +15,8 @@ namespace {
 // the rest (per-thread tile, stages, derived threads and shared memory) by name.
 QStringList parameterOrder(const TuneGrid& grid) {
   QStringList keys;
-  for (const TuneResult& r : grid.results)
-    for (const auto& kv : r.config.params)
+  for (const CaseResult& r : grid.results)
+    for (const auto& kv : r.config->params)
       if (!keys.contains(QString::fromStdString(kv.first)))
         keys << QString::fromStdString(kv.first);
   const QStringList first{"BM", "BN", "BK", "WM", "WN"};
@@ -96,8 +97,8 @@ void TuningPage::rebuild() {
   m_map->data()->setRange(QCPRange(0, kx - 1), QCPRange(0, ky - 1));
   m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
   double lo = std::numeric_limits<double>::max(), hi = 0;
-  for (const TuneResult& r : grid.results)
-    if (r.gflops) lo = std::min(lo, *r.gflops), hi = std::max(hi, *r.gflops);
+  for (const CaseResult& r : grid.results)
+    if (r.gflops > 0) lo = std::min(lo, r.gflops), hi = std::max(hi, r.gflops);
   if (hi <= 0) lo = 0, hi = 1;
   if (lo >= hi) lo = hi * 0.9;
   const QCPRange range(lo, hi);
@@ -107,16 +108,16 @@ void TuningPage::rebuild() {
   xt->addTick(nx - 1, "GFLOP/s");
   const QColor red = statusColor(CaseStatus::kFail);
   for (int y = 0; y < ny; ++y) {
-    const TuneResult& r = grid.results[std::size_t(y)];
-    const QString name = QString::fromStdString(r.config.name);
-    const bool timed = r.status == "pass" && r.gflops;
+    const CaseResult& r = grid.results[std::size_t(y)];
+    const QString name = QString::fromStdString(r.config->name);
+    const bool timed = r.status == CaseStatus::kPass && r.gflops > 0;
     const bool isBest = name == m_best;
     m_cells[name] = QPoint(nx - 1, y);
     yt->addTick(y, (isBest ? "★ " : "") + name);
     QColor fg = red.darker(130);
     if (timed) {
-      for (int x = 0; x < nx; ++x) m_map->data()->setCell(x, y, *r.gflops);
-      const QColor bg = gradient.color(*r.gflops, range);
+      for (int x = 0; x < nx; ++x) m_map->data()->setCell(x, y, r.gflops);
+      const QColor bg = gradient.color(r.gflops, range);
       fg = qGray(bg.rgb()) > 140 ? Qt::black : Qt::white;
     } else {
       ++m_failedMarks;
@@ -127,12 +128,12 @@ void TuningPage::rebuild() {
       rect->setBrush(QBrush(red.lighter(170), Qt::BDiagPattern));
     }
     for (int x = 0; x < params.size(); ++x) {
-      const auto it = r.config.params.find(params[x].toStdString());
-      if (it != r.config.params.end()) cellText(p, x, y, QString::number(it->second), fg);
+      const auto it = r.config->params.find(params[x].toStdString());
+      if (it != r.config->params.end()) cellText(p, x, y, QString::number(it->second), fg);
     }
     cellText(p, nx - 1, y,
-             timed ? QString::number(*r.gflops, 'f', 0)
-                   : "✗ " + QString::fromStdString(r.status).toUpper(),
+             timed ? QString::number(r.gflops, 'f', 0)
+                   : "✗ " + QString::fromStdString(std::string(toString(r.status))).toUpper(),
              fg)
         ->setFont(QFont(p->font().family(), 9, QFont::Bold));
     if (isBest) {
@@ -141,11 +142,12 @@ void TuningPage::rebuild() {
       outline->bottomRight->setCoords(nx - 0.5, y + 0.5);
       outline->setPen(QPen(Qt::black, 3));
     }
-    QString tip = QString("%1\nstatus %2").arg(name, QString::fromStdString(r.status).toUpper());
+    QString tip = QString("%1\nstatus %2")
+                      .arg(name, QString::fromStdString(std::string(toString(r.status))).toUpper());
     if (timed)
       tip += QString("\n%1 GFLOP/s · median %2 ms · %3 samples")
-                 .arg(formatNumber(*r.gflops, 6), formatNumber(r.medianMs.value_or(0), 5))
-                 .arg(r.samples);
+                 .arg(formatNumber(r.gflops, 6), formatNumber(r.summary.median, 5))
+                 .arg(qulonglong(r.summary.count));
     if (!r.message.empty()) tip += "\n" + QString::fromStdString(r.message);
     for (int x = 0; x < nx; ++x) tooltips()->add(p->xAxis, p->yAxis, x, y, tip);
   }
@@ -159,13 +161,15 @@ void TuningPage::rebuild() {
   p->yAxis->setRangeReversed(true);  // configurations top to bottom in sweep order
   p->xAxis->setLabel("parameter");
   p->yAxis->setLabel("configuration");
-  const auto bestIt = std::find_if(grid.results.begin(), grid.results.end(),
-                                   [&](const TuneResult& r) { return r.config.name == grid.best; });
+  const auto bestIt =
+      std::find_if(grid.results.begin(), grid.results.end(),
+                   [&](const CaseResult& r) { return r.config->name == grid.best; });
   setPlotTitle(p, QString("Tuning %1 at %2 — %3")
-                      .arg(QString::fromStdString(grid.kernel), shapeText(grid.shape))
-                      .arg(bestIt != grid.results.end() && bestIt->gflops
+                      .arg(QString::fromStdString(grid.kernel),
+                           QString::fromStdString(shapeText(grid.shape)))
+                      .arg(bestIt != grid.results.end() && bestIt->gflops > 0
                                ? QString("best %1, %2 GFLOP/s")
-                                     .arg(m_best, QString::number(*bestIt->gflops, 'f', 0))
+                                     .arg(m_best, QString::number(bestIt->gflops, 'f', 0))
                                : QString("no configuration passed")));
 }
 

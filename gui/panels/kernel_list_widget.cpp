@@ -21,7 +21,7 @@ KernelListWidget::KernelListWidget(QWidget* parent) : QTreeWidget(parent) {
   });
 }
 
-void KernelListWidget::setCatalog(const KernelCatalog& catalog, const QStringList& unchecked) {
+void KernelListWidget::setCatalog(const KernelLookup& catalog, const QStringList& unchecked) {
   const QStringList wasChecked = checkedIds();
   QStringList known;
   for (int i = 0; i < topLevelItemCount(); ++i)
@@ -32,20 +32,22 @@ void KernelListWidget::setCatalog(const KernelCatalog& catalog, const QStringLis
   QTreeWidgetItem* group = nullptr;
   QString groupName;
   for (const KernelInfo& k : catalog.kernels()) {
-    const QString name = k.reference ? QString("References (%1)").arg(k.family) : k.family;
+    const QString family = qtext(k.family);
+    const QString name = k.reference ? QString("References (%1)").arg(family) : family;
     if (!group || name != groupName) {
       group = new QTreeWidgetItem(this, {name});
       group->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
       group->setCheckState(0, Qt::Checked);
       groupName = name;
     }
-    const QString label = k.reference ? k.name : QString("%1 %2").arg(k.stage).arg(k.name);
+    const QString id = qtext(k.id);
+    const QString label =
+        k.reference ? qtext(k.name) : QString("%1 %2").arg(k.stage).arg(qtext(k.name));
     auto* item = new QTreeWidgetItem(group, {label});
-    item->setData(0, Qt::UserRole, k.id);
-    item->setToolTip(0, QString("%1 — %2 (%3)").arg(k.id, k.description, k.precision));
+    item->setData(0, Qt::UserRole, id);
+    item->setToolTip(0, QString("%1 — %2 (%3)").arg(id, qtext(k.description), qtext(k.precision)));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
-    const bool checked =
-        known.contains(k.id) ? wasChecked.contains(k.id) : !unchecked.contains(k.id);
+    const bool checked = known.contains(id) ? wasChecked.contains(id) : !unchecked.contains(id);
     item->setCheckState(0, checked ? Qt::Checked : Qt::Unchecked);
   }
   expandAll();

@@ -1,7 +1,7 @@
 #pragma once
 #include <QTreeWidget>
 
-#include "model/kernel_catalog.h"
+#include "model/kernel_lookup.h"
 
 namespace kwb::gui {
 
@@ -11,7 +11,7 @@ class KernelListWidget : public QTreeWidget {
  public:
   explicit KernelListWidget(QWidget* parent = nullptr);
   // Keeps the check state of kernels already listed; new ones are checked unless in `unchecked`.
-  void setCatalog(const KernelCatalog& catalog, const QStringList& unchecked = {});
+  void setCatalog(const KernelLookup& catalog, const QStringList& unchecked = {});
   QStringList checkedIds() const;
   QStringList uncheckedIds() const;
 

@@ -71,10 +71,7 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
 }
 
 NcuProfilePanel::~NcuProfilePanel() {
-  if (m_process && m_process->state() != QProcess::NotRunning) {
-    m_process->kill();
-    m_process->waitForFinished(2000);
-  }
+  if (m_process) m_process->disconnect(this);  // its destructor kills a profile still running
 }
 
 bool NcuProfilePanel::canProfile() const {
@@ -101,28 +98,27 @@ void NcuProfilePanel::loadEarlierProfile() {
 }
 
 void NcuProfilePanel::startProfile() {
-  if (!canProfile() || (m_process && m_process->state() != QProcess::NotRunning)) return;
+  if (!canProfile() || (m_process && m_process->isRunning())) return;
   delete m_process;
-  m_process = new QProcess(this);
-  m_process->setProcessChannelMode(QProcess::MergedChannels);
-  connect(m_process, &QProcess::finished, this, &NcuProfilePanel::onFinished);
+  m_process = new EngineDriver(this);
+  connect(m_process, &EngineDriver::queryFinished, this, &NcuProfilePanel::onFinished);
   m_run->setEnabled(false);
   m_status->setText("Profiling… (ncu replays each kernel about 40 times)");
-  m_process->start(m_ctx.engine,
+  m_process->query(m_ctx.engine,
                    {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
                     QString::fromStdString(toString(m_case.shape)), "--out", m_ctx.resultsDir,
                     "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
 }
 
-void NcuProfilePanel::onFinished(int exitCode, QProcess::ExitStatus status) {
+void NcuProfilePanel::onFinished(int exitCode, const QByteArray& out, const QString& err) {
   m_run->setEnabled(canProfile());
-  const QString output = QString::fromLocal8Bit(m_process->readAll()).trimmed();
-  if (status != QProcess::NormalExit || exitCode != 0) {
-    // The figures of an earlier profile, if any, stay on screen.
-    m_status->setText(QString("Profiling failed (%1): %2")
-                          .arg(status != QProcess::NormalExit ? QString("the engine crashed")
-                                                              : QString("exit %1").arg(exitCode),
-                               output.right(600)));
+  const QString output = (QString::fromLocal8Bit(out).trimmed() + "\n" + err).trimmed();
+  if (exitCode != 0) {
+    // The figures of an earlier profile, if any, stay on screen. -1: it crashed or never started.
+    m_status->setText(
+        QString("Profiling failed (%1): %2")
+            .arg(exitCode < 0 ? QString("the engine crashed") : QString("exit %1").arg(exitCode),
+                 output.right(600)));
     emit finished(false);
     return;
   }

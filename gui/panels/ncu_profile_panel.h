@@ -3,6 +3,7 @@
 #include <QProcess>
 #include <optional>
 
+#include "engine/engine_driver.h"
 #include "kwb/ncu_profile.h"
 #include "kwb/results.h"
 
@@ -39,7 +40,7 @@ class NcuProfilePanel : public QGroupBox {
   void finished(bool ok);
 
  private:
-  void onFinished(int exitCode, QProcess::ExitStatus status);
+  void onFinished(int exitCode, const QByteArray& out, const QString& err);
   void show(const NcuProfile& p);
   void loadEarlierProfile();
 
@@ -47,7 +48,7 @@ class NcuProfilePanel : public QGroupBox {
   ProfileContext m_ctx;
   std::optional<std::string> m_ncu;
   std::optional<NcuProfile> m_profile;
-  QProcess* m_process = nullptr;
+  EngineDriver* m_process = nullptr;  // `kwb profile`
   QPushButton* m_run;
   QPushButton* m_open;
   QLabel* m_status;

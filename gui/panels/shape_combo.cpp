@@ -2,6 +2,7 @@
 
 #include <QSignalBlocker>
 
+#include "kwb/shape.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -16,7 +17,7 @@ void ShapeCombo::setShapes(const QList<Shape>& shapes) {
   const QSignalBlocker block(this);
   m_shapes = shapes;
   clear();
-  for (const Shape& s : shapes) addItem(shapeText(s));
+  for (const Shape& s : shapes) addItem(QString::fromStdString(shapeText(s)));
   int index = previous ? int(shapes.indexOf(*previous)) : -1;
   if (index < 0) index = int(shapes.indexOf(Shape{1024, 1024, 1024}));
   if (index < 0 && !shapes.isEmpty()) index = 0;

@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "kwb/error.h"
+#include "kwb/shape.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -53,10 +54,11 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
   connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (i < 0 || i >= m_presets.size()) return;
     m_list->clear();
-    m_keys.clear();
+    m_shapes.clear();
+    m_custom = false;
     // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
     m_list->setUpdatesEnabled(false);
-    for (const QString& s : m_presets[i].shapes) insertShape(s, false);
+    for (const Shape& s : m_presets[i].shapes) insertShape(s, false);
     m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });
@@ -73,12 +75,13 @@ QString ShapeListWidget::validate(const QString& text) {
   }
 }
 
-void ShapeListWidget::setPresets(const QList<Preset>& presets) {
+void ShapeListWidget::setPresets(const QList<Suite>& presets) {
   m_presets = presets;
   m_preset->clear();
-  for (const Preset& p : presets) {
-    m_preset->addItem(p.name);
-    m_preset->setItemData(m_preset->count() - 1, p.description, Qt::ToolTipRole);
+  for (const Suite& p : presets) {
+    m_preset->addItem(QString::fromStdString(p.name));
+    m_preset->setItemData(m_preset->count() - 1, QString::fromStdString(p.description),
+                          Qt::ToolTipRole);
   }
 }
 
@@ -89,21 +92,30 @@ void ShapeListWidget::choosePreset(const QString& name) {
 
 QString ShapeListWidget::presetName() const { return m_preset->currentText(); }
 
+QString ShapeListWidget::suiteName() const {
+  const int i = m_preset->currentIndex();
+  if (i < 0 || i >= m_presets.size() || m_custom) return {};
+  return QString::fromStdString(m_presets[i].name);
+}
+
 void ShapeListWidget::addShape(const QString& text, bool custom) {
   if (insertShape(text, custom)) emit selectionChanged();
 }
 
 bool ShapeListWidget::insertShape(const QString& text, bool custom) {
-  Shape s;
   try {
-    s = parseShape(text.trimmed().toStdString());
+    return insertShape(parseShape(text.trimmed().toStdString()), custom);  // parsed here, once
   } catch (const InputError&) {
     return false;
   }
+}
+
+bool ShapeListWidget::insertShape(const Shape& s, bool custom) {
   const QString key = QString::fromStdString(toString(s));
-  if (m_keys.contains(key)) return false;
-  m_keys.insert(key);
-  auto* item = new QListWidgetItem(shapeText(s), m_list);
+  if (m_shapes.contains(key)) return false;
+  m_shapes.insert(key, s);
+  m_custom = m_custom || custom;
+  auto* item = new QListWidgetItem(QString::fromStdString(shapeText(s)), m_list);
   item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
@@ -116,7 +128,7 @@ QList<Shape> ShapeListWidget::checkedShapes() const {
   QList<Shape> out;
   for (int i = 0; i < m_list->count(); ++i)
     if (m_list->item(i)->checkState() == Qt::Checked)
-      out << parseShape(m_list->item(i)->data(Qt::UserRole).toString().toStdString());
+      out << m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString());
   return out;
 }
 

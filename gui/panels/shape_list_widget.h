@@ -4,10 +4,10 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
-#include <QSet>
+#include <QHash>
 #include <QWidget>
 
-#include "engine/app_paths.h"
+#include "kwb/preset.h"
 #include "kwb/shape.h"
 
 namespace kwb::gui {
@@ -18,9 +18,11 @@ class ShapeListWidget : public QWidget {
   Q_OBJECT
  public:
   explicit ShapeListWidget(QWidget* parent = nullptr);
-  void setPresets(const QList<Preset>& presets);
+  void setPresets(const QList<Suite>& presets);
   void choosePreset(const QString& name);
   QString presetName() const;
+  // The chosen preset's name while the list holds its shapes untouched by hand; else empty.
+  QString suiteName() const;
   QList<Shape> checkedShapes() const;
   QStringList customShapes() const;  // added by hand, for the settings
   void addShape(const QString& text, bool custom);
@@ -39,11 +41,14 @@ class ShapeListWidget : public QWidget {
   QLineEdit* m_edit;
   QPushButton* m_add;
   QLabel* m_message;
-  QList<Preset> m_presets;
-  QSet<QString> m_keys;  // toString of every shape in m_list: duplicates found in O(1)
+  QList<Suite> m_presets;
+  bool m_custom = false;  // a shape was added by hand since the preset was chosen
+  // Every shape in m_list by its toString key, parsed once: duplicates found in O(1).
+  QHash<QString, Shape> m_shapes;
 
   // Adds one shape unless it is invalid or already listed; true when added. No signal.
   bool insertShape(const QString& text, bool custom);
+  bool insertShape(const Shape& s, bool custom);
 };
 
 }  // namespace kwb::gui

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 #include "report/report_painter.h"
@@ -33,7 +34,7 @@ QString toolLine(const RunDocument& doc) {
 }
 
 void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
-                      const std::optional<RunDocument>& baseline, const KernelCatalog& catalog) {
+                      const std::optional<RunDocument>& baseline, const KernelLookup& catalog) {
   QList<QList<TableCell>> rows;
   for (const QString& id : kernelsOf(doc, catalog)) {
     const CaseResult* best = nullptr;
@@ -42,7 +43,7 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
           (!best || c.gflops > best->gflops))
         best = &c;
     const KernelInfo k = catalog.info(id);
-    QList<TableCell> row{{QString("%1 — %2").arg(id, k.name)}, {k.precision}};
+    QList<TableCell> row{{QString("%1 — %2").arg(id, qtext(k.name))}, {qtext(k.precision)}};
     if (!best) {
       row << TableCell{dash()} << TableCell{dash()} << TableCell{dash()} << TableCell{dash()}
           << TableCell{dash()};
@@ -55,7 +56,8 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
       const CaseResult* b = baseline->find(best->kernel, best->shape);
       verdict = b && hasSpeed(*b) ? comparisonVerdict(*best, *b) : QString("not in baseline");
     }
-    row << TableCell{fixed(best->gflops, 0)} << TableCell{shapeText(best->shape)}
+    row << TableCell{fixed(best->gflops, 0)}
+        << TableCell{QString::fromStdString(shapeText(best->shape))}
         << TableCell{k.reference ? QString("(a reference)")
                      : pct       ? QString("%1 of %2").arg(fixed(pct->pct, 1) + "%", pct->reference)
                                  : dash()}
@@ -90,7 +92,7 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
     if (implausibleSpeed(c)) note = "impossible GFLOP/s or time: not plotted. " + note;
     rows << QList<TableCell>{
         {QString::fromStdString(c.kernel)},
-        {shapeText(c.shape)},
+        {QString::fromStdString(shapeText(c.shape))},
         {statusText(c.status), statusColor(c.status), Qt::white},
         {speed ? fixed(c.gflops, 1) : dash()},
         {speed ? QString("%1–%2").arg(fixed(ci.low, 1), fixed(ci.high, 1)) : dash()},
@@ -118,7 +120,7 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<
   const QList<Shape> shapes = shapesOf(doc);
   const CaseIndex index(doc);
   QStringList columns;
-  for (const Shape& s : shapes) columns << shapeText(s);
+  for (const Shape& s : shapes) columns << QString::fromStdString(shapeText(s));
   // The key first: what a cell says and what its colour means.
   rp.heading("Correctness");
   QCPPainter& p = rp.painter();
@@ -178,7 +180,7 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
     const QString verdict = comparisonVerdict(c, *b);
     ++verdicts[verdict];
     rows << QList<TableCell>{{QString::fromStdString(c.kernel)},
-                             {shapeText(c.shape)},
+                             {QString::fromStdString(shapeText(c.shape))},
                              {fixed(b->gflops, 1)},
                              {fixed(c.gflops, 1)},
                              {fixed(speedup, 3) + "×"},

@@ -2,7 +2,7 @@
 #include <optional>
 
 #include "kwb/results.h"
-#include "model/kernel_catalog.h"
+#include "model/kernel_lookup.h"
 
 namespace kwb::gui {
 
@@ -11,7 +11,7 @@ class ReportPainter;
 // First page: per kernel its best GFLOP/s (FP32 fallbacks left out), the % of its own
 // precision's reference there, the verdict against the baseline and the CV.
 void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
-                      const std::optional<RunDocument>& baseline, const KernelCatalog& catalog);
+                      const std::optional<RunDocument>& baseline, const KernelLookup& catalog);
 // Every case: numbers right-aligned with fixed decimals, the median's CI and the CV.
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc);
 // Kernel × shape grid of statuses with the max abs error (or mismatches), and its key.

@@ -5,6 +5,7 @@
 #include <QSaveFile>
 #include <functional>
 
+#include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "model/results_model.h"
 #include "model/run_request.h"
@@ -113,11 +114,12 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (doc.conformance) rp.paragraph(conformanceSummary(*doc.conformance));
   if (doc.tuning)
     rp.paragraph(QString("Tuning sweep of %1 at %2: %3 configurations, best %4")
-                     .arg(QString::fromStdString(doc.tuning->kernel), shapeText(doc.tuning->shape))
+                     .arg(QString::fromStdString(doc.tuning->kernel),
+                          QString::fromStdString(shapeText(doc.tuning->shape)))
                      .arg(doc.tuning->results.size())
                      .arg(doc.tuning->best.empty() ? QString("none")
                                                    : QString::fromStdString(doc.tuning->best)));
-  const auto violations = progressionViolations(doc, in.model->catalog());
+  const auto violations = progressionViolations(doc);
   if (violations.empty() && !doc.cases.empty())
     rp.paragraph("Progression: no stage is slower than the one before it.");
   for (const auto& v : violations)
@@ -134,7 +136,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   const QList<QString> kernels = kernelsOf(doc, in.model->catalog());
   for (const QString& id : kernels) {
     const KernelInfo k = in.model->catalog().info(id);
-    kernelLines << QString("%1 — %2%3").arg(id, k.name, k.reference ? " (reference)" : "");
+    kernelLines << QString("%1 — %2%3").arg(id, qtext(k.name), k.reference ? " (reference)" : "");
   }
   // The summary table names every kernel; documents without timed cases list them instead.
   if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) {

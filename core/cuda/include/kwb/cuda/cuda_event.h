@@ -5,20 +5,20 @@ struct CUstream_st;
 
 namespace kwb::cuda {
 
-class Event {
+class CudaEvent {
  public:
-  Event();  // throws CudaError
-  ~Event();
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  Event(Event&& o) noexcept;
-  Event& operator=(Event&& o) noexcept;
+  CudaEvent();  // throws CudaError
+  ~CudaEvent();
+  CudaEvent(const CudaEvent&) = delete;
+  CudaEvent& operator=(const CudaEvent&) = delete;
+  CudaEvent(CudaEvent&& o) noexcept;
+  CudaEvent& operator=(CudaEvent&& o) noexcept;
 
   CUevent_st* get() const { return m_event; }
   void record(CUstream_st* stream);
   void synchronize() const;
   // Milliseconds from `start` to this event; both must have completed.
-  float elapsedMsSince(const Event& start) const;
+  float elapsedMsSince(const CudaEvent& start) const;
 
  private:
   CUevent_st* m_event = nullptr;
