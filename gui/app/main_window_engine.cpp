@@ -1,11 +1,8 @@
 // MainWindow: the engine's probes (`kwb list`, `kwb device`) and runs, all through
 // EngineDriver and RunController (construction is in main_window.cpp).
-#include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 #include "app/main_window.h"
-#include "engine/app_paths.h"
 #include "engine/remote_failure.h"
 #include "kwb/error.h"
 #include "kwb/exit_codes.h"
@@ -13,7 +10,6 @@
 #include "kwb/shape.h"
 #include "model/doc_queries.h"
 #include "pages/log_page.h"
-#include "panels/case_detail_dialog.h"
 #include "panels/device_panel.h"
 #include "panels/kernel_list_widget.h"
 #include "panels/run_panel.h"
@@ -151,26 +147,6 @@ void MainWindow::cancelRun() {
   if (!m_controller->isRunning()) return;
   m_run->setStatus("Cancelling…");
   m_controller->cancel();
-}
-
-ProfileContext MainWindow::profileContext() const {
-  const QFileInfo source(m_model->source());
-  QString dir = source.isFile() ? source.absolutePath() : QString();
-  if (dir.isEmpty()) {
-    dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/profiles";
-    QDir().mkpath(dir);
-  }
-  return {findEngine(m_options.engineOverride).program, dir};
-}
-
-CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const Shape& shape) {
-  for (const auto& c : m_model->document().cases)
-    if (c.kernel == kernel && c.shape == shape) {
-      auto* dialog = new CaseDetailDialog(c, this);
-      dialog->enableProfiling(profileContext());
-      return dialog;
-    }
-  return nullptr;
 }
 
 }  // namespace kwb::gui

@@ -36,7 +36,7 @@ TEST(Events, BuilderRebuildsTheDocument) {
 }
 
 TEST(Events, AnotherProtocolVersionIsRefusedWithBothVersions) {
-  kwb::Event hello(kwb::EventType::kHello);
+  kwb::StreamEvent hello(kwb::EventType::kHello);
   hello.protocolVersion = kwb::kProtocolVersion + 1;
   try {
     kwb::parseEventLine(kwb::toJsonLine(hello), "engine stdout", 1);
