@@ -58,6 +58,8 @@ int profileCommand(const ProfileOpts& o) {
   if (!ncu)
     throw InputError("Nsight Compute (ncu) not found beside kwb (" + engineDir +
                      "), on PATH or in /usr/local/cuda/bin; give its path with --ncu");
+  if (ncu->find('/') != std::string::npos && ::access(ncu->c_str(), X_OK) != 0)
+    throw InputError("Nsight Compute '" + *ncu + "' is not an executable file");
   if (o.locate) {
     std::cout << *ncu << '\n';
     return kExitOk;

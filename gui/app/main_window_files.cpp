@@ -1,13 +1,11 @@
 // MainWindow: opening, saving, exporting and watching files, and files dropped on the window
 // (construction is in main_window.cpp).
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QTimer>
 #include <QSettings>
-#include <QStandardPaths>
 #include <algorithm>
 
 #include "app/main_window.h"
@@ -17,7 +15,6 @@
 #include "kwb/results_json.h"
 #include "model/doc_queries.h"
 #include "pages/baseline_page.h"
-#include "panels/case_detail_dialog.h"
 #include "pages/correctness_page.h"
 #include "pages/log_page.h"
 #include "pages/progression_page.h"
@@ -194,26 +191,6 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (const QString err = addCompareRun(urls[i].toLocalFile()); !err.isEmpty())
       showMessage(err, true);
   e->acceptProposedAction();
-}
-
-ProfileContext MainWindow::profileContext() const {
-  const QFileInfo source(m_model->source());
-  QString dir = source.isFile() ? source.absolutePath() : QString();
-  if (dir.isEmpty()) {
-    dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/profiles";
-    QDir().mkpath(dir);
-  }
-  return {findEngine(m_options.engineOverride).program, dir};
-}
-
-CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const Shape& shape) {
-  for (const auto& c : m_model->document().cases)
-    if (c.kernel == kernel && c.shape == shape) {
-      auto* dialog = new CaseDetailDialog(c, this);
-      dialog->enableProfiling(profileContext());
-      return dialog;
-    }
-  return nullptr;
 }
 
 }  // namespace kwb::gui

@@ -6,12 +6,13 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "model/doc_queries.h"
+#include "engine/engine_driver.h"
 #include "kwb/error.h"
 
 namespace kwb::gui {
@@ -32,7 +33,8 @@ QTableWidgetItem* cell(const QString& text, bool number) {
 }  // namespace
 
 NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent)
-    : QGroupBox("Nsight Compute", parent), m_case(c), m_ctx(ctx) {
+    : QGroupBox("Nsight Compute", parent), m_case(c), m_ctx(ctx), m_engine(new EngineDriver(this)) {
+  connect(m_engine, &EngineDriver::queryFinished, this, &NcuProfilePanel::onFinished);
   auto* layout = new QVBoxLayout(this);
   auto* row = new QHBoxLayout;
   m_run = new QPushButton("Profile with Nsight Compute", this);
@@ -70,9 +72,7 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
   loadEarlierProfile();
 }
 
-NcuProfilePanel::~NcuProfilePanel() {
-  if (m_process) m_process->disconnect(this);  // its destructor kills a profile still running
-}
+NcuProfilePanel::~NcuProfilePanel() { m_engine->stop(0); }
 
 bool NcuProfilePanel::canProfile() const {
   return m_ncu.has_value() && !m_ctx.resultsDir.isEmpty() && QDir(m_ctx.resultsDir).exists();
@@ -98,27 +98,26 @@ void NcuProfilePanel::loadEarlierProfile() {
 }
 
 void NcuProfilePanel::startProfile() {
-  if (!canProfile() || (m_process && m_process->isRunning())) return;
-  delete m_process;
-  m_process = new EngineDriver(this);
-  connect(m_process, &EngineDriver::queryFinished, this, &NcuProfilePanel::onFinished);
+  if (!canProfile() || m_running) return;
+  m_running = true;
   m_run->setEnabled(false);
   m_status->setText("Profiling… (ncu replays each kernel about 40 times)");
-  m_process->query(m_ctx.engine,
-                   {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
-                    QString::fromStdString(toString(m_case.shape)), "--out", m_ctx.resultsDir,
-                    "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
+  m_engine->query(m_ctx.engine,
+                  {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
+                   QString::fromStdString(toString(m_case.shape)), "--out", m_ctx.resultsDir,
+                   "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
 }
 
 void NcuProfilePanel::onFinished(int exitCode, const QByteArray& out, const QString& err) {
+  m_running = false;
   m_run->setEnabled(canProfile());
-  const QString output = (QString::fromLocal8Bit(out).trimmed() + "\n" + err).trimmed();
   if (exitCode != 0) {
-    // The figures of an earlier profile, if any, stay on screen. -1: it crashed or never started.
-    m_status->setText(
-        QString("Profiling failed (%1): %2")
-            .arg(exitCode < 0 ? QString("the engine crashed") : QString("exit %1").arg(exitCode),
-                 output.right(600)));
+    // The figures of an earlier profile, if any, stay on screen.
+    const QString output = (QString::fromUtf8(out).trimmed() + "\n" + err).trimmed();
+    m_status->setText(QString("Profiling failed (%1): %2")
+                          .arg(exitCode < 0 ? QString("the engine did not run or crashed")
+                                            : QString("exit %1").arg(exitCode),
+                               output.right(600)));
     emit finished(false);
     return;
   }

@@ -1,9 +1,7 @@
 #pragma once
 #include <QGroupBox>
-#include <QProcess>
 #include <optional>
 
-#include "engine/engine_driver.h"
 #include "kwb/ncu_profile.h"
 #include "kwb/results.h"
 
@@ -12,6 +10,8 @@ class QPushButton;
 class QTableWidget;
 
 namespace kwb::gui {
+
+class EngineDriver;
 
 // Where profiling runs: the engine (`kwb`) and the folder the report is kept in (beside the
 // open results file).
@@ -48,7 +48,8 @@ class NcuProfilePanel : public QGroupBox {
   ProfileContext m_ctx;
   std::optional<std::string> m_ncu;
   std::optional<NcuProfile> m_profile;
-  EngineDriver* m_process = nullptr;  // `kwb profile`
+  EngineDriver* m_engine;
+  bool m_running = false;
   QPushButton* m_run;
   QPushButton* m_open;
   QLabel* m_status;
