@@ -1,5 +1,7 @@
+#include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "interrupt.h"
@@ -7,6 +9,7 @@
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
+#include "kwb/output_watch.h"
 #include "kwb/results.h"
 #include "kwb/run_info.h"
 #include "output.h"
@@ -127,12 +130,22 @@ int runCommand(const RunOpts& o) {
     std::cerr << "interrupted: " << partial.finishedCases()
               << " finished case(s) kept, the rest not run\n";
   });
+  // A stream nobody reads any more (the GUI cancelled, its ssh connection dropped) cancels the
+  // run at the next sample, and a failed write stops the writing: the engine then ends as on
+  // SIGTERM instead of running for no one, or dying from SIGPIPE with outputs half written.
+  std::optional<OutputWatch> readerGone;
+  bool streamOk = o.stream;
+  if (o.stream) {
+    std::signal(SIGPIPE, SIG_IGN);
+    readerGone.emplace(fileno(stdout));
+  }
   const auto sink = [&](const StreamEvent& e) {
     const std::lock_guard<std::mutex> hold(watchdog.lock());
     partial.apply(e);
-    if (o.stream) {
-      std::fputs((toJsonLine(e) + "\n").c_str(), stdout);
-      std::fflush(stdout);
+    if (streamOk &&
+        (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
+      streamOk = false;
+      std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
     }
     // Human progress on stderr in both modes.
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
@@ -144,8 +157,9 @@ int runCommand(const RunOpts& o) {
                 << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
                 << '\n';
   };
-  const RunDocument doc =
-      cuda::runPlan(plan, cfg, sink, [] { return interruptRequested(); });
+  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
+    return interruptRequested() || (o.stream && (!streamOk || readerGone->closed()));
+  });
   watchdog.finish();
 
   writeDocument(doc);

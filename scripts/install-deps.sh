@@ -3,6 +3,8 @@
 # Idempotent: installs only what is missing. Works as root or through sudo.
 # clang and libclang-rt-dev (libFuzzer, sanitizer runtimes) build the fuzz targets (scripts/fuzz.sh);
 # clang-tidy runs the CI lint step (scripts/tidy.sh).
+# openssh-client and openssh-server: the GUI drives remote engines through ssh, and the ssh
+# tests start a real sshd on 127.0.0.1 (tests/ssh/; no system service is enabled or used).
 # The CUDA toolkit (nvcc, cuBLAS, CCCL) is expected under /usr/local/cuda or on PATH.
 set -euo pipefail
 
@@ -13,6 +15,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev
   fonts-dejavu-core xvfb xauth poppler-utils
   python3
+  openssh-client openssh-server
 )
 if [[ "${1:-}" == "--no-gui" ]]; then
   packages=(cmake ninja-build g++ git libgtest-dev nlohmann-json3-dev libcli11-dev python3)

@@ -121,9 +121,10 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
         get(j, "schemaVersion", e.schemaVersion);
         get(j, "protocolVersion", e.protocolVersion);
         if (e.protocolVersion != kProtocolVersion)
-          throw InputError("protocol version " + std::to_string(e.protocolVersion) +
-                           " is not supported (this kwb speaks " +
-                           std::to_string(kProtocolVersion) + ")");
+          throw ProtocolVersionError("protocol version " + std::to_string(e.protocolVersion) +
+                                         " is not supported (this kwb speaks " +
+                                         std::to_string(kProtocolVersion) + ")",
+                                     e.protocolVersion);
         break;
       case EventType::kDevice:
         if (!j.at("device").is_null()) e.device = j.at("device").get<DeviceInfo>();
@@ -164,6 +165,8 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
     return e;
   } catch (const json::exception& ex) {
     throw InputError("bad event at " + where + ": " + jsonread::plain(ex.what()));
+  } catch (const ProtocolVersionError& ex) {
+    throw ProtocolVersionError("bad event at " + where + ": " + ex.what(), ex.version());
   } catch (const InputError& ex) {
     throw InputError("bad event at " + where + ": " + ex.what());
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/engine_location.h"
 #include "app/headless.h"
 #include "app/main_window.h"
 
@@ -67,6 +68,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption tab("tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
                                "NAME");
   const QCommandLineOption engine("engine", "Path of the engine (kwb).", "PATH");
+  const QCommandLineOption remote(
+      "remote", "Run the engine on this GPU server over ssh (user@host; 'local': this machine).",
+      "HOST");
   const QCommandLineOption caseOpt("case",
                                    "--screenshot shows this case's detail dialog (with its "
                                    "Nsight Compute profile, if one was made) instead of a tab.",
@@ -75,7 +79,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption quitAfterPaint("quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit.");
   parser.addOptions(
-      {open, baseline, report, screenshot, tab, engine, caseOpt, size, quitAfterPaint});
+      {open, baseline, report, screenshot, tab, engine, remote, caseOpt, size, quitAfterPaint});
   parser.addPositionalArgument(
       "files", "Results to open (the second is the baseline, more are runs to compare).",
       "[files...]");
@@ -96,6 +100,14 @@ int main(int argc, char** argv) {
                  parser.value(report).toLocal8Bit().constData());
     return 2;
   }
+  if (parser.isSet(remote)) {
+    kwb::gui::EngineLocation where;
+    where.host = parser.value(remote) == "local" ? QString() : parser.value(remote);
+    if (const QString error = kwb::gui::validateLocation(where); !error.isEmpty()) {
+      std::fprintf(stderr, "kwb-gui: error: --remote: %s\n", error.toLocal8Bit().constData());
+      return 2;
+    }
+  }
   if (parser.isSet(report) || parser.isSet(screenshot)) {
     kwb::gui::HeadlessOptions o;
     o.open = openPath;
@@ -113,6 +125,7 @@ int main(int argc, char** argv) {
 
   kwb::gui::WindowOptions wo;
   wo.engineOverride = parser.value(engine);
+  wo.remote = parser.value(remote);
   kwb::gui::MainWindow window(wo);
   FirstPaintProbe probe(clock, parser.isSet(quitAfterPaint));
   window.installEventFilter(&probe);

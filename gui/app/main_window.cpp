@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -29,6 +30,7 @@
 #include "panels/case_detail_dialog.h"
 #include "panels/device_panel.h"
 #include "panels/kernel_list_widget.h"
+#include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
 #include "panels/shape_list_widget.h"
 
@@ -130,6 +132,17 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_shapes->setPresets(loadPresets(&presetProblems));
   for (const QString& problem : presetProblems) m_log->append("warning", problem);
   loadSettings();
+  // The engine's location: the saved choice, or --remote. Another one asks its engine anew.
+  m_controller->setLocation(m_runOn->current());
+  connect(m_runOn, &RunOnCombo::locationChanged, this, [this](const EngineLocation& where) {
+    m_controller->setLocation(where);
+    m_log->append("info", "Run on: " + where.label());
+    if (m_options.probeEngine) probeEngine();
+  });
+  if (!options.remote.isEmpty())
+    if (const QString error = m_runOn->select(locationFor(options.remote, m_runOn->hosts()));
+        !error.isEmpty())
+      showMessage(error, true);
   m_log->append("info", QString("Engine: %1")
                             .arg(m_controller->engine().isEmpty() ? QString("not found")
                                                                   : m_controller->engine()));
@@ -157,6 +170,11 @@ QWidget* MainWindow::buildLeftPanel() {
   m_shapes = new ShapeListWidget(inner);
   layout->addWidget(m_shapes);
   layout->addWidget(sectionLabel("Run", inner));
+  auto* runOn = new QHBoxLayout;
+  runOn->addWidget(new QLabel("Run on:", inner));
+  m_runOn = new RunOnCombo(m_options.persistSettings, inner);
+  runOn->addWidget(m_runOn, 1);
+  layout->addLayout(runOn);
   m_run = new RunPanel(inner);
   layout->addWidget(m_run);
   auto* scroll = new QScrollArea;

@@ -21,6 +21,7 @@ class LogPage;
 class PlotPage;
 class ProgressionPage;
 class RooflinePage;
+class RunOnCombo;
 class RunPanel;
 class ScalingPage;
 class ShapeListWidget;
@@ -29,6 +30,7 @@ class TuningPage;
 
 struct WindowOptions {
   QString engineOverride;       // --engine
+  QString remote;               // --remote: run on this ssh host (a saved one keeps its settings)
   bool probeEngine = true;      // ask `kwb list` / `kwb device` at start (off when headless)
   bool persistSettings = true;  // off when headless and in tests
 };
@@ -73,6 +75,7 @@ class MainWindow : public QMainWindow {
   KernelListWidget* kernelList() const { return m_kernels; }
   ShapeListWidget* shapeList() const { return m_shapes; }
   RunPanel* runPanel() const { return m_run; }
+  RunOnCombo* runOnCombo() const { return m_runOn; }
   QString messageText() const { return m_message->text(); }
   // An error the user must see: a dialog (window-modal, not blocking) and the message bar.
   void showOpenError(const QString& text);
@@ -121,6 +124,7 @@ class MainWindow : public QMainWindow {
   KernelListWidget* m_kernels;
   ShapeListWidget* m_shapes;
   RunPanel* m_run;
+  RunOnCombo* m_runOn;
   QMenu* m_recentMenu = nullptr;
   QStringList m_recent;
   // The open file: a change on disk (a run writing it again) reloads it.

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include "app/main_window.h"
+#include "engine/remote_failure.h"
 #include "kwb/error.h"
 #include "kwb/exit_codes.h"
 #include "kwb/results_json.h"
@@ -47,7 +48,8 @@ void MainWindow::connectController() {
 
 void MainWindow::probeEngine() {
   const QString engine = m_controller->engine();
-  if (engine.isEmpty() || !QFileInfo(engine).isExecutable()) {
+  const EngineLocation where = m_controller->location();
+  if (where.isLocal() && (engine.isEmpty() || !QFileInfo(engine).isExecutable())) {
     m_engineMissing = true;
     m_device->setNoDevice(m_model->document(), "engine not found");
     m_run->setRunEnabled(false, "The engine kwb was not found.");
@@ -60,15 +62,22 @@ void MainWindow::probeEngine() {
     return;
   }
   m_engineMissing = false;
+  // Answers of an earlier location's probes must not land in this one's panels.
+  for (EngineDriver* old : {m_listProbe, m_deviceProbe})
+    if (old) old->disconnect(this);
   delete m_listProbe;
   m_listProbe = new EngineDriver(this);
+  m_listProbe->setLocation(where);
   connect(m_listProbe, &EngineDriver::queryFinished, this,
           [this](int code, const QByteArray& out, const QString& err) {
             if (code != 0) {
-              m_log->append("warning", QString("`kwb list --json` exited with code %1%2; using "
-                                               "the kernels of the open results.")
-                                           .arg(code)
-                                           .arg(err.isEmpty() ? QString() : " (" + err + ")"));
+              const QString remote = m_listProbe->remoteFailure();
+              m_log->append("warning", (remote.isEmpty()
+                                            ? QString("`kwb list --json` exited with code %1%2.")
+                                                  .arg(code)
+                                                  .arg(err.isEmpty() ? QString() : " (" + err + ")")
+                                            : remote) +
+                                           " Using the kernels of the open results.");
               return;
             }
             try {
@@ -80,18 +89,30 @@ void MainWindow::probeEngine() {
   m_listProbe->query(engine, {"list", "--json"});
   delete m_deviceProbe;
   m_deviceProbe = new EngineDriver(this);
+  m_deviceProbe->setLocation(where);
   connect(m_deviceProbe, &EngineDriver::queryFinished, this, &MainWindow::onDeviceProbeFinished);
   m_deviceProbe->query(engine, {"device", "--json"});
 }
 
 void MainWindow::onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err) {
+  const EngineLocation where = m_controller->location();
+  if (const QString remote = m_deviceProbe->remoteFailure(); !remote.isEmpty()) {
+    m_noDevice = true;
+    m_device->setNoDevice(m_model->document(), remote);
+    m_run->setRunEnabled(false, remote);
+    m_log->append("error", remote);
+    showMessage(remote, true);
+    return;
+  }
   if (exitCode == 0) {
     try {
       const auto j = nlohmann::json::parse(out.toStdString());
       m_device->setLiveDevice(j.get<DeviceInfo>());
       m_noDevice = false;
       m_run->setRunEnabled(true);
-      m_log->append("info", "CUDA device found: " + QString::fromStdString(j.value("name", "")));
+      m_log->append("info", QString("CUDA device found%1: %2")
+                                .arg(where.isLocal() ? QString() : " on " + where.label(),
+                                     QString::fromStdString(j.value("name", ""))));
       return;
     } catch (const std::exception& e) {
       m_log->append("error",

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/remote_failure.h"
+#include "engine/ssh_command.h"
 #include "kwb/error.h"
 
 namespace kwb::gui {
@@ -16,8 +18,14 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
   connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e != QProcess::FailedToStart) return;
     m_startFailed = true;
-    const QString message = QString("The engine '%1' could not be started: %2.")
-                                .arg(m_process.program(), m_process.errorString());
+    const QString message =
+        m_location.isLocal()
+            ? QString("The engine '%1' could not be started: %2.")
+                  .arg(m_process.program(), m_process.errorString())
+            : QString(
+                  "The ssh client could not be started to reach %1: %2. Install OpenSSH's "
+                  "client (ssh) on this machine.")
+                  .arg(m_location.label(), m_process.errorString());
     emit failedToStart(message);
     if (m_query) emit queryFinished(-1, {}, message);
   });
@@ -26,12 +34,17 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
     if (m_query) {
       const QByteArray out = m_process.readAllStandardOutput();
       const QString err = QString::fromUtf8(m_process.readAllStandardError()).trimmed();
+      if (!m_location.isLocal() && status == QProcess::NormalExit)
+        m_remoteFailure = describeRemoteFailure(m_location.label(), code, err, false);
       emit queryFinished(status == QProcess::CrashExit ? -1 : code, out, err);
       return;
     }
     readStdout();
     readStderr();
     flushPartialLines();
+    if (!m_location.isLocal() && status == QProcess::NormalExit)
+      m_remoteFailure = describeRemoteFailure(m_location.label(), code, m_stderrTail.join('\n'),
+                                              m_lineNumber > 0);
     emit exited(code, status == QProcess::CrashExit);
   });
 }
@@ -58,7 +71,11 @@ void EngineDriver::begin(const QString& program, const QStringList& arguments, b
   m_scanned = 0;
   m_lineNumber = 0;
   m_startFailed = false;
-  m_process.start(program, arguments, QIODevice::ReadOnly);
+  m_stderrTail.clear();
+  m_remoteFailure.clear();
+  m_versionMismatch = false;
+  const EngineCommand command = engineCommand(m_location, program, arguments);
+  m_process.start(command.program, command.arguments, QIODevice::ReadOnly);
 }
 
 void EngineDriver::stop(int graceMs) {
@@ -86,6 +103,11 @@ void EngineDriver::readStdout() {
     try {
       emit eventReceived(parseEventLine(std::string_view(line.constData(), size_t(line.size())),
                                         "engine stdout", m_lineNumber));
+    } catch (const ProtocolVersionError& e) {
+      m_versionMismatch = true;
+      emit protocolError(describeProtocolMismatch(
+          m_location.isLocal() ? QString("this machine") : m_location.label(), e.version(),
+          kProtocolVersion));
     } catch (const std::exception& e) {
       // Anything thrown by parsing the engine's bytes is the engine's fault, never a crash.
       emit protocolError(QString::fromStdString(e.what()));
@@ -109,13 +131,12 @@ void EngineDriver::readStderr() {
   qsizetype begin = 0;
   qsizetype nl;
   while ((nl = m_stderrBuffer.indexOf('\n', begin)) >= 0) {
-    emit stderrLine(
-        QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
+    noteStderr(QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
     begin = nl + 1;
   }
   if (begin > 0) m_stderrBuffer.remove(0, begin);
   if (m_stderrBuffer.size() > kMaxLogLine) {  // a line without end: shown in parts
-    emit stderrLine(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
+    noteStderr(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
     m_stderrBuffer.clear();
   }
 }
@@ -127,9 +148,15 @@ void EngineDriver::flushPartialLines() {
     readStdout();
   }
   if (!m_stderrBuffer.isEmpty()) {
-    emit stderrLine(QString::fromUtf8(m_stderrBuffer));
+    noteStderr(QString::fromUtf8(m_stderrBuffer));
     m_stderrBuffer.clear();
   }
+}
+
+void EngineDriver::noteStderr(const QString& line) {
+  m_stderrTail << line;
+  if (m_stderrTail.size() > 20) m_stderrTail.removeFirst();
+  emit stderrLine(line);
 }
 
 }  // namespace kwb::gui

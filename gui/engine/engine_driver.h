@@ -4,12 +4,14 @@
 #include <QStringList>
 #include <QTimer>
 
+#include "engine/engine_location.h"
 #include "kwb/events.h"
 
 namespace kwb::gui {
 
 // One engine process. Every engine process of the GUI goes through this class, started with
-// an argument list, never through a shell:
+// an argument list, never through a local shell; at a remote location (engine_location.h)
+// through ssh, whose stdout and stderr are the remote engine's:
 //  - start(): a stream (`kwb run --stream ...`); stdout is parsed one JSON line at a time and
 //    each event reported; stderr is the human log.
 //  - query(): a one-shot command (`kwb list --json`, `kwb device --json`); its whole stdout
@@ -20,12 +22,21 @@ class EngineDriver : public QObject {
   explicit EngineDriver(QObject* parent = nullptr);
   ~EngineDriver() override;
 
+  // Where the next start() or query() runs the engine; local by default.
+  void setLocation(const EngineLocation& where) { m_location = where; }
+  const EngineLocation& location() const { return m_location; }
+  // `program` is the local engine; at a remote location the location names the engine.
   void start(const QString& program, const QStringList& arguments);
   void query(const QString& program, const QStringList& arguments);
   // Asks the engine to stop (SIGTERM), and kills it if it is still there after `graceMs`.
   void stop(int graceMs = 400);
   bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
   QString commandLine() const;
+  // After exited() or queryFinished(): a sentence naming the host when ssh or the remote shell
+  // failed (remote_failure.h); empty for a local engine and for an engine that ended by itself.
+  QString remoteFailure() const { return m_remoteFailure; }
+  // The engine's hello named another protocol version (reported through protocolError).
+  bool versionMismatch() const { return m_versionMismatch; }
 
  signals:
   void eventReceived(const kwb::StreamEvent& event);
@@ -44,6 +55,9 @@ class EngineDriver : public QObject {
   void readStderr();
   void flushPartialLines();
   void begin(const QString& program, const QStringList& arguments, bool query);
+  void noteStderr(const QString& line);
+
+  EngineLocation m_location;
 
   QProcess m_process;
   QTimer m_killTimer;
@@ -55,7 +69,10 @@ class EngineDriver : public QObject {
   QByteArray m_stderrBuffer;
   int m_lineNumber = 0;
   bool m_startFailed = false;
-  bool m_query = false;  // collecting a one-shot command's output, not parsing events
+  bool m_query = false;      // collecting a one-shot command's output, not parsing events
+  QStringList m_stderrTail;  // the last lines, for remote_failure.h
+  QString m_remoteFailure;
+  bool m_versionMismatch = false;
 };
 
 }  // namespace kwb::gui

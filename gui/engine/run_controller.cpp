@@ -103,13 +103,19 @@ void RunController::launchNext() {
   connect(m_driver, &EngineDriver::protocolError, this, &RunController::onProtocolError);
   connect(m_driver, &EngineDriver::failedToStart, this, [this](const QString& m) {
     emit logLine("error", m);
-    finish(false, m + " Set its path in Run ▸ Engine… or put kwb beside kwb-gui.");
+    finish(false, m_location.isLocal()
+                      ? m + " Set its path in Run ▸ Engine… or put kwb beside kwb-gui."
+                      : m);
   });
   connect(m_driver, &EngineDriver::exited, this, &RunController::onExited);
   ++m_engineStarts;
   const QStringList args = m_builder(next);
-  emit logLine("info", QString("Starting engine: %1 %2").arg(m_program, args.join(' ')));
-  if (m_program.isEmpty()) {
+  m_driver->setLocation(m_location);
+  emit logLine("info", m_location.isLocal()
+                           ? QString("Starting engine: %1 %2").arg(m_program, args.join(' '))
+                           : QString("Starting engine on %1: %2 %3")
+                                 .arg(m_location.label(), m_location.remoteKwb(), args.join(' ')));
+  if (m_location.isLocal() && m_program.isEmpty()) {
     finish(false,
            "The engine kwb was not found beside kwb-gui, in the build tree or on PATH. "
            "Set its path in Run ▸ Engine….");
@@ -201,6 +207,10 @@ void RunController::onProtocolError(const QString& message) {
 
 void RunController::onExited(int exitCode, bool crashed) {
   if (!m_running) return;
+  if (!m_protocolError.isEmpty() && m_driver->versionMismatch()) {
+    finish(false, m_protocolError);
+    return;
+  }
   if (!m_protocolError.isEmpty()) {
     finish(false, QString("The engine broke the protocol, so the run stopped (%1 of %2 cases "
                           "finished): %3")
@@ -217,6 +227,15 @@ void RunController::onExited(int exitCode, bool crashed) {
   }
   if (m_gotDone && !crashed) {
     launchNext();
+    return;
+  }
+  // ssh or the remote shell failed (unreachable, refused, no kwb, connection dropped): no
+  // case crashed and a new engine would fail the same way. The cases finished are kept.
+  if (const QString failure = m_driver->remoteFailure(); !failure.isEmpty()) {
+    finish(false, finishedCases() == 0 ? failure
+                                       : failure + QString(" %1 of %2 cases finished and are kept.")
+                                                       .arg(finishedCases())
+                                                       .arg(m_total));
     return;
   }
   const QString how = crashed ? describeExit(exitCode, true)

@@ -28,6 +28,9 @@ class RunController : public QObject {
 
   void setEngine(const QString& program) { m_program = program; }
   QString engine() const { return m_program; }
+  // Where the engine runs: the local program above, or kwb on a host through ssh.
+  void setLocation(const EngineLocation& where) { m_location = where; }
+  const EngineLocation& location() const { return m_location; }
   void setArgumentBuilder(ArgumentBuilder builder) { m_builder = std::move(builder); }
 
   void start(const RunRequest& request);
@@ -70,6 +73,7 @@ class RunController : public QObject {
   QList<RunRequest> batchesFor(const QList<Key>& left) const;
 
   QString m_program;
+  EngineLocation m_location;
   ArgumentBuilder m_builder;
   QPointer<EngineDriver> m_driver;
   RunRequest m_request;

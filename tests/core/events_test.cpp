@@ -35,6 +35,20 @@ TEST(Events, BuilderRebuildsTheDocument) {
   EXPECT_EQ(kwb::toJsonText(b.document()), kwb::toJsonText(doc));
 }
 
+TEST(Events, AnotherProtocolVersionIsRefusedWithBothVersions) {
+  kwb::StreamEvent hello(kwb::EventType::kHello);
+  hello.protocolVersion = kwb::kProtocolVersion + 1;
+  try {
+    kwb::parseEventLine(kwb::toJsonLine(hello), "engine stdout", 1);
+    FAIL() << "a hello of another protocol version was accepted";
+  } catch (const kwb::ProtocolVersionError& e) {
+    EXPECT_EQ(e.version(), kwb::kProtocolVersion + 1);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("engine stdout:1"), std::string::npos) << what;
+    EXPECT_NE(what.find(std::to_string(kwb::kProtocolVersion)), std::string::npos) << what;
+  }
+}
+
 TEST(Events, MalformedLinesNameSourceAndLine) {
   for (const char* bad : {"{", "{\"event\":\"nope\"}", "{\"event\":\"case_started\"}", "[]",
                           "{\"event\":\"hello\",\"version\":\"1\",\"gitRevision\":\"x\","

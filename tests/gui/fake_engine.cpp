@@ -9,6 +9,9 @@
 //                      "ignore-args" always runs the document's first three cases and dies from
 //                      SIGSEGV on the second; "die-always" dies from SIGSEGV on every first case;
 //                      "long-line" prints 65 MiB without a newline and waits
+//   KWB_FAKE_PROTOCOL  protocol version to claim in hello (default: this build's)
+// Like `kwb run --stream`, it stops when its stdout's reader is gone (kwb/output_watch.h), also
+// in the middle of a case's pause, and then writes nothing more.
 // `list --json` is answered by the real engine built beside it, so the registry list is current.
 #include <chrono>
 #include <csignal>
@@ -21,6 +24,7 @@
 #include <unistd.h>
 
 #include "kwb/events.h"
+#include "kwb/output_watch.h"
 #include "kwb/results_json.h"
 
 namespace {
@@ -50,6 +54,15 @@ int device() {
   }
   std::cout << nlohmann::json(*doc.device).dump(2) << '\n';
   return 0;
+}
+
+// A case's work: true when the reader went away meanwhile.
+bool pauseUnlessReaderGone(const kwb::OutputWatch& readerGone, int ms) {
+  if (!readerGone.watching()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    return false;
+  }
+  return readerGone.waitClosed(std::chrono::milliseconds(ms));
 }
 
 }  // namespace
@@ -85,7 +98,10 @@ int main(int argc, char** argv) {
       std::getenv("KWB_FAKE_DELAY_MS") ? std::atoi(std::getenv("KWB_FAKE_DELAY_MS")) : 0;
   const std::string crash = std::getenv("KWB_FAKE_CRASH") ? std::getenv("KWB_FAKE_CRASH") : "";
 
+  std::signal(SIGPIPE, SIG_IGN);  // as kwb does: a write to a closed stream fails, not kills
+  const kwb::OutputWatch readerGone(fileno(stdout));
   kwb::StreamEvent hello(kwb::EventType::kHello);
+  if (const char* v = std::getenv("KWB_FAKE_PROTOCOL")) hello.protocolVersion = std::atoi(v);
   hello.toolVersion = doc.toolVersion;
   hello.gitRevision = "fake";
   hello.host = doc.host;
@@ -135,7 +151,10 @@ int main(int argc, char** argv) {
       std::fflush(stderr);
       std::raise(SIGKILL);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+    if (pauseUnlessReaderGone(readerGone, delayMs)) {
+      std::fprintf(stderr, "fake kwb: the event stream's reader is gone; stopping\n");
+      return 1;
+    }
     t += delayMs / 1000.0;
     const kwb::CaseResult* c = doc.find(p.kernel, p.shape);
     kwb::StreamEvent finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished

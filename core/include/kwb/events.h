@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kwb/error.h"
 #include "kwb/progression.h"
 #include "kwb/results.h"
 
@@ -11,6 +12,18 @@ namespace kwb {
 
 // JSON-lines event protocol of `kwb run --stream` (docs/PROTOCOL.md).
 inline constexpr int kProtocolVersion = 1;
+// A hello whose protocol version differs from kProtocolVersion: the reader and the engine do
+// not understand each other (docs/PROTOCOL.md, "Versions"). Carries the engine's version so
+// the GUI can name both.
+class ProtocolVersionError : public InputError {
+ public:
+  ProtocolVersionError(const std::string& what, int version)
+      : InputError(what), m_version(version) {}
+  int version() const { return m_version; }
+
+ private:
+  int m_version;
+};
 // The latest `elapsedS` an event may carry (a week): `kwb replay` paces by it.
 inline constexpr double kMaxElapsedS = 7 * 24 * 3600.0;
 

@@ -1,0 +1,37 @@
+#include "engine/ssh_command.h"
+
+namespace kwb::gui {
+
+QString shellQuote(const QString& word) {
+  static const QString safe = "@%+=:,./-_";
+  bool plain = !word.isEmpty();
+  for (QChar c : word)
+    plain = plain && c.unicode() < 128 && (c.isLetterOrNumber() || safe.contains(c));
+  if (plain) return word;
+  QString out = word;
+  out.replace('\'', "'\\''");
+  return '\'' + out + '\'';
+}
+
+EngineCommand engineCommand(const EngineLocation& where, const QString& localProgram,
+                            const QStringList& kwbArgs) {
+  if (where.isLocal()) return {localProgram, kwbArgs};
+  // "~/bin/kwb": the tilde is left for the remote shell to expand.
+  const QString path = where.remoteKwb();
+  QString remote = path.startsWith("~/") ? "~/" + shellQuote(path.mid(2)) : shellQuote(path);
+  for (const QString& a : kwbArgs) remote += ' ' + shellQuote(a);
+  QStringList args{"-T",
+                   "-o",
+                   "BatchMode=yes",
+                   "-o",
+                   QString("ConnectTimeout=%1").arg(kSshConnectTimeoutS),
+                   "-o",
+                   QString("ServerAliveInterval=%1").arg(kSshAliveIntervalS),
+                   "-o",
+                   QString("ServerAliveCountMax=%1").arg(kSshAliveCountMax)};
+  if (!where.jumpHost.isEmpty()) args << "-J" << where.jumpHost;
+  args << where.sshOptions << "--" << where.host << remote;
+  return {"ssh", args};
+}
+
+}  // namespace kwb::gui
