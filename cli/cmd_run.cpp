@@ -9,6 +9,7 @@
 #include "kwb/results.h"
 #include "output.h"
 #include "run_options.h"
+#include "user_source.h"
 
 namespace kwb::cli {
 namespace {
@@ -28,6 +29,7 @@ struct RunOpts {
   std::string timer;
   bool noCuptiCheck = false;
   std::string json, csv, md;
+  SourceOpts user;  // --source: a user kernel (docs/BRING_YOUR_OWN.md)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -79,7 +81,20 @@ std::string progressionText(const ProgressionCheck& p) {
 int runCommand(const RunOpts& o) {
   checkDistinct({{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
-  const ResolvedSelection sel = resolve(o.sel, "quick");
+  Selection selection = o.sel;
+  std::vector<KernelDescriptor> userKernels;
+  if (!o.user.source.empty()) {
+    if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
+    std::string arch;
+    try {
+      arch = cuda::deviceArch(o.sel.device);
+    } catch (const cuda::CudaError&) {  // no device: runPlan reports it (exit 3)
+    }
+    userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+  }
+  ResolvedSelection sel = resolve(selection, "quick");
+  const KernelRegistry registry = withUserKernels(commandRegistry(), userKernels);
+  for (const auto& u : userKernels) sel.kernels.push_back(&registry.find(u.id));
   cuda::RunConfig cfg;
   cfg.suite = sel.suiteName;
   cfg.seed = o.sel.seed;
@@ -116,8 +131,12 @@ int runCommand(const RunOpts& o) {
                 << toString(e.result->shape) << ": " << toString(e.result->status)
                 << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "") << '\n';
   };
-  const RunDocument doc =
-      cuda::runPlan(commandRegistry(), plan, cfg, sink, [] { return g_cancel != 0; });
+  RunDocument doc = cuda::runPlan(registry, plan, cfg, sink, [] { return g_cancel != 0; });
+  for (auto& c : doc.cases)
+    if (const auto* u = cuda::findUserKernel(c.kernel)) {
+      c.sourcePath = u->source.path;
+      c.sourceHash = u->hash;
+    }
 
   writeOutputs({{o.json, [&] { return toJsonText(doc); }},
                 {o.csv, [&] { return toCsv(doc); }},
@@ -151,6 +170,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");
+  addSourceOptions(*sub, o->user, false);
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");

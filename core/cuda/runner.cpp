@@ -9,6 +9,7 @@
 #include "kwb/cuda/device.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
+#include "kwb/cuda/user_guard.h"
 #include "kwb/error.h"
 #include "kwb/run_info.h"
 #include "kwb/progression.h"
@@ -168,6 +169,12 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
     try {
       auto prepared = session.prepare(k, shape, cfg.seed);
       c = session.verify(k, *prepared);
+      const bool user = k.family == "user";  // docs/BRING_YOUR_OWN.md: extra checks
+      if (user && isGood(c.status))
+        if (auto bad = guardViolation(k, *prepared, session.stream()); !bad.empty()) {
+          c.status = CaseStatus::kFail;
+          c.message = bad;
+        }
       if (isGood(c.status) && !cfg.verifyOnly) {
         const GemmArgs args = prepared->args(1.0f, 0.0f);
         nvml.start();
@@ -177,6 +184,14 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
         recordMeasurement(m, cfg.measure, c);
         fillPercentOfReference(c, doc.cases);
         if (!m.cuptiNote.empty()) log("warn", k.id + " " + toString(shape) + ": " + m.cuptiNote);
+        if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
+          prepared.reset();
+          const CaseResult again = session.verifyCase(k, shape, freshSeed(cfg.seed));
+          if (!isGood(again.status)) {
+            c.status = again.status;
+            c.message = "second seed (after timing): " + again.message;
+          }
+        }
       }
     } catch (const InputError& e) {
       c = skippedCase(k, shape, e.what());  // e.g. too large for device memory

@@ -13,8 +13,8 @@ namespace {
 constexpr int kContractParams = 8;  // M, N, K, alpha, A, B, beta, C
 
 int parsePositive(std::string_view text, std::string_view what, int max) {
-  if (text.empty() || text.size() > 9) throw InputError(std::string(what) + ": '" +
-                                                        std::string(text) + "' is not a number");
+  if (text.empty() || text.size() > 9)
+    throw InputError(std::string(what) + ": '" + std::string(text) + "' is not a number");
   int v = 0;
   for (char ch : text) {
     if (!std::isdigit(static_cast<unsigned char>(ch)))
@@ -33,7 +33,8 @@ Dim2 parseDim2(std::string_view text, std::string_view what) {
   const auto x = text.find_first_of("xX");
   if (x == std::string_view::npos)
     throw InputError(std::string(what) + ": '" + std::string(text) + "' is not WxH (e.g. 16x16)");
-  Dim2 d{parsePositive(text.substr(0, x), what, 4096), parsePositive(text.substr(x + 1), what, 4096)};
+  Dim2 d{parsePositive(text.substr(0, x), what, 4096),
+         parsePositive(text.substr(x + 1), what, 4096)};
   if (d.x == 0 || d.y == 0)
     throw InputError(std::string(what) + ": '" + std::string(text) + "' has a zero");
   return d;
@@ -57,14 +58,21 @@ UserLaunchSpec parseHeader(std::string_view source, std::string_view file) {
         throw InputError(where + ": '" + word + "' is not key=value in the kwb: header");
       const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
       const std::string what = where + ": " + key;
-      if (key == "entry") s.entry = value;
-      else if (key == "block") s.block = parseDim2(value, what);
-      else if (key == "tile") s.tile = parseDim2(value, what);
-      else if (key == "smem") s.smemBytes = parsePositive(value, what, 1 << 20);
+      if (key == "entry")
+        s.entry = value;
+      else if (key == "block")
+        s.block = parseDim2(value, what);
+      else if (key == "tile")
+        s.tile = parseDim2(value, what);
+      else if (key == "smem")
+        s.smemBytes = parsePositive(value, what, 1 << 20);
       else if (key == "precision") {
-        if (value == "fp32") s.precision = Precision::kFp32;
-        else if (value == "fp16") s.precision = Precision::kFp16Fp32Acc;
-        else throw InputError(what + ": '" + value + "' is not fp32 or fp16");
+        if (value == "fp32")
+          s.precision = Precision::kFp32;
+        else if (value == "fp16")
+          s.precision = Precision::kFp16Fp32Acc;
+        else
+          throw InputError(what + ": '" + value + "' is not fp32 or fp16");
       } else if (key == "define") {
         const auto e2 = value.find('=');
         s.defines[value.substr(0, e2)] = e2 == std::string::npos ? "1" : value.substr(e2 + 1);
@@ -113,8 +121,8 @@ std::optional<int> ptxEntryParamCount(std::string_view ptx, std::string_view nam
   if (!std::regex_search(text, m, re)) return std::nullopt;
   const auto open = std::size_t(m.position(0) + m.length(0));
   const auto close = text.find(')', open);
-  const std::string params = text.substr(open, close == std::string::npos ? std::string::npos
-                                                                          : close - open);
+  const std::string params =
+      text.substr(open, close == std::string::npos ? std::string::npos : close - open);
   int count = 0;
   for (auto p = params.find(".param"); p != std::string::npos; p = params.find(".param", p + 6))
     ++count;
@@ -132,13 +140,15 @@ void checkContract(std::string_view ptx, std::string_view name, std::string_view
   }
   if (*n != kContractParams)
     throw InputError(std::string(file) + ": kernel '" + std::string(name) + "' takes " +
-                     std::to_string(*n) + " parameters; the contract is 8: (int M, int N, int K, "
+                     std::to_string(*n) +
+                     " parameters; the contract is 8: (int M, int N, int K, "
                      "float alpha, const float* A, const float* B, float beta, float* C)");
 }
 
 std::vector<Diagnostic> parseCompileLog(std::string_view log) {
   std::vector<Diagnostic> out;
-  static const std::regex head(R"(^(.*)\((\d+)\): (error|warning|remark|catastrophic error)[^:]*: (.*)$)");
+  static const std::regex head(
+      R"(^(.*)\((\d+)\): (error|warning|remark|catastrophic error)[^:]*: (.*)$)");
   std::istringstream in{std::string(log)};
   std::string line;
   std::vector<std::string> lines;

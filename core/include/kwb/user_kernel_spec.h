@@ -22,7 +22,7 @@ struct Dim2 {
 struct UserLaunchSpec {
   std::optional<std::string> entry;
   std::optional<Dim2> block;  // threads: x × y
-  std::optional<Dim2> tile;   // C tile per block: tileN(x) × tileM(y) → grid ceil(N/x)×ceil(M/y)
+  std::optional<Dim2> tile;  // C tile per block: tileN(x) × tileM(y) → grid ceil(N/x)×ceil(M/y)
   std::optional<int> smemBytes;
   std::optional<Precision> precision;  // fp32 or fp16 (FP16 A and B, FP32 C)
   std::map<std::string, std::string> defines;
@@ -54,7 +54,7 @@ void checkContract(std::string_view ptx, std::string_view name, std::string_view
 struct Diagnostic {
   std::string file;
   int line = 0;
-  int column = 0;  // 0: unknown
+  int column = 0;        // 0: unknown
   std::string severity;  // "error", "warning", ...
   std::string message;
 };
