@@ -157,11 +157,11 @@ std::vector<Diagnostic> parseCompileLog(std::string_view log) {
     std::smatch m;
     if (!std::regex_match(lines[i], m, head)) continue;
     Diagnostic d{m[1], std::stoi(m[2]), 0, m[3], m[4]};
-    // NVRTC echoes the source line, then a caret under the column.
+    // NVRTC echoes the source line indented by 2, then a caret under the column.
     for (std::size_t j = i + 1; j < lines.size() && j <= i + 2; ++j) {
       const auto caret = lines[j].find('^');
       if (caret != std::string::npos && lines[j].find_first_not_of(" \t") == caret) {
-        d.column = int(caret) + 1;
+        d.column = caret >= 2 ? int(caret) - 1 : 1;
         break;
       }
     }
