@@ -19,8 +19,10 @@ extern "C" __global__ void hgemm_simple(int m, int n, int k, float alpha, const 
   float acc = 0.0f;
   for (int t = 0; t < k; t += TILE) {
     const int ak = t + threadIdx.x, bk = t + threadIdx.y;
-    as[threadIdx.y][threadIdx.x] = row < m && ak < k ? __half2float(a[(long long)row * k + ak]) : 0.0f;
-    bs[threadIdx.y][threadIdx.x] = bk < k && col < n ? __half2float(b[(long long)bk * n + col]) : 0.0f;
+    as[threadIdx.y][threadIdx.x] =
+        row < m && ak < k ? __half2float(a[(long long)row * k + ak]) : 0.0f;
+    bs[threadIdx.y][threadIdx.x] =
+        bk < k && col < n ? __half2float(b[(long long)bk * n + col]) : 0.0f;
     __syncthreads();
 #pragma unroll
     for (int q = 0; q < TILE; ++q) acc = fmaf(as[threadIdx.y][q], bs[q][threadIdx.x], acc);
