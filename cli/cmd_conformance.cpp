@@ -1,4 +1,5 @@
-// kwb conformance — the sub-group (warp tile) conformance suite of seeds/002 on one device.
+// kwb conformance — the sub-group (warp tile) conformance suite (docs/CONFORMANCE.md) on one
+// device.
 #include <cuda_runtime_api.h>
 
 #include <chrono>

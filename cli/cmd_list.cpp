@@ -2,6 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "kwb/kernel_info.h"
+#include "kwb/results_json.h"
 #include "output.h"
 
 namespace kwb::cli {
@@ -14,17 +16,14 @@ void addListCommand(CLI::App& app, int& exitCode) {
     const auto kernels = commandRegistry().all();
     if (*json) {
       nlohmann::json out = nlohmann::json::array();
-      for (const auto& k : kernels)
-        out.push_back({{"id", k.id},
-                       {"name", k.displayName},
-                       {"family", k.family},
-                       {"stage", k.stage},
-                       {"precision", toString(k.precision)},
-                       {"alignment", k.alignment},
-                       {"reference", k.reference},
-                       {"rtol", k.rtol()},
-                       {"atol", k.atol()},
-                       {"description", k.description}});
+      for (const auto& k : kernels) {
+        // The fields of a document's "kernels" entry (parseKernelList reads them), and more.
+        nlohmann::json entry = kernelInfo(k);
+        entry["alignment"] = k.alignment;
+        entry["rtol"] = k.rtol();
+        entry["atol"] = k.atol();
+        out.push_back(std::move(entry));
+      }
       std::cout << out.dump(2) << '\n';
     } else {
       std::vector<std::vector<std::string>> rows{

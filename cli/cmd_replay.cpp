@@ -20,7 +20,7 @@ int replay(const std::string& path, double speed) {
   // A regular file of bounded size: a FIFO or /dev/zero is refused, not waited on.
   const std::string text = readTextFile(path, "event stream", kMaxDocumentBytes);
   std::vector<std::string> lines;
-  std::vector<Event> events;
+  std::vector<StreamEvent> events;
   int n = 0;
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);

@@ -1,21 +1,12 @@
-// kwb tune — the tuning sweep of one tunable kernel on one shape: every compile-time
-// configuration is verified by the same pipeline as `kwb verify` (GemmSession), the ones that
-// pass are timed by the same loop as `kwb run` (measure), and the fastest is reported.
-#include <cuda_runtime_api.h>
-
-#include <chrono>
+// kwb tune — the tuning sweep of one tunable kernel on one shape: a plan over the kernel's
+// compile-time configurations, run by the case loop of `kwb run` (cuda::runPlan): each is
+// verified, the ones that pass are timed, and the fastest is reported.
 #include <iostream>
-#include <memory>
 
 #include "commands.h"
-#include "kwb/cuda/check.h"
-#include "kwb/cuda/device.h"
-#include "kwb/cuda/gemm_session.h"
-#include "kwb/cuda/measure.h"
+#include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
-#include "kwb/run_info.h"
-#include "kwb/stats.h"
 #include "kwb/tuning.h"
 #include "output.h"
 #include "registry.h"
@@ -43,40 +34,27 @@ std::string joined(const std::vector<std::string>& xs) {
   return s;
 }
 
-// Verifies and, when it passes, times one configuration. Failures are data, not exceptions,
-// except a lost context, which the caller must see to stop.
-TuneResult tuneOne(cuda::GemmSession& session, cuda::PreparedCase& prepared,
-                   const KernelDescriptor& k, const kernels::TuneVariant& v,
-                   const cuda::MeasureOptions& opt, cuda::L2Flusher* flusher) {
-  TuneResult r;
-  r.config = v.config;
-  try {
-    const CaseResult c = session.verify(k, prepared);
-    r.status = std::string(toString(c.status));
-    r.message = c.message;
-    r.ranKernel = c.ranKernel;
-    if (c.status == CaseStatus::kFallback) {
-      r.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
-    } else if (c.status == CaseStatus::kPass) {
-      const GemmArgs args = prepared.args(1.0f, 0.0f);
-      const cuda::Measurement m =
-          cuda::measure([&] { k.launch(args); }, session.stream(), opt, flusher);
-      const double ms = stats::median(m.samplesMs);
-      r.medianMs = ms;
-      r.gflops = prepared.shape().flops() / (ms * 1e6);
-      r.samples = int(m.samplesMs.size());
-    }
-  } catch (const cuda::ContextLost&) {
-    throw;
-  } catch (const cuda::CudaError& e) {
-    r.status = std::string(toString(CaseStatus::kError));
-    r.message = e.what();
+// The sweep's table: one row per configuration, with the parameters people look at first.
+std::string tuneTable(const TuneGrid& grid) {
+  std::vector<std::vector<std::string>> rows{
+      {"configuration", "status", "median ms", "GFLOP/s", "samples", "threads", "smem KB"}};
+  for (const auto& r : grid.results) {
+    const auto& params = r.config->params;
+    const auto param = [&](const char* name) {
+      const auto it = params.find(name);
+      return it == params.end() ? std::string() : std::to_string(it->second);
+    };
+    const auto smem = params.find("smemBytes");
+    const bool timed = r.summary.median > 0;
+    rows.push_back({r.config->name, std::string(toString(r.status)),
+                    timed ? fixed(r.summary.median, 4) : "", timed ? fixed(r.gflops, 1) : "",
+                    std::to_string(r.summary.count), param("threads"),
+                    smem == params.end() ? "" : fixed(double(smem->second) / 1024, 1)});
   }
-  return r;
+  return formatTable(rows);
 }
 
 int tuneCommand(const TuneOpts& o) {
-  const auto start = std::chrono::steady_clock::now();
   checkWritable(o.json);
   const KernelDescriptor& base = commandRegistry().find(o.kernel);  // InputError → exit 2
   const std::vector<kernels::TuneVariant> variants = kernels::tuneVariants(base.id);
@@ -85,88 +63,57 @@ int tuneCommand(const TuneOpts& o) {
                      joined(kernels::tunableKernels()));
   const Shape shape = parseShape(o.shape);
 
-  const DeviceInfo d = cuda::queryDevice(o.device);  // NoDeviceError → exit 3
-  KWB_CUDA_CHECK(cudaSetDevice(o.device));
-  std::cout << "tuning " << base.id << " on " << toString(shape) << ", device " << d.index << ": "
-            << d.name << " (sm_" << d.ccMajor << d.ccMinor << "), " << variants.size()
-            << " configurations\n";
+  // A plan over the configuration axis: one case per configuration, same kernel and shape.
+  std::vector<KernelDescriptor> configured;
+  for (const auto& v : variants) configured.push_back(kernels::withVariant(base, v));
+  std::vector<cuda::PlanCase> plan;
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    plan.push_back({&configured[i], shape, variants[i].config});
 
-  cuda::GemmSession session(o.device);
-  auto prepared = session.prepare(base, shape, o.seed);  // every variant shares the inputs
-  cuda::MeasureOptions opt;
-  opt.coldL2 = o.cold;
-  opt.rule.maxTimeS = o.maxTime;
-  opt.timer = parseTimerMode(o.timer);
-  opt.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
-  std::unique_ptr<cuda::L2Flusher> flusher;
-  if (o.cold) flusher = std::make_unique<cuda::L2Flusher>(std::size_t(d.l2Bytes));
+  cuda::RunConfig cfg;
+  cfg.suite = "tune " + base.id;
+  cfg.seed = o.seed;
+  cfg.device = o.device;
+  cfg.toolVersion = KWB_VERSION;
+  cfg.gitRevision = KWB_GIT_REVISION;
+  cfg.measure.coldL2 = o.cold;
+  cfg.measure.rule.maxTimeS = o.maxTime;
+  cfg.measure.timer = parseTimerMode(o.timer);
+  cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
+  const auto sink = [&](const StreamEvent& e) {
+    if (e.type == EventType::kDevice && e.device)
+      std::cout << "tuning " << base.id << " on " << toString(shape) << ", device "
+                << e.device->index << ": " << e.device->name << " (sm_" << e.device->ccMajor
+                << e.device->ccMinor << "), " << variants.size() << " configurations\n";
+    if (e.type == EventType::kLog && e.level != "info")
+      std::cerr << "[" << e.level << "] " << e.message << '\n';
+    if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result) {
+      const CaseResult& r = *e.result;
+      std::cout << "  " << r.config->name << ": " << toString(r.status)
+                << (r.timed() ? " " + fixed(r.gflops, 1) + " GFLOP/s" : "")
+                << (r.message.empty() ? "" : " (" + r.message.substr(0, 160) + ")") << '\n';
+    }
+  };
+  RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
 
   TuneGrid grid;
   grid.kernel = base.id;
   grid.shape = shape;
   grid.seed = o.seed;
-  std::string lost;  // set once the context is gone: the remaining configurations are skipped
-  for (const auto& v : variants) {
-    const KernelDescriptor k = kernels::withVariant(base, v);
-    TuneResult r;
-    if (!lost.empty()) {
-      r.config = v.config;
-      r.status = std::string(toString(CaseStatus::kSkipped));
-      r.message = lost;
-    } else {
-      try {
-        r = tuneOne(session, *prepared, k, v, opt, flusher.get());
-      } catch (const cuda::ContextLost& e) {
-        r.config = v.config;
-        r.status = std::string(toString(e.result().status));
-        r.message = e.what();
-        lost = "not run: the CUDA context was lost after " + v.config.name;
-      }
-    }
-    std::cout << "  " << v.config.name << ": " << r.status
-              << (r.gflops ? " " + fixed(*r.gflops, 1) + " GFLOP/s" : "")
-              << (r.message.empty() ? "" : " (" + r.message.substr(0, 160) + ")") << '\n';
-    grid.results.push_back(std::move(r));
-  }
-
-  std::vector<std::vector<std::string>> rows{
-      {"configuration", "status", "median ms", "GFLOP/s", "samples", "threads", "smem KB"}};
-  for (const auto& r : grid.results) {
-    const auto param = [&](const char* name) {
-      const auto it = r.config.params.find(name);
-      return it == r.config.params.end() ? std::string() : std::to_string(it->second);
-    };
-    const auto smem = r.config.params.find("smemBytes");
-    rows.push_back({r.config.name, r.status, r.medianMs ? fixed(*r.medianMs, 4) : "",
-                    r.gflops ? fixed(*r.gflops, 1) : "", std::to_string(r.samples),
-                    param("threads"),
-                    smem == r.config.params.end() ? "" : fixed(double(smem->second) / 1024, 1)});
-  }
-  std::cout << formatTable(rows);
-
-  bool allGood = lost.empty();
-  for (const auto& r : grid.results) allGood = allGood && isGood(parseCaseStatus(r.status));
+  grid.results = std::move(doc.cases);
+  doc.cases.clear();
+  std::cout << tuneTable(grid);
   if (const auto best = fastest(grid.results)) {
-    const TuneResult& b = grid.results[*best];
-    grid.best = b.config.name;
-    std::cout << "best: " << b.config.name << "  " << fixed(*b.gflops, 1) << " GFLOP/s, "
-              << fixed(*b.medianMs, 4) << " ms\n";
+    const CaseResult& b = grid.results[*best];
+    grid.best = b.config->name;
+    std::cout << "best: " << b.config->name << "  " << fixed(b.gflops, 1) << " GFLOP/s, "
+              << fixed(b.summary.median, 4) << " ms\n";
   } else {
     std::cout << "best: none (no configuration passed verification on this shape)\n";
   }
-
-  if (!o.json.empty()) {
-    RunDocument doc = stampedDocument(KWB_VERSION, KWB_GIT_REVISION);
-    doc.device = d;
-    doc.settings.suite = "tune " + base.id;
-    doc.settings.seed = o.seed;
-    recordMeasureOptions(opt, doc.settings);
-    doc.tuning = std::move(grid);
-    doc.wallSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    writeDocument(doc, o.json);
-  }
-  return allGood ? kExitOk : kExitCaseFailed;
+  doc.tuning = std::move(grid);
+  if (!o.json.empty()) writeDocument(doc, o.json);
+  return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 
 }  // namespace

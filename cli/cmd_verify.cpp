@@ -1,15 +1,12 @@
 // kwb verify: the correctness pipeline alone (canary, tolerance, negative control, alpha/beta)
-// over a suite, as a pass/fail table. No timing.
+// over a suite, as a pass/fail table: the case loop of `kwb run` (cuda::runPlan) with no timing.
 
-#include <chrono>
 #include <iostream>
 
 #include "commands.h"
-#include "kwb/cuda/device.h"
-#include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
-#include "kwb/run_info.h"
 #include "output.h"
 #include "registry.h"
 #include "run_options.h"
@@ -49,55 +46,31 @@ std::string verifyTable(const RunDocument& doc) {
 int verifyCommand(const Selection& selection, const std::string& json) {
   checkWritable(json);
   const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
-  const auto started = std::chrono::steady_clock::now();
-  RunDocument doc = stampedDocument(KWB_VERSION, KWB_GIT_REVISION);
-  doc.settings.suite = sel.suiteName;
-  doc.settings.seed = selection.seed;
-  doc.settings.verifyOnly = true;
-  doc.device = cuda::queryDevice(selection.device);  // NoDeviceError → exit 3
-  std::cerr << formatBanner(*doc.device);
-
-  cuda::GemmSession session(selection.device);
-  doc.knownAnswer = session.knownAnswerTest();  // reported; the run goes on
+  std::vector<cuda::PlanCase> plan;  // shape by shape, in the order selected
+  for (const Shape& s : sel.shapes)
+    for (const KernelDescriptor* k : sel.kernels) plan.push_back({k, s, std::nullopt});
+  cuda::RunConfig cfg;
+  cfg.suite = sel.suiteName;
+  cfg.seed = selection.seed;
+  cfg.verifyOnly = true;
+  cfg.device = selection.device;
+  cfg.toolVersion = KWB_VERSION;
+  cfg.gitRevision = KWB_GIT_REVISION;
+  const auto sink = [&](const StreamEvent& e) {
+    if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
+    if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
+      std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
+                << toString(e.result->shape) << ": " << toString(e.result->status) << '\n';
+  };
+  const RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
             << doc.knownAnswer.detail << ")\n\n";
-
-  const std::size_t total = sel.shapes.size() * sel.kernels.size();
-  std::string stopReason;  // set once a sticky CUDA error lost the context
-  for (const Shape& s : sel.shapes)
-    for (const KernelDescriptor* k : sel.kernels) {
-      if (!stopReason.empty()) {
-        doc.cases.push_back(skippedCase(*k, s, stopReason));
-        continue;
-      }
-      try {
-        doc.cases.push_back(session.verifyCase(*k, s, selection.seed));
-      } catch (const InputError& e) {  // e.g. too large for the free device memory
-        doc.cases.push_back(skippedCase(*k, s, e.what()));
-      } catch (const cuda::ContextLost& e) {
-        doc.cases.push_back(e.result());
-        stopReason = "not run: the CUDA context was lost after " + k->id + " " + toString(s);
-      } catch (const cuda::CudaError& e) {  // from prepare (e.g. cudaMalloc), before verify
-        CaseResult c = skippedCase(*k, s, e.what());
-        c.status = CaseStatus::kError;
-        doc.cases.push_back(c);
-        if (e.sticky())
-          stopReason = "not run: the CUDA context was lost after " + k->id + " " + toString(s);
-      }
-      const CaseResult& c = doc.cases.back();
-      std::cerr << "[" << doc.cases.size() << "/" << total << "] " << c.kernel << " "
-                << toString(c.shape) << ": " << toString(c.status) << '\n';
-    }
-  doc.wallSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!json.empty()) writeDocument(doc, json);
 
   std::cout << verifyTable(doc);
-  bool allGood = doc.knownAnswer.passed;
   std::size_t bad = 0;
   for (const auto& c : doc.cases) {
     if (isGood(c.status)) continue;
-    allGood = false;
     if (bad++ == 0) std::cout << "\nnot passed:\n";
     std::cout << "  " << c.kernel << " " << toString(c.shape) << ": " << toString(c.status)
               << (c.message.empty() ? "" : ": " + c.message) << '\n';
@@ -105,7 +78,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   std::cout << '\n'
             << doc.cases.size() - bad << " of " << doc.cases.size() << " cases pass (seed "
             << selection.seed << ")\n";
-  return allGood ? kExitOk : kExitCaseFailed;
+  return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 
 }  // namespace
@@ -113,7 +86,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
 void addVerifyCommand(CLI::App& app, int& exitCode) {
   auto* sub = app.add_subcommand(
       "verify",
-      "Check kernels against cuBLAS: canary, spec tolerance, negative control, alpha/beta "
+      "Check kernels against cuBLAS: canary, the kernel's tolerance, negative control, alpha/beta "
       "(default suite: spec-correctness; exit 0 when every case and the known-answer test pass, "
       "1 otherwise)");
   auto sel = std::make_shared<Selection>();

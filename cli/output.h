@@ -8,7 +8,7 @@ namespace kwb::cli {
 
 // A plain text table with aligned columns; the first row is the header.
 std::string formatTable(const std::vector<std::vector<std::string>>& rows);
-// The FK20-style device banner, several lines.
+// The device banner, several lines.
 std::string formatBanner(const DeviceInfo& d);
 std::string fixed(double v, int decimals);
 

@@ -54,14 +54,4 @@ cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& a
   return k;
 }
 
-KernelRegistry withUserKernels(const KernelRegistry& base,
-                               const std::vector<KernelDescriptor>& extra) {
-  std::vector<KernelDescriptor> all(base.all().begin(), base.all().end());
-  for (const auto& d : extra) {
-    if (base.tryFind(d.id)) throw InputError("user kernel id " + d.id + " is taken");
-    all.push_back(d);
-  }
-  return KernelRegistry(std::move(all));
-}
-
 }  // namespace kwb::cli

@@ -23,8 +23,4 @@ UserLaunchSpec optionSpec(const SourceOpts& o);
 // Compiles o.source for `arch` (printing NVRTC's warnings and cache use to stderr).
 cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch);
 
-// The built-in registry plus `extra` (user kernels), for one run.
-KernelRegistry withUserKernels(const KernelRegistry& base,
-                               const std::vector<KernelDescriptor>& extra);
-
 }  // namespace kwb::cli

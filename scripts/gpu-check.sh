@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full GPU check in one call (../shared/GPU.md): build the engine and tests (no Qt),
+# The full GPU check in one call (docs/VALIDATION.md): build the engine and tests (no Qt),
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
@@ -19,7 +19,7 @@ section() { echo; echo "=== $* ($(date +%T))"; }
 if has build; then
   section build
   cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} -DKWB_GIT_REVISION="${KWB_REVISION:-}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
   echo "built"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
   $KWB device | tee "$OUT/device.txt"

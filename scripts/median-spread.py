@@ -17,7 +17,8 @@ def medians(path):
         if c.get("samplesMs"):
             s = c["shape"]
             out[(c["kernel"], f'{s["m"]}x{s["n"]}x{s["k"]}')] = (
-                c["summary"]["median"] * 1e3, c.get("warmupSmClockMhz", 0))
+                c["summary"]["median"] * 1e3, c.get("warmupSmClockMhz", 0),
+                c["summary"].get("cv", 0))
     return doc["settings"].get("timer", "host-events"), out
 
 
@@ -39,6 +40,12 @@ def main(paths):
               f"   {100 * spread:6.2f}%  {clocks and 'SM MHz after warm-up: ' + clocks}")
     if not spreads:
         return
+    for i, (timer, r) in enumerate(runs):
+        long = [(v[2], k) for k, v in r.items() if v[0] >= 5.0]
+        over = [x for x in long if x[0] > 0.005]
+        worst = max(long) if long else (0, ("-", "-"))
+        print(f"run {i + 1}: CV above 0.5% on {len(over)} of {len(long)} cases of 5 us or more; "
+              f"worst {100 * worst[0]:.2f}% ({worst[1][0]} {worst[1][1]})")
     within1 = sum(s <= 0.01 for s in spreads)
     beyond3 = sum(s > 0.03 for s in spreads)
     print(f"within 1%: {within1}/{len(spreads)} ({100 * within1 / len(spreads):.0f}%); "

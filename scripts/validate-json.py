@@ -55,12 +55,32 @@ def check_case(c, w):
     need(isinstance(c.get("gflops"), (int, float)), w, "case.gflops must be a number")
 
 
+def check_kernels(kernels, cases, w):
+    """The document's "kernels" list (absent in documents written before it existed)."""
+    if not need(isinstance(kernels, list), w, "'kernels' must be a list"):
+        return
+    ids = set()
+    for i, k in enumerate(kernels):
+        kw = f"{w} kernel {i}"
+        if not need(isinstance(k, dict), kw, "kernel entry must be an object"):
+            continue
+        for key in ("id", "name", "family", "precision", "description"):
+            need(isinstance(k.get(key), str), kw, f"kernel.{key} must be a string")
+        need(isinstance(k.get("stage"), int) and k["stage"] >= 0, kw, "kernel.stage must be >= 0")
+        for key in ("reference", "tunable"):
+            need(isinstance(k.get(key), bool), kw, f"kernel.{key} must be true or false")
+        ids.add(k.get("id"))
+    for c in cases:
+        kid = str(c.get("kernel", "")).split("[")[0]
+        need(kid in ids, w, f"case kernel {kid!r} is not in 'kernels'")
+
+
 def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2), w, "schemaVersion must be 1 or 2")
-    if j.get("schemaVersion") == 2:
+    need(j.get("schemaVersion") in (1, 2, 3), w, "schemaVersion must be 1, 2 or 3")
+    if j.get("schemaVersion") in (2, 3):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):
@@ -72,6 +92,8 @@ def check_results(path, j):
          w, "timestamp must be ISO 8601")
     for i, c in enumerate(j.get("cases", [])):
         check_case(c, f"{w} case {i}")
+    if "kernels" in j:
+        check_kernels(j["kernels"], j.get("cases", []), w)
 
 
 def check_stream(path):

@@ -11,6 +11,7 @@
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/timer_kernels.h"
+#include "kwb/throttle_filter.h"
 #include "kwb/stats.h"
 #include "sampler.h"
 
@@ -171,24 +172,29 @@ Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
   std::vector<KernelActivity> traced;
   const auto begin = Clock::now();
   std::optional<NvtxRange> range(std::in_place, opt.nvtxRange);
+  ThrottleFilter throttle(m.warmupSmClockMhz, opt.throttleFraction,
+                          std::size_t(std::max(opt.rule.minSamples, 10)));
   for (;;) {
     if (cancelled && cancelled()) break;
     Sample s = sampler.take(m.timer, m.launchesPerSample, opt.coldL2);
-    if (s.smClockMhz < opt.throttleFraction * m.warmupSmClockMhz) {
-      ++m.throttledSamples;
-    } else {
+    if (throttle.keep(s.smClockMhz, m.samplesMs.size())) {
       m.samplesMs.push_back(s.ms);
       traced.insert(traced.end(), s.kernels.begin(), s.kernels.end());
     }
+    m.throttledSamples = throttle.dropped();
     const double elapsed = secondsSince(begin);
     m.reason = shouldStop(opt.rule, m.samplesMs, elapsed);
-    // The rule waits for a first kept sample; a GPU that throttles every sample must not
-    // keep the case running forever.
-    if (m.reason == StopReason::kContinue && m.samplesMs.empty() && m.throttledSamples > 0 &&
-        (elapsed >= opt.rule.maxTimeS || m.throttledSamples >= 2 * opt.rule.maxSamples + 10))
+    // Dropped samples count toward the minimum the time cap waits for, and a GPU that
+    // throttles every sample must not keep the case running forever.
+    const std::size_t taken = m.samplesMs.size() + std::size_t(m.throttledSamples);
+    if (m.reason == StopReason::kContinue && m.throttledSamples > 0 &&
+        ((elapsed >= opt.rule.maxTimeS && taken >= std::size_t(std::max(opt.rule.minSamples, 1))) ||
+         taken >= std::size_t(2 * opt.rule.maxSamples + 10)))
       m.reason = StopReason::kMaxTime;
     if (m.reason != StopReason::kContinue) break;
   }
+  if (throttle.rebased())
+    m.timerNote += std::string(m.timerNote.empty() ? "" : "; ") + throttle.note();
   range.reset();
   if (tracer) {
     sampler.attachTracer(nullptr);

@@ -1,8 +1,10 @@
 #include "kwb/cuda/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
@@ -11,8 +13,8 @@
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/user_guard.h"
 #include "kwb/error.h"
-#include "kwb/run_info.h"
 #include "kwb/progression.h"
+#include "kwb/run_info.h"
 
 namespace kwb::cuda {
 namespace {
@@ -23,80 +25,150 @@ std::string fixedText(double v, int digits) {
   return buf;
 }
 
-}  // namespace
-
-void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c) {
-  c.samplesMs = m.samplesMs;
-  c.launchesPerSample = m.launchesPerSample;
-  c.coldL2 = opt.coldL2;
-  c.timer = m.timer;
-  c.timerNote = m.timerNote;
-  c.throttledSamples = m.throttledSamples;
-  c.warmupSmClockMhz = m.warmupSmClockMhz;
-  c.kernels = m.kernels;
-  c.cuptiMedianMs = m.cuptiMedianMs;
-  c.summary = stats::summarize(c.samplesMs);
-  c.timerVsCuptiPct.reset();
-  if (m.cuptiMedianMs && *m.cuptiMedianMs > 0 && c.summary.median > 0)
-    c.timerVsCuptiPct = 100.0 * (c.summary.median - *m.cuptiMedianMs) / *m.cuptiMedianMs;
-  if (c.samplesMs.empty() && m.throttledSamples > 0)
-    c.timerNote += std::string(c.timerNote.empty() ? "" : "; ") + "all " +
-                   std::to_string(m.throttledSamples) + " samples were taken below " +
-                   fixedText(100 * opt.throttleFraction, 0) +
-                   "% of the warm-up SM clock and dropped";
-  deriveThroughput(c);
+// The document's kernel list: one entry per kernel the plan names (a configuration counts as
+// its kernel), stages in family and stage order, then the references.
+std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
+  std::vector<KernelInfo> out;
+  for (const PlanCase& p : plan) {
+    KernelInfo k = kernelInfo(*p.kernel);
+    k.id = std::string(baseKernelId(k.id));
+    if (std::none_of(out.begin(), out.end(), [&](const KernelInfo& o) { return o.id == k.id; }))
+      out.push_back(std::move(k));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const KernelInfo& a, const KernelInfo& b) {
+    return std::tie(a.reference, a.family, a.stage) < std::tie(b.reference, b.family, b.stage);
+  });
+  return out;
 }
 
-std::vector<PlannedCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
-                                   const std::vector<Shape>& shapes) {
-  std::vector<PlannedCase> plan;
+// What the whole run shares: the session (stream, cuBLAS, reference cache), the L2 flusher,
+// the clock sampler, and the inputs a tuning sweep reuses.
+struct RunState {
+  RunState(const RunConfig& cfg, const DeviceInfo& d) : session(cfg.device), nvml(cfg.device) {
+    if (cfg.measure.coldL2 && !cfg.verifyOnly)
+      flusher = std::make_unique<L2Flusher>(std::size_t(d.l2Bytes));
+  }
+  GemmSession session;
+  std::unique_ptr<L2Flusher> flusher;
+  NvmlSampler nvml;
+  std::unique_ptr<PreparedCase> inputs;
+  std::string inputsKey;  // the kernel and shape `inputs` were prepared for
+};
+
+// Verifies `p` and, when it passed and the run times, times it. Failures are data; a lost
+// context sets `stopReason`.
+CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
+                   const std::vector<CaseResult>& done, const std::function<bool()>& cancelled,
+                   const std::function<void(const std::string&)>& warn, std::string& stopReason) {
+  const KernelDescriptor& k = *p.kernel;
+  const std::string lost =
+      "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
+  CaseResult c;
+  try {
+    // Configurations of one kernel share their inputs; any other case prepares its own.
+    const std::string key =
+        p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape) : std::string();
+    if (key.empty() || key != st.inputsKey) {
+      st.inputs.reset();  // its memory is free before the next allocation
+      st.inputs = st.session.prepare(k, p.shape, cfg.seed);
+      st.inputsKey = key;
+    }
+    // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions,
+    // so a kernel writing past C fails before it can scribble over the pipeline's buffers.
+    const bool user = k.family == "user";
+    const std::string outside = user ? guardViolation(k, *st.inputs, st.session.stream()) : "";
+    if (outside.empty()) {
+      c = st.session.verify(k, *st.inputs);
+    } else {
+      c = skippedCase(k, p.shape, outside);
+      c.status = CaseStatus::kFail;
+    }
+    if (isGood(c.status) && !cfg.verifyOnly) {
+      if (p.config && c.status == CaseStatus::kFallback) {
+        c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
+      } else {
+        const GemmArgs args = st.inputs->args(1.0f, 0.0f);
+        st.nvml.start();
+        const Measurement m = measure([&] { k.launch(args); }, st.session.stream(), cfg.measure,
+                                      st.flusher.get(), cancelled);
+        c.clocks = st.nvml.stop();
+        recordMeasurement(m, cfg.measure, c);
+        fillPercentOfReference(c, done);
+        if (!m.cuptiNote.empty()) warn(k.id + " " + toString(p.shape) + ": " + m.cuptiNote);
+        if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
+          st.inputs.reset();
+          st.inputsKey.clear();
+          const CaseResult again = st.session.verifyCase(k, p.shape, freshSeed(cfg.seed));
+          if (!isGood(again.status)) {
+            c.status = again.status;
+            c.message = "second seed (after timing): " + again.message;
+          }
+        }
+      }
+    }
+  } catch (const InputError& e) {
+    c = skippedCase(k, p.shape, e.what());  // e.g. too large for device memory
+  } catch (const CuptiUnavailable& e) {
+    c.clocks = st.nvml.stop();
+    c.status = CaseStatus::kError;
+    c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
+  } catch (const ContextLost& e) {
+    c = e.result();
+    stopReason = lost;
+  } catch (const CudaError& e) {
+    c.clocks = st.nvml.stop();
+    c.kernel = k.id;
+    c.shape = p.shape;
+    c.precision = k.precision;
+    c.status = CaseStatus::kError;
+    c.message = e.what();
+    if (e.sticky()) stopReason = lost;
+  }
+  if (!p.config || !stopReason.empty()) {  // a case's own inputs go with it
+    st.inputs.reset();
+    st.inputsKey.clear();
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                const std::vector<Shape>& shapes) {
+  std::vector<PlanCase> plan;
   for (const Shape& s : shapes) {
     for (const auto* k : kernels)
-      if (k->reference) plan.push_back({k->id, s});
+      if (k->reference) plan.push_back({k, s, std::nullopt});
     for (const auto* k : kernels)
-      if (!k->reference) plan.push_back({k->id, s});
+      if (!k->reference) plan.push_back({k, s, std::nullopt});
   }
   return plan;
 }
 
-void deriveThroughput(CaseResult& c) {
-  const double ms = c.summary.median;
-  if (ms <= 0) return;
-  const Shape& s = c.shape;
-  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
-  const double m = double(s.m), n = double(s.n), k = double(s.k);
-  const double bytes = inputBytes * (m * k + k * n) + 4.0 * m * n;
-  c.gflops = s.flops() / (ms * 1e6);
-  c.arithmeticIntensity = s.flops() / bytes;
-  c.bandwidthGBs = bytes / (ms * 1e6);
-}
-
-void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) {
-  auto refGflops = [&](const char* id) -> double {
-    for (const auto& r : done)
-      if (r.kernel == id && r.shape == c.shape && r.timed() && isGood(r.status)) return r.gflops;
-    return 0.0;
-  };
-  if (c.gflops <= 0) return;
-  if (const double fp32 = refGflops("cublas.sgemm"); fp32 > 0 && c.kernel != "cublas.sgemm")
-    c.pctOfFp32Reference = 100.0 * c.gflops / fp32;
-  if (c.precision == Precision::kFp16Fp32Acc && c.kernel != "cublas.hgemm_f32acc")
-    if (const double fp16 = refGflops("cublas.hgemm_f32acc"); fp16 > 0)
-      c.pctOfFp16Reference = 100.0 * c.gflops / fp16;
+std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
+                                  const std::vector<PlannedCase>& plan) {
+  std::vector<PlanCase> out;
+  for (const auto& p : plan) out.push_back({&registry.find(p.kernel), p.shape, std::nullopt});
+  return out;
 }
 
 RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCase>& plan,
                     const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled) {
+  return runPlan(resolvePlan(registry, plan), cfg, sink, cancelled);
+}
+
+RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
+                    const std::function<bool()>& cancelled) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  auto emit = [&](Event e) {
+  auto emit = [&](StreamEvent e) {
     e.elapsedS = elapsed();
     sink(e);
   };
   auto log = [&](const std::string& level, const std::string& msg) {
-    Event e(EventType::kLog);
+    StreamEvent e(EventType::kLog);
     e.level = level;
     e.message = msg;
     emit(e);
@@ -106,9 +178,10 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   doc.settings.suite = cfg.suite;
   doc.settings.seed = cfg.seed;
   doc.settings.verifyOnly = cfg.verifyOnly;
-  recordMeasureOptions(cfg.measure, doc.settings);
+  if (!cfg.verifyOnly) recordMeasureOptions(cfg.measure, doc.settings);  // nothing is timed
+  doc.kernels = planKernels(plan);
 
-  Event hello(EventType::kHello);
+  StreamEvent hello(EventType::kHello);
   hello.toolVersion = doc.toolVersion;
   hello.gitRevision = doc.gitRevision;
   hello.host = doc.host;
@@ -117,30 +190,27 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
 
   doc.device = queryDevice(cfg.device);  // NoDeviceError → exit 3, before any case
   KWB_CUDA_CHECK(cudaSetDevice(cfg.device));
-  Event dev(EventType::kDevice);
+  StreamEvent dev(EventType::kDevice);
   dev.device = doc.device;
   emit(dev);
 
-  Event planEvent(EventType::kPlan);
+  StreamEvent planEvent(EventType::kPlan);
   planEvent.settings = doc.settings;
-  planEvent.plan = plan;
+  for (const PlanCase& p : plan) planEvent.plan.push_back({p.kernel->id, p.shape});
+  planEvent.kernels = doc.kernels;
   emit(planEvent);
 
-  GemmSession session(cfg.device);
-  doc.knownAnswer = session.knownAnswerTest();
+  RunState st(cfg, *doc.device);
+  doc.knownAnswer = st.session.knownAnswerTest();
   log(doc.knownAnswer.passed ? "info" : "error",
       std::string("known-answer test ") + (doc.knownAnswer.passed ? "passed: " : "FAILED: ") +
           doc.knownAnswer.detail);
-
-  std::unique_ptr<L2Flusher> flusher;
-  if (cfg.measure.coldL2 && !cfg.verifyOnly)
-    flusher = std::make_unique<L2Flusher>(std::size_t(doc.device->l2Bytes));
-  NvmlSampler nvml(cfg.device);
-  if (!nvml.available()) log("warn", "clocks not sampled: " + nvml.whyUnavailable());
+  if (!cfg.verifyOnly && !st.nvml.available())
+    log("warn", "clocks not sampled: " + st.nvml.whyUnavailable());
   // The host timer also serves under profilers that serialise launches, where a stream held
   // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
   if (!cfg.verifyOnly && cfg.measure.timer != TimerMode::kHost) {
-    doc.launchOverhead = measureLaunchOverhead(session.stream());
+    doc.launchOverhead = measureLaunchOverhead(st.session.stream());
     log("info", "timer: " + std::string(timerLabel(cfg.measure.timer)) +
                     "; an empty kernel takes " + fixedText(doc.launchOverhead->isolatedUs, 2) +
                     " us isolated, " + fixedText(doc.launchOverhead->backToBackUs, 2) +
@@ -148,90 +218,32 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   }
 
   std::string stopReason;  // set once the run cannot go on
+  const auto warn = [&](const std::string& m) { log("warn", m); };
   for (std::size_t i = 0; i < plan.size(); ++i) {
-    const KernelDescriptor& k = registry.find(plan[i].kernel);
-    const Shape& shape = plan[i].shape;
+    const PlanCase& p = plan[i];
     if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
-    if (!stopReason.empty()) {
-      doc.cases.push_back(skippedCase(k, shape, stopReason));
-      Event e(EventType::kCaseFailed);
-      e.index = int(i);
-      e.result = doc.cases.back();
-      emit(e);
-      continue;
-    }
-    Event started(EventType::kCaseStarted);
-    started.index = int(i);
-    started.planned = plan[i];
-    emit(started);
-
     CaseResult c;
-    try {
-      auto prepared = session.prepare(k, shape, cfg.seed);
-      // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions,
-      // so a kernel writing past C fails before it can scribble over the pipeline's buffers.
-      const bool user = k.family == "user";
-      const std::string outside = user ? guardViolation(k, *prepared, session.stream()) : "";
-      if (outside.empty()) {
-        c = session.verify(k, *prepared);
-      } else {
-        c = skippedCase(k, shape, outside);
-        c.status = CaseStatus::kFail;
-      }
-      if (isGood(c.status) && !cfg.verifyOnly) {
-        const GemmArgs args = prepared->args(1.0f, 0.0f);
-        nvml.start();
-        const Measurement m = measure([&] { k.launch(args); }, session.stream(), cfg.measure,
-                                      flusher.get(), cancelled);
-        c.clocks = nvml.stop();
-        recordMeasurement(m, cfg.measure, c);
-        fillPercentOfReference(c, doc.cases);
-        if (!m.cuptiNote.empty()) log("warn", k.id + " " + toString(shape) + ": " + m.cuptiNote);
-        if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
-          prepared.reset();
-          const CaseResult again = session.verifyCase(k, shape, freshSeed(cfg.seed));
-          if (!isGood(again.status)) {
-            c.status = again.status;
-            c.message = "second seed (after timing): " + again.message;
-          }
-        }
-      }
-    } catch (const InputError& e) {
-      c = skippedCase(k, shape, e.what());  // e.g. too large for device memory
-    } catch (const CuptiUnavailable& e) {
-      c.clocks = nvml.stop();
-      c.status = CaseStatus::kError;
-      c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
-    } catch (const ContextLost& e) {
-      c = e.result();
-      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(shape);
-    } catch (const CudaError& e) {
-      c.clocks = nvml.stop();
-      c.kernel = k.id;
-      c.shape = shape;
-      c.precision = k.precision;
-      c.status = CaseStatus::kError;
-      c.message = e.what();
-      if (e.sticky())
-        stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(shape);
+    if (!stopReason.empty()) {
+      c = skippedCase(*p.kernel, p.shape, stopReason);
+    } else {
+      StreamEvent started(EventType::kCaseStarted);
+      started.index = int(i);
+      started.planned = {p.kernel->id, p.shape};
+      emit(started);
+      c = runCase(p, cfg, st, doc.cases, cancelled, warn, stopReason);
     }
+    c.config = p.config;
     doc.cases.push_back(c);
-    Event fin(isGood(c.status) ? EventType::kCaseFinished : EventType::kCaseFailed);
+    StreamEvent fin(isGood(c.status) ? EventType::kCaseFinished : EventType::kCaseFailed);
     fin.index = int(i);
-    fin.result = c;
+    fin.result = std::move(c);
     emit(fin);
   }
 
-  if (!cfg.verifyOnly)
-    doc.progression = checkProgression(doc.cases, [&](std::string_view id) {
-      const auto* k = registry.tryFind(id);
-      return k && !k->reference ? k->stage : 0;
-    });
+  if (!cfg.verifyOnly) doc.progression = checkProgression(doc);
   doc.wallSeconds = elapsed();
-  Event done(EventType::kDone);
-  bool allGood = doc.knownAnswer.passed;
-  for (const auto& c : doc.cases) allGood = allGood && isGood(c.status);
-  done.exitCode = allGood ? kExitOk : kExitCaseFailed;
+  StreamEvent done(EventType::kDone);
+  done.exitCode = allPassed(doc) ? kExitOk : kExitCaseFailed;
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;
   done.wallSeconds = doc.wallSeconds;

@@ -7,7 +7,7 @@
 
 #include "kwb/cuda/blocking_kernel.h"
 #include "kwb/cuda/cupti_tracer.h"
-#include "kwb/cuda/event.h"
+#include "kwb/cuda/cuda_event.h"
 #include "kwb/timer.h"
 
 struct CUstream_st;
@@ -50,7 +50,7 @@ class Sampler {
   CUstream_st* m_stream;
   L2Flusher* m_flusher;
   BlockingKernel m_blocker;
-  Event m_start, m_stop;
+  CudaEvent m_start, m_stop;
   CuptiTracer* m_tracer = nullptr;
   CUgraphExec_st* m_graph = nullptr;
   int m_graphLaunches = 0;

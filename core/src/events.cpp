@@ -43,7 +43,7 @@ std::string_view toString(EventType t) {
   return "?";
 }
 
-std::string toJsonLine(const Event& e) {
+std::string toJsonLine(const StreamEvent& e) {
   json j = {{"event", toString(e.type)}, {"elapsedS", e.elapsedS}};
   switch (e.type) {
     case EventType::kHello:
@@ -62,6 +62,7 @@ std::string toJsonLine(const Event& e) {
       j["settings"] = e.settings;
       j["cases"] = json::array();
       for (const auto& p : e.plan) j["cases"].push_back(plannedToJson(p));
+      j["kernels"] = e.kernels;
       break;
     case EventType::kCaseStarted:
       j["index"] = e.index;
@@ -89,7 +90,7 @@ std::string toJsonLine(const Event& e) {
   return j.dump();
 }
 
-Event parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
+StreamEvent parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
   const std::string where = std::string(source) + ":" + std::to_string(lineNumber);
   json j;
   try {
@@ -100,7 +101,7 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
                      ")");
   }
   try {
-    Event e;
+    StreamEvent e;
     const std::string name = j.at("event").get<std::string>();
     bool known = false;
     for (EventType t : kAllTypes)
@@ -131,6 +132,8 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
         get(j, "settings", e.settings);
         if (!j.at("cases").is_array()) throw InputError("'cases' must be a list");
         for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
+        if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
+          get(j, "kernels", e.kernels);  // older engines sent none: the builder fills them in
         break;
       case EventType::kCaseStarted:
         get(j, "index", e.index);
@@ -163,43 +166,6 @@ Event parseEventLine(std::string_view line, std::string_view source, int lineNum
     throw InputError("bad event at " + where + ": " + jsonread::plain(ex.what()));
   } catch (const InputError& ex) {
     throw InputError("bad event at " + where + ": " + ex.what());
-  }
-}
-
-void DocumentBuilder::apply(const Event& e) {
-  switch (e.type) {
-    case EventType::kHello:
-      m_doc.toolVersion = e.toolVersion;
-      m_doc.gitRevision = e.gitRevision;
-      m_doc.host = e.host;
-      m_doc.timestamp = e.timestamp;
-      m_doc.schemaVersion = e.schemaVersion;
-      break;
-    case EventType::kDevice:
-      m_doc.device = e.device;
-      break;
-    case EventType::kPlan:
-      m_doc.settings = e.settings;
-      m_plan = e.plan;
-      break;
-    case EventType::kCaseStarted:
-      m_running = e.index;
-      break;
-    case EventType::kCaseFinished:
-    case EventType::kCaseFailed:
-      if (e.result) m_doc.cases.push_back(*e.result);
-      m_running = -1;
-      break;
-    case EventType::kLog:
-      break;
-    case EventType::kDone:
-      m_doc.knownAnswer = e.knownAnswer;
-      m_doc.progression = e.progression;
-      m_doc.wallSeconds = e.wallSeconds;
-      m_doc.launchOverhead = e.launchOverhead;
-      m_exitCode = e.exitCode;
-      m_done = true;
-      break;
   }
 }
 

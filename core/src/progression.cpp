@@ -44,4 +44,12 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
   return out;
 }
 
+ProgressionCheck checkProgression(const RunDocument& doc) {
+  return checkProgression(doc.cases, [&](std::string_view id) {
+    if (baseKernelId(id) != id) return 0;  // a tuning configuration
+    const KernelInfo* k = doc.kernelInfo(id);
+    return k && !k->reference ? k->stage : 0;
+  });
+}
+
 }  // namespace kwb

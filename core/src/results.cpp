@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <system_error>
@@ -51,6 +52,15 @@ const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape)
   for (const auto& c : cases)
     if (c.kernel == kernel && c.shape == shape) return &c;
   return nullptr;
+}
+
+bool allPassed(const RunDocument& doc) {
+  const auto good = [](const CaseResult& c) { return isGood(c.status); };
+  if (doc.knownAnswer.ran && !doc.knownAnswer.passed) return false;
+  if (!std::all_of(doc.cases.begin(), doc.cases.end(), good)) return false;
+  if (doc.tuning && !std::all_of(doc.tuning->results.begin(), doc.tuning->results.end(), good))
+    return false;
+  return !doc.conformance || doc.conformance->passed();
 }
 
 std::string toJsonText(const RunDocument& doc, int indent) {

@@ -81,7 +81,7 @@ CompareReport compareFromJson(const json& j) {
 
 void to_json(json& j, const Shape& v) { j = {{"m", v.m}, {"n", v.n}, {"k", v.k}}; }
 namespace {
-// A shape read from a file passes the rules of a typed one (parseShape), or is refused with
+// A shape read from a file passes the rules of a typed one (checkedShape), or is refused with
 // its message. `unset` allows 0x0x0, written where no shape applies.
 Shape readShape(const json& j, bool allowUnset) {
   Shape v;
@@ -89,7 +89,7 @@ Shape readShape(const json& j, bool allowUnset) {
   get(j, "n", v.n);
   get(j, "k", v.k);
   if (allowUnset && v == Shape{}) return v;
-  return parseShape(std::to_string(v.m) + "x" + std::to_string(v.n) + "x" + std::to_string(v.k));
+  return checkedShape(v.m, v.n, v.k);
 }
 }  // namespace
 
@@ -204,7 +204,8 @@ void to_json(json& j, const CaseResult& v) {
          {"temperatureCMax", v.clocks.temperatureCMax},
          {"powerWMean", v.clocks.powerWMean},
          {"throttleReasons", v.clocks.throttleReasons}}}};
-  if (!v.sourcePath.empty()) {  // user kernels only: built-in cases keep their schema
+  if (v.config) j["config"] = *v.config;  // tuning sweeps only
+  if (!v.sourcePath.empty()) {            // user kernels only: built-in cases keep their schema
     j["sourcePath"] = v.sourcePath;
     j["sourceHash"] = v.sourceHash;
   }
@@ -277,6 +278,7 @@ void from_json(const json& j, CaseResult& v) {
   get(c, "temperatureCMax", v.clocks.temperatureCMax);
   get(c, "powerWMean", v.clocks.powerWMean);
   get(c, "throttleReasons", v.clocks.throttleReasons);
+  getOpt(j, "config", v.config);
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -412,6 +414,7 @@ void to_json(json& j, const RunDocument& v) {
        {"host", v.host},
        {"device", v.device ? json(*v.device) : json(nullptr)},
        {"settings", v.settings},
+       {"kernels", v.kernels},
        {"knownAnswer", v.knownAnswer},
        {"cases", v.cases},
        {"progression", v.progression},
@@ -428,6 +431,8 @@ void from_json(const json& j, RunDocument& v) {
   get(j, "host", v.host);
   getOpt(j, "device", v.device);
   get(j, "settings", v.settings);
+  v.kernels.clear();
+  if (auto it = j.find("kernels"); it != j.end() && !it->is_null()) get(j, "kernels", v.kernels);
   get(j, "knownAnswer", v.knownAnswer);
   get(j, "cases", v.cases);
   get(j, "progression", v.progression);
@@ -439,6 +444,7 @@ void from_json(const json& j, RunDocument& v) {
   if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
+  listMissingKernels(v);  // documents before the list, or a list missing an id
 }
 
 void encodeNonFinite(json& j) {

@@ -79,6 +79,23 @@ std::vector<Shape> parseShapeList(std::string_view text) {
   return out;
 }
 
+Shape checkedShape(std::int64_t m, std::int64_t n, std::int64_t k) {
+  const Shape s{m, n, k};
+  const std::int64_t dims[] = {m, n, k};
+  const char* names[] = {"M", "N", "K"};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1) bad(toString(s), std::string("dimension ") + names[i] + " must be at least 1");
+    if (dims[i] > kMaxDimension)
+      bad(toString(s), std::string("dimension ") + names[i] + " is above 2^31 - 1");
+  }
+  return s;
+}
+
+std::string shapeText(const Shape& s) {
+  if (s.m == s.n && s.n == s.k) return std::to_string(s.m) + "\xC2\xB3";
+  return std::to_string(s.m) + "\xC3\x97" + std::to_string(s.n) + "\xC3\x97" + std::to_string(s.k);
+}
+
 std::string toString(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
 }

@@ -1,6 +1,7 @@
 #include "kwb/tuning.h"
 
 #include "json_read.h"
+#include "kwb/error.h"
 #include "kwb/results.h"
 #include "kwb/results_json.h"
 #include "kwb/tuning_json.h"
@@ -8,23 +9,15 @@
 namespace kwb {
 using nlohmann::json;
 
-std::optional<std::size_t> fastest(std::span<const TuneResult> results) {
+std::optional<std::size_t> fastest(std::span<const CaseResult> results) {
   std::optional<std::size_t> best;
   for (std::size_t i = 0; i < results.size(); ++i) {
-    const TuneResult& r = results[i];
-    if (r.status != "pass" || !r.medianMs) continue;
-    if (!best || *r.medianMs < *results[*best].medianMs) best = i;
+    const CaseResult& r = results[i];
+    if (r.status != CaseStatus::kPass || !(r.summary.median > 0)) continue;
+    if (!best || r.summary.median < results[*best].summary.median) best = i;
   }
   return best;
 }
-
-namespace {
-json optNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-std::optional<double> readOptNumber(const json& j, const char* key) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) return jsonread::toNumber(*it, key);
-  return std::nullopt;
-}
-}  // namespace
 
 void to_json(json& j, const TuneConfig& v) { j = {{"name", v.name}, {"params", v.params}}; }
 void from_json(const json& j, TuneConfig& v) {
@@ -32,25 +25,30 @@ void from_json(const json& j, TuneConfig& v) {
   jsonread::get(j, "params", v.params);  // every parameter a whole number in range
 }
 
-void to_json(json& j, const TuneResult& v) {
-  j = {{"config", v.config},
-       {"status", v.status},
-       {"message", v.message},
-       {"ranKernel", v.ranKernel},
-       {"medianMs", optNumber(v.medianMs)},
-       {"gflops", optNumber(v.gflops)},
-       {"samples", v.samples}};
+namespace {
+
+// A configuration's result as schema 2 wrote it ({config, status, message, ranKernel,
+// medianMs, gflops, samples}), read into the case it now is: the median and the sample count
+// are kept in the summary (the samples themselves were never written).
+CaseResult legacyResult(const json& j, const TuneGrid& grid) {
+  CaseResult c;
+  jsonread::get(j, "config", c.config.emplace());
+  c.kernel = grid.kernel + "[" + c.config->name + "]";
+  c.shape = grid.shape;
+  const std::string precision = legacyKernelInfo(grid.kernel).precision;
+  c.precision = precision.empty() ? Precision::kFp32 : parsePrecision(precision);
+  c.status = parseCaseStatus(j.at("status").get<std::string>());
+  c.message = jsonread::value(j, "message", std::string());
+  c.ranKernel = jsonread::value(j, "ranKernel", std::string());
+  if (auto it = j.find("medianMs"); it != j.end() && !it->is_null()) {
+    c.summary.median = jsonread::toNumber(*it, "medianMs");
+    c.summary.count = jsonread::value(j, "samples", std::size_t(0));
+    c.gflops = jsonread::value(j, "gflops", 0.0);
+  }
+  return c;
 }
-void from_json(const json& j, TuneResult& v) {
-  j.at("config").get_to(v.config);
-  j.at("status").get_to(v.status);
-  parseCaseStatus(v.status);  // throws InputError on an unknown status
-  v.message = j.value("message", std::string());
-  v.ranKernel = j.value("ranKernel", std::string());
-  v.medianMs = readOptNumber(j, "medianMs");
-  v.gflops = readOptNumber(j, "gflops");
-  v.samples = jsonread::value(j, "samples", 0);
-}
+
+}  // namespace
 
 void to_json(json& j, const TuneGrid& v) {
   j = {{"kernel", v.kernel},
@@ -60,12 +58,18 @@ void to_json(json& j, const TuneGrid& v) {
        {"results", v.results}};
 }
 void from_json(const json& j, TuneGrid& v) {
-  j.at("kernel").get_to(v.kernel);
-  j.at("shape").get_to(v.shape);
+  jsonread::get(j, "kernel", v.kernel);
+  jsonread::get(j, "shape", v.shape);
   jsonread::get(j, "seed", v.seed);
   const auto it = j.find("best");
   v.best = it != j.end() && !it->is_null() ? it->get<std::string>() : std::string();
-  j.at("results").get_to(v.results);
+  v.results.clear();
+  for (const auto& r : j.at("results")) {
+    v.results.push_back(r.contains("kernel") ? r.get<CaseResult>() : legacyResult(r, v));
+    if (!v.results.back().config)
+      throw InputError("tuning result " + std::to_string(v.results.size()) + " ('" +
+                       v.results.back().kernel + "') has no 'config'");
+  }
 }
 
 }  // namespace kwb

@@ -1,8 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "kwb/error.h"
+#include "kwb/kernel_info.h"
 #include "run_process.h"
 
 TEST(Cli, VersionPrintsVersion) {
@@ -44,6 +47,25 @@ TEST(Cli, ListJsonIsValidAndComplete) {
     EXPECT_TRUE(k.at("id").is_string());
     EXPECT_TRUE(k.at("precision").is_string());
   }
+}
+
+// `kwb list --json` carries the fields of a document's kernel entry, and core reads it back.
+TEST(Cli, ListJsonReadsBackAsKernelInfo) {
+  const auto r = runKwb({"list", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (const auto& k : nlohmann::json::parse(r.out))
+    for (const char* key :
+         {"id", "name", "family", "stage", "precision", "reference", "description", "tunable"})
+      EXPECT_TRUE(k.contains(key)) << key << " missing in " << k.dump();
+  const std::vector<kwb::KernelInfo> list = kwb::parseKernelList(r.out, "kwb list --json");
+  ASSERT_FALSE(list.empty());
+  const auto naive = std::find_if(list.begin(), list.end(),
+                                  [](const kwb::KernelInfo& k) { return k.id == "sgemm.naive"; });
+  ASSERT_NE(naive, list.end());
+  EXPECT_EQ(naive->stage, 1);
+  EXPECT_FALSE(naive->reference);
+  EXPECT_TRUE(
+      std::any_of(list.begin(), list.end(), [](const kwb::KernelInfo& k) { return k.reference; }));
 }
 
 TEST(Cli, ListTableHasHeader) {

@@ -17,7 +17,7 @@ namespace {
 fs::path temp(const std::string& name) {
   return fs::temp_directory_path() / ("kwb_engine_cli_" + std::to_string(::getpid()) + "_" + name);
 }
-std::string writeStream(const std::string& name, const std::vector<kwb::Event>& events) {
+std::string writeStream(const std::string& name, const std::vector<kwb::StreamEvent>& events) {
   const auto p = temp(name);
   std::ofstream out(p);
   for (const auto& e : events) out << kwb::toJsonLine(e) << '\n';

@@ -54,7 +54,7 @@ TEST(CliReliability, ExportOfAnOutOfRangeNumberExitsTwoNamingTheFile) {
 
 TEST(CliReliability, ReplayOfAnOutOfRangeNumberExitsTwoNamingFileAndLine) {
   const fs::path dir = tempDir("replay-range");
-  kwb::Event hello(kwb::EventType::kHello);
+  kwb::StreamEvent hello(kwb::EventType::kHello);
   std::string text = kwb::toJsonLine(hello) + "\n" +
                      R"({"event":"log","elapsedS":1e400,"level":"info","message":"x"})" + "\n";
   spit(dir / "s.jsonl", text);
@@ -68,10 +68,11 @@ TEST(CliReliability, ReplayOfAnOutOfRangeNumberExitsTwoNamingFileAndLine) {
 // Finding 8: replay exited with the file's exitCode, so 256 became 0.
 TEST(CliReliability, ReplayRefusesAnExitCodeKwbNeverGives) {
   const fs::path dir = tempDir("replay-exit");
-  kwb::Event done(kwb::EventType::kDone);
+  kwb::StreamEvent done(kwb::EventType::kDone);
   std::string line = kwb::toJsonLine(done);
   line.replace(line.find("\"exitCode\":0"), 12, "\"exitCode\":256");
-  spit(dir / "s.jsonl", kwb::toJsonLine(kwb::Event(kwb::EventType::kHello)) + "\n" + line + "\n");
+  spit(dir / "s.jsonl",
+       kwb::toJsonLine(kwb::StreamEvent(kwb::EventType::kHello)) + "\n" + line + "\n");
   const auto r = runKwb({"replay", "--speed", "0", (dir / "s.jsonl").string()});
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << r.err;
   EXPECT_TRUE(contains(r.err, "exitCode")) << r.err;

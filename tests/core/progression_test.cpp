@@ -99,3 +99,43 @@ TEST(Progression, DropInsideTheConfidenceIntervalsIsMarkedWithinNoise) {
   EXPECT_FALSE(p.violations[1].withinNoise);
   EXPECT_EQ(p.violations[1].to, "sgemm.bank_free");
 }
+
+namespace {
+
+kwb::CaseResult timedCase(const std::string& kernel, double gflops) {
+  kwb::CaseResult c;
+  c.kernel = kernel;
+  c.shape = {512, 512, 512};
+  c.status = kwb::CaseStatus::kPass;
+  c.samplesMs = {1.0};
+  c.gflops = gflops;
+  c.summary.ci95 = {gflops, gflops};  // distinct intervals: not within noise
+  return c;
+}
+
+}  // namespace
+
+TEST(ProgressionOfADocument, StagesComeFromTheDocumentsKernels) {
+  kwb::RunDocument doc;
+  // A stage no reader knows, ranked by the document alone: stage 10 slower than stage 2.
+  doc.kernels = {{"sgemm.tiled", "Tiled", "sgemm", 2, "fp32", false, "", false},
+                 {"sgemm.future_stage", "Future stage", "sgemm", 10, "fp32", false, "", false},
+                 {"cublas.sgemm", "cuBLAS", "cublas", 0, "fp32", true, "", false}};
+  doc.cases = {timedCase("cublas.sgemm", 5000), timedCase("sgemm.tiled", 900),
+               timedCase("sgemm.future_stage", 800)};
+  const kwb::ProgressionCheck p = kwb::checkProgression(doc);
+  EXPECT_TRUE(p.checked);
+  ASSERT_EQ(p.violations.size(), 1u);
+  EXPECT_EQ(p.violations[0].from, "sgemm.tiled");
+  EXPECT_EQ(p.violations[0].to, "sgemm.future_stage");
+  // Reorder the stages in the document: the same cases now progress.
+  doc.kernels[1].stage = 1;
+  EXPECT_TRUE(kwb::checkProgression(doc).violations.empty());
+}
+
+TEST(ProgressionOfADocument, TuningConfigurationsAreNotStages) {
+  kwb::RunDocument doc;
+  doc.kernels = {{"sgemm.warp_tiled", "Warp tiled", "sgemm", 7, "fp32", false, "", true}};
+  doc.cases = {timedCase("sgemm.warp_tiled[a]", 900), timedCase("sgemm.warp_tiled[b]", 800)};
+  EXPECT_TRUE(kwb::checkProgression(doc).violations.empty());
+}

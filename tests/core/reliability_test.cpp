@@ -133,7 +133,10 @@ TEST(Reliability, TuningIntegersAreRangeChecked) {
   kwb::TuneGrid g;
   g.kernel = "sgemm.warp_tiled";
   g.shape = {64, 64, 64};
-  g.results.push_back({{"c0", {{"BM", 128}}}, "pass", "", "c0", 1.0, 2.0, 5});
+  kwb::CaseResult c = d.cases.front();
+  c.kernel = "sgemm.warp_tiled[c0]";
+  c.config = kwb::TuneConfig{"c0", {{"BM", 128}}};
+  g.results.push_back(c);
   d.tuning = g;
   json j = json::parse(kwb::toJsonText(d));
   EXPECT_EQ(docError(j.dump()), "");
@@ -141,7 +144,12 @@ TEST(Reliability, TuningIntegersAreRangeChecked) {
   bad["tuning"]["results"][0]["config"]["params"]["BM"] = 1e30;
   EXPECT_TRUE(has(docError(bad.dump()), "params")) << docError(bad.dump());
   bad = j;
-  bad["tuning"]["results"][0]["samples"] = 1e30;
+  bad["tuning"]["results"][0]["summary"]["count"] = 1e30;
+  EXPECT_TRUE(has(docError(bad.dump()), "count")) << docError(bad.dump());
+  // A schema 2 result ({config, status, ..., samples}) is range-checked as well.
+  bad = j;
+  bad["tuning"]["results"][0] = json::parse(
+      R"({"config":{"name":"c0","params":{"BM":128}},"status":"pass","medianMs":1.0,"samples":1e30})");
   EXPECT_TRUE(has(docError(bad.dump()), "samples")) << docError(bad.dump());
 }
 
@@ -208,7 +216,7 @@ TEST(Reliability, NonFiniteFiguresAreWrittenSoTheyReadBack) {
   EXPECT_EQ(back.knownAnswer.maxRelError, -INFINITY);
   EXPECT_EQ(kwb::toJsonText(back), text);
 
-  kwb::Event e(kwb::EventType::kCaseFinished);
+  kwb::StreamEvent e(kwb::EventType::kCaseFinished);
   e.index = 0;
   e.result = d.cases[0];
   EXPECT_NO_THROW(kwb::parseEventLine(kwb::toJsonLine(e), "mem", 1));

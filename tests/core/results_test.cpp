@@ -74,7 +74,7 @@ TEST(Results, TruncatedFileIsRefused) {
 
 TEST(Results, WrongVersionIsRefused) {
   std::string text = kwb::toJsonText(makeSampleDocument());
-  text.replace(text.find("\"schemaVersion\": 2"), 18, "\"schemaVersion\": 99");
+  text.replace(text.find("\"schemaVersion\": 3"), 18, "\"schemaVersion\": 99");
   const std::string m = errorOf(text);
   EXPECT_NE(m.find("schemaVersion 99 is not supported"), std::string::npos) << m;
 }
@@ -164,4 +164,23 @@ TEST(Results, ErrorGridOfWrongSizeIsRefused) {
   ASSERT_NE(at, std::string::npos);
   text.replace(at, 10, "\"rows\": 3");
   EXPECT_NE(errorOf(text).find("errorGrid"), std::string::npos);
+}
+
+TEST(AllPassed, EveryCaseTheKnownAnswerTestAndTheSweep) {
+  kwb::RunDocument doc = makeSampleDocument();
+  for (auto& c : doc.cases) c.status = kwb::CaseStatus::kPass;
+  EXPECT_TRUE(kwb::allPassed(doc));
+  doc.cases.back().status = kwb::CaseStatus::kFallback;  // a fallback is good
+  EXPECT_TRUE(kwb::allPassed(doc));
+  doc.knownAnswer.passed = false;  // the check of the reference itself failed
+  EXPECT_FALSE(kwb::allPassed(doc));
+  doc.knownAnswer.ran = false;  // not run (a stream that ended early): not held against it
+  EXPECT_TRUE(kwb::allPassed(doc));
+  doc.cases.front().status = kwb::CaseStatus::kSkipped;
+  EXPECT_FALSE(kwb::allPassed(doc));
+  doc.cases.front().status = kwb::CaseStatus::kPass;
+  doc.tuning.emplace().results = {doc.cases.front()};
+  EXPECT_TRUE(kwb::allPassed(doc));
+  doc.tuning->results.front().status = kwb::CaseStatus::kFail;
+  EXPECT_FALSE(kwb::allPassed(doc));
 }

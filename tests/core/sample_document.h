@@ -64,41 +64,43 @@ inline kwb::RunDocument makeSampleDocument() {
   d.progression.checked = true;
   d.progression.violations.push_back({{512, 512, 512}, "sgemm.tiled", "sgemm.bank_free", 900, 850});
   d.wallSeconds = 12.5;
+  kwb::listMissingKernels(d);  // as an engine lists them, so the document round-trips
   return d;
 }
 
 // The events a run of `doc` emits, in order.
-inline std::vector<kwb::Event> sampleEvents(const kwb::RunDocument& doc) {
-  std::vector<kwb::Event> out;
-  kwb::Event hello(kwb::EventType::kHello);
+inline std::vector<kwb::StreamEvent> sampleEvents(const kwb::RunDocument& doc) {
+  std::vector<kwb::StreamEvent> out;
+  kwb::StreamEvent hello(kwb::EventType::kHello);
   hello.toolVersion = doc.toolVersion;
   hello.gitRevision = doc.gitRevision;
   hello.host = doc.host;
   hello.timestamp = doc.timestamp;
   out.push_back(hello);
-  kwb::Event dev(kwb::EventType::kDevice);
+  kwb::StreamEvent dev(kwb::EventType::kDevice);
   dev.device = doc.device;
   out.push_back(dev);
-  kwb::Event plan(kwb::EventType::kPlan);
+  kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
   for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
+  plan.kernels = doc.kernels;
   out.push_back(plan);
   for (std::size_t i = 0; i < doc.cases.size(); ++i) {
-    kwb::Event s(kwb::EventType::kCaseStarted);
+    kwb::StreamEvent s(kwb::EventType::kCaseStarted);
     s.index = int(i);
     s.planned = plan.plan[i];
     out.push_back(s);
-    kwb::Event f(kwb::isGood(doc.cases[i].status) ? kwb::EventType::kCaseFinished
-                                                  : kwb::EventType::kCaseFailed);
+    kwb::StreamEvent f(kwb::isGood(doc.cases[i].status) ? kwb::EventType::kCaseFinished
+                                                        : kwb::EventType::kCaseFailed);
     f.index = int(i);
     f.result = doc.cases[i];
     out.push_back(f);
   }
-  kwb::Event log(kwb::EventType::kLog);
+  kwb::StreamEvent log(kwb::EventType::kLog);
   log.level = "info";
   log.message = "done";
   out.push_back(log);
-  kwb::Event done(kwb::EventType::kDone);
+  kwb::StreamEvent done(kwb::EventType::kDone);
   done.exitCode = 1;
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;

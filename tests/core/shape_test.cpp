@@ -64,3 +64,26 @@ TEST(Shape, FlopsAndAlignment) {
   EXPECT_TRUE((Shape{32, 16, 48}).multipleOf(16));
   EXPECT_FALSE((Shape{511, 513, 1025}).multipleOf(16));
 }
+
+TEST(ShapeText, CubesAndNonCubesForPeople) {
+  EXPECT_EQ(kwb::shapeText({1024, 1024, 1024}), "1024\xC2\xB3");
+  EXPECT_EQ(kwb::shapeText({256, 384, 640}),
+            "256\xC3\x97"
+            "384\xC3\x97"
+            "640");
+  // What people read parses back to the same shape.
+  EXPECT_EQ(kwb::parseShape(kwb::shapeText({256, 384, 640})), (kwb::Shape{256, 384, 640}));
+}
+
+TEST(ShapeText, CheckedShapeAppliesTheRulesOfATypedOne) {
+  EXPECT_EQ(kwb::checkedShape(2, 3, 4), (kwb::Shape{2, 3, 4}));
+  EXPECT_THROW(kwb::checkedShape(0, 3, 4), kwb::InputError);
+  EXPECT_THROW(kwb::checkedShape(2, -3, 4), kwb::InputError);
+  EXPECT_THROW(kwb::checkedShape(2, 3, kwb::kMaxDimension + 1), kwb::InputError);
+  try {
+    kwb::checkedShape(2, 0, 4);
+    FAIL();
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("dimension N must be at least 1"), std::string::npos);
+  }
+}

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     start = end + 1;
     ++lineNumber;
     if (line.empty()) continue;
-    kwb::Event e;
+    kwb::StreamEvent e;
     try {
       e = kwb::parseEventLine(line, "fuzz.jsonl", lineNumber);
     } catch (const kwb::InputError& err) {
@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       continue;
     }
     const std::string written = kwb::toJsonLine(e);
-    const kwb::Event back = kwb::parseEventLine(written, "written", 1);  // must not throw
+    const kwb::StreamEvent back = kwb::parseEventLine(written, "written", 1);  // must not throw
     kwb::fuzz::require(kwb::toJsonLine(back) == written, "a written event reads back the same");
     builder.apply(e);
   }

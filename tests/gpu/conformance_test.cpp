@@ -1,4 +1,4 @@
-// conformance.subgroup on the device: the SYCL sub-group plan (seeds/002) on CUDA tiles.
+// conformance.subgroup on the device: the SYCL sub-group plan (docs/CONFORMANCE.md) on CUDA tiles.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -71,7 +71,7 @@ TEST_F(SubgroupConformance, IncompleteTileReportsTheThreadsThatExist) {
   }
 }
 
-// Negative control (FK20): the checker must reject the device's list once it is damaged.
+// Negative control: the checker must reject the device's list once it is damaged.
 TEST_F(SubgroupConformance, CheckerRejectsADamagedDeviceList) {
   auto records = kwb::kernels::runSubgroupProbe(m_launch, 32);
   records[records.size() / 2] = kwb::SubgroupRecord{};

@@ -1,4 +1,4 @@
-// A kernel fault is isolated to its case (DESIGN.md, Reliability): a failed launch is an
+// A kernel fault is isolated to its case (docs/RELIABILITY.md): a failed launch is an
 // `error` and the run goes on; a lost context ends the run cleanly, the cases left skipped
 // with the reason, the done event sent and the document returned.
 #include <gtest/gtest.h>
@@ -40,7 +40,7 @@ kwb::KernelDescriptor badLaunchKernel() {
 }
 
 struct Recorded {
-  std::vector<kwb::Event> events;
+  std::vector<kwb::StreamEvent> events;
   kwb::RunDocument doc;
 };
 
@@ -50,7 +50,7 @@ Recorded run(const kwb::KernelRegistry& registry, const std::vector<kwb::Planned
       .minSamples = 3, .maxSamples = 3, .minTimeS = 0, .maxTimeS = 1, .maxNoise = 1};
   Recorded r;
   r.doc = kwb::cuda::runPlan(registry, plan, cfg,
-                             [&](const kwb::Event& e) { r.events.push_back(e); }, {});
+                             [&](const kwb::StreamEvent& e) { r.events.push_back(e); }, {});
   return r;
 }
 

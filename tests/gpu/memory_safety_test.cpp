@@ -1,4 +1,4 @@
-// Property 3 of seeds/004: no CUDA error, no leaked device memory, resources released (RAII).
+// Memory-safety property: no CUDA error, no leaked device memory, resources released (RAII).
 #include <cuda_runtime_api.h>
 
 #include "kwb/cuda/device_buffer.h"

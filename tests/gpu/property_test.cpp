@@ -1,4 +1,4 @@
-// Property 1 of seeds/004: for random 1 ≤ M, N, K ≤ 2048 every kernel matches its reference.
+// Correctness property: for random 1 ≤ M, N, K ≤ 2048 every kernel matches its reference.
 // The triples come from a seeded generator; set KWB_SEED to replay a failure (the seed is
 // printed with every failure).
 #include <cstdlib>

@@ -26,7 +26,7 @@ std::string paramName(const testing::TestParamInfo<std::string>& info);
 
 // A case passed exactly as its descriptor promises: `pass` when the shape is a multiple of
 // the kernel's alignment, `fallback` otherwise; nothing unwritten, no mismatch in either run,
-// the negative control rejected, the seed and the kernel's spec tolerance recorded.
+// the negative control rejected, the seed and the kernel's tolerance recorded.
 void expectVerified(const CaseResult& c, const KernelDescriptor& k, std::uint64_t seed);
 
 // Fixture of the registry-parameterised suites.

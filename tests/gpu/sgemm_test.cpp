@@ -1,4 +1,5 @@
-// Scenarios 1-4 of the SGEMM testing specification (seeds/004), over the registry.
+// The SGEMM test scenarios (docs/VALIDATION.md): correctness, tensor core, fallback, edge
+// cases, over the registry.
 #include <cuda_runtime_api.h>
 
 #include "kwb/error.h"
@@ -21,7 +22,7 @@ bool fp16Inputs(const KernelDescriptor& k) { return k.precision == Precision::kF
 bool hasFallback(const KernelDescriptor& k) { return !k.reference && k.alignment > 1; }
 }  // namespace
 
-// Scenario 1: aligned squares and a non-square shape, spec tolerance of each kernel.
+// Scenario 1: aligned squares and a non-square shape, each kernel's own tolerance.
 class Correctness : public KernelTest {};
 TEST_P(Correctness, MatchesReferenceOnSpecShapes) {
   for (const Shape& s : {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{256, 384, 640}})
@@ -84,7 +85,7 @@ TEST_F(EdgeCaseMemory, TooLargeShapeIsRefusedBeforeAllocating) {
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
-// The known-answer test (FK20 preBenchTest): cuBLAS against a CPU FP64 reference.
+// The known-answer test: cuBLAS against a CPU FP64 reference.
 class KnownAnswer : public GpuTest {};
 TEST_F(KnownAnswer, CublasMatchesCpuDoublePrecision) {
   const kwb::KnownAnswer kat = session().knownAnswerTest();

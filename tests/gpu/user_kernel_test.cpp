@@ -22,7 +22,7 @@ kwb::RunDocument run(const kwb::KernelRegistry& registry,
   kwb::cuda::RunConfig cfg;
   cfg.measure.rule = {
       .minSamples = 5, .maxSamples = 5, .minTimeS = 0, .maxTimeS = 1, .maxNoise = 1};
-  return kwb::cuda::runPlan(registry, plan, cfg, [](const kwb::Event&) {}, {});
+  return kwb::cuda::runPlan(registry, plan, cfg, [](const kwb::StreamEvent&) {}, {});
 }
 
 const std::string kExamples = KWB_SOURCE_DIR "/resources/examples/";

@@ -4,13 +4,13 @@
 
 #include <QProcess>
 
-#include "app_paths.h"
-#include "device_panel.h"
-#include "doc_queries.h"
+#include "app/main_window.h"
+#include "engine/app_paths.h"
 #include "gui_test_support.h"
-#include "kernel_catalog.h"
-#include "main_window.h"
-#include "run_panel.h"
+#include "model/doc_queries.h"
+#include "model/kernel_lookup.h"
+#include "panels/device_panel.h"
+#include "panels/run_panel.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -51,12 +51,12 @@ TEST(EngineProbe, NoGpuShowsTheBannerOverTheBundledSampleAndTheRegistryKernels) 
   list.start(KWB_ENGINE, {"list", "--json"});
   ASSERT_TRUE(list.waitForFinished(10000));
   ASSERT_EQ(list.exitCode(), 0);
-  const KernelCatalog registry = KernelCatalog::fromListJson(list.readAllStandardOutput());
+  const KernelLookup registry = KernelLookup::fromListJson(list.readAllStandardOutput());
   ASSERT_FALSE(registry.isEmpty());
   ASSERT_TRUE(test::waitFor(
       [&] { return w->model()->catalog().kernels().size() >= registry.kernels().size(); }, 10000));
   for (const KernelInfo& k : registry.kernels())
-    EXPECT_EQ(w->model()->catalog().info(k.id).stage, k.stage) << k.id.toStdString();
+    EXPECT_EQ(w->model()->catalog().info(k.id).stage, k.stage) << k.id;
 }
 
 TEST(EngineProbe, AMissingEngineShowsTheBannerToo) {

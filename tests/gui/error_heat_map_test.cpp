@@ -10,11 +10,11 @@
 #include <QRadioButton>
 #include <cmath>
 
-#include "case_detail_dialog.h"
-#include "error_heat_map.h"
-#include "error_map_plot.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
+#include "panels/case_detail_dialog.h"
+#include "plots/error_heat_map.h"
+#include "plots/error_map_plot.h"
 
 using namespace kwb;
 using namespace kwb::gui;

@@ -32,7 +32,7 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-void emit(kwb::Event e, double t) {
+void emit(kwb::StreamEvent e, double t) {
   e.elapsedS = t;
   std::cout << kwb::toJsonLine(e) << '\n' << std::flush;
 }
@@ -69,10 +69,11 @@ int main(int argc, char** argv) {
   }
   const std::string hostile =
       std::getenv("KWB_FAKE_HOSTILE") ? std::getenv("KWB_FAKE_HOSTILE") : "";
-  std::string kernels, shapes;
+  std::string kernels, shapes, suite;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--kernels") kernels = args[i + 1];
     if (args[i] == "--shapes") shapes = args[i + 1];
+    if (args[i] == "--suite") suite = args[i + 1];
   }
   const char* docPath = std::getenv("KWB_FAKE_DOC");
   if (!docPath) {
@@ -84,17 +85,19 @@ int main(int argc, char** argv) {
       std::getenv("KWB_FAKE_DELAY_MS") ? std::atoi(std::getenv("KWB_FAKE_DELAY_MS")) : 0;
   const std::string crash = std::getenv("KWB_FAKE_CRASH") ? std::getenv("KWB_FAKE_CRASH") : "";
 
-  kwb::Event hello(kwb::EventType::kHello);
+  kwb::StreamEvent hello(kwb::EventType::kHello);
   hello.toolVersion = doc.toolVersion;
   hello.gitRevision = "fake";
   hello.host = doc.host;
   hello.timestamp = doc.timestamp;
   emit(hello, 0);
-  kwb::Event dev(kwb::EventType::kDevice);
+  kwb::StreamEvent dev(kwb::EventType::kDevice);
   dev.device = doc.device;
   emit(dev, 0);
-  kwb::Event plan(kwb::EventType::kPlan);
+  kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
+  plan.settings.suite = suite;  // as kwb run records the --suite it was given
+  plan.kernels = doc.kernels;
   for (const auto& s : split(shapes))
     for (const auto& k : split(kernels)) plan.plan.push_back({k, kwb::parseShape(s)});
   if (hostile == "ignore-args") {
@@ -118,7 +121,7 @@ int main(int argc, char** argv) {
   bool failed = false;
   for (std::size_t i = 0; i < plan.plan.size(); ++i) {
     const auto& p = plan.plan[i];
-    kwb::Event started(kwb::EventType::kCaseStarted);
+    kwb::StreamEvent started(kwb::EventType::kCaseStarted);
     started.index = int(i);
     started.planned = p;
     emit(started, t);
@@ -135,8 +138,8 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
     t += delayMs / 1000.0;
     const kwb::CaseResult* c = doc.find(p.kernel, p.shape);
-    kwb::Event finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished
-                                                    : kwb::EventType::kCaseFailed);
+    kwb::StreamEvent finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished
+                                                          : kwb::EventType::kCaseFailed);
     finished.index = int(i);
     if (c) {
       finished.result = *c;
@@ -151,7 +154,7 @@ int main(int argc, char** argv) {
     failed = failed || !kwb::isGood(finished.result->status);
     emit(finished, t);
   }
-  kwb::Event done(kwb::EventType::kDone);
+  kwb::StreamEvent done(kwb::EventType::kDone);
   done.exitCode = failed ? 1 : 0;
   done.knownAnswer = doc.knownAnswer;
   emit(done, t);

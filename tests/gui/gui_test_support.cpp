@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+#include "kwb/tuning.h"
+
 namespace kwb::gui::test {
 
 QString fixture(const QString& name) {
@@ -82,24 +84,28 @@ RunDocument tuningDocument() {
   const char* keys[] = {"BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN"};
   double gflops = 31000;
   for (const auto& p : configs) {
-    TuneResult r;
-    for (int i = 0; i < 8; ++i) r.config.params[keys[i]] = p[i];
-    r.config.name = std::to_string(p[0]) + "x" + std::to_string(p[1]) + "x" + std::to_string(p[2]) +
-                    "_w" + std::to_string(p[3]) + "x" + std::to_string(p[4]);
-    r.ranKernel = r.config.name;
+    CaseResult r;
+    r.config.emplace();
+    for (int i = 0; i < 8; ++i) r.config->params[keys[i]] = p[i];
+    r.config->name = std::to_string(p[0]) + "x" + std::to_string(p[1]) + "x" +
+                     std::to_string(p[2]) + "_w" + std::to_string(p[3]) + "x" +
+                     std::to_string(p[4]);
+    r.kernel = grid.kernel + "[" + r.config->name + "]";
+    r.shape = grid.shape;
+    r.ranKernel = r.kernel;
     if (p[1] == 256) {
-      r.status = "fail";
+      r.status = CaseStatus::kFail;
       r.message = "12 of 16777216 elements differ from cublas.sgemm";
     } else {
-      r.status = "pass";
+      r.status = CaseStatus::kPass;
       r.gflops = gflops;
-      r.medianMs = Shape{4096, 4096, 4096}.flops() / gflops / 1e6;
-      r.samples = 40;
+      r.samplesMs.assign(40, Shape{4096, 4096, 4096}.flops() / gflops / 1e6);
+      r.summary = stats::summarize(r.samplesMs);
       gflops += 2500;
     }
     grid.results.push_back(r);
   }
-  grid.best = grid.results[*fastest(grid.results)].config.name;
+  grid.best = grid.results[*fastest(grid.results)].config->name;
   doc.tuning = grid;
   return doc;
 }

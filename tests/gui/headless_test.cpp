@@ -7,8 +7,8 @@
 #include <QTemporaryDir>
 #include <QElapsedTimer>
 
-#include "doc_queries.h"
 #include "gui_test_support.h"
+#include "model/doc_queries.h"
 
 using namespace kwb::gui;
 

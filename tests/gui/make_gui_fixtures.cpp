@@ -229,37 +229,37 @@ kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* tim
 void writeStream(const kwb::RunDocument& doc, const std::string& path) {
   std::ofstream out(path);
   double t = 0;
-  auto emit = [&](kwb::Event e) {
+  auto emit = [&](kwb::StreamEvent e) {
     e.elapsedS = t;
     out << kwb::toJsonLine(e) << '\n';
   };
-  kwb::Event hello(kwb::EventType::kHello);
+  kwb::StreamEvent hello(kwb::EventType::kHello);
   hello.toolVersion = doc.toolVersion;
   hello.gitRevision = doc.gitRevision;
   hello.host = doc.host;
   hello.timestamp = doc.timestamp;
   emit(hello);
-  kwb::Event dev(kwb::EventType::kDevice);
+  kwb::StreamEvent dev(kwb::EventType::kDevice);
   dev.device = doc.device;
   emit(dev);
-  kwb::Event plan(kwb::EventType::kPlan);
+  kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
   for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
   emit(plan);
   for (std::size_t i = 0; i < doc.cases.size(); ++i) {
     const auto& c = doc.cases[i];
-    kwb::Event started(kwb::EventType::kCaseStarted);
+    kwb::StreamEvent started(kwb::EventType::kCaseStarted);
     started.index = int(i);
     started.planned = {c.kernel, c.shape};
     emit(started);
     t += 0.05 + 0.002 * double(c.samplesMs.size());
-    kwb::Event finished(kwb::isGood(c.status) ? kwb::EventType::kCaseFinished
-                                              : kwb::EventType::kCaseFailed);
+    kwb::StreamEvent finished(kwb::isGood(c.status) ? kwb::EventType::kCaseFinished
+                                                    : kwb::EventType::kCaseFailed);
     finished.index = int(i);
     finished.result = c;
     emit(finished);
   }
-  kwb::Event done(kwb::EventType::kDone);
+  kwb::StreamEvent done(kwb::EventType::kDone);
   done.exitCode = 1;
   done.knownAnswer = doc.knownAnswer;
   done.progression = doc.progression;

@@ -6,19 +6,19 @@
 #include <QFile>
 #include <QTemporaryDir>
 
-#include "baseline_page.h"
-#include "case_detail_dialog.h"
-#include "correctness_page.h"
+#include "app/main_window.h"
 #include "gui_test_support.h"
-#include "kernel_list_widget.h"
-#include "doc_queries.h"
 #include "kwb/results.h"
-#include "main_window.h"
-#include "progression_page.h"
-#include "roofline_page.h"
-#include "scaling_page.h"
-#include "shape_list_widget.h"
-#include "timing_page.h"
+#include "model/doc_queries.h"
+#include "pages/baseline_page.h"
+#include "pages/correctness_page.h"
+#include "pages/progression_page.h"
+#include "pages/roofline_page.h"
+#include "pages/scaling_page.h"
+#include "pages/timing_page.h"
+#include "panels/case_detail_dialog.h"
+#include "panels/kernel_list_widget.h"
+#include "panels/shape_list_widget.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -40,7 +40,7 @@ struct Loaded : ::testing::Test {
   QList<QString> stagesAt(const Shape& s) const {
     QList<QString> out;
     for (const KernelInfo& k : w->model()->catalog().stages())
-      if (doc.find(k.id.toStdString(), s)) out << k.id;
+      if (doc.find(k.id, s)) out << QString::fromStdString(k.id);
     return out;
   }
   int timedAt(const Shape& s, bool references) const {
@@ -261,7 +261,6 @@ TEST_F(Loaded, KernelsAreGroupedByFamilyInStageOrder) {
     }
     EXPECT_FALSE(inReferences) << id.toStdString() << " after the references";
     EXPECT_GT(info.stage, lastStage) << id.toStdString();
-    EXPECT_LT(info.stage, 99) << id.toStdString() << " has no known stage";
     lastStage = info.stage;
   }
 }

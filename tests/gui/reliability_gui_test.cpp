@@ -10,11 +10,11 @@
 #include <QTemporaryDir>
 #include <csignal>
 
+#include "app/main_window.h"
+#include "engine/run_controller.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
-#include "main_window.h"
-#include "run_controller.h"
-#include "shape_list_widget.h"
+#include "panels/shape_list_widget.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -114,14 +114,16 @@ TEST(GuiReliability, SignalsAreNamedAsSignals) {
 // Finding 7: the shape list was de-duplicated in quadratic time (20k shapes took 28 s).
 TEST(GuiReliability, ALargePresetFillsTheShapeListQuickly) {
   ShapeListWidget w;
-  Preset p;
+  Suite p;
   p.name = "huge";
-  for (int i = 1; i <= 20000; ++i) p.shapes << QString("%1x%2x%3").arg(i).arg(i % 7 + 1).arg(3);
-  p.shapes << "1x2x3"
-           << "-1x0x-5";  // a duplicate and an invalid shape: both dropped
+  for (int i = 1; i <= 20000; ++i) p.shapes.push_back(Shape{i, i % 7 + 1, 3});
+  p.shapes.push_back(Shape{1, 2, 3});  // a duplicate: dropped
+  Suite small;
+  small.name = "small";
+  small.shapes = {Shape{64, 64, 64}};
   QElapsedTimer t;
   t.start();
-  w.setPresets({Preset{"small", "", {"64"}}, p});
+  w.setPresets({small, p});
   w.choosePreset("huge");
   const qint64 ms = t.elapsed();
   std::printf("20000 shapes listed in %lld ms\n", static_cast<long long>(ms));

@@ -3,13 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 
+#include "app/main_window.h"
 #include "gui_test_support.h"
 #include "kwb/results.h"
-#include "doc_queries.h"
-#include "main_window.h"
-#include "run_panel.h"
-#include "scaling_page.h"
+#include "model/doc_queries.h"
+#include "pages/scaling_page.h"
+#include "panels/run_panel.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -153,5 +154,38 @@ TEST_F(LiveRun, KwbReplayDrivesALiveRun) {
     const CaseResult* got = w->model()->document().find(c.kernel, c.shape);
     ASSERT_NE(got, nullptr) << c.kernel;
     EXPECT_EQ(got->gflops, c.gflops) << c.kernel;
+  }
+}
+
+// "Every case passed." is core's allPassed over the document the run built, so a known-answer
+// test that failed is no success however the cases went; and a run from a preset records it.
+TEST_F(LiveRun, AFailedKnownAnswerTestIsNotEveryCasePassedAndThePresetIsRecorded) {
+  // One kernel on up to three shapes where it passed: a grid of passing cases.
+  RunDocument passing = doc;
+  passing.cases.clear();
+  RunRequest r;
+  for (const auto& c : doc.cases) {
+    if (c.status != CaseStatus::kPass || passing.cases.size() == 3) continue;
+    if (r.kernels.isEmpty()) r.kernels << QString::fromStdString(c.kernel);
+    if (r.kernels.front().toStdString() != c.kernel) continue;
+    passing.cases.push_back(c);
+    r.shapes << c.shape;
+  }
+  ASSERT_FALSE(passing.cases.empty());
+  r.suite = "spec-benchmark";
+  QTemporaryDir dir;
+  for (const bool kaPassed : {true, false}) {
+    passing.knownAnswer.ran = true;
+    passing.knownAnswer.passed = kaPassed;
+    const QString path = dir.filePath(kaPassed ? "ka-pass.json" : "ka-fail.json");
+    qputenv("KWB_FAKE_DOC", test::writeFixture(passing, path).toLocal8Bit());
+    finished = false;
+    w->controller()->start(r);
+    ASSERT_TRUE(test::waitFor([&] { return finished; }, 30000)) << "the run never finished";
+    EXPECT_TRUE(finishedOk) << message.toStdString();
+    EXPECT_EQ(message,
+              kaPassed ? "Every case passed." : "The run finished; some cases did not pass.");
+    EXPECT_EQ(w->model()->document().settings.suite, "spec-benchmark");
+    EXPECT_FALSE(w->model()->document().kernels.empty());
   }
 }

@@ -5,11 +5,13 @@
 #include <QTemporaryDir>
 #include <cmath>
 
-#include "conformance_view.h"
-#include "correctness_page.h"
+#include "app/main_window.h"
 #include "gui_test_support.h"
-#include "main_window.h"
-#include "tuning_page.h"
+#include "app/main_window.h"
+#include "kwb/tuning.h"
+#include "pages/correctness_page.h"
+#include "pages/tuning_page.h"
+#include "panels/conformance_view.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -103,25 +105,24 @@ TEST_F(Sections, TuningHeatMapHasACellPerConfigurationAndMarksFailures) {
   const TuneGrid& grid = *doc.tuning;
   int failed = 0;
   QSet<QPair<int, int>> cells;
-  for (const TuneResult& r : grid.results) {
-    const QPoint cell = t->cellOf(QString::fromStdString(r.config.name));
-    ASSERT_GE(cell.x(), 0) << r.config.name;
+  for (const CaseResult& r : grid.results) {
+    const QPoint cell = t->cellOf(QString::fromStdString(r.config->name));
+    ASSERT_GE(cell.x(), 0) << r.config->name;
     cells.insert({cell.x(), cell.y()});
     const double value = t->colorMap()->data()->cell(cell.x(), cell.y());
-    if (r.gflops) {
-      EXPECT_DOUBLE_EQ(value, *r.gflops) << r.config.name;
+    if (r.gflops > 0) {
+      EXPECT_DOUBLE_EQ(value, r.gflops) << r.config->name;
     } else {
-      EXPECT_TRUE(std::isnan(value)) << r.config.name;
+      EXPECT_TRUE(std::isnan(value)) << r.config->name;
       ++failed;
     }
     const QPointF at(t->plot()->xAxis->coordToPixel(cell.x()),
                      t->plot()->yAxis->coordToPixel(cell.y()));
-    EXPECT_TRUE(t->tooltips()->textAt(at).contains(QString::fromStdString(r.config.name)));
+    EXPECT_TRUE(t->tooltips()->textAt(at).contains(QString::fromStdString(r.config->name)));
   }
   EXPECT_EQ(cells.size(), qsizetype(grid.results.size()));  // no two share a cell
   EXPECT_EQ(t->failedMarks(), failed);
   EXPECT_GT(failed, 0);
   EXPECT_EQ(t->bestConfig().toStdString(), grid.best);
-  EXPECT_DOUBLE_EQ(t->colorScale()->dataRange().upper,
-                   *grid.results[*fastest(grid.results)].gflops);
+  EXPECT_DOUBLE_EQ(t->colorScale()->dataRange().upper, grid.results[*fastest(grid.results)].gflops);
 }

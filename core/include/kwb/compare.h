@@ -45,11 +45,11 @@ struct CompareReport {
 };
 
 // The tolerance for checking a cuBLAS reference against the double-precision reference:
-// the spec's tolerance was set for depths up to K = 2048 (its property test's range), and
+// the stages' tolerance was set for depths up to K = 2048 (the property test's range), and
 // the rounding error bound of an FP32 sum of K products grows linearly with K (Higham's
 // γ_K = K·u), so atol grows by K / 2048 beyond that. (√K, the typical growth, was not enough:
 // cublas.sgemm 8192³ had 2 of 67M elements past 2e-4 on an H200.) Stages are always held to
-// the spec's tolerance against cuBLAS.
+// their own tolerance against cuBLAS.
 Tolerance depthScaledTolerance(const Tolerance& spec, std::int64_t k);
 
 // One element: |x − r| ≤ atol + rtol·|r|. NaN or Inf on either side is a mismatch
@@ -60,12 +60,12 @@ bool elementMatches(float got, float expected, const Tolerance& tol);
 CompareReport compareMatrices(std::span<const float> got, std::span<const float> expected,
                               std::int64_t rows, std::int64_t cols, const Tolerance& tol);
 
-// The canary (FK20): C is filled with the byte 0xAA before a beta = 0 launch.
+// The canary: C is filled with the byte 0xAA before a beta = 0 launch.
 inline constexpr std::uint32_t kCanaryBits = 0xAAAAAAAAu;
 float canaryValue();
 std::int64_t countCanary(std::span<const float> c);
 
-// Negative control (FK20 varMangle): a copy of the reference with deterministic damage
+// Negative control: a copy of the reference with deterministic damage
 // (every 7th element, and the last, changed far beyond any tolerance) the comparator must reject.
 std::vector<float> mangledCopy(std::span<const float> reference);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Sub-group (warp tile) conformance, after the SYCL sub-group test plan (seeds/002).
+// Sub-group (warp tile) conformance, after the SYCL sub-group test plan (docs/CONFORMANCE.md).
 // Plain C++17 so the probe's .cu file can include it; the CUDA mapping of every field and
 // check is written down in docs/CONFORMANCE.md.
 #include <array>

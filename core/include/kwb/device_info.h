@@ -4,7 +4,7 @@
 
 namespace kwb {
 
-// The device banner (FK20 printHeader), read through cudaDeviceGetAttribute because
+// The device banner, read through cudaDeviceGetAttribute because
 // CUDA 13 dropped clock and bus fields from cudaDeviceProp.
 struct DeviceInfo {
   int index = 0;

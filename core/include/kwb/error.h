@@ -2,6 +2,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kwb/exit_codes.h"
+
 namespace kwb {
 
 // Bad user input (a shape, a kernel id, a file): the CLI maps it to exit code 2.
@@ -14,15 +16,6 @@ class InputError : public std::runtime_error {
 class NoDeviceError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-// Exit codes of `kwb`, documented in docs/PROTOCOL.md.
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitCaseFailed = 1,
-  kExitBadInput = 2,
-  kExitNoDevice = 3,
-  kExitInternal = 4,
 };
 
 }  // namespace kwb

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kwb/progression.h"
 #include "kwb/results.h"
 
 namespace kwb {
@@ -31,9 +32,9 @@ struct PlannedCase {
 };
 
 // One event; which fields are meaningful depends on `type`.
-struct Event {
-  Event() = default;
-  explicit Event(EventType t) : type(t) {}
+struct StreamEvent {
+  StreamEvent() = default;
+  explicit StreamEvent(EventType t) : type(t) {}
   EventType type = EventType::kLog;
   double elapsedS = 0.0;  // seconds since the run started; `kwb replay` paces by it
   // hello
@@ -45,6 +46,7 @@ struct Event {
   // plan
   RunSettings settings;
   std::vector<PlannedCase> plan;
+  std::vector<KernelInfo> kernels;  // every kernel the plan names; older engines send none
   // case_started / case_finished / case_failed
   int index = -1;
   PlannedCase planned;               // case_started
@@ -60,25 +62,38 @@ struct Event {
 };
 
 // One line of JSON, no trailing newline.
-std::string toJsonLine(const Event& e);
+std::string toJsonLine(const StreamEvent& e);
 // Throws InputError naming `source` and the line number on malformed input.
-Event parseEventLine(std::string_view line, std::string_view source, int lineNumber);
+StreamEvent parseEventLine(std::string_view line, std::string_view source, int lineNumber);
 
-// Rebuilds a results document from events as they arrive (the GUI and `kwb replay` use it).
+// Rebuilds a results document from events as they arrive: `kwb replay` and the GUI build their
+// document with it. The events of several engines may be applied in turn (a reader that
+// starts a new engine for the cases a crashed one left): cases and kernels accumulate, the
+// known-answer test fails if any engine's failed, and the progression check of the whole
+// document is the one rule of kwb/progression.h.
 class DocumentBuilder {
  public:
-  void apply(const Event& e);
+  void apply(const StreamEvent& e);
+  // The engine ended without `done` while a case ran: that case is recorded as `crashed` with
+  // `why` and returned; nullopt when no case was running.
+  std::optional<CaseResult> markCrashed(const std::string& why);
+
   const RunDocument& document() const { return m_doc; }
+  // The current engine's plan; case indices of its events refer to it.
   const std::vector<PlannedCase>& plan() const { return m_plan; }
   int finishedCases() const { return int(m_doc.cases.size()); }
+  // The current engine sent `done`.
   bool done() const { return m_done; }
   int exitCode() const { return m_exitCode; }
   // Index of the case started but not finished, or -1.
   int runningIndex() const { return m_running; }
+  // The progression of the cases so far (the engine's verdict once every engine is done).
+  ProgressionCheck progression() const;
 
  private:
   RunDocument m_doc;
   std::vector<PlannedCase> m_plan;
+  int m_plans = 0;  // engines seen
   int m_running = -1;
   bool m_done = false;
   int m_exitCode = 0;

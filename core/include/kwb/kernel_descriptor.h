@@ -54,9 +54,11 @@ struct KernelDescriptor {
   int alignment = 1;       // every dimension must be a multiple of this for the fast path
   bool reference = false;  // a cuBLAS reference, not a stage of the progression
   std::string description;
+  bool tunable = false;  // `kwb tune` has compile-time configurations of it
   LaunchFn launch = nullptr;
 
-  // Tolerances of the spec: FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32 math 5e-2 / 1e-2.
+  // Verification tolerances (docs/VALIDATION.md): FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32
+  // math 5e-2 / 1e-2.
   double rtol() const { return precision == Precision::kFp32 ? 1e-3 : 5e-2; }
   double atol() const { return precision == Precision::kFp32 ? 1e-4 : 1e-2; }
 };

@@ -10,16 +10,18 @@
 #include "kwb/conformance.h"
 #include "kwb/device_info.h"
 #include "kwb/kernel_descriptor.h"
+#include "kwb/kernel_info.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
 #include "kwb/timer.h"
-#include "kwb/tuning.h"
+#include "kwb/tune_config.h"
 
 namespace kwb {
 
-// Bumped on any incompatible change (docs/RESULTS.md). Version 2 names the timer of every
-// figure; version 1 documents are still read, their timing marked host-inclusive.
-inline constexpr int kSchemaVersion = 2;
+// Bumped on any incompatible change (docs/RESULTS.md). Version 3 writes a tuning sweep's
+// configurations as cases; version 2 named the timer of every figure; versions 1 and 2 are
+// still read (version 1's timing marked host-inclusive).
+inline constexpr int kSchemaVersion = 3;
 inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
@@ -84,8 +86,19 @@ struct CaseResult {
   double arithmeticIntensity = 0.0;          // FLOP per byte of the minimum traffic
   double bandwidthGBs = 0.0;                 // minimum traffic / median time
   ClockSample clocks;
+  // The configuration a tuning sweep ran (the kernel id then names it too); absent otherwise.
+  std::optional<TuneConfig> config;
 
   bool timed() const { return !samplesMs.empty(); }
+};
+
+// A tuning sweep (`kwb tune`): every configuration of one kernel on one shape.
+struct TuneGrid {
+  std::string kernel;  // the tunable kernel id, "sgemm.warp_tiled"
+  Shape shape;
+  std::uint64_t seed = 0;
+  std::vector<CaseResult> results;  // one per configuration, in the kernel's order
+  std::string best;                 // name of the fastest timed configuration; empty if none
 };
 
 struct KnownAnswer {
@@ -103,7 +116,7 @@ struct ProgressionViolation {
   double fromGflops = 0.0;
   double toGflops = 0.0;
   // The two medians' 95% confidence intervals overlap: the drop may be measurement noise.
-  // Still reported (the spec's rule is strict); this says how much to believe it.
+  // Still reported (the rule is strict); this says how much to believe it.
   bool withinNoise = false;
 };
 
@@ -142,6 +155,9 @@ struct RunDocument {
   std::string host;
   std::optional<DeviceInfo> device;
   RunSettings settings;
+  // Every kernel the document names (cases, tuning), as the engine that ran it registered it;
+  // read from the compatibility table for documents that predate the list.
+  std::vector<KernelInfo> kernels;
   KnownAnswer knownAnswer;
   std::vector<CaseResult> cases;
   ProgressionCheck progression;
@@ -151,7 +167,19 @@ struct RunDocument {
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
+  // The entry of `id`, or of its kernel for a tuning configuration's id; null if not listed.
+  const KernelInfo* kernelInfo(std::string_view id) const;
 };
+
+// Did everything pass: the known-answer test where it ran, every case, every configuration of
+// a tuning sweep and the conformance checks of the document. `kwb` exits 0 exactly then.
+bool allPassed(const RunDocument& doc);
+
+// Adds legacyKernelInfo(id)'s entry to doc.kernels unless it lists `id` already; an unknown id
+// takes `precision` (its case's).
+void listKernelIfMissing(RunDocument& doc, std::string_view id, std::string_view precision = {});
+// The same for every kernel id the document's cases or tuning sweep name.
+void listMissingKernels(RunDocument& doc);
 
 // Text I/O. Errors throw InputError naming `source` (a path or "<stdin>") and the problem.
 // Files are bounded: a results document larger than this is refused unread.

@@ -10,6 +10,8 @@ void to_json(nlohmann::json& j, const Shape& v);
 void from_json(const nlohmann::json& j, Shape& v);
 void to_json(nlohmann::json& j, const DeviceInfo& v);
 void from_json(const nlohmann::json& j, DeviceInfo& v);
+void to_json(nlohmann::json& j, const KernelInfo& v);
+void from_json(const nlohmann::json& j, KernelInfo& v);
 void to_json(nlohmann::json& j, const CaseResult& v);
 void from_json(const nlohmann::json& j, CaseResult& v);
 void to_json(nlohmann::json& j, const RunSettings& v);

@@ -28,8 +28,13 @@ struct Shape {
 Shape parseShape(std::string_view text);
 // Comma-separated list of shapes ("512,256x384x640").
 std::vector<Shape> parseShapeList(std::string_view text);
-// "512x512x512", the inverse of parseShape.
+// The same rules for dimensions that are already numbers (a file, an event): each from 1 to
+// kMaxDimension, or InputError with parseShape's message.
+Shape checkedShape(std::int64_t m, std::int64_t n, std::int64_t k);
+// "512x512x512", the inverse of parseShape: what a command line or a file carries.
 std::string toString(const Shape& s);
+// For people (UTF-8): "1024³" for a cube, else "256×384×640".
+std::string shapeText(const Shape& s);
 
 inline constexpr std::int64_t kMaxDimension = (std::int64_t{1} << 31) - 1;
 

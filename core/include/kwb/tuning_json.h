@@ -1,15 +1,13 @@
 #pragma once
-// nlohmann-json bindings of the tuning sweep (kwb/tuning.h), used by the results document.
+// nlohmann-json bindings of the tuning sweep, used by the results document.
 #include <nlohmann/json.hpp>
 
-#include "kwb/tuning.h"
+#include "kwb/results.h"
 
 namespace kwb {
 
 void to_json(nlohmann::json& j, const TuneConfig& v);
 void from_json(const nlohmann::json& j, TuneConfig& v);
-void to_json(nlohmann::json& j, const TuneResult& v);
-void from_json(const nlohmann::json& j, TuneResult& v);
 void to_json(nlohmann::json& j, const TuneGrid& v);
 void from_json(const nlohmann::json& j, TuneGrid& v);
 

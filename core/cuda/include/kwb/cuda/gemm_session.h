@@ -1,5 +1,5 @@
 #pragma once
-// The correctness pipeline of one case (DESIGN.md "Correctness of one case"): seeded inputs,
+// The correctness pipeline of one case (docs/ARCHITECTURE.md, docs/VALIDATION.md): seeded inputs,
 // canary, comparison with a reference, negative control, an alpha/beta run. No timing here.
 #include <cstdint>
 #include <deque>

@@ -1,6 +1,9 @@
 #pragma once
+// The one case loop of kwb: `kwb run` (verify, then time), `kwb verify` (a plan with no timing)
+// and `kwb tune` (a plan over the configurations of one kernel) all run their cases here.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,12 +11,15 @@
 #include "kwb/events.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/results.h"
+#include "kwb/tuning.h"
 
 namespace kwb::cuda {
 
 struct RunConfig {
   std::string suite;  // name or file, recorded in the document
   std::uint64_t seed = 0x5EED;
+  // Verification only (`kwb verify`): nothing is timed, no launch overhead is measured and no
+  // progression is checked.
   bool verifyOnly = false;
   int device = 0;
   MeasureOptions measure;
@@ -21,17 +27,33 @@ struct RunConfig {
   std::string gitRevision;
 };
 
-using EventSink = std::function<void(const Event&)>;
+using EventSink = std::function<void(const StreamEvent&)>;
+
+// One case of a plan: a kernel on a shape. In a tuning sweep `kernel` is one configuration of
+// a kernel (its id names it: "sgemm.warp_tiled[cfg]") and `config` says which; consecutive
+// configurations of one kernel on one shape read the same inputs, and one that falls back to
+// another kernel is not timed (the time would be the other kernel's).
+struct PlanCase {
+  const KernelDescriptor* kernel = nullptr;  // outlives the run
+  Shape shape;
+  std::optional<TuneConfig> config;
+};
 
 // Orders a plan: shape by shape; within a shape the references first, so every stage's
 // "% of cuBLAS" is known when its case finishes.
-std::vector<PlannedCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
-                                   const std::vector<Shape>& shapes);
+std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                const std::vector<Shape>& shapes);
+// The cases of a stream's plan, each kernel looked up in `registry` (InputError if unknown).
+std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
+                                  const std::vector<PlannedCase>& plan);
 
-// Runs a plan case by case: verify first, then time only what verified; emits every event
-// to `sink` and returns the results document. A case's CUDA error is recorded in that case;
-// an error that loses the CUDA context ends the run, the cases left marked skipped with the
-// reason. `cancelled` is polled between samples and cases. Throws NoDeviceError.
+// Runs a plan case by case: verify first, then time only what verified (unless verifyOnly);
+// emits every event to `sink` and returns the results document. A case's CUDA error is
+// recorded in that case; an error that loses the CUDA context ends the run, the cases left
+// marked skipped with the reason. `cancelled` (may be empty) is polled between samples and
+// cases. Throws NoDeviceError.
+RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
+                    const std::function<bool()>& cancelled);
 RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCase>& plan,
                     const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled);

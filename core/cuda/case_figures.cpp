@@ -1,0 +1,65 @@
+// The figures of a timed case: its measurement copied in, throughput, % of cuBLAS.
+#include <cstdio>
+
+#include "kwb/cuda/runner.h"
+
+namespace kwb::cuda {
+namespace {
+
+std::string fixedText(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+}  // namespace
+
+void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c) {
+  c.samplesMs = m.samplesMs;
+  c.launchesPerSample = m.launchesPerSample;
+  c.coldL2 = opt.coldL2;
+  c.timer = m.timer;
+  c.timerNote = m.timerNote;
+  c.throttledSamples = m.throttledSamples;
+  c.warmupSmClockMhz = m.warmupSmClockMhz;
+  c.kernels = m.kernels;
+  c.cuptiMedianMs = m.cuptiMedianMs;
+  c.summary = stats::summarize(c.samplesMs);
+  c.timerVsCuptiPct.reset();
+  if (m.cuptiMedianMs && *m.cuptiMedianMs > 0 && c.summary.median > 0)
+    c.timerVsCuptiPct = 100.0 * (c.summary.median - *m.cuptiMedianMs) / *m.cuptiMedianMs;
+  if (c.samplesMs.empty() && m.throttledSamples > 0)
+    c.timerNote += std::string(c.timerNote.empty() ? "" : "; ") + "all " +
+                   std::to_string(m.throttledSamples) + " samples were taken below " +
+                   fixedText(100 * opt.throttleFraction, 0) +
+                   "% of the warm-up SM clock and dropped";
+  deriveThroughput(c);
+}
+
+void deriveThroughput(CaseResult& c) {
+  const double ms = c.summary.median;
+  if (ms <= 0) return;
+  const Shape& s = c.shape;
+  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
+  const double m = double(s.m), n = double(s.n), k = double(s.k);
+  const double bytes = inputBytes * (m * k + k * n) + 4.0 * m * n;
+  c.gflops = s.flops() / (ms * 1e6);
+  c.arithmeticIntensity = s.flops() / bytes;
+  c.bandwidthGBs = bytes / (ms * 1e6);
+}
+
+void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) {
+  auto refGflops = [&](const char* id) -> double {
+    for (const auto& r : done)
+      if (r.kernel == id && r.shape == c.shape && r.timed() && isGood(r.status)) return r.gflops;
+    return 0.0;
+  };
+  if (c.gflops <= 0) return;
+  if (const double fp32 = refGflops("cublas.sgemm"); fp32 > 0 && c.kernel != "cublas.sgemm")
+    c.pctOfFp32Reference = 100.0 * c.gflops / fp32;
+  if (c.precision == Precision::kFp16Fp32Acc && c.kernel != "cublas.hgemm_f32acc")
+    if (const double fp16 = refGflops("cublas.hgemm_f32acc"); fp16 > 0)
+      c.pctOfFp16Reference = 100.0 * c.gflops / fp16;
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,55 @@
+#pragma once
+// One case profiled by Nsight Compute (`kwb profile`, the GUI's "Profile with Nsight Compute"):
+// the command that runs it, and the key figures read back from the report's raw page.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kwb/shape.h"
+
+namespace kwb {
+
+// What a kernel engineer looks at first, per profiled kernel launch.
+struct NcuKernelFigures {
+  std::string name;
+  double durationUs = 0;
+  double smThroughputPct = 0;       // sm__throughput, % of peak sustained
+  double memoryThroughputPct = 0;   // gpu__compute_memory_throughput, % of peak sustained
+  double achievedOccupancyPct = 0;  // sm__warps_active, % of peak sustained active
+  double dramBytes = 0;             // dram__bytes.sum
+  std::string topStall;             // the stall reason with most cycles per issued instruction
+  double topStallCyclesPerIssue = 0;
+};
+
+struct NcuProfile {
+  std::string kernel;  // kwb kernel id
+  Shape shape;
+  std::string ncuPath;
+  std::string reportPath;  // the .ncu-rep kept for Nsight Compute's own viewer
+  std::vector<NcuKernelFigures> kernels;
+};
+
+// Parses `ncu --import R --csv --page raw --print-units base`: a header row starting with
+// "ID", an optional units row, then one row per profiled launch. Missing metrics read 0.
+// Throws InputError naming `source` when the text has no header or a row is malformed.
+std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_view source);
+
+// The argument lists kwb runs. The profiled run times the case once with the host timer (which
+// never holds the stream, so ncu's serialised replay cannot wait on it), limited to the NVTX
+// range of the timed samples, leaving out the timer's clock probe.
+std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::string& kwb,
+                                        const std::string& kernel, const Shape& shape,
+                                        const std::string& reportBase, int launchCount);
+std::vector<std::string> ncuImportArgs(const std::string& ncu, const std::string& report);
+
+// "sgemm.warp_tiled-512x512x512": a file name for the report of one case.
+std::string ncuReportStem(const std::string& kernel, const Shape& shape);
+
+// Where Nsight Compute is: `ncu` beside the engine, then on PATH, then in the CUDA toolkit.
+std::optional<std::string> findNcu(const std::string& engineDir);
+
+std::string ncuProfileToJson(const NcuProfile& p);
+NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source);
+
+}  // namespace kwb

@@ -1,0 +1,55 @@
+#include "kwb/kernel_info.h"
+
+#include "json_read.h"
+#include "kwb/error.h"
+#include "kwb/kernel_descriptor.h"
+#include "kwb/results_json.h"
+
+namespace kwb {
+using jsonread::get;
+using nlohmann::json;
+
+KernelInfo kernelInfo(const KernelDescriptor& d) {
+  return {d.id,        d.displayName, d.family, d.stage, std::string(toString(d.precision)),
+          d.reference, d.description, d.tunable};
+}
+
+void to_json(json& j, const KernelInfo& v) {
+  j = {{"id", v.id},
+       {"name", v.name},
+       {"family", v.family},
+       {"stage", v.stage},
+       {"precision", v.precision},
+       {"reference", v.reference},
+       {"description", v.description},
+       {"tunable", v.tunable}};
+}
+
+void from_json(const json& j, KernelInfo& v) {
+  get(j, "id", v.id);
+  if (v.id.empty()) throw InputError("a kernel entry has an empty 'id'");
+  v.name = jsonread::value(j, "name", v.id);
+  v.family = jsonread::value(j, "family", std::string());
+  v.stage = jsonread::value(j, "stage", 0);
+  v.precision = jsonread::value(j, "precision", std::string());
+  v.reference = jsonread::value(j, "reference", false);
+  v.description = jsonread::value(j, "description", std::string());
+  v.tunable = jsonread::value(j, "tunable", false);  // absent in `kwb list` before it existed
+}
+
+std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  try {
+    const json j = json::parse(text);
+    if (!j.is_array()) throw InputError("not a JSON list of kernels");
+    std::vector<KernelInfo> out;
+    for (const auto& k : j) out.push_back(k.get<KernelInfo>());
+    return out;
+  } catch (const json::exception& e) {
+    throw InputError("bad kernel list '" + src + "': " + jsonread::plain(e.what()));
+  } catch (const InputError& e) {
+    throw InputError("bad kernel list '" + src + "': " + e.what());
+  }
+}
+
+}  // namespace kwb

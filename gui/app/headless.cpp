@@ -1,0 +1,95 @@
+#include "app/headless.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPixmap>
+#include <QSaveFile>
+#include <cstdio>
+#include <memory>
+
+#include "app/main_window.h"
+#include "kwb/error.h"
+#include "kwb/shape.h"
+#include "panels/case_detail_dialog.h"
+
+namespace kwb::gui {
+namespace {
+
+int fail(const QString& message) {
+  std::fprintf(stderr, "kwb-gui: error: %s\n", message.toLocal8Bit().constData());
+  return 2;
+}
+
+// Saves `shot` through a temporary file renamed over `path` once complete, so a failure
+// leaves the previous file as it was. The format comes from the extension.
+QString saveScreenshot(const QPixmap& shot, const QString& path) {
+  const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+  if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {
+    QStringList known;
+    for (const QByteArray& f : QImageWriter::supportedImageFormats()) known << "." + QString(f);
+    return QString("cannot write the screenshot '%1': unknown image type '%2' (use one of %3).")
+        .arg(path, format.isEmpty() ? QString("(no extension)") : "." + QString(format),
+             known.join(", "));
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly))
+    return QString("cannot write the screenshot '%1': %2.").arg(path, file.errorString());
+  if (!shot.save(&file, format.constData()) || !file.commit())
+    return QString("cannot write the screenshot '%1': %2; any previous file there is unchanged.")
+        .arg(path, file.errorString().isEmpty() ? QString("the image could not be encoded")
+                                                : file.errorString());
+  return {};
+}
+
+}  // namespace
+
+int runHeadless(const HeadlessOptions& o) {
+  WindowOptions wo;
+  wo.engineOverride = o.engine;
+  wo.probeEngine = false;  // reports show what the file holds, not this machine
+  wo.persistSettings = false;
+  MainWindow w(wo);
+  if (o.open.isEmpty()) {
+    if (!w.openBundledSample()) return fail("no results to show: give --open FILE.json.");
+  } else if (const QString err = w.openResults(o.open); !err.isEmpty()) {
+    return fail(err);
+  }
+  if (!o.baseline.isEmpty())
+    if (const QString err = w.openBaseline(o.baseline); !err.isEmpty()) return fail(err);
+  if (!o.tab.isEmpty() && !w.selectTab(o.tab))
+    return fail(QString("there is no tab '%1' (tabs: %2).").arg(o.tab, w.tabNames().join(", ")));
+  w.resize(o.size);
+  w.show();
+  QApplication::processEvents();
+  w.rebuildAllNow();
+  QApplication::processEvents();
+  std::unique_ptr<QWidget> dialog;
+  if (!o.caseDialog.isEmpty()) {
+    const QStringList parts = o.caseDialog.split('@');
+    try {
+      if (parts.size() != 2) throw InputError("expected KERNEL@SHAPE, e.g. sgemm.tiled@512");
+      dialog.reset(w.caseDialog(parts[0].toStdString(), parseShape(parts[1].toStdString())));
+    } catch (const InputError& e) {
+      return fail(QString("--case '%1': %2.").arg(o.caseDialog, e.what()));
+    }
+    if (!dialog)
+      return fail(QString("--case '%1': the document has no such case.").arg(o.caseDialog));
+    dialog->show();
+    QApplication::processEvents();
+  }
+  if (!o.screenshot.isEmpty()) {
+    if (const QString err = saveScreenshot(dialog ? dialog->grab() : w.grab(), o.screenshot);
+        !err.isEmpty())
+      return fail(err);
+    std::fprintf(stderr, "kwb-gui: screenshot written to %s\n",
+                 o.screenshot.toLocal8Bit().constData());
+  }
+  if (!o.report.isEmpty()) {
+    if (const QString err = w.exportReport(o.report); !err.isEmpty()) return fail(err);
+    std::fprintf(stderr, "kwb-gui: report written to %s\n", o.report.toLocal8Bit().constData());
+  }
+  return 0;
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,144 @@
+// kwb-gui — the Kernel Workbench window, or headless reports and screenshots.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QIcon>
+#include <QTimer>
+#include <cstdio>
+#include <cstring>
+
+#include "app/headless.h"
+#include "app/main_window.h"
+
+namespace {
+
+// Prints the time from process start to the window's first paint.
+class FirstPaintProbe : public QObject {
+ public:
+  FirstPaintProbe(const QElapsedTimer& clock, bool quit) : m_clock(clock), m_quit(quit) {}
+  bool eventFilter(QObject* o, QEvent* e) override {
+    if (e->type() == QEvent::Paint && !m_done) {
+      m_done = true;
+      std::fprintf(stderr, "kwb-gui: first paint after %lld ms\n",
+                   static_cast<long long>(m_clock.elapsed()));
+      if (m_quit) QTimer::singleShot(0, qApp, &QApplication::quit);
+    }
+    return QObject::eventFilter(o, e);
+  }
+
+ private:
+  const QElapsedTimer& m_clock;
+  bool m_quit;
+  bool m_done = false;
+};
+
+bool wantsHeadless(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strncmp(argv[i], "--report", 8) || !std::strncmp(argv[i], "--screenshot", 12))
+      return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QElapsedTimer clock;
+  clock.start();
+  Q_INIT_RESOURCE(kwb_gui);  // the .qrc lives in the static kwb_gui_lib
+  // Reports and screenshots need no display: use the offscreen platform when there is none.
+  if (wantsHeadless(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") &&
+      qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("KernelWorkbench");
+  QApplication::setApplicationName("kwb-gui");
+  QApplication::setApplicationVersion(KWB_GUI_VERSION);
+  QApplication::setWindowIcon(QIcon(":/icons/kwb.svg"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Kernel Workbench: verify and benchmark CUDA kernels");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption open("open", "Open a results file.", "FILE");
+  const QCommandLineOption baseline("baseline", "Open a second results file as baseline.", "FILE");
+  const QCommandLineOption report("report", "Write a PDF report and exit (no display needed).",
+                                  "PDF");
+  const QCommandLineOption screenshot("screenshot", "Write a PNG of the window and exit.", "PNG");
+  const QCommandLineOption tab("tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
+                               "NAME");
+  const QCommandLineOption engine("engine", "Path of the engine (kwb).", "PATH");
+  const QCommandLineOption caseOpt("case",
+                                   "--screenshot shows this case's detail dialog (with its "
+                                   "Nsight Compute profile, if one was made) instead of a tab.",
+                                   "KERNEL@SHAPE");
+  const QCommandLineOption size("size", "Window size for --screenshot, WxH.", "WxH", "1500x950");
+  const QCommandLineOption quitAfterPaint("quit-after-first-paint",
+                                          "Print the start-to-first-paint time and exit.");
+  parser.addOptions(
+      {open, baseline, report, screenshot, tab, engine, caseOpt, size, quitAfterPaint});
+  parser.addPositionalArgument(
+      "files", "Results to open (the second is the baseline, more are runs to compare).",
+      "[files...]");
+  // Bad usage exits 2, as the README says (QCommandLineParser::process would exit 1).
+  if (!parser.parse(QApplication::arguments())) {
+    std::fprintf(stderr, "kwb-gui: error: %s\n%s", parser.errorText().toLocal8Bit().constData(),
+                 parser.helpText().toLocal8Bit().constData());
+    return 2;
+  }
+  if (parser.isSet("help")) parser.showHelp(0);
+  if (parser.isSet("version")) parser.showVersion();
+
+  const QStringList files = parser.positionalArguments();
+  const QString openPath = parser.isSet(open) ? parser.value(open) : files.value(0);
+  const QString baselinePath = parser.isSet(baseline) ? parser.value(baseline) : files.value(1);
+  if (parser.isSet(report) && !parser.value(report).endsWith(".pdf", Qt::CaseInsensitive)) {
+    std::fprintf(stderr, "kwb-gui: error: the report '%s' must be named .pdf (it is a PDF).\n",
+                 parser.value(report).toLocal8Bit().constData());
+    return 2;
+  }
+  if (parser.isSet(report) || parser.isSet(screenshot)) {
+    kwb::gui::HeadlessOptions o;
+    o.open = openPath;
+    o.baseline = baselinePath;
+    o.report = parser.value(report);
+    o.screenshot = parser.value(screenshot);
+    o.tab = parser.value(tab);
+    o.caseDialog = parser.value(caseOpt);
+    o.engine = parser.value(engine);
+    const QStringList wh = parser.value(size).split('x');
+    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
+      o.size = QSize(wh[0].toInt(), wh[1].toInt());
+    return kwb::gui::runHeadless(o);
+  }
+
+  kwb::gui::WindowOptions wo;
+  wo.engineOverride = parser.value(engine);
+  kwb::gui::MainWindow window(wo);
+  FirstPaintProbe probe(clock, parser.isSet(quitAfterPaint));
+  window.installEventFilter(&probe);
+  // Interactive: a file that cannot be opened is said in a dialog (a user who double-clicked
+  // it sees no terminal) and on stderr; the window stays open on the bundled sample.
+  QStringList errors;
+  if (!openPath.isEmpty()) {
+    if (const QString err = window.openResults(openPath); !err.isEmpty()) {
+      errors << err;
+      window.openBundledSample();
+    }
+  } else {
+    window.openBundledSample();
+  }
+  if (!baselinePath.isEmpty())
+    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
+  for (qsizetype i = 2; i < files.size(); ++i)
+    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
+  for (const QString& err : errors)
+    std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
+  if (parser.isSet(tab)) window.selectTab(parser.value(tab));
+  window.show();
+  if (!errors.isEmpty())
+    QTimer::singleShot(0, &window,
+                       [&window, errors] { window.showOpenError(errors.join("\n\n")); });
+  // Ask the engine about kernels and the device once the window is up, not before.
+  QTimer::singleShot(0, &window, [&window] { window.probeEngine(); });
+  return app.exec();
+}

@@ -1,0 +1,136 @@
+#pragma once
+#include <QFileSystemWatcher>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QTabWidget>
+
+#include "engine/engine_driver.h"
+#include "engine/run_controller.h"
+#include "model/results_model.h"
+
+namespace kwb::gui {
+
+class BaselinePage;
+class CaseDetailDialog;
+struct ProfileContext;
+class CorrectnessPage;
+class DevicePanel;
+class KernelListWidget;
+class LogPage;
+class PlotPage;
+class ProgressionPage;
+class RooflinePage;
+class RunPanel;
+class ScalingPage;
+class ShapeListWidget;
+class TimingPage;
+class TuningPage;
+
+struct WindowOptions {
+  QString engineOverride;       // --engine
+  bool probeEngine = true;      // ask `kwb list` / `kwb device` at start (off when headless)
+  bool persistSettings = true;  // off when headless and in tests
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const WindowOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Return an empty string, or a sentence naming the file and the problem.
+  QString openResults(const QString& path);
+  QString openBaseline(const QString& path);
+  QString addCompareRun(const QString& path);  // one more run drawn over this one
+  QString saveResults(const QString& path);
+  QString exportReport(const QString& path);
+  QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix
+  QString exportText(const QString& path);         // .csv or .md by suffix
+  // Opens the newest bundled sample; false when none is there.
+  bool openBundledSample();
+  // Starts `kwb list` and `kwb device` without blocking; the panels update when they answer.
+  void probeEngine();
+  bool selectTab(const QString& name);  // case-insensitive tab title
+  QStringList tabNames() const;
+  void rebuildAllNow();  // tests and headless: no waiting for coalesced refreshes
+
+  void startRun();  // from the left panel's choices
+  void cancelRun();
+
+  ResultsModel* model() const { return m_model; }
+  RunController* controller() const { return m_controller; }
+  QTabWidget* tabs() const { return m_tabs; }
+  ProgressionPage* progressionPage() const { return m_progression; }
+  ScalingPage* scalingPage() const { return m_scaling; }
+  TimingPage* timingPage() const { return m_timing; }
+  RooflinePage* rooflinePage() const { return m_roofline; }
+  CorrectnessPage* correctnessPage() const { return m_correctness; }
+  TuningPage* tuningPage() const { return m_tuning; }
+  BaselinePage* baselinePage() const { return m_baseline; }
+  LogPage* logPage() const { return m_log; }
+  DevicePanel* devicePanel() const { return m_device; }
+  KernelListWidget* kernelList() const { return m_kernels; }
+  ShapeListWidget* shapeList() const { return m_shapes; }
+  RunPanel* runPanel() const { return m_run; }
+  QString messageText() const { return m_message->text(); }
+  // An error the user must see: a dialog (window-modal, not blocking) and the message bar.
+  void showOpenError(const QString& text);
+  // The detail dialog of one case of the open document (nullptr when it has no such case),
+  // with "Profile with Nsight Compute"; the caller shows it.
+  CaseDetailDialog* caseDialog(const std::string& kernel, const Shape& shape);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void buildMenus();
+  QWidget* buildLeftPanel();
+  void showMessage(const QString& text, bool error);
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void updateTitleAndStatus();
+  void loadSettings();
+  void saveSettings();
+  void connectController();  // live runs: the controller feeds the model and the run panel
+  void onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err);
+  // Profiles are kept beside the open results file (or in the app's data folder for a live run).
+  ProfileContext profileContext() const;
+  PlotPage* currentPlotPage() const;
+  // The Tuning tab shows only for a document holding a sweep; a document of a sweep or a
+  // conformance suite alone opens on its tab.
+  void showDocumentTabs();
+
+  WindowOptions m_options;
+  ResultsModel* m_model;
+  RunController* m_controller;
+  QTabWidget* m_tabs;
+  QLabel* m_message;
+  QLabel* m_summary;
+  ProgressionPage* m_progression;
+  ScalingPage* m_scaling;
+  TimingPage* m_timing;
+  RooflinePage* m_roofline;
+  CorrectnessPage* m_correctness;
+  TuningPage* m_tuning;
+  BaselinePage* m_baseline;
+  LogPage* m_log;
+  DevicePanel* m_device;
+  KernelListWidget* m_kernels;
+  ShapeListWidget* m_shapes;
+  RunPanel* m_run;
+  QMenu* m_recentMenu = nullptr;
+  QStringList m_recent;
+  // The open file: a change on disk (a run writing it again) reloads it.
+  QFileSystemWatcher m_watcher;
+  void watchSource();
+  void reloadChangedSource(const QString& path);
+  EngineDriver* m_listProbe = nullptr;    // `kwb list --json`
+  EngineDriver* m_deviceProbe = nullptr;  // `kwb device --json`
+  bool m_engineMissing = false;
+  bool m_noDevice = false;
+};
+
+}  // namespace kwb::gui

@@ -1,0 +1,131 @@
+// MainWindow: the engine's probes (`kwb list`, `kwb device`) and runs, all through
+// EngineDriver and RunController (construction is in main_window.cpp).
+#include <QFileInfo>
+
+#include "app/main_window.h"
+#include "kwb/error.h"
+#include "kwb/exit_codes.h"
+#include "kwb/results_json.h"
+#include "kwb/shape.h"
+#include "model/doc_queries.h"
+#include "pages/log_page.h"
+#include "panels/device_panel.h"
+#include "panels/kernel_list_widget.h"
+#include "panels/run_panel.h"
+#include "panels/shape_list_widget.h"
+
+namespace kwb::gui {
+
+void MainWindow::connectController() {
+  // Live runs: each finished case goes into the model as it arrives.
+  connect(m_controller, &RunController::runStarted, this, [this](const RunDocument& header) {
+    m_model->setDocument(header, "live run", true);
+    m_run->setRunning(true);
+    m_run->setStatus("Starting the engine…");
+    showMessage({}, false);
+  });
+  connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::setHeader);
+  connect(m_controller, &RunController::caseStarted, this,
+          [this](const QString& kernel, const Shape& shape) {
+            m_run->setStatus(
+                QString("Running %1 at %2").arg(kernel, QString::fromStdString(shapeText(shape))));
+          });
+  connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::appendCase);
+  connect(m_controller, &RunController::progress, this, [this](int done, int total) {
+    m_run->setProgress(done, total, m_controller->etaSeconds());
+  });
+  connect(m_controller, &RunController::logLine, m_log, &LogPage::append);
+  connect(m_controller, &RunController::runFinished, this,
+          [this](const RunDocument& doc, bool ok, const QString& message) {
+            m_model->setDocument(doc, "unsaved run", false);
+            m_run->setRunning(false);
+            m_run->setProgress(int(doc.cases.size()), m_controller->totalCases(), -1);
+            m_run->setStatus(message, !ok);
+            if (!ok) showMessage(message, true);
+          });
+}
+
+void MainWindow::probeEngine() {
+  const QString engine = m_controller->engine();
+  if (engine.isEmpty() || !QFileInfo(engine).isExecutable()) {
+    m_engineMissing = true;
+    m_device->setNoDevice(m_model->document(), "engine not found");
+    m_run->setRunEnabled(false, "The engine kwb was not found.");
+    showMessage(
+        QString("The engine kwb was not found (%1). Showing recorded results; set its path "
+                "in Run ▸ Engine… to run kernels.")
+            .arg(engine.isEmpty() ? QString("looked beside kwb-gui, in the build tree and on PATH")
+                                  : QString("'%1' is not an executable file").arg(engine)),
+        true);
+    return;
+  }
+  m_engineMissing = false;
+  delete m_listProbe;
+  m_listProbe = new EngineDriver(this);
+  connect(m_listProbe, &EngineDriver::queryFinished, this,
+          [this](int code, const QByteArray& out, const QString& err) {
+            if (code != 0) {
+              m_log->append("warning", QString("`kwb list --json` exited with code %1%2; using "
+                                               "the kernels of the open results.")
+                                           .arg(code)
+                                           .arg(err.isEmpty() ? QString() : " (" + err + ")"));
+              return;
+            }
+            try {
+              m_model->setEngineCatalog(KernelLookup::fromListJson(out));
+            } catch (const InputError& e) {
+              m_log->append("error", QString::fromStdString(e.what()));
+            }
+          });
+  m_listProbe->query(engine, {"list", "--json"});
+  delete m_deviceProbe;
+  m_deviceProbe = new EngineDriver(this);
+  connect(m_deviceProbe, &EngineDriver::queryFinished, this, &MainWindow::onDeviceProbeFinished);
+  m_deviceProbe->query(engine, {"device", "--json"});
+}
+
+void MainWindow::onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err) {
+  if (exitCode == 0) {
+    try {
+      const auto j = nlohmann::json::parse(out.toStdString());
+      m_device->setLiveDevice(j.get<DeviceInfo>());
+      m_noDevice = false;
+      m_run->setRunEnabled(true);
+      m_log->append("info", "CUDA device found: " + QString::fromStdString(j.value("name", "")));
+      return;
+    } catch (const std::exception& e) {
+      m_log->append("error",
+                    QString("`kwb device --json` printed something unreadable: %1").arg(e.what()));
+    }
+  }
+  m_noDevice = true;
+  m_device->setNoDevice(m_model->document(), err);
+  m_run->setRunEnabled(false, "No CUDA device: " + err);
+  m_log->append("warning",
+                exitCode == kExitNoDevice
+                    ? "No CUDA device: " + err
+                    : QString("`kwb device` failed (exit %1): %2").arg(exitCode).arg(err));
+}
+
+void MainWindow::startRun() {
+  if (m_controller->isRunning()) return;
+  RunRequest r;
+  r.kernels = m_kernels->checkedIds();
+  r.shapes = m_shapes->checkedShapes();
+  r.samples = m_run->samples();
+  r.coldL2 = m_run->coldL2();
+  r.suite = m_shapes->suiteName();
+  if (r.kernels.isEmpty() || r.shapes.isEmpty()) {
+    m_run->setStatus("Choose at least one kernel and one shape.", true);
+    return;
+  }
+  m_controller->start(r);
+}
+
+void MainWindow::cancelRun() {
+  if (!m_controller->isRunning()) return;
+  m_run->setStatus("Cancelling…");
+  m_controller->cancel();
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,135 @@
+#include "engine/engine_driver.h"
+
+#include <algorithm>
+
+#include "kwb/error.h"
+
+namespace kwb::gui {
+
+EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
+  m_killTimer.setSingleShot(true);
+  connect(&m_killTimer, &QTimer::timeout, this, [this] {
+    if (isRunning()) m_process.kill();
+  });
+  connect(&m_process, &QProcess::readyReadStandardOutput, this, &EngineDriver::readStdout);
+  connect(&m_process, &QProcess::readyReadStandardError, this, &EngineDriver::readStderr);
+  connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e != QProcess::FailedToStart) return;
+    m_startFailed = true;
+    const QString message = QString("The engine '%1' could not be started: %2.")
+                                .arg(m_process.program(), m_process.errorString());
+    emit failedToStart(message);
+    if (m_query) emit queryFinished(-1, {}, message);
+  });
+  connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+    m_killTimer.stop();
+    if (m_query) {
+      const QByteArray out = m_process.readAllStandardOutput();
+      const QString err = QString::fromUtf8(m_process.readAllStandardError()).trimmed();
+      emit queryFinished(status == QProcess::CrashExit ? -1 : code, out, err);
+      return;
+    }
+    readStdout();
+    readStderr();
+    flushPartialLines();
+    emit exited(code, status == QProcess::CrashExit);
+  });
+}
+
+EngineDriver::~EngineDriver() {
+  if (isRunning()) {
+    m_process.kill();
+    m_process.waitForFinished(1000);
+  }
+}
+
+void EngineDriver::start(const QString& program, const QStringList& arguments) {
+  begin(program, arguments, false);
+}
+
+void EngineDriver::query(const QString& program, const QStringList& arguments) {
+  begin(program, arguments, true);
+}
+
+void EngineDriver::begin(const QString& program, const QStringList& arguments, bool query) {
+  m_query = query;
+  m_stdoutBuffer.clear();
+  m_stderrBuffer.clear();
+  m_scanned = 0;
+  m_lineNumber = 0;
+  m_startFailed = false;
+  m_process.start(program, arguments, QIODevice::ReadOnly);
+}
+
+void EngineDriver::stop(int graceMs) {
+  if (!isRunning()) return;
+  m_process.terminate();
+  m_killTimer.start(graceMs);
+}
+
+QString EngineDriver::commandLine() const {
+  return (QStringList{m_process.program()} + m_process.arguments()).join(' ');
+}
+
+void EngineDriver::readStdout() {
+  if (m_query) return;  // the whole output is read when the command ends
+  m_stdoutBuffer += m_process.readAllStandardOutput();
+  // Complete lines are taken from the front in one pass, and the search for the next newline
+  // starts where the last one ended, so a long line costs its length once, not once per read.
+  qsizetype begin = 0;
+  qsizetype nl;
+  while ((nl = m_stdoutBuffer.indexOf('\n', std::max(begin, m_scanned))) >= 0) {
+    const QByteArray line = m_stdoutBuffer.mid(begin, nl - begin).trimmed();
+    begin = nl + 1;
+    ++m_lineNumber;
+    if (line.isEmpty()) continue;
+    try {
+      emit eventReceived(parseEventLine(std::string_view(line.constData(), size_t(line.size())),
+                                        "engine stdout", m_lineNumber));
+    } catch (const std::exception& e) {
+      // Anything thrown by parsing the engine's bytes is the engine's fault, never a crash.
+      emit protocolError(QString::fromStdString(e.what()));
+    }
+  }
+  if (begin > 0) m_stdoutBuffer.remove(0, begin);
+  m_scanned = m_stdoutBuffer.size();
+  if (m_stdoutBuffer.size() > kMaxLineBytes) {
+    emit protocolError(QString("The engine printed a line of more than %1 MiB on stdout at line "
+                               "%2; that is no event.")
+                           .arg(kMaxLineBytes >> 20)
+                           .arg(m_lineNumber + 1));
+    m_stdoutBuffer.clear();
+    m_scanned = 0;
+  }
+}
+
+void EngineDriver::readStderr() {
+  if (m_query) return;
+  m_stderrBuffer += m_process.readAllStandardError();
+  qsizetype begin = 0;
+  qsizetype nl;
+  while ((nl = m_stderrBuffer.indexOf('\n', begin)) >= 0) {
+    emit stderrLine(
+        QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
+    begin = nl + 1;
+  }
+  if (begin > 0) m_stderrBuffer.remove(0, begin);
+  if (m_stderrBuffer.size() > kMaxLogLine) {  // a line without end: shown in parts
+    emit stderrLine(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
+    m_stderrBuffer.clear();
+  }
+}
+
+void EngineDriver::flushPartialLines() {
+  // A last line without a newline is a truncated event when the engine died mid-write.
+  if (!m_stdoutBuffer.trimmed().isEmpty()) {
+    m_stdoutBuffer += '\n';
+    readStdout();
+  }
+  if (!m_stderrBuffer.isEmpty()) {
+    emit stderrLine(QString::fromUtf8(m_stderrBuffer));
+    m_stderrBuffer.clear();
+  }
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,61 @@
+#pragma once
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+
+#include "kwb/events.h"
+
+namespace kwb::gui {
+
+// One engine process. Every engine process of the GUI goes through this class, started with
+// an argument list, never through a shell:
+//  - start(): a stream (`kwb run --stream ...`); stdout is parsed one JSON line at a time and
+//    each event reported; stderr is the human log.
+//  - query(): a one-shot command (`kwb list --json`, `kwb device --json`); its whole stdout
+//    and stderr are handed over by queryFinished when it ends.
+class EngineDriver : public QObject {
+  Q_OBJECT
+ public:
+  explicit EngineDriver(QObject* parent = nullptr);
+  ~EngineDriver() override;
+
+  void start(const QString& program, const QStringList& arguments);
+  void query(const QString& program, const QStringList& arguments);
+  // Asks the engine to stop (SIGTERM), and kills it if it is still there after `graceMs`.
+  void stop(int graceMs = 400);
+  bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+  QString commandLine() const;
+
+ signals:
+  void eventReceived(const kwb::StreamEvent& event);
+  void stderrLine(const QString& line);
+  void protocolError(const QString& message);
+  // The program could not be started at all (missing, not executable).
+  void failedToStart(const QString& message);
+  // The process ended; `crashed` when it died from a signal.
+  void exited(int exitCode, bool crashed);
+  // A query() ended; `exitCode` is -1 when the program could not be started (`stderrText`
+  // then says why).
+  void queryFinished(int exitCode, const QByteArray& stdoutBytes, const QString& stderrText);
+
+ private:
+  void readStdout();
+  void readStderr();
+  void flushPartialLines();
+  void begin(const QString& program, const QStringList& arguments, bool query);
+
+  QProcess m_process;
+  QTimer m_killTimer;
+  // An event line longer than this is a protocol error (a real one is a few hundred KiB).
+  static constexpr qsizetype kMaxLineBytes = qsizetype(64) << 20;
+  static constexpr qsizetype kMaxLogLine = 64 * 1024;  // stderr lines are cut here
+  QByteArray m_stdoutBuffer;
+  qsizetype m_scanned = 0;  // m_stdoutBuffer holds no newline before this
+  QByteArray m_stderrBuffer;
+  int m_lineNumber = 0;
+  bool m_startFailed = false;
+  bool m_query = false;  // collecting a one-shot command's output, not parsing events
+};
+
+}  // namespace kwb::gui

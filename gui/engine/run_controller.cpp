@@ -1,0 +1,304 @@
+#include "engine/run_controller.h"
+
+#include <algorithm>
+#include <csignal>
+#include <cstring>
+
+#include "kwb/exit_codes.h"
+#include "kwb/progression.h"
+#include "kwb/shape.h"
+
+namespace kwb::gui {
+
+QString signalName(int signal) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+  if (const char* abbrev = sigabbrev_np(signal)) return QString("SIG") + abbrev;
+#endif
+  return QString("signal %1").arg(signal);
+}
+
+QString describeExit(int exitCode, bool crashed) {
+  // QProcess gives the signal's number as the exit code of a process a signal killed.
+  if (crashed) return "was killed by " + signalName(exitCode);
+  if (exitCode > 128 && exitCode < 128 + 65)
+    return QString("exited with code %1 (128 + %2: a process it ran was killed by a signal)")
+        .arg(exitCode)
+        .arg(signalName(exitCode - 128));
+  return QString("exited with code %1").arg(exitCode);
+}
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+  m_builder = [](const RunRequest& r) { return r.toArguments(); };
+}
+
+void RunController::start(const RunRequest& request) {
+  if (m_running) return;
+  m_request = request;
+  m_planned.clear();
+  m_done.clear();
+  for (const Shape& s : request.shapes)
+    for (const QString& k : request.kernels) m_planned.append({k, s});
+  m_total = int(m_planned.size());
+  m_doc = DocumentBuilder{};
+  m_queue = {request};
+  m_engineStarts = 0;
+  m_leftAtStart = m_total;
+  m_cancelled = false;
+  m_headerSeen = false;
+  m_running = true;
+  m_clock.start();
+  RunDocument header;
+  header.settings.coldL2 = request.coldL2;
+  emit runStarted(header);
+  emit progress(0, m_total);
+  launchNext();
+}
+
+void RunController::cancel() {
+  if (!m_running) return;
+  m_cancelled = true;
+  m_queue.clear();
+  if (m_driver && m_driver->isRunning())
+    m_driver->stop();
+  else
+    finish(false, "The run was cancelled.");
+}
+
+double RunController::etaSeconds() const {
+  const int n = finishedCases();
+  if (!m_running || n == 0) return -1;
+  const double perCase = double(m_clock.elapsed()) / 1000.0 / n;
+  return perCase * std::max(0, m_total - n);
+}
+
+void RunController::launchNext() {
+  if (m_queue.isEmpty()) {
+    const RunDocument& doc = document();
+    const auto crashes = std::count_if(doc.cases.begin(), doc.cases.end(), [](const auto& c) {
+      return c.status == CaseStatus::kCrashed;
+    });
+    // Not ok when the engine died on a case: the run went through, but not as asked.
+    if (crashes > 0)
+      finish(false, QString("The run finished, but %1 of %2 cases crashed the engine.")
+                        .arg(crashes)
+                        .arg(m_total));
+    else
+      finish(true,
+             allPassed(doc) ? "Every case passed." : "The run finished; some cases did not pass.");
+    return;
+  }
+  const RunRequest next = m_queue.takeFirst();
+  if (m_driver) m_driver->deleteLater();
+  m_driver = new EngineDriver(this);
+  m_runningCase.reset();
+  m_gotDone = false;
+  m_protocolError.clear();
+  m_leftAtStart = casesLeft();
+  m_lastStderr.clear();
+  connect(m_driver, &EngineDriver::eventReceived, this, &RunController::onEvent);
+  connect(m_driver, &EngineDriver::stderrLine, this, [this](const QString& line) {
+    if (!line.trimmed().isEmpty()) m_lastStderr = line.trimmed();
+    emit logLine("engine", line);
+  });
+  connect(m_driver, &EngineDriver::protocolError, this, &RunController::onProtocolError);
+  connect(m_driver, &EngineDriver::failedToStart, this, [this](const QString& m) {
+    emit logLine("error", m);
+    finish(false, m + " Set its path in Run ▸ Engine… or put kwb beside kwb-gui.");
+  });
+  connect(m_driver, &EngineDriver::exited, this, &RunController::onExited);
+  ++m_engineStarts;
+  const QStringList args = m_builder(next);
+  emit logLine("info", QString("Starting engine: %1 %2").arg(m_program, args.join(' ')));
+  if (m_program.isEmpty()) {
+    finish(false,
+           "The engine kwb was not found beside kwb-gui, in the build tree or on PATH. "
+           "Set its path in Run ▸ Engine….");
+    return;
+  }
+  m_driver->start(m_program, args);
+}
+
+void RunController::onEvent(const StreamEvent& e) {
+  if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
+  switch (e.type) {
+    case EventType::kHello:
+    case EventType::kDevice:
+      m_doc.apply(e);
+      if (!m_headerSeen) {
+        m_headerSeen = e.type == EventType::kDevice;
+        emit headerChanged(document());
+      }
+      break;
+    case EventType::kPlan:
+      m_doc.apply(e);  // settings and kernels; later engines' plans add the kernels they name
+      if (m_engineStarts == 1) {
+        // The engine's plan is authoritative (it may drop cases it cannot run).
+        m_planned.clear();
+        for (const auto& p : e.plan) m_planned.append({QString::fromStdString(p.kernel), p.shape});
+        m_total = int(m_planned.size());
+        m_leftAtStart = casesLeft();
+        emit headerChanged(document());
+        emit progress(finishedCases(), m_total);
+      }
+      break;
+    case EventType::kCaseStarted: {
+      const Key key{QString::fromStdString(e.planned.kernel), e.planned.shape};
+      if (!checkQueued(key, "started")) return;
+      m_doc.apply(e);
+      m_runningCase = key;
+      emit caseStarted(m_runningCase->kernel, m_runningCase->shape);
+      break;
+    }
+    case EventType::kCaseFinished:
+    case EventType::kCaseFailed:
+      if (e.result) {
+        const Key key{QString::fromStdString(e.result->kernel), e.result->shape};
+        // Only a case asked for and not yet done counts: an engine that ignores its arguments
+        // or repeats itself must not fill the run with cases no one asked for.
+        if (!checkQueued(key, "finished")) return;
+        m_done.append(key);
+        m_doc.apply(e);
+        emit caseFinished(*e.result);
+        emit progress(finishedCases(), m_total);
+      }
+      m_runningCase.reset();
+      break;
+    case EventType::kLog:
+      emit logLine(QString::fromStdString(e.level), QString::fromStdString(e.message));
+      break;
+    case EventType::kDone:
+      m_gotDone = true;
+      m_doc.apply(e);
+      break;
+  }
+}
+
+int RunController::casesLeft() const {
+  int left = 0;
+  for (const Key& k : m_planned) left += m_done.contains(k) ? 0 : 1;
+  return left;
+}
+
+bool RunController::checkQueued(const Key& key, const char* what) {
+  if (m_planned.contains(key) && !m_done.contains(key)) return true;
+  onProtocolError(
+      QString("The engine %1 %2 at %3, a case %4.")
+          .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
+               m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
+  return false;
+}
+
+void RunController::onProtocolError(const QString& message) {
+  emit logLine("error", message);
+  if (!m_protocolError.isEmpty()) return;  // the first one ends the run
+  m_protocolError = message;
+  m_queue.clear();
+  if (m_driver && m_driver->isRunning())
+    m_driver->stop();  // onExited ends the run with the message
+  else
+    finish(false, "The engine broke the protocol: " + message);
+}
+
+void RunController::onExited(int exitCode, bool crashed) {
+  if (!m_running) return;
+  if (!m_protocolError.isEmpty()) {
+    finish(false, QString("The engine broke the protocol, so the run stopped (%1 of %2 cases "
+                          "finished): %3")
+                      .arg(finishedCases())
+                      .arg(m_total)
+                      .arg(m_protocolError));
+    return;
+  }
+  if (m_cancelled) {
+    finish(false, QString("The run was cancelled; %1 of %2 cases finished.")
+                      .arg(finishedCases())
+                      .arg(m_total));
+    return;
+  }
+  if (m_gotDone && !crashed) {
+    launchNext();
+    return;
+  }
+  const QString how = crashed ? describeExit(exitCode, true)
+                              : describeExit(exitCode, false) + " before it was done";
+  if (m_runningCase) {
+    const std::optional<CaseResult> c = m_doc.markCrashed(
+        "The engine " + how.toStdString() + " while running this case" +
+        (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")"));
+    m_done.append(*m_runningCase);
+    if (c) emit caseFinished(*c);
+    emit progress(finishedCases(), m_total);
+    emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
+                              .arg(how, m_runningCase->kernel,
+                                   QString::fromStdString(shapeText(m_runningCase->shape))));
+    m_runningCase.reset();
+  }
+  // A new engine only when this one settled at least one case still queued (finished, or
+  // crashed on it): so there are at most as many engines as cases, never an endless restart.
+  const bool progressed = casesLeft() < m_leftAtStart;
+  if (progressed && m_engineStarts <= m_total && (crashed || !isRefusal(exitCode))) {
+    QList<Key> left;
+    for (const Key& k : m_planned)
+      if (!m_done.contains(k)) left.append(k);
+    m_queue = batchesFor(left);
+    if (!m_queue.isEmpty())
+      emit logLine("info",
+                   QString("Starting a new engine for the %1 cases left.").arg(left.size()));
+    launchNext();
+    return;
+  }
+  QString why;
+  if (exitCode == kExitBadInput)
+    why = "The engine refused the request";
+  else if (exitCode == kExitNoDevice)
+    why = "The engine found no CUDA device";
+  else if (!progressed)
+    why = QString("The engine %1 without finishing any of the %2 cases left (%3 of %4 finished)")
+              .arg(how)
+              .arg(m_leftAtStart)
+              .arg(finishedCases())
+              .arg(m_total);
+  else
+    why = QString("The engine %1").arg(how);
+  finish(false, why + (m_lastStderr.isEmpty() ? QString(".") : ": " + m_lastStderr));
+}
+
+QList<RunRequest> RunController::batchesFor(const QList<Key>& left) const {
+  // One engine per distinct kernel set, shapes merged, so no finished case runs again.
+  QList<QPair<QStringList, QList<Shape>>> groups;
+  QList<Shape> shapes;
+  for (const Key& k : left)
+    if (!shapes.contains(k.shape)) shapes.append(k.shape);
+  for (const Shape& s : shapes) {
+    QStringList kernels;
+    for (const Key& k : left)
+      if (k.shape == s) kernels << k.kernel;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g.first == kernels; });
+    if (it == groups.end())
+      groups.append({kernels, {s}});
+    else
+      it->second.append(s);
+  }
+  QList<RunRequest> out;
+  for (const auto& g : groups) {
+    RunRequest r = m_request;
+    r.kernels = g.first;
+    r.shapes = g.second;
+    out << r;
+  }
+  return out;
+}
+
+void RunController::finish(bool ok, const QString& message) {
+  if (!m_running) return;
+  m_running = false;
+  m_runningCase.reset();
+  RunDocument doc = document();
+  if (doc.wallSeconds == 0) doc.wallSeconds = double(m_clock.elapsed()) / 1000.0;
+  doc.progression = m_doc.progression();  // the engine's verdict, or the rule over the cases so far
+  emit logLine(ok ? "info" : "error", message);
+  emit runFinished(doc, ok, message);
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,93 @@
+#pragma once
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <functional>
+
+#include "engine/engine_driver.h"
+#include "model/run_request.h"
+
+namespace kwb::gui {
+
+// "SIGSEGV" for 11; "signal N" where the name is unknown.
+QString signalName(int signal);
+// How an engine ended, in words: "was killed by SIGSEGV", "exited with code 2".
+QString describeExit(int exitCode, bool crashed);
+
+// Runs a request through one or more engine processes. When an engine dies mid-run the
+// case it was running is recorded as `crashed` and a fresh engine carries on with the
+// cases left (docs/PROTOCOL.md, docs/RELIABILITY.md).
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  // Turns a request into the engine's arguments; tests substitute `kwb replay FILE`.
+  using ArgumentBuilder = std::function<QStringList(const RunRequest&)>;
+
+  explicit RunController(QObject* parent = nullptr);
+
+  void setEngine(const QString& program) { m_program = program; }
+  QString engine() const { return m_program; }
+  void setArgumentBuilder(ArgumentBuilder builder) { m_builder = std::move(builder); }
+
+  void start(const RunRequest& request);
+  // Stops the engine within a second; finished results stay.
+  void cancel();
+  bool isRunning() const { return m_running; }
+
+  // The run so far, built by core's DocumentBuilder from the engines' events.
+  const RunDocument& document() const { return m_doc.document(); }
+  int finishedCases() const { return m_doc.finishedCases(); }
+  int totalCases() const { return m_total; }
+  int engineStarts() const { return m_engineStarts; }
+  // Seconds left, estimated from the pace so far; negative when unknown.
+  double etaSeconds() const;
+
+ signals:
+  void runStarted(const kwb::RunDocument& header);
+  void headerChanged(const kwb::RunDocument& header);  // hello/device arrived
+  void caseStarted(const QString& kernel, const kwb::Shape& shape);
+  void caseFinished(const kwb::CaseResult& result);
+  void progress(int finished, int total);
+  void logLine(const QString& level, const QString& message);
+  // The run ended: `ok` false on failure or cancel; `message` says why in a whole sentence.
+  void runFinished(const kwb::RunDocument& document, bool ok, const QString& message);
+
+ private:
+  struct Key {
+    QString kernel;
+    Shape shape;
+    bool operator==(const Key&) const = default;
+  };
+  void launchNext();
+  void onEvent(const StreamEvent& e);
+  void onExited(int exitCode, bool crashed);
+  void onProtocolError(const QString& message);
+  // True when `key` is planned and not done; otherwise a protocol error naming `what`.
+  bool checkQueued(const Key& key, const char* what);
+  int casesLeft() const;
+  void finish(bool ok, const QString& message);
+  QList<RunRequest> batchesFor(const QList<Key>& left) const;
+
+  QString m_program;
+  ArgumentBuilder m_builder;
+  QPointer<EngineDriver> m_driver;
+  RunRequest m_request;
+  QList<Key> m_planned;
+  QList<Key> m_done;
+  QList<RunRequest> m_queue;
+  std::optional<Key> m_runningCase;
+  DocumentBuilder m_doc;  // fed every event the run accepts, and the cases that crashed
+  int m_total = 0;
+  int m_engineStarts = 0;
+  int m_leftAtStart = 0;  // cases left when the current engine started
+  bool m_gotDone = false;
+  bool m_running = false;
+  bool m_cancelled = false;
+  bool m_headerSeen = false;
+  QString m_lastStderr;
+  QString m_protocolError;  // the engine's first protocol error; it ends the run
+  QElapsedTimer m_clock;
+};
+
+}  // namespace kwb::gui

@@ -1,0 +1,202 @@
+#include "model/doc_queries.h"
+
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "kwb/progression.h"
+#include "kwb/run_compare.h"
+#include "kwb/shape.h"
+#include "model/run_request.h"
+
+namespace kwb::gui {
+
+QList<Shape> shapesOf(const RunDocument& doc) {
+  QList<Shape> out;
+  std::set<Shape> seen;
+  for (const auto& c : doc.cases)
+    if (seen.insert(c.shape).second) out << c.shape;
+  return out;
+}
+
+CaseIndex::CaseIndex(const RunDocument& doc) {
+  // The first case of a kernel and shape wins, as with RunDocument::find.
+  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, c.shape}, &c);
+}
+
+const CaseResult* CaseIndex::find(const std::string& kernel, const Shape& shape) const {
+  const auto it = m_cases.find(std::pair{kernel, shape});
+  return it == m_cases.end() ? nullptr : it->second;
+}
+
+QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog) {
+  std::set<std::string> present;
+  for (const auto& c : doc.cases) present.insert(c.kernel);
+  QList<QString> out;
+  for (const auto& k : catalog.kernels())
+    if (present.count(k.id)) out << QString::fromStdString(k.id);
+  return out;
+}
+
+double sizeOf(const Shape& s) { return std::cbrt(double(s.m) * double(s.n) * double(s.k)); }
+
+QColor statusColor(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::kPass:
+      return QColor(0x2e, 0x9e, 0x4f);
+    case CaseStatus::kFallback:
+      return QColor(0xd9, 0xa4, 0x1b);
+    case CaseStatus::kFail:
+      return QColor(0xd0, 0x30, 0x30);
+    case CaseStatus::kInvalid:
+      return QColor(0x8e, 0x44, 0xad);
+    case CaseStatus::kError:
+      return QColor(0xe0, 0x6c, 0x1c);
+    case CaseStatus::kCrashed:
+      return QColor(0x40, 0x40, 0x40);
+    case CaseStatus::kSkipped:
+      return QColor(0x9a, 0x9a, 0x9a);
+  }
+  return Qt::gray;
+}
+
+QString statusText(CaseStatus s) { return QString::fromLatin1(toString(s).data()).toUpper(); }
+
+QColor kernelColor(int index) {
+  // Twelve hues apart from each other and from the grey roofs and reference lines: 9 stages
+  // and 3 references of a run never share one (navy beside blue and near-black beside the
+  // roofs were hard to tell apart).
+  static const QColor palette[] = {
+      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+      QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
+      QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
+      QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f)};
+  constexpr int kColors = int(sizeof palette / sizeof palette[0]);
+  return palette[index % kColors];
+}
+
+bool hasSpeed(const CaseResult& c) { return c.timed() && !implausibleSpeed(c); }
+
+bool implausibleSpeed(const CaseResult& c) {
+  if (!c.timed()) return false;
+  return !std::isfinite(c.gflops) || c.gflops <= 0 || c.gflops > kImplausibleGflops ||
+         !std::isfinite(c.summary.median) || c.summary.median <= 0;
+}
+
+QString implausibleNote(const RunDocument& doc) {
+  QStringList bad;
+  int n = 0;
+  for (const auto& c : doc.cases)
+    if (implausibleSpeed(c) && ++n <= 3)
+      bad << QString("%1 %2 (%3 GFLOP/s)")
+                 .arg(QString::fromStdString(c.kernel), QString::fromStdString(shapeText(c.shape)),
+                      QString::number(c.gflops, 'g', 3));
+  if (!n) return {};
+  return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
+      .arg(n)
+      .arg(n == 1 ? "" : "s", n == 1 ? "is" : "are", bad.join(", "), n > 3 ? ", …" : "");
+}
+
+bool isFallback(const CaseResult& c) { return c.fallback || c.status == CaseStatus::kFallback; }
+
+std::optional<RefPercent> refPercent(const CaseResult& c) {
+  if (c.precision == Precision::kFp32 || isFallback(c)) {
+    if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
+    return std::nullopt;
+  }
+  // FP16 tensor-core precision against cuBLAS FP16 only; TF32 has no reference of its own.
+  if (c.precision == Precision::kFp16Fp32Acc && c.pctOfFp16Reference)
+    return RefPercent{*c.pctOfFp16Reference, "FP16"};
+  return std::nullopt;
+}
+
+std::optional<double> pctLabel(const CaseResult& c) {
+  if (const auto r = refPercent(c)) return r->pct;
+  return std::nullopt;
+}
+
+Range gflopsCi(const CaseResult& c) {
+  const auto& s = c.summary;
+  if (s.median <= 0 || s.ci95.low <= 0 || s.ci95.high <= 0) return {c.gflops, c.gflops};
+  return {c.gflops * s.median / s.ci95.high, c.gflops * s.median / s.ci95.low};
+}
+
+QString timerLabel(const RunDocument& doc) {
+  return QString::fromUtf8(kwb::timerLabel(doc.settings.timer).data());
+}
+
+QString comparisonVerdict(const CaseResult& now, const CaseResult& base) {
+  return QString::fromUtf8(toString(compareCase(base, now, CompareRule{}).verdict).data());
+}
+
+QString formatNumber(double v, int precision) {
+  if (!std::isfinite(v)) return QString::number(v);
+  return QLocale::c().toString(v, 'g', precision);
+}
+
+QString deviceBanner(const RunDocument& doc) {
+  if (!doc.device) return "No device recorded";
+  const DeviceInfo& d = *doc.device;
+  return QString("%1 · sm_%2%3 · %4 SMs · %5 MHz\nFP32 %6 · FP16 tensor %7 TFLOP/s · %8 GB/s")
+      .arg(QString::fromStdString(d.name))
+      .arg(d.ccMajor)
+      .arg(d.ccMinor)
+      .arg(d.smCount)
+      .arg(d.smClockMhz)
+      .arg(d.peakFp32Tflops, 0, 'f', 1)
+      .arg(d.peakFp16TensorTflops, 0, 'f', 0)
+      .arg(d.peakBandwidthGBs, 0, 'f', 0);
+}
+
+QString recordedDate(const RunDocument& doc) {
+  const QString ts = QString::fromStdString(doc.timestamp);
+  return ts.isEmpty() ? QString("an unknown date") : ts.left(10);
+}
+
+std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc) {
+  if (doc.progression.checked) return doc.progression.violations;
+  // A live run has no check yet: core's rule over the cases so far.
+  return checkProgression(doc).violations;
+}
+
+QString emptyPlotReason(const RunDocument& doc) {
+  if (doc.tuning)
+    return QString(
+               "No timed cases: this is a tuning sweep of %1 at %2.\nIts %3 configurations "
+               "are on the Tuning tab.")
+        .arg(QString::fromStdString(doc.tuning->kernel),
+             QString::fromStdString(shapeText(doc.tuning->shape)))
+        .arg(doc.tuning->results.size());
+  if (doc.conformance)
+    return "No timed cases: this is a sub-group conformance document.\nIts checks are on the "
+           "Correctness tab.";
+  if (doc.cases.empty()) return "No cases in this document.";
+  return "No timed case to plot (none passed verification and was timed).";
+}
+
+QString caseSummaryLine(const RunDocument& doc) {
+  int counts[7] = {};
+  QStringList bad;
+  for (const auto& c : doc.cases) {
+    ++counts[int(c.status)];
+    if (!isGood(c.status) && bad.size() < 3)
+      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel),
+                                  QString::fromStdString(shapeText(c.shape)));
+  }
+  QStringList parts{QString("%1 cases").arg(doc.cases.size())};
+  const CaseStatus order[] = {CaseStatus::kPass,   CaseStatus::kFallback, CaseStatus::kFail,
+                              CaseStatus::kError,  CaseStatus::kCrashed,  CaseStatus::kInvalid,
+                              CaseStatus::kSkipped};
+  for (CaseStatus s : order)
+    if (counts[int(s)])
+      parts << QString("%1 %2")
+                   .arg(counts[int(s)])
+                   .arg(isGood(s) ? QString::fromLatin1(toString(s).data()) : statusText(s));
+  QString line = parts.join(" · ");
+  if (!bad.isEmpty()) line += " (" + bad.join(", ") + (bad.size() == 3 ? ", …" : "") + ")";
+  return line;
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,73 @@
+#pragma once
+#include <QColor>
+#include <QList>
+#include <QString>
+#include <map>
+#include <string>
+
+#include "kwb/results.h"
+#include "model/kernel_lookup.h"
+
+namespace kwb::gui {
+
+// Read-only views of a document the pages share.
+QList<Shape> shapesOf(const RunDocument& doc);  // in order of first appearance
+
+// Cases by kernel and shape in O(log n): RunDocument::find is a linear scan, and a grid of
+// kernels × shapes asking it for every cell grows with the square of the shapes.
+class CaseIndex {
+ public:
+  explicit CaseIndex(const RunDocument& doc);
+  const CaseResult* find(const std::string& kernel, const Shape& shape) const;
+  const CaseResult* find(const QString& kernel, const Shape& shape) const {
+    return find(kernel.toStdString(), shape);
+  }
+
+ private:
+  std::map<std::pair<std::string, Shape>, const CaseResult*> m_cases;
+};
+QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog);  // catalog order
+double sizeOf(const Shape& s);  // cube root of M·N·K: the x of the scaling plot
+QColor statusColor(CaseStatus s);
+QString statusText(CaseStatus s);  // "PASS"
+QColor kernelColor(int index);
+// Above any GPU's GEMM rate (10 PFLOP/s): a value past it is a corrupt or hand-edited file.
+inline constexpr double kImplausibleGflops = 1e7;
+// The GFLOP/s a plot shows: the median-derived gflops of a timed case, else nothing. Zero,
+// negative, non-finite and implausibly high values are not speeds (see implausibleSpeed).
+bool hasSpeed(const CaseResult& c);
+// A timed case whose GFLOP/s or median cannot be real: flagged, never plotted.
+bool implausibleSpeed(const CaseResult& c);
+// "3 cases with impossible GFLOP/s are not plotted: sgemm.naive 512x512x512 (-5), …", or "".
+QString implausibleNote(const RunDocument& doc);
+// The tensor-core stage ran its FP32 path instead.
+bool isFallback(const CaseResult& c);
+// The percent of a reference a case reached, and which reference: FP16 tensor-core precision
+// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32.
+struct RefPercent {
+  double pct = 0;
+  QString reference;  // "FP32" or "FP16"
+};
+std::optional<RefPercent> refPercent(const CaseResult& c);
+std::optional<double> pctLabel(const CaseResult& c);  // refPercent's number
+// GFLOP/s at the ends of the median's 95% CI (a shorter time is more GFLOP/s).
+struct Range {
+  double low = 0, high = 0;
+};
+Range gflopsCi(const CaseResult& c);
+// Which timer made a document's figures, for axis titles and captions ("GPU time, back-to-back
+// (CUDA graph)"; schema 1 documents say host-inclusive).
+QString timerLabel(const RunDocument& doc);
+// Verdict of `now` against `base` at one kernel and shape, as `kwb compare` gives it
+// (kwb/run_compare.h): FASTER, SLOWER, SAME or UNCERTAIN.
+QString comparisonVerdict(const CaseResult& now, const CaseResult& base);
+QString formatNumber(double v, int precision = 3);
+QString deviceBanner(const RunDocument& doc);  // "NVIDIA H200 · sm_90 · 132 SMs · ..."
+QString recordedDate(const RunDocument& doc);  // "2026-11-22"
+// Violations in the document, or computed from the stages present (live runs).
+std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc);
+// Why a plot of timed cases is empty: "No timed cases: a tuning sweep, shown on the Tuning tab".
+QString emptyPlotReason(const RunDocument& doc);
+QString caseSummaryLine(const RunDocument& doc);  // "40 cases · 38 pass · 1 FAIL (...)"
+
+}  // namespace kwb::gui

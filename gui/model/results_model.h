@@ -1,0 +1,67 @@
+#pragma once
+#include <QObject>
+#include <QString>
+#include <optional>
+
+#include "kwb/results.h"
+#include "model/kernel_lookup.h"
+
+namespace kwb::gui {
+
+// The open results (and an optional baseline) every page reads; one signal per change kind.
+class ResultsModel : public QObject {
+  Q_OBJECT
+ public:
+  explicit ResultsModel(QObject* parent = nullptr);
+
+  const RunDocument& document() const { return m_doc; }
+  QString source() const { return m_source; }
+  bool isLive() const { return m_live; }
+  const std::optional<RunDocument>& baseline() const { return m_baseline; }
+  QString baselineSource() const { return m_baselineSource; }
+  // Kernels of the engine when known, plus any the document holds.
+  const KernelLookup& catalog() const { return m_catalog; }
+
+  // Throws kwb::InputError naming the file and the problem.
+  void open(const QString& path);
+  void openBaseline(const QString& path);
+  void clearBaseline();
+  // More runs to compare, drawn over this one and the baseline (Scaling, Progression).
+  struct Overlay {
+    QString source;
+    RunDocument doc;
+  };
+  const QList<Overlay>& overlays() const { return m_overlays; }
+  void addOverlay(const QString& path);  // throws kwb::InputError, as open()
+  void clearOverlays();
+  void setDocument(const RunDocument& doc, const QString& source, bool live = false);
+  void setHeader(const RunDocument& header);  // live run: hello/device arrived
+  void appendCase(const CaseResult& c);
+  void setEngineCatalog(const KernelLookup& catalog);
+  // Kernels the plots leave out (unchecked in the kernel list); the data stays.
+  void setHiddenKernels(const QStringList& ids);
+  bool isShown(const QString& id) const { return !m_hidden.contains(id); }
+  bool isShown(const std::string& id) const { return isShown(QString::fromStdString(id)); }
+
+ signals:
+  void documentReset();
+  void caseAppended(int index);
+  void baselineChanged();
+  void catalogChanged();
+  void filterChanged();
+  void overlaysChanged();
+
+ private:
+  void rebuildCatalog();
+  RunDocument m_doc;
+  QString m_source;
+  bool m_live = false;
+  std::optional<RunDocument> m_baseline;
+  QString m_baselineSource;
+  KernelLookup m_engineCatalog;
+  KernelLookup m_catalog;
+  QStringList m_hidden;
+  QList<Overlay> m_overlays;
+};
+
+}  // namespace kwb::gui

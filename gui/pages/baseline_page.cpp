@@ -1,0 +1,99 @@
+#include "pages/baseline_page.h"
+
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QVBoxLayout>
+
+#include "kwb/run_compare.h"
+#include "model/doc_queries.h"
+
+namespace kwb::gui {
+
+BaselinePage::BaselinePage(ResultsModel* model, QWidget* parent) : QWidget(parent), m_model(model) {
+  auto* layout = new QVBoxLayout(this);
+  m_header = new QLabel(this);
+  m_header->setWordWrap(true);
+  layout->addWidget(m_header);
+  m_table = new QTableWidget(this);
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setSortingEnabled(true);
+  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  layout->addWidget(m_table, 1);
+  connect(model, &ResultsModel::documentReset, this, &BaselinePage::rebuildNow);
+  connect(model, &ResultsModel::baselineChanged, this, &BaselinePage::rebuildNow);
+  connect(model, &ResultsModel::caseAppended, this, &BaselinePage::rebuildNow);
+}
+
+namespace {
+
+QColor verdictColour(Verdict v) {
+  switch (v) {
+    case Verdict::kFaster:
+      return QColor(0x1a, 0x7f, 0x37);
+    case Verdict::kSlower:
+      return QColor(0xc0, 0x10, 0x10);
+    case Verdict::kUncertain:
+      return QColor(0x8a, 0x5a, 0x00);
+    case Verdict::kSame:
+      break;
+  }
+  return QColor(Qt::black);
+}
+
+}  // namespace
+
+void BaselinePage::rebuildNow() {
+  m_table->setSortingEnabled(false);
+  m_table->clear();
+  m_table->setColumnCount(7);
+  m_table->setHorizontalHeaderLabels(
+      {"kernel", "shape", "baseline GFLOP/s", "this run GFLOP/s", "speedup", "verdict", "why"});
+  const auto& baseline = m_model->baseline();
+  if (!baseline) {
+    m_header->setText(
+        "No baseline. File ▸ Open baseline… compares this run with another "
+        "results file.");
+    m_table->setRowCount(0);
+    return;
+  }
+  const RunDocument& doc = m_model->document();
+  QString timers = QString("Timers: baseline %1; this run %2.")
+                       .arg(QString::fromUtf8(timerLabel(baseline->settings.timer).data()),
+                            QString::fromUtf8(timerLabel(doc.settings.timer).data()));
+  if (baseline->settings.timer != doc.settings.timer)
+    timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
+  m_header->setText(QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline GFLOP/s; the "
+                            "verdict reads the medians' 95% confidence intervals. %4")
+                        .arg(QFileInfo(m_model->baselineSource()).fileName(),
+                             baseline->device ? QString::fromStdString(baseline->device->name)
+                                              : QString("no device"),
+                             recordedDate(*baseline), timers));
+  const RunComparison cmp = compareRuns(*baseline, doc);
+  int rows = 0;
+  m_table->setRowCount(int(cmp.cases.size()));
+  for (const auto& r : cmp.cases) {
+    const CaseResult* b = baseline->find(r.kernel, r.shape);
+    const CaseResult* c = doc.find(r.kernel, r.shape);
+    if (!b || !c || !hasSpeed(*b) || !hasSpeed(*c)) continue;
+    auto num = [](double v, int prec) {
+      auto* item = new QTableWidgetItem;
+      item->setData(Qt::DisplayRole, QString::number(v, 'f', prec).toDouble());
+      return item;
+    };
+    const double speedup = c->gflops / b->gflops;
+    m_table->setItem(rows, 0, new QTableWidgetItem(QString::fromStdString(r.kernel)));
+    m_table->setItem(rows, 1, new QTableWidgetItem(QString::fromStdString(toString(r.shape))));
+    m_table->setItem(rows, 2, num(b->gflops, 1));
+    m_table->setItem(rows, 3, num(c->gflops, 1));
+    m_table->setItem(rows, 4, num(speedup, 3));
+    auto* v = new QTableWidgetItem(QString::fromUtf8(toString(r.verdict).data()));
+    v->setForeground(verdictColour(r.verdict));
+    m_table->setItem(rows, 5, v);
+    m_table->setItem(rows, 6, new QTableWidgetItem(QString::fromStdString(r.reason)));
+    ++rows;
+  }
+  m_table->setRowCount(rows);
+  m_table->setSortingEnabled(true);
+}
+
+}  // namespace kwb::gui

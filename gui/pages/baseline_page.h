@@ -1,0 +1,24 @@
+#pragma once
+#include <QLabel>
+#include <QTableWidget>
+#include <QWidget>
+
+#include "model/results_model.h"
+
+namespace kwb::gui {
+
+// Speedup per case against the baseline: one row per case present in both documents.
+class BaselinePage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit BaselinePage(ResultsModel* model, QWidget* parent = nullptr);
+  QTableWidget* table() const { return m_table; }
+  void rebuildNow();
+
+ private:
+  ResultsModel* m_model;
+  QLabel* m_header;
+  QTableWidget* m_table;
+};
+
+}  // namespace kwb::gui

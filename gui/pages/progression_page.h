@@ -1,0 +1,45 @@
+#pragma once
+#include <QCheckBox>
+
+#include "panels/shape_combo.h"
+#include "plots/plot_page.h"
+
+namespace kwb::gui {
+
+// GFLOP/s per stage at one shape with the 95% CI of each median, cuBLAS references as lines,
+// % of the reference on each bar (saying which), FP32 fallbacks hatched and labelled,
+// progression violations marked; the baseline as a second bar per stage.
+class ProgressionPage : public PlotPage {
+  Q_OBJECT
+ public:
+  explicit ProgressionPage(ResultsModel* model, QWidget* parent = nullptr);
+  ShapeCombo* shapeCombo() const { return m_shape; }
+  // For tests: the bar plottable of this run and of the baseline (null when none).
+  QCPBars* bars() const { return m_bars; }
+  // Tensor-core stages that ran their FP32 path: hatched bars of their own.
+  QCPBars* fallbackBars() const { return m_fallbackBars; }
+  QCPBars* baselineBars() const { return m_baselineBars; }
+  // One bar series per run added to compare (ResultsModel::overlays), in their order.
+  const QList<QCPBars*>& overlayBars() const { return m_overlayBars; }
+  // The 95% CI of each bar's median, as GFLOP/s (on bars() and fallbackBars()).
+  QCPErrorBars* errorBars() const { return m_errorBars; }
+  QCPErrorBars* fallbackErrorBars() const { return m_fallbackErrorBars; }
+  QCheckBox* logScale() const { return m_logY; }
+  int violationMarks() const { return m_violationMarks; }
+
+ protected:
+  void rebuild() override;
+
+ private:
+  ShapeCombo* m_shape;
+  QCheckBox* m_logY;
+  QCPBars* m_bars = nullptr;
+  QCPBars* m_fallbackBars = nullptr;
+  QCPErrorBars* m_errorBars = nullptr;
+  QCPErrorBars* m_fallbackErrorBars = nullptr;
+  QCPBars* m_baselineBars = nullptr;
+  QList<QCPBars*> m_overlayBars;
+  int m_violationMarks = 0;
+};
+
+}  // namespace kwb::gui

@@ -1,0 +1,126 @@
+#include "panels/case_detail_dialog.h"
+
+#include <QDialogButtonBox>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "model/doc_queries.h"
+#include "plots/error_heat_map.h"
+
+namespace kwb::gui {
+namespace {
+
+QString row(const QString& k, const QString& v) {
+  return QString("<tr><td><b>%1</b></td><td>%2</td></tr>")
+      .arg(k.toHtmlEscaped(), v.toHtmlEscaped());
+}
+
+QString compareRows(const QString& title, const CompareReport& r) {
+  QString h = row(title, QString("%1 mismatches of %2 elements, %3 non-finite")
+                             .arg(r.mismatches)
+                             .arg(r.elements)
+                             .arg(r.nonFinite));
+  h += row("  max abs / rel error",
+           formatNumber(r.maxAbsError, 6) + " / " + formatNumber(r.maxRelError, 6));
+  if (r.firstMismatch)
+    h += row("  first mismatch", QString("C[%1][%2] = %3, expected %4")
+                                     .arg(r.firstMismatch->row)
+                                     .arg(r.firstMismatch->col)
+                                     .arg(formatNumber(r.firstMismatch->got, 9),
+                                          formatNumber(r.firstMismatch->expected, 9)));
+  else
+    h += row("  first mismatch", "none");
+  return h;
+}
+
+}  // namespace
+
+QString CaseDetailDialog::describe(const CaseResult& c) {
+  QString h = QString("<h3>%1 at %2 — <span style='color:%3'>%4</span></h3><table>")
+                  .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape)),
+                       statusColor(c.status).name(), statusText(c.status));
+  if (!c.message.empty()) h += row("message", QString::fromStdString(c.message));
+  h += row("precision", QString::fromLatin1(toString(c.precision).data()));
+  if (c.fallback || (!c.ranKernel.empty() && c.ranKernel != c.kernel))
+    h += row("ran", QString::fromStdString(c.ranKernel) + (c.fallback ? " (FP32 fallback)" : ""));
+  if (c.verification) {
+    const Verification& v = *c.verification;
+    h += row("reference", QString::fromStdString(v.reference));
+    h += row("seed", QString::number(v.seed));
+    h += row("tolerance", QString("rtol %1, atol %2").arg(v.tolerance.rtol).arg(v.tolerance.atol));
+    h += row("canary unwritten",
+             QString("%1 elements%2")
+                 .arg(v.unwritten)
+                 .arg(v.unwritten ? " — the kernel left part of C unwritten" : ""));
+    h += compareRows("compare (α=1, β=0)", v.compare);
+    h +=
+        row("negative control", v.negativeControlRejected
+                                    ? "mangled reference rejected (the comparator works)"
+                                    : "mangled reference ACCEPTED — the comparison proves nothing");
+    if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta);
+  } else {
+    h += row("verification", "not recorded");
+  }
+  if (c.timed()) {
+    const auto& s = c.summary;
+    h += row("GFLOP/s", formatNumber(c.gflops, 6));
+    if (c.pctOfFp32Reference) h += row("% of cuBLAS FP32", formatNumber(*c.pctOfFp32Reference, 4));
+    if (c.pctOfFp16Reference) h += row("% of cuBLAS FP16", formatNumber(*c.pctOfFp16Reference, 4));
+    h += row("median ms", QString("%1 (95% CI %2–%3)")
+                              .arg(formatNumber(s.median, 6), formatNumber(s.ci95.low, 6),
+                                   formatNumber(s.ci95.high, 6)));
+    h += row("min / max ms", formatNumber(s.min, 6) + " / " + formatNumber(s.max, 6));
+    h += row("samples", QString("%1 (× %2 launches each, L2 %3), CV %4%")
+                            .arg(c.samplesMs.size())
+                            .arg(c.launchesPerSample)
+                            .arg(c.coldL2 ? "cold" : "hot")
+                            .arg(s.cv * 100, 0, 'f', 2));
+  }
+  if (c.clocks.available) {
+    h += row("SM clock",
+             QString("%1–%2 MHz").arg(c.clocks.smClockMhzMin).arg(c.clocks.smClockMhzMax));
+    h +=
+        row("temperature / power",
+            QString("%1 °C max, %2 W mean").arg(c.clocks.temperatureCMax).arg(c.clocks.powerWMean));
+    QStringList reasons;
+    for (const auto& r : c.clocks.throttleReasons) reasons << QString::fromStdString(r);
+    if (!reasons.isEmpty()) h += row("throttle reasons", reasons.join(", "));
+  }
+  return h + "</table>";
+}
+
+CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent)
+    : QDialog(parent), m_case(c) {
+  setWindowTitle(
+      QString("Case %1 at %2")
+          .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape))));
+  auto* layout = new QVBoxLayout(this);
+  // Side by side: the facts on the left, where in C the errors are on the right.
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* text = new QTextBrowser(split);
+  text->setHtml(describe(c));
+  m_heatMap = new ErrorHeatMap(split);
+  m_heatMap->setCase(c);
+  split->addWidget(text);
+  split->addWidget(m_heatMap);
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 3);
+  split->setSizes({440, 660});
+  layout->addWidget(split);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  layout->addWidget(buttons);
+  resize(1120, 640);
+}
+
+NcuProfilePanel* CaseDetailDialog::enableProfiling(const ProfileContext& ctx) {
+  if (m_profile) return m_profile;
+  m_profile = new NcuProfilePanel(m_case, ctx, this);
+  auto* box = static_cast<QVBoxLayout*>(layout());
+  box->insertWidget(box->count() - 1, m_profile);  // above the Close button
+  resize(width(), height() + 190);
+  return m_profile;
+}
+
+}  // namespace kwb::gui

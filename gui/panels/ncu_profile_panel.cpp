@@ -1,0 +1,153 @@
+#include "panels/ncu_profile_panel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "engine/engine_driver.h"
+#include "kwb/error.h"
+
+namespace kwb::gui {
+namespace {
+
+QString ncuUi(const std::string& ncu) {
+  const QString beside = QFileInfo(QString::fromStdString(ncu)).dir().filePath("ncu-ui");
+  if (QFileInfo(beside).isExecutable()) return beside;
+  return QStandardPaths::findExecutable("ncu-ui");
+}
+
+QTableWidgetItem* cell(const QString& text, bool number) {
+  auto* item = new QTableWidgetItem(text);
+  if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+
+}  // namespace
+
+NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent)
+    : QGroupBox("Nsight Compute", parent), m_case(c), m_ctx(ctx), m_engine(new EngineDriver(this)) {
+  connect(m_engine, &EngineDriver::queryFinished, this, &NcuProfilePanel::onFinished);
+  auto* layout = new QVBoxLayout(this);
+  auto* row = new QHBoxLayout;
+  m_run = new QPushButton("Profile with Nsight Compute", this);
+  m_open = new QPushButton("Open in Nsight Compute", this);
+  m_status = new QLabel(this);
+  m_status->setWordWrap(true);
+  row->addWidget(m_run);
+  row->addWidget(m_open);
+  row->addWidget(m_status, 1);
+  layout->addLayout(row);
+  m_table = new QTableWidget(0, 7, this);
+  m_table->setHorizontalHeaderLabels({"kernel", "time (µs, ncu)", "SM throughput %",
+                                      "memory throughput %", "achieved occupancy %", "DRAM MB",
+                                      "top stall (cycles per issue)"});
+  m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  m_table->verticalHeader()->hide();
+  m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  m_table->setMaximumHeight(130);
+  layout->addWidget(m_table);
+
+  const QString engineDir = QFileInfo(ctx.engine).absolutePath();
+  m_ncu = ctx.engine.isEmpty() ? std::nullopt : findNcu(engineDir.toStdString());
+  m_run->setEnabled(canProfile());
+  m_open->setEnabled(false);
+  m_status->setText(
+      canProfile()
+          ? QString("Runs this case once under %1 --set full.").arg(QString::fromStdString(*m_ncu))
+          : QString("Nsight Compute (ncu) was not found beside the "
+                    "engine, on PATH or in /usr/local/cuda/bin."));
+  connect(m_run, &QPushButton::clicked, this, &NcuProfilePanel::startProfile);
+  connect(m_open, &QPushButton::clicked, this, [this] {
+    if (m_profile && m_ncu)
+      QProcess::startDetached(ncuUi(*m_ncu), {QString::fromStdString(m_profile->reportPath)});
+  });
+  loadEarlierProfile();
+}
+
+NcuProfilePanel::~NcuProfilePanel() { m_engine->stop(0); }
+
+bool NcuProfilePanel::canProfile() const {
+  return m_ncu.has_value() && !m_ctx.resultsDir.isEmpty() && QDir(m_ctx.resultsDir).exists();
+}
+
+QString NcuProfilePanel::statusText() const { return m_status->text(); }
+
+QString NcuProfilePanel::profileJsonPath() const {
+  return QDir(m_ctx.resultsDir)
+      .filePath(QString::fromStdString(ncuReportStem(m_case.kernel, m_case.shape)) +
+                ".profile.json");
+}
+
+void NcuProfilePanel::loadEarlierProfile() {
+  QFile f(profileJsonPath());
+  if (m_ctx.resultsDir.isEmpty() || !f.open(QIODevice::ReadOnly)) return;
+  try {
+    show(ncuProfileFromJson(f.readAll().toStdString(), profileJsonPath().toStdString()));
+    m_status->setText("Profiled earlier: " + profileJsonPath());
+  } catch (const InputError& e) {
+    m_status->setText(QString("An earlier profile could not be read: %1").arg(e.what()));
+  }
+}
+
+void NcuProfilePanel::startProfile() {
+  if (!canProfile() || m_running) return;
+  m_running = true;
+  m_run->setEnabled(false);
+  m_status->setText("Profiling… (ncu replays each kernel about 40 times)");
+  m_engine->query(m_ctx.engine,
+                  {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
+                   QString::fromStdString(toString(m_case.shape)), "--out", m_ctx.resultsDir,
+                   "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
+}
+
+void NcuProfilePanel::onFinished(int exitCode, const QByteArray& out, const QString& err) {
+  m_running = false;
+  m_run->setEnabled(canProfile());
+  if (exitCode != 0) {
+    // The figures of an earlier profile, if any, stay on screen.
+    const QString output = (QString::fromUtf8(out).trimmed() + "\n" + err).trimmed();
+    m_status->setText(QString("Profiling failed (%1): %2")
+                          .arg(exitCode < 0 ? QString("the engine did not run or crashed")
+                                            : QString("exit %1").arg(exitCode),
+                               output.right(600)));
+    emit finished(false);
+    return;
+  }
+  loadEarlierProfile();
+  emit finished(m_profile.has_value());
+}
+
+void NcuProfilePanel::show(const NcuProfile& p) {
+  m_profile = p;
+  m_table->setRowCount(int(p.kernels.size()));
+  for (int r = 0; r < int(p.kernels.size()); ++r) {
+    const auto& k = p.kernels[std::size_t(r)];
+    m_table->setItem(r, 0, cell(QString::fromStdString(k.name), false));
+    m_table->setItem(r, 1, cell(QString::number(k.durationUs, 'f', 2), true));
+    m_table->setItem(r, 2, cell(QString::number(k.smThroughputPct, 'f', 1), true));
+    m_table->setItem(r, 3, cell(QString::number(k.memoryThroughputPct, 'f', 1), true));
+    m_table->setItem(r, 4, cell(QString::number(k.achievedOccupancyPct, 'f', 1), true));
+    m_table->setItem(r, 5, cell(QString::number(k.dramBytes / 1e6, 'f', 2), true));
+    m_table->setItem(r, 6,
+                     cell(k.topStall.empty() ? QString("-")
+                                             : QString("%1 (%2)")
+                                                   .arg(QString::fromStdString(k.topStall))
+                                                   .arg(k.topStallCyclesPerIssue, 0, 'f', 2),
+                          false));
+    m_table->item(r, 0)->setToolTip(QString::fromStdString(k.name));
+  }
+  m_open->setEnabled(m_ncu && !ncuUi(*m_ncu).isEmpty() &&
+                     QFileInfo::exists(QString::fromStdString(p.reportPath)));
+  m_open->setToolTip(m_open->isEnabled() ? QString::fromStdString(p.reportPath)
+                                         : QString("ncu-ui (Nsight Compute's viewer) not found"));
+}
+
+}  // namespace kwb::gui

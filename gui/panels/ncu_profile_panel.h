@@ -1,0 +1,59 @@
+#pragma once
+#include <QGroupBox>
+#include <optional>
+
+#include "kwb/ncu_profile.h"
+#include "kwb/results.h"
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace kwb::gui {
+
+class EngineDriver;
+
+// Where profiling runs: the engine (`kwb`) and the folder the report is kept in (beside the
+// open results file).
+struct ProfileContext {
+  QString engine;
+  QString resultsDir;
+};
+
+// "Profile with Nsight Compute" for one case, in the case dialog: runs `kwb profile` (ncu
+// --set full), keeps the report beside the results, and shows its key figures per kernel. A
+// profile made earlier for the same case is shown when the dialog opens.
+class NcuProfilePanel : public QGroupBox {
+  Q_OBJECT
+ public:
+  NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent = nullptr);
+  ~NcuProfilePanel() override;
+
+  void startProfile();
+  QString profileJsonPath() const;
+  const std::optional<NcuProfile>& profile() const { return m_profile; }
+  bool canProfile() const;
+  QString statusText() const;
+  QTableWidget* table() const { return m_table; }
+
+ signals:
+  void finished(bool ok);
+
+ private:
+  void onFinished(int exitCode, const QByteArray& out, const QString& err);
+  void show(const NcuProfile& p);
+  void loadEarlierProfile();
+
+  CaseResult m_case;
+  ProfileContext m_ctx;
+  std::optional<std::string> m_ncu;
+  std::optional<NcuProfile> m_profile;
+  EngineDriver* m_engine;
+  bool m_running = false;
+  QPushButton* m_run;
+  QPushButton* m_open;
+  QLabel* m_status;
+  QTableWidget* m_table;
+};
+
+}  // namespace kwb::gui

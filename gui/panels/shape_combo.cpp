@@ -1,0 +1,38 @@
+#include "panels/shape_combo.h"
+
+#include <QSignalBlocker>
+
+#include "kwb/shape.h"
+#include "model/run_request.h"
+
+namespace kwb::gui {
+
+ShapeCombo::ShapeCombo(QWidget* parent) : QComboBox(parent) {
+  setSizeAdjustPolicy(QComboBox::AdjustToContents);
+}
+
+void ShapeCombo::setShapes(const QList<Shape>& shapes) {
+  if (shapes == m_shapes) return;
+  const std::optional<Shape> previous = currentShape();
+  const QSignalBlocker block(this);
+  m_shapes = shapes;
+  clear();
+  for (const Shape& s : shapes) addItem(QString::fromStdString(shapeText(s)));
+  int index = previous ? int(shapes.indexOf(*previous)) : -1;
+  if (index < 0) index = int(shapes.indexOf(Shape{1024, 1024, 1024}));
+  if (index < 0 && !shapes.isEmpty()) index = 0;
+  setCurrentIndex(index);
+}
+
+std::optional<Shape> ShapeCombo::currentShape() const {
+  const int i = currentIndex();
+  if (i < 0 || i >= m_shapes.size()) return std::nullopt;
+  return m_shapes[i];
+}
+
+void ShapeCombo::selectShape(const Shape& s) {
+  const int i = int(m_shapes.indexOf(s));
+  if (i >= 0) setCurrentIndex(i);
+}
+
+}  // namespace kwb::gui

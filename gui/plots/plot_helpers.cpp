@@ -1,0 +1,213 @@
+#include "plots/plot_helpers.h"
+
+#include <QGuiApplication>
+#include <QPalette>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <cmath>
+#include <limits>
+
+namespace kwb::gui {
+
+PlotTooltips::PlotTooltips(QCustomPlot* plot) : QObject(plot), m_plot(plot) {
+  plot->setMouseTracking(true);
+  connect(plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+    const QString text = textAt(e->position());
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(e->globalPosition().toPoint(), text, m_plot);
+  });
+}
+
+void PlotTooltips::add(QCPAxis* xAxis, QCPAxis* yAxis, double x, double y, const QString& text) {
+  m_points.append({xAxis, yAxis, x, y, text});
+}
+
+QString PlotTooltips::textAt(const QPointF& pos, double radius) const {
+  double best = radius * radius;
+  QString text;
+  for (const Point& p : m_points) {
+    const double dx = p.x->coordToPixel(p.px) - pos.x();
+    const double dy = p.y->coordToPixel(p.py) - pos.y();
+    if (dx * dx + dy * dy <= best) {
+      best = dx * dx + dy * dy;
+      text = p.text;
+    }
+  }
+  return text;
+}
+
+QVector<double> NiceLogTicker::createTickVector(double, const QCPRange& range) {
+  QVector<double> ticks;
+  if (range.lower <= 0 || range.upper <= range.lower) return ticks;
+  const double decades = std::log10(range.upper / range.lower);
+  QVector<double> mantissas{1};
+  if (decades < 1.2)
+    mantissas = {1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9};
+  else if (decades < 3.5)
+    mantissas = {1, 2, 5};
+  const int step = decades > 8 ? int(std::ceil(decades / 6)) : 1;
+  const int first = int(std::floor(std::log10(range.lower))) - 1;
+  const int last = int(std::ceil(std::log10(range.upper))) + 1;
+  for (int e = first; e <= last; e += step)
+    for (double m : mantissas) ticks << m * std::pow(10.0, e);
+  // Within a fraction of a decade even 1…9 gives one or two ticks: fall back to linear steps.
+  int inside = 0;
+  for (double t : ticks) inside += range.contains(t);
+  if (inside < 3) {
+    ticks.clear();
+    const double raw = range.size() / 5;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double stepLin = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : 5 * mag;
+    for (double t = std::floor(range.lower / stepLin) * stepLin; t <= range.upper + stepLin;
+         t += stepLin)
+      if (t > 0) ticks << t;
+  }
+  return ticks;
+}
+
+QString seriesOf(const QCPAbstractPlottable* p) {
+  const QVariant v = p->property("series");
+  return v.isValid() ? v.toString() : p->name();
+}
+
+void setupPlot(QCustomPlot* plot) {
+  plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+  plot->axisRect()->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+  plot->setNoAntialiasingOnDrag(true);
+  plot->legend->setVisible(true);
+  QFont f = plot->font();
+  f.setPointSize(9);
+  plot->legend->setFont(f);
+  plot->legend->setBrush(QColor(255, 255, 255, 220));
+  plot->setMinimumSize(400, 300);
+}
+
+void placeLegendOutside(QCustomPlot* plot) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  QCPAxisRect* rect = plot->axisRect();
+  int row = 0, col = 0;
+  for (int r = 0; r < grid->rowCount(); ++r)
+    if (grid->element(r, 0) == rect) row = r;
+  plot->axisRect()->insetLayout()->take(plot->legend);
+  // A column of its own: the legend on top, an empty element below takes the spare height.
+  auto* column = new QCPLayoutGrid;
+  grid->addElement(row, col + 1, column);
+  column->addElement(0, 0, plot->legend);
+  column->addElement(1, 0, new QCPLayoutElement(plot));
+  column->setRowStretchFactor(0, 0.001);
+  column->setRowStretchFactor(1, 1);
+  grid->setColumnStretchFactor(1, 0.001);
+  plot->legend->setMaximumSize(280, QWIDGETSIZE_MAX);
+  grid->simplify();
+}
+
+void makeLogAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLogarithmic);
+  QSharedPointer<QCPAxisTickerLog> ticker(new NiceLogTicker);
+  axis->setTicker(ticker);
+  axis->setNumberFormat("g");
+  axis->setNumberPrecision(6);
+}
+
+void makeLinearAxis(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLinear);
+  axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+  axis->setNumberFormat("g");
+  axis->setNumberPrecision(6);
+}
+
+void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  for (const auto& [v, text] : ticks) ticker->addTick(v, text);
+  axis->setTicker(ticker);
+}
+
+void fitTickLabels(QCPAxis* axis, const QStringList& labels) {
+  // Widest label against the room a tick has at the axis rect's current width.
+  const QFontMetrics fm(axis->tickLabelFont());
+  double widest = 0;
+  for (const QString& l : labels)
+    for (const QString& line : l.split('\n'))
+      widest = std::max<double>(widest, fm.horizontalAdvance(line));
+  const double room = labels.isEmpty() ? 1e9 : axis->axisRect()->width() / double(labels.size());
+  axis->setTickLabelRotation(widest + 8 > room ? -35 : 0);
+}
+
+bool paletteIsDark() {
+  return QGuiApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+void applyPlotTheme(QCustomPlot* plot, bool dark) {
+  const QColor bg = dark ? QColor(0x1e, 0x1f, 0x22) : Qt::white;
+  const QColor fg = dark ? QColor(0xdd, 0xdd, 0xdd) : Qt::black;
+  const QColor grid = dark ? QColor(0x44, 0x44, 0x48) : QColor(200, 200, 200);
+  plot->setBackground(bg);
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* a : rect->axes()) {
+      a->setBasePen(QPen(fg));
+      a->setTickPen(QPen(fg));
+      a->setSubTickPen(QPen(fg));
+      a->setTickLabelColor(fg);
+      a->setLabelColor(fg);
+      a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    }
+  plot->legend->setBrush(dark ? QColor(0x2a, 0x2b, 0x2f, 230) : QColor(255, 255, 255, 220));
+  plot->legend->setTextColor(fg);
+  plot->legend->setBorderPen(QPen(dark ? QColor(0x66, 0x66, 0x66) : Qt::black));
+  for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
+    if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, 0)))
+      t->setTextColor(fg);
+}
+
+void showEmptyNote(QCustomPlot* plot, const QString& text) {
+  auto* note = new QCPItemText(plot);
+  note->setObjectName("emptyNote");
+  note->position->setType(QCPItemPosition::ptAxisRectRatio);
+  note->position->setCoords(0.5, 0.5);
+  note->setPositionAlignment(Qt::AlignCenter);
+  note->setTextAlignment(Qt::AlignCenter);
+  note->setText(text);
+  note->setFont(QFont(plot->font().family(), 12));
+  note->setColor(QColor(0x66, 0x66, 0x66));
+  note->setClipToAxisRect(false);
+  plot->legend->setVisible(false);
+  // No bare axes: an empty plot is its note (PlotPage shows the axes again on rebuild).
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* a : rect->axes()) a->setVisible(false);
+}
+
+void setPlotTitle(QCustomPlot* plot, const QString& title) {
+  QCPTextElement* element = nullptr;
+  if (plot->plotLayout()->rowCount() > 1)
+    element = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+  if (!element) {
+    plot->plotLayout()->insertRow(0);
+    element = new QCPTextElement(plot, title, QFont(plot->font().family(), 11, QFont::Bold));
+    plot->plotLayout()->addElement(0, 0, element);
+  }
+  element->setText(title);
+}
+
+QString savePlotPng(QCustomPlot* plot, const QString& path, int width, int height) {
+  if (!plot->savePng(path, width, height, 1.0))
+    return QString("Could not write the image '%1'.").arg(path);
+  return {};
+}
+
+QString savePlotSvg(QCustomPlot* plot, const QString& path, int width, int height) {
+  QSvgGenerator svg;
+  svg.setFileName(path);
+  svg.setSize(QSize(width, height));
+  svg.setViewBox(QRect(0, 0, width, height));
+  svg.setTitle(plot->objectName());
+  QCPPainter painter;
+  if (!painter.begin(&svg)) return QString("Could not write the SVG file '%1'.").arg(path);
+  plot->toPainter(&painter, width, height);
+  painter.end();
+  return {};
+}
+
+}  // namespace kwb::gui

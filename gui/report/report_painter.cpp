@@ -1,0 +1,254 @@
+#include "report/report_painter.h"
+
+#include <QGuiApplication>
+#include <QScreen>
+#include <cmath>
+
+namespace kwb::gui {
+
+int reportResolution() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  return screen ? qRound(screen->logicalDotsPerInchY()) : 96;
+}
+
+QFont reportFont(int size, bool bold) {
+  QFont f("DejaVu Sans", size, bold ? QFont::Bold : QFont::Normal);
+  f.setStyleStrategy(QFont::PreferNoShaping);
+  return f;
+}
+
+ReportPainter::ReportPainter(QPdfWriter& w) : m_writer(w), m_painter(&w) {
+  m_painter.setMode(QCPPainter::pmVectorized);
+  m_painter.setMode(QCPPainter::pmNoCaching);
+  m_area = QRectF(QPointF(0, 0), QSizeF(w.width(), w.height()));
+}
+
+void ReportPainter::newPage() {
+  m_writer.newPage();
+  ++m_pages;
+  m_y = 0;
+}
+
+void ReportPainter::heading(const QString& text, int size) {
+  m_painter.setFont(reportFont(size, true));
+  m_painter.setPen(Qt::black);
+  const QRectF r(0, m_y, m_area.width(), size * 2.2);
+  m_painter.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, text);
+  m_y += r.height();
+}
+
+void ReportPainter::paragraph(const QString& text, int size, QColor color) {
+  m_painter.setFont(reportFont(size));
+  m_painter.setPen(color);
+  const QRectF bound =
+      m_painter.boundingRect(QRectF(0, m_y, m_area.width(), 10000), Qt::TextWordWrap, text);
+  m_painter.drawText(QRectF(0, m_y, m_area.width(), bound.height()), Qt::TextWordWrap, text);
+  m_y += bound.height() + size * 0.6;
+}
+
+void ReportPainter::plot(QCustomPlot* plot) {
+  const double w = m_area.width(), h = m_area.height() - m_y;
+  const int pw = 1100, ph = int(pw * h / w);
+  m_painter.save();
+  m_painter.translate(0, m_y);
+  m_painter.scale(w / pw, w / pw);
+  plot->toPainter(&m_painter, pw, ph);
+  m_painter.restore();
+  if (afterPlot) afterPlot(plot, &m_writer);
+  m_y += h;
+}
+
+void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>& columns,
+               const QList<QList<TableCell>>& rows, int fontSize) {
+  QCPPainter& p = rp.painter();
+  const double W = rp.area().width(), rowH = fontSize * 2.3;
+  auto drawRow = [&](const QList<TableCell>& cells, bool bold) {
+    double x = 0;
+    p.setFont(reportFont(fontSize, bold));
+    for (int i = 0; i < columns.size() && i < cells.size(); ++i) {
+      const QRectF r(x, rp.y(), W * columns[i].width, rowH);
+      if (cells[i].background.isValid()) p.fillRect(r.adjusted(0, 1, -2, -1), cells[i].background);
+      p.setPen(cells[i].color);
+      const Qt::Alignment align = bold ? (columns[i].align & ~Qt::AlignLeft) | Qt::AlignBottom
+                                       : columns[i].align | Qt::AlignVCenter;
+      const QString text =
+          columns[i].align & Qt::AlignRight
+              ? cells[i].text
+              : p.fontMetrics().elidedText(cells[i].text, Qt::ElideRight, int(r.width() - 6));
+      p.drawText(r.adjusted(3, 0, -3, 0), align | (bold ? Qt::TextWordWrap : 0), text);
+      x += r.width();
+    }
+    rp.setY(rp.y() + rowH);
+  };
+  QList<TableCell> header;
+  for (const TableColumn& c : columns) header << TableCell{c.header};
+  auto headerRow = [&] {
+    const double y0 = rp.y();
+    double x = 0;
+    p.setFont(reportFont(fontSize, true));
+    for (int i = 0; i < columns.size(); ++i) {
+      const QRectF r(x, y0, W * columns[i].width, rowH * 1.8);
+      p.setPen(Qt::black);
+      p.drawText(r.adjusted(3, 0, -3, -2),
+                 (columns[i].align & Qt::AlignRight ? Qt::AlignRight : Qt::AlignLeft) |
+                     Qt::AlignBottom | Qt::TextWordWrap,
+                 header[i].text);
+      x += r.width();
+    }
+    p.setPen(QPen(Qt::black, 0.8));
+    p.drawLine(QPointF(0, y0 + rowH * 1.8), QPointF(W, y0 + rowH * 1.8));
+    rp.setY(y0 + rowH * 1.8 + 2);
+  };
+  if (!rp.fits(rowH * 4)) rp.newPage();
+  rp.heading(title, 13);
+  headerRow();
+  for (const auto& row : rows) {
+    if (!rp.fits(rowH)) {
+      rp.newPage();
+      rp.heading(title + " (continued)", 13);
+      headerRow();
+    }
+    drawRow(row, false);
+  }
+  rp.setY(rp.y() + 8);
+}
+
+QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
+  QStringList out;
+  const QString where = plot->objectName();
+  const double slack = 0.5;
+  // Legend entries: icon, padding and text inside the entry's box.
+  for (int i = 0; i < plot->legend->itemCount(); ++i) {
+    auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
+    if (!item || !plot->legend->visible()) continue;
+    const QFontMetricsF fm(item->font(), device);
+    const double need = plot->legend->iconSize().width() + plot->legend->iconTextPadding() +
+                        fm.horizontalAdvance(item->plottable()->name());
+    if (need > item->rect().width() + slack)
+      out << QString("%1: legend entry '%2' needs %3 px, has %4")
+                 .arg(where, item->plottable()->name())
+                 .arg(QString::number(need, 'f', 1), QString::number(item->rect().width()));
+  }
+  for (QCPAxisRect* rect : plot->axisRects())
+    for (QCPAxis* axis : rect->axes()) {
+      if (!axis->visible()) continue;
+      const bool vertical = axis->orientation() == Qt::Vertical;
+      const double length = vertical ? rect->height() : rect->width();
+      const QFontMetricsF lm(axis->labelFont(), device);
+      if (!axis->label().isEmpty() && lm.horizontalAdvance(axis->label()) > length + slack)
+        out << QString("%1: axis title '%2' is longer than its axis").arg(where, axis->label());
+      if (vertical || !axis->tickLabels()) continue;
+      // Neighbouring tick labels of a horizontal axis must not run together.
+      const QFontMetricsF tm(axis->tickLabelFont(), device);
+      const QVector<double> ticks = axis->tickVector();
+      const QVector<QString> labels = axis->tickVectorLabels();
+      const double angle = std::abs(axis->tickLabelRotation()) * M_PI / 180;
+      for (int t = 1; t < ticks.size() && t < labels.size(); ++t) {
+        if (!axis->range().contains(ticks[t]) || !axis->range().contains(ticks[t - 1])) continue;
+        const double dx = std::abs(axis->coordToPixel(ticks[t]) - axis->coordToPixel(ticks[t - 1]));
+        auto extent = [&](const QString& l) {
+          double w = 0;
+          for (const QString& line : l.split('\n')) w = std::max(w, tm.horizontalAdvance(line));
+          return w;
+        };
+        const double lines = double(std::max(labels[t].count('\n'), labels[t - 1].count('\n')) + 1);
+        const bool clash = angle < 1e-3 ? (extent(labels[t]) + extent(labels[t - 1])) / 2 + 2 > dx
+                                        : dx * std::sin(angle) < tm.height() * lines * 0.9;
+        if (clash)
+          out << QString("%1: tick labels '%2' and '%3' overlap")
+                     .arg(where, labels[t - 1], labels[t])
+                     .replace('\n', ' ');
+      }
+    }
+  // Titles and other text elements of the layout.
+  for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
+    for (int c = 0; c < plot->plotLayout()->columnCount(); ++c)
+      if (auto* t = plot->plotLayout()->hasElement(r, c)
+                        ? qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, c))
+                        : nullptr) {
+        const QFontMetricsF fm(t->font(), device);
+        double w = 0;
+        for (const QString& line : t->text().split('\n'))
+          w = std::max(w, fm.horizontalAdvance(line));
+        if (w > t->rect().width() + slack)
+          out << QString("%1: text '%2' is wider than the plot").arg(where, t->text());
+      }
+  // Text items (bar labels, marks, notes) inside the plot and clear of each other. The
+  // plot's area as last laid out (toPainter gives the viewport back, not the layout).
+  QRectF area;
+  for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+    if (e) area = area.united(e->outerRect());
+  QList<QPair<QRectF, QString>> boxes;
+  for (int i = 0; i < plot->itemCount(); ++i) {
+    auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+    if (!t || !t->visible() || t->text().isEmpty()) continue;
+    const QFontMetricsF fm(t->font(), device);
+    QRectF box = fm.boundingRect(QRectF(0, 0, 10000, 10000), int(t->textAlignment()), t->text());
+    box = QRectF(QPointF(0, 0), box.size()).marginsAdded(QMarginsF(t->padding()));
+    const QPointF at = t->position->pixelPosition();
+    const Qt::Alignment a = t->positionAlignment();
+    double x = at.x() - box.width() / 2, y = at.y() - box.height() / 2;
+    if (a & Qt::AlignLeft) x = at.x();
+    if (a & Qt::AlignRight) x = at.x() - box.width();
+    if (a & Qt::AlignTop) y = at.y();
+    if (a & Qt::AlignBottom) y = at.y() - box.height();
+    const QRectF placed =
+        QRectF(x, y, box.width(), box.height()).marginsRemoved(QMarginsF(t->padding()));
+    if (!area.adjusted(-slack, -slack, slack, slack).contains(placed))
+      out << QString("%1: '%2' runs off the plot").arg(where, t->text()).replace('\n', ' ');
+    boxes << QPair<QRectF, QString>{placed, t->text()};
+  }
+  for (int i = 0; i < boxes.size(); ++i)
+    for (int j = i + 1; j < boxes.size(); ++j)
+      if (boxes[i].first.adjusted(1, 1, -1, -1).intersects(boxes[j].first.adjusted(1, 1, -1, -1)))
+        out << QString("%1: '%2' overlaps '%3'")
+                   .arg(where, boxes[i].second, boxes[j].second)
+                   .replace('\n', ' ');
+  return out;
+}
+
+void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
+                    const QStringList& columns,
+                    const std::function<std::optional<GridCell>(int, int)>& cell, int perPage,
+                    double labelWidth) {
+  const double rowH = 34;
+  for (int first = 0; first < std::max<qsizetype>(1, columns.size()); first += perPage) {
+    if (first > 0) rp.newPage();
+    rp.heading(first == 0 ? title : title + " (continued)");
+    const int cols = int(std::min<qsizetype>(perPage, columns.size() - first));
+    QCPPainter& p = rp.painter();
+    const double cellW = (rp.area().width() - labelWidth) / perPage;
+    double y = rp.y();
+    p.setFont(reportFont(8, true));
+    p.setPen(Qt::black);
+    for (int c = 0; c < cols; ++c)
+      p.drawText(QRectF(labelWidth + c * cellW, y, cellW, rowH), Qt::AlignCenter,
+                 columns[first + c]);
+    y += rowH;
+    for (int r = 0; r < rows.size(); ++r) {
+      if (y + rowH > rp.area().height()) {
+        rp.newPage();
+        y = rp.y();
+      }
+      p.setFont(reportFont(8));
+      p.setPen(Qt::black);
+      p.drawText(QRectF(0, y, labelWidth, rowH), Qt::AlignLeft | Qt::AlignVCenter, rows[r]);
+      for (int c = 0; c < cols; ++c) {
+        const QRectF box(labelWidth + c * cellW + 1, y + 1, cellW - 2, rowH - 2);
+        const auto content = cell(r, first + c);
+        if (!content) {
+          p.setPen(Qt::gray);
+          p.drawText(box, Qt::AlignCenter, "—");
+          continue;
+        }
+        p.fillRect(box, content->color);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, content->text);
+      }
+      y += rowH;
+    }
+    rp.setY(y + 12);
+  }
+}
+
+}  // namespace kwb::gui

@@ -1,0 +1,124 @@
+#include "kwb/ncu_profile.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "kwb/error.h"
+
+namespace {
+
+// The shape of `ncu --import R --csv --page raw --print-units base`: ncu's own lines first,
+// a header, a units row, one row per profiled launch (trimmed to the columns kwb reads).
+const char* kTable =
+    "==PROF== Connected to process 123\n"
+    "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
+    "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
+    "\"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed\","
+    "\"sm__warps_active.avg.pct_of_peak_sustained_active\","
+    "\"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio\","
+    "\"smsp__average_warps_issue_stalled_selected_per_issue_active.ratio\","
+    "\"smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio\","
+    "\"smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio\"\n"
+    "\"\",\"\",\"byte\",\"ns\",\"%\",\"%\",\"%\",\"ratio\",\"ratio\",\"ratio\",\"ratio\"\n"
+    "\"0\",\"void sgemmWarpTiled<128, 128>(int, int, int, float, const float *)\","
+    "\"3,145,728\",\"14,816\",\"71.52\",\"48.10\",\"15.87\",\"0.91\",\"1.00\",\"9.50\",\"2.25\"\n"
+    "\"1\",\"splitKReduce\",\"1,048,576\",\"3,104\",\"12.00\",\"60.25\",\"80.10\",\"4.10\","
+    "\"1.00\",\"0.20\",\"0.30\"\n";
+
+TEST(NcuProfile, ReadsTheFiguresOfEachProfiledLaunch) {
+  const auto ks = kwb::parseNcuRawCsv(kTable, "t.csv");
+  ASSERT_EQ(ks.size(), 2u);
+  EXPECT_EQ(ks[0].name, "void sgemmWarpTiled<128, 128>(int, int, int, float, const float *)");
+  EXPECT_DOUBLE_EQ(ks[0].durationUs, 14.816);
+  EXPECT_DOUBLE_EQ(ks[0].dramBytes, 3145728.0);
+  EXPECT_DOUBLE_EQ(ks[0].smThroughputPct, 71.52);
+  EXPECT_DOUBLE_EQ(ks[0].memoryThroughputPct, 48.10);
+  EXPECT_DOUBLE_EQ(ks[0].achievedOccupancyPct, 15.87);
+  // "not_selected" (9.5) and "selected" are not stalls: the top stall is mio_throttle.
+  EXPECT_EQ(ks[0].topStall, "mio_throttle");
+  EXPECT_DOUBLE_EQ(ks[0].topStallCyclesPerIssue, 2.25);
+  EXPECT_EQ(ks[1].topStall, "long_scoreboard");
+}
+
+// A real table: cublas.sgemm 1024^3 profiled with --set full on an H100 (columns trimmed to
+// the ones kwb reads; DRAM bytes come as reads and writes there).
+TEST(NcuProfile, ReadsARealTableFromAnH100) {
+  std::ifstream in(std::string(KWB_SOURCE_DIR) + "/tests/data/ncu-raw-cublas-sgemm-1024-h100.csv");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto ks = kwb::parseNcuRawCsv(text.str(), "h100.csv");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_EQ(ks[0].name.rfind("sm80_xmma_gemm_f32f32", 0), 0u) << ks[0].name;
+  EXPECT_DOUBLE_EQ(ks[0].durationUs, 71.68);
+  EXPECT_DOUBLE_EQ(ks[0].smThroughputPct, 69.46);
+  EXPECT_DOUBLE_EQ(ks[0].memoryThroughputPct, 60.39);
+  EXPECT_DOUBLE_EQ(ks[0].achievedOccupancyPct, 6.25);
+  EXPECT_DOUBLE_EQ(ks[0].dramBytes, 8458496.0);
+  EXPECT_EQ(ks[0].topStall, "short_scoreboard");
+}
+
+TEST(NcuProfile, ScalesUnitsThatAreNotBase) {
+  const std::string t =
+      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n"
+      "\"\",\"\",\"usecond\",\"Mbyte\"\n"
+      "\"0\",\"k\",\"2.5\",\"1.5\"\n";
+  const auto ks = kwb::parseNcuRawCsv(t, "t.csv");
+  ASSERT_EQ(ks.size(), 1u);
+  EXPECT_DOUBLE_EQ(ks[0].durationUs, 2.5);
+  EXPECT_DOUBLE_EQ(ks[0].dramBytes, 1.5e6);
+}
+
+TEST(NcuProfile, RefusesTextThatIsNotAnNcuTable) {
+  try {
+    kwb::parseNcuRawCsv("==ERROR== no kernels were profiled\n", "r.csv");
+    FAIL() << "no table accepted";
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.csv"), std::string::npos);
+  }
+  const std::string ragged = "\"ID\",\"Kernel Name\"\n\"0\",\"k\",\"extra\"\n";
+  try {
+    kwb::parseNcuRawCsv(ragged, "r.csv");
+    FAIL() << "ragged row accepted";
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kwb::parseNcuRawCsv("\"ID\",\"Kernel Name\"\n\"0\",\"unterminated\n", "r.csv"),
+               kwb::InputError);
+  EXPECT_THROW(kwb::parseNcuRawCsv("\"ID\",\"Name\"\n\"0\",\"k\"\n", "r.csv"), kwb::InputError);
+}
+
+TEST(NcuProfile, JsonRoundTrips) {
+  kwb::NcuProfile p;
+  p.kernel = "sgemm.warp_tiled";
+  p.shape = {512, 256, 128};
+  p.ncuPath = "/usr/local/cuda/bin/ncu";
+  p.reportPath = "/r/sgemm.warp_tiled-512x256x128.ncu-rep";
+  p.kernels = kwb::parseNcuRawCsv(kTable, "t.csv");
+  const auto back = kwb::ncuProfileFromJson(kwb::ncuProfileToJson(p), "p.json");
+  EXPECT_EQ(back.kernel, p.kernel);
+  EXPECT_EQ(back.shape, p.shape);
+  EXPECT_EQ(back.reportPath, p.reportPath);
+  ASSERT_EQ(back.kernels.size(), 2u);
+  EXPECT_EQ(back.kernels[0].topStall, "mio_throttle");
+  EXPECT_DOUBLE_EQ(back.kernels[1].durationUs, 3.104);
+  EXPECT_THROW(kwb::ncuProfileFromJson("{\"kernel\": 3}", "p.json"), kwb::InputError);
+}
+
+TEST(NcuProfile, ProfilesOnlyTheTimedSamplesAndNotTheClockProbe) {
+  const auto args =
+      kwb::ncuProfileArgs("ncu", "/bin/kwb", "cublas.sgemm", {512, 512, 512}, "/r/x", 8);
+  auto has = [&](const std::string& a) {
+    return std::find(args.begin(), args.end(), a) != args.end();
+  };
+  EXPECT_TRUE(has("full"));
+  EXPECT_TRUE(has("kwb_samples/"));
+  EXPECT_TRUE(has("regex:^(?!blockingKernel)"));
+  EXPECT_TRUE(has("host"));  // the host timer never holds the stream ncu serialises
+  EXPECT_TRUE(has("512x512x512"));
+  EXPECT_EQ(kwb::ncuReportStem("user.my kernel/x", {1, 2, 3}), "user.my_kernel_x-1x2x3");
+}
+
+}  // namespace

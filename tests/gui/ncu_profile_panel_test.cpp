@@ -1,0 +1,136 @@
+// "Profile with Nsight Compute" in the case dialog, against stand-ins: an engine script that
+// answers `kwb profile` and an `ncu` beside it (so the panel offers profiling).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include "panels/case_detail_dialog.h"
+#include "gui_test_support.h"
+#include "panels/ncu_profile_panel.h"
+
+namespace kwb::gui {
+namespace {
+
+void writeExecutable(const QString& path, const QByteArray& text) {
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(text);
+  f.close();
+  ::chmod(path.toLocal8Bit().constData(), 0755);
+}
+
+NcuProfile profileOf(const std::string& stall, double us) {
+  NcuProfile p;
+  p.kernel = "sgemm.tiled";
+  p.shape = {512, 512, 512};
+  p.ncuPath = "ncu";
+  p.reportPath = "/nowhere/sgemm.tiled-512x512x512.ncu-rep";
+  NcuKernelFigures k;
+  k.name = "sgemmTiled";
+  k.durationUs = us;
+  k.smThroughputPct = 71.5;
+  k.memoryThroughputPct = 48.25;
+  k.achievedOccupancyPct = 66.0;
+  k.dramBytes = 3.1e6;
+  k.topStall = stall;
+  k.topStallCyclesPerIssue = 2.5;
+  p.kernels = {k};
+  return p;
+}
+
+struct Stand {
+  QTemporaryDir dir;
+  QString engine;
+  CaseResult c;
+  // The engine writes `answer` to the --json path it is given and exits `exit`.
+  explicit Stand(const NcuProfile& answer, int exit = 0) {
+    engine = dir.filePath("kwb");
+    writeExecutable(dir.filePath("ncu"), "#!/bin/sh\nexit 0\n");
+    QFile a(dir.filePath("answer.json"));
+    EXPECT_TRUE(a.open(QIODevice::WriteOnly));
+    a.write(QByteArray::fromStdString(ncuProfileToJson(answer)));
+    a.close();
+    writeExecutable(engine, QByteArray("#!/bin/sh\n") + "prev=; for a in \"$@\"; do\n" +
+                                "  [ \"$prev\" = --json ] && cp '" +
+                                dir.filePath("answer.json").toLocal8Bit() + "' \"$a\"\n" +
+                                "  prev=$a; done\n" + "echo 'ncu said something' >&2\n" + "exit " +
+                                QByteArray::number(exit) + "\n");
+    c.kernel = "sgemm.tiled";
+    c.shape = {512, 512, 512};
+    c.status = CaseStatus::kPass;
+  }
+  ProfileContext ctx() { return {engine, dir.path()}; }
+};
+
+TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
+  Stand s(profileOf("barrier", 27.94));
+  CaseDetailDialog dialog(s.c);
+  NcuProfilePanel* panel = dialog.enableProfiling(s.ctx());
+  ASSERT_TRUE(panel->canProfile()) << panel->statusText().toStdString();
+  EXPECT_EQ(panel->table()->rowCount(), 0);
+  bool done = false, ok = false;
+  QObject::connect(panel, &NcuProfilePanel::finished, [&](bool good) {
+    done = true;
+    ok = good;
+  });
+  panel->findChild<QPushButton*>()->click();
+  ASSERT_TRUE(test::waitFor([&] { return done; }, 10000));
+  EXPECT_TRUE(ok) << panel->statusText().toStdString();
+  ASSERT_EQ(panel->table()->rowCount(), 1);
+  EXPECT_EQ(panel->table()->item(0, 1)->text(), "27.94");
+  EXPECT_EQ(panel->table()->item(0, 3)->text(), "48.3");
+  EXPECT_EQ(panel->table()->item(0, 6)->text(), "barrier (2.50)");
+  EXPECT_TRUE(QFile::exists(panel->profileJsonPath()));
+
+  // A second dialog for the same case shows the profile kept beside the results.
+  CaseDetailDialog again(s.c);
+  EXPECT_EQ(again.enableProfiling(s.ctx())->table()->rowCount(), 1);
+  EXPECT_TRUE(again.profilePanel()->statusText().contains("Profiled earlier"));
+}
+
+TEST(NcuProfilePanel, AFailedProfileSaysWhyAndKeepsTheEarlierFigures) {
+  Stand first(profileOf("barrier", 27.94));
+  {
+    NcuProfilePanel panel(first.c, first.ctx());
+    bool done = false;
+    QObject::connect(&panel, &NcuProfilePanel::finished, [&](bool) { done = true; });
+    panel.startProfile();
+    ASSERT_TRUE(test::waitFor([&] { return done; }, 10000));
+  }
+  // Same folder, now an engine that fails.
+  writeExecutable(first.engine, "#!/bin/sh\necho 'ncu: ERR_NVGPUCTRPERM' >&2\nexit 1\n");
+  NcuProfilePanel panel(first.c, first.ctx());
+  ASSERT_EQ(panel.table()->rowCount(), 1);
+  bool done = false, ok = true;
+  QObject::connect(&panel, &NcuProfilePanel::finished, [&](bool good) {
+    done = true;
+    ok = good;
+  });
+  panel.startProfile();
+  ASSERT_TRUE(test::waitFor([&] { return done; }, 10000));
+  EXPECT_FALSE(ok);
+  EXPECT_TRUE(panel.statusText().contains("exit 1")) << panel.statusText().toStdString();
+  EXPECT_TRUE(panel.statusText().contains("ERR_NVGPUCTRPERM"));
+  EXPECT_EQ(panel.table()->rowCount(), 1);
+  EXPECT_EQ(panel.table()->item(0, 1)->text(), "27.94");
+}
+
+TEST(NcuProfilePanel, AnUnreadableEarlierProfileIsNamedNotShown) {
+  Stand s(profileOf("barrier", 27.94));
+  NcuProfilePanel probe(s.c, s.ctx());
+  QFile bad(probe.profileJsonPath());
+  ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+  bad.write("{ not json");
+  bad.close();
+  NcuProfilePanel panel(s.c, s.ctx());
+  EXPECT_EQ(panel.table()->rowCount(), 0);
+  EXPECT_TRUE(panel.statusText().contains("could not be read")) << panel.statusText().toStdString();
+}
+
+}  // namespace
+}  // namespace kwb::gui

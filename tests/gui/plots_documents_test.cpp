@@ -1,0 +1,180 @@
+// Plots of unusual documents (no timed cases, impossible speeds, a broken file), names from the
+// engine, a file that changes on disk, palettes, and report plots that never clip.
+#include "plots_fixture.h"
+
+using namespace kwb;
+using namespace kwb::gui;
+using namespace kwb::gui::test;
+
+TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
+  open(test::tuningDocument());
+  for (PlotPage* p : std::initializer_list<PlotPage*>{w->scalingPage(), w->rooflinePage(),
+                                                      w->timingPage(), w->progressionPage()}) {
+    EXPECT_FALSE(p->plot()->legend->visible()) << p->name().toStdString();
+    EXPECT_FALSE(p->plot()->xAxis->visible()) << p->name().toStdString() << ": bare axes";
+    bool said = false;
+    for (QCPItemText* t : texts(p->plot())) said |= t->text().contains("tuning sweep");
+    for (int r = 0; r < p->plot()->plotLayout()->rowCount(); ++r)
+      if (auto* e = qobject_cast<QCPTextElement*>(p->plot()->plotLayout()->element(r, 0)))
+        said |= e->text().contains("tuning sweep");
+    EXPECT_TRUE(said) << p->name().toStdString();
+  }
+  EXPECT_EQ(w->rooflinePage()->plot()->graphCount(), 0) << "roofs over no point";
+  EXPECT_FALSE(w->correctnessPage()->findChild<QLabel*>()->text().startsWith("0 cases"));
+  open(readDocument(test::sampleRun().toStdString()));
+  EXPECT_TRUE(w->scalingPage()->plot()->xAxis->visible());
+  EXPECT_TRUE(w->timingPage()->histogramRect()->axis(QCPAxis::atLeft)->visible());
+}
+
+TEST_F(Plots, ImpossibleSpeedsAreFlaggedNotPlotted) {
+  RunDocument bad = doc;
+  for (auto& c : bad.cases)
+    if (c.kernel == "sgemm.naive")
+      c.gflops = -5;
+    else if (c.kernel == "cublas.sgemm")
+      c.gflops = 1e300;
+  open(bad);
+  EXPECT_EQ(w->scalingPage()->lineOf("sgemm.naive"), nullptr);
+  EXPECT_EQ(w->scalingPage()->lineOf("cublas.sgemm"), nullptr);
+  for (int i = 0; i < w->progressionPage()->plot()->graphCount(); ++i)
+    EXPECT_LT(w->progressionPage()->plot()->graph(i)->name().size(), 80);
+  EXPECT_TRUE(implausibleNote(bad).contains("not plotted"));
+  EXPECT_TRUE(w->messageText().contains("not plotted")) << w->messageText().toStdString();
+}
+
+TEST_F(Plots, AnOpenErrorIsADialogWhenInteractive) {
+  w->showOpenError("Could not open 'x.json': not JSON");
+  auto* box = w->findChild<QMessageBox*>("openErrorDialog");
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->isVisible());
+  EXPECT_TRUE(box->text().contains("x.json"));
+  EXPECT_TRUE(w->messageText().contains("x.json"));
+}
+
+namespace {
+
+// Writes the report as the window does, measuring every plot right after it is drawn.
+QStringList reportOverflows(MainWindow* w, const QPageSize& size, const QString& path) {
+  ReportInputs in;
+  in.model = w->model();
+  in.progression = w->progressionPage();
+  in.timing = w->timingPage();
+  const RunDocument& d = w->model()->document();
+  if (std::any_of(d.cases.begin(), d.cases.end(), hasSpeed))
+    in.plots = {w->scalingPage(), w->rooflinePage()};
+  if (d.tuning) in.plots << w->tuningPage();
+  in.pageSize = size;
+  QStringList problems;
+  int plots = 0;
+  in.afterPlot = [&](QCustomPlot* plot, QPaintDevice* device) {
+    ++plots;
+    problems << textOverflows(plot, device);
+  };
+  const QString err = writeReportPdf(in, path);
+  if (!err.isEmpty()) problems << err;
+  if (plots == 0) problems << "no plot was drawn";
+  return problems;
+}
+
+}  // namespace
+
+// Legends, axis titles, tick labels, bar labels and notes of every report page fit their
+// boxes and clear each other, on A4 and on Letter, for the real run (with a baseline), the
+// synthetic one (failures, violations, fallbacks) and a tuning sweep.
+TEST_F(Plots, NoReportPlotClipsOrOverlapsText) {
+  QTemporaryDir dir;
+  ASSERT_EQ(w->openBaseline(test::baselineRun()), "");
+  for (const auto& size : {QPageSize(QPageSize::A4), QPageSize(QPageSize::Letter)}) {
+    const QStringList problems = reportOverflows(w.get(), size, dir.filePath("r.pdf"));
+    EXPECT_TRUE(problems.isEmpty()) << size.name().toStdString() << ":\n"
+                                    << problems.join('\n').toStdString();
+  }
+  load(test::syntheticRun());
+  QStringList problems = reportOverflows(w.get(), QPageSize(QPageSize::A4), dir.filePath("s.pdf"));
+  EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
+  const QString tune = test::writeFixture(test::tuningDocument(), dir.filePath("t.json"));
+  load(tune);
+  problems = reportOverflows(w.get(), QPageSize(QPageSize::Letter), dir.filePath("t.pdf"));
+  EXPECT_TRUE(problems.isEmpty()) << problems.join('\n').toStdString();
+}
+
+// A document opened without the engine names its kernels as `kwb list` does: the report
+// (headless) and the live GUI say "2 Shared-memory tiled" alike.
+TEST(GuiNames, KernelNamesOfADocumentAreTheEngines) {
+  QProcess list;
+  list.start(KWB_ENGINE, {"list", "--json"});
+  ASSERT_TRUE(list.waitForFinished(30000));
+  ASSERT_EQ(list.exitCode(), 0);
+  const KernelLookup engine = KernelLookup::fromListJson(list.readAllStandardOutput());
+  const KernelLookup fromDoc =
+      KernelLookup::fromDocument(readDocument(test::sampleRun().toStdString()));
+  int compared = 0;
+  for (const KernelInfo& k : fromDoc.kernels()) {
+    const KernelInfo e = engine.info(k.id);
+    if (e.name.empty() || e.name == e.id) continue;  // a kernel this build does not have
+    EXPECT_EQ(k.name, e.name) << k.id;
+    EXPECT_EQ(k.stage, e.stage) << k.id;
+    ++compared;
+  }
+  EXPECT_GE(compared, 10);
+}
+
+// A results file written again (a run finishing into it) is reloaded without asking.
+TEST(GuiFiles, TheOpenFileIsReloadedWhenItChangesOnDisk) {
+  QTemporaryDir dir;
+  RunDocument d = readDocument(test::sampleRun().toStdString());
+  const QString path = test::writeFixture(d, dir.filePath("r.json"));
+  WindowOptions o;
+  o.probeEngine = false;
+  o.persistSettings = false;
+  MainWindow w(o);
+  ASSERT_EQ(w.openResults(path), "");
+  const std::size_t before = w.model()->document().cases.size();
+  d.cases.pop_back();
+  test::writeFixture(d, path);
+  EXPECT_TRUE(
+      test::waitFor([&] { return w.model()->document().cases.size() == before - 1; }, 10000));
+  EXPECT_TRUE(w.messageText().contains("Reloaded")) << w.messageText().toStdString();
+  // And again: the watch follows the file across replacements.
+  d.cases.pop_back();
+  test::writeFixture(d, path);
+  EXPECT_TRUE(
+      test::waitFor([&] { return w.model()->document().cases.size() == before - 2; }, 10000));
+}
+
+// Twelve kernels, twelve colours apart from each other and from the grey roofs.
+TEST(GuiPalette, KernelColoursAreDistinctAndNeverGrey) {
+  for (int i = 0; i < 12; ++i) {
+    EXPECT_GT(kernelColor(i).hsvSaturation(), 60) << i;
+    for (int j = 0; j < i; ++j) {
+      const QColor a = kernelColor(i), b = kernelColor(j);
+      const double d = std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
+      EXPECT_GT(d, 70) << i << " and " << j;
+    }
+  }
+}
+
+// Plots follow the system's dark mode on screen; reports stay light.
+TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
+  const QPalette light = QApplication::palette();
+  QPalette dark = light;
+  dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+  dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+  QApplication::setPalette(dark);
+  w->scalingPage()->rebuildNow();
+  QCustomPlot* p = w->scalingPage()->plot();
+  auto corner = [&] { return p->toPixmap(300, 200).toImage().pixelColor(2, 2); };
+  EXPECT_LT(corner().lightness(), 80);
+  EXPECT_GT(p->xAxis->tickLabelColor().lightness(), 180);
+  w->rooflinePage()->rebuildNow();
+  for (int i = 0; i < w->rooflinePage()->plot()->graphCount(); ++i) {
+    const QCPGraph* g = w->rooflinePage()->plot()->graph(i);
+    if (!g->name().contains(" peak ")) continue;
+    EXPECT_GT(g->pen().color().lightness(), 150) << "a roof drawn black on a dark plot";
+  }
+  w->scalingPage()->setPrinting(true);
+  EXPECT_GT(corner().lightness(), 240);
+  EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
+  w->scalingPage()->setPrinting(false);
+  QApplication::setPalette(light);
+}
