@@ -57,6 +57,10 @@ for pass in cold warm warm; do
   echo "$pass NVRTC cache: ${t} s (rc in log)" | tee -a "$L/summary.txt"
   grep -E "compiled|wall time" "$L/save-$pass.txt" | tee -a "$L/summary.txt"
 done
+t=$( { time CUDA_CACHE_DISABLE=1 XDG_CACHE_HOME=$(mktemp -d) $K run --source \
+    $EX/sgemm_tiled_user.cu --kernels sgemm.tiled --shapes 1024 > "$L/save-nocache.txt" 2>&1; } 2>&1 )
+echo "cold NVRTC cache and no driver JIT cache: ${t} s" | tee -a "$L/summary.txt"
+grep -E "compiled|wall time" "$L/save-nocache.txt" | tee -a "$L/summary.txt"
 
 say "a compile error through kwb run exits 2"
 $K run --source tests/data/byok/syntax_error.cu --shapes 256 > "$L/syntax.txt" 2>&1
