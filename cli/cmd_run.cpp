@@ -14,6 +14,7 @@
 #include "kwb/run_info.h"
 #include "output.h"
 #include "run_options.h"
+#include "user_source.h"
 
 namespace kwb::cli {
 namespace {
@@ -32,6 +33,7 @@ struct RunOpts {
   std::string timer;
   bool noCuptiCheck = false;
   std::string json, csv, md;
+  SourceOpts user;  // --source: a user kernel (docs/BRING_YOUR_OWN.md)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -84,7 +86,19 @@ std::string progressionText(const ProgressionCheck& p) {
 int runCommand(const RunOpts& o) {
   checkDistinct({{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
-  const ResolvedSelection sel = resolve(o.sel, "quick");
+  Selection selection = o.sel;
+  std::vector<KernelDescriptor> userKernels;
+  if (!o.user.source.empty()) {
+    if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
+    std::string arch;
+    try {
+      arch = cuda::deviceArch(o.sel.device);
+    } catch (const cuda::CudaError&) {  // no device: runPlan reports it (exit 3)
+    }
+    userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+  }
+  ResolvedSelection sel = resolve(selection, "quick");
+  for (const auto& u : userKernels) sel.kernels.push_back(&u);  // userKernels outlives the run
   cuda::RunConfig cfg;
   cfg.suite = sel.suiteName;
   cfg.seed = o.sel.seed;
@@ -157,10 +171,15 @@ int runCommand(const RunOpts& o) {
                 << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
                 << '\n';
   };
-  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
+  RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
     return interruptRequested() || (o.stream && (!streamOk || readerGone->closed()));
   });
   watchdog.finish();
+  for (auto& c : doc.cases)
+    if (const auto* u = cuda::findUserKernel(c.kernel)) {
+      c.sourcePath = u->source.path;
+      c.sourceHash = u->hash;
+    }
 
   writeDocument(doc);
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
@@ -198,6 +217,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");
+  addSourceOptions(*sub, o->user, false);
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");

@@ -22,5 +22,6 @@ void addExportCommand(CLI::App& app, int& exitCode);
 void addTuneCommand(CLI::App& app, int& exitCode);
 void addCompareCommand(CLI::App& app, int& exitCode);
 void addProfileCommand(CLI::App& app, int& exitCode);
+void addCompileCommand(CLI::App& app, int& exitCode);
 
 }  // namespace kwb::cli

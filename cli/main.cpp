@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   kwb::cli::addTuneCommand(app, exitCode);
   kwb::cli::addCompareCommand(app, exitCode);
   kwb::cli::addProfileCommand(app, exitCode);
+  kwb::cli::addCompileCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

@@ -12,6 +12,7 @@
 #include "kwb/cuda/device.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
+#include "kwb/cuda/user_guard.h"
 #include "kwb/error.h"
 #include "kwb/progression.h"
 #include "kwb/run_info.h"
@@ -79,7 +80,16 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
       st.inputs = st.session.prepare(k, p.shape, cfg.seed);
       st.inputsKey = key;
     }
-    c = st.session.verify(k, *st.inputs);
+    // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions,
+    // so a kernel writing past C fails before it can scribble over the pipeline's buffers.
+    const bool user = k.family == "user";
+    const std::string outside = user ? guardViolation(k, *st.inputs, st.session.stream()) : "";
+    if (outside.empty()) {
+      c = st.session.verify(k, *st.inputs);
+    } else {
+      c = skippedCase(k, p.shape, outside);
+      c.status = CaseStatus::kFail;
+    }
     if (isGood(c.status) && !cfg.verifyOnly) {
       if (p.config && c.status == CaseStatus::kFallback) {
         c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
@@ -92,6 +102,15 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
         recordMeasurement(m, cfg.measure, c);
         fillPercentOfReference(c, done);
         if (!m.cuptiNote.empty()) warn(k.id + " " + toString(p.shape) + ": " + m.cuptiNote);
+        if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
+          st.inputs.reset();
+          st.inputsKey.clear();
+          const CaseResult again = st.session.verifyCase(k, p.shape, freshSeed(cfg.seed));
+          if (!isGood(again.status)) {
+            c.status = again.status;
+            c.message = "second seed (after timing): " + again.message;
+          }
+        }
       }
     }
   } catch (const InputError& e) {

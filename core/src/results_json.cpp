@@ -205,6 +205,10 @@ void to_json(json& j, const CaseResult& v) {
          {"powerWMean", v.clocks.powerWMean},
          {"throttleReasons", v.clocks.throttleReasons}}}};
   if (v.config) j["config"] = *v.config;  // tuning sweeps only
+  if (!v.sourcePath.empty()) {            // user kernels only: built-in cases keep their schema
+    j["sourcePath"] = v.sourcePath;
+    j["sourceHash"] = v.sourceHash;
+  }
   if (const auto& ver = v.verification) {
     j["verification"] = {
         {"reference", ver->reference},
@@ -226,6 +230,8 @@ void from_json(const json& j, CaseResult& v) {
   get(j, "message", v.message);
   get(j, "fallback", v.fallback);
   get(j, "ranKernel", v.ranKernel);
+  v.sourcePath = j.value("sourcePath", std::string());  // user kernels only
+  v.sourceHash = j.value("sourceHash", std::string());
   v.verification.reset();
   if (const auto& ver = j.at("verification"); !ver.is_null()) {
     Verification out;

@@ -15,7 +15,8 @@ struct RunRequest {
   bool coldL2 = false;
   std::optional<quint64> seed;
   int device = 0;
-  QString suite;  // the preset the shapes came from, recorded as settings.suite; empty: none
+  QString source;  // a user kernel's .cu file (kwb run --source); its case is user.<stem>
+  QString suite;   // the preset the shapes came from, recorded as settings.suite; empty: none
 
   int caseCount() const { return int(kernels.size() * shapes.size()); }
   // Arguments for the engine program (never a shell command line).

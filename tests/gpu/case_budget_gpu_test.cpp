@@ -17,7 +17,8 @@ kwb::RunDocument runWithBound(const std::vector<kwb::PlannedCase>& plan, double 
       .minSamples = 3, .maxSamples = 3, .minTimeS = 0, .maxTimeS = 1, .maxNoise = 1};
   cfg.measure.cuptiCheck = false;
   cfg.maxCaseSeconds = maxCaseSeconds;
-  return kwb::cuda::runPlan(kwb::kernels::registry(), plan, cfg, [](const kwb::StreamEvent&) {}, {});
+  return kwb::cuda::runPlan(kwb::kernels::registry(), plan, cfg, [](const kwb::StreamEvent&) {},
+                            {});
 }
 
 class CaseBudgetRun : public GpuTest {};

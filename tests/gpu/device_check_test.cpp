@@ -215,7 +215,7 @@ TEST_F(DeviceCheck, DgemmReferenceEqualsTheFp64Kernel) {
   args.cublas = cublas.get();
   ASSERT_TRUE(kwb::cuda::referenceDgemm(args));
   ASSERT_EQ(kwb::cuda::launchReferenceFp64(int(s.m), int(s.n), int(s.k), 1.0f, a.get(), b.get(),
-                                              0.0f, viaKernel.get(), stream.get()),
+                                           0.0f, viaKernel.get(), stream.get()),
             cudaSuccess);
   stream.synchronize();
   const auto x = download(viaDgemm), y = download(viaKernel);

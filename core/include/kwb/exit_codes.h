@@ -5,11 +5,11 @@
 namespace kwb {
 
 enum ExitCode : int {
-  kExitOk = 0,          // every case and the known-answer test passed
-  kExitCaseFailed = 1,  // the run went through; a case or the known-answer test did not pass
-  kExitBadInput = 2,    // bad input (an option, a shape, a kernel id, a file): nothing ran
-  kExitNoDevice = 3,    // no usable CUDA device: nothing ran
-  kExitInternal = 4,    // a bug or an unexpected failure inside kwb
+  kExitOk = 0,             // every case and the known-answer test passed
+  kExitCaseFailed = 1,     // the run went through; a case or the known-answer test did not pass
+  kExitBadInput = 2,       // bad input (an option, a shape, a kernel id, a file): nothing ran
+  kExitNoDevice = 3,       // no usable CUDA device: nothing ran
+  kExitInternal = 4,       // a bug or an unexpected failure inside kwb
   kExitInterrupted = 130,  // Ctrl-C or SIGTERM: finished results written, the rest not run
 };
 

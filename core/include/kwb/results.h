@@ -62,9 +62,11 @@ struct CaseResult {
   Shape shape;
   Precision precision = Precision::kFp32;
   CaseStatus status = CaseStatus::kSkipped;
-  std::string message;    // why it failed, errored or was skipped
-  bool fallback = false;  // the tensor-core stage ran its FP32 path
-  std::string ranKernel;  // what actually ran (differs from `kernel` on fallback)
+  std::string message;     // why it failed, errored or was skipped
+  bool fallback = false;   // the tensor-core stage ran its FP32 path
+  std::string ranKernel;   // what actually ran (differs from `kernel` on fallback)
+  std::string sourcePath;  // user kernels (kwb run --source): the .cu file
+  std::string sourceHash;  // and the hash of its text and compile options
   std::optional<Verification> verification;
   // Timing: every sample kept, milliseconds per launch.
   std::vector<double> samplesMs;

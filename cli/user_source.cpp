@@ -1,0 +1,57 @@
+#include "user_source.h"
+
+#include <iostream>
+
+#include "kwb/error.h"
+#include "output.h"
+
+namespace kwb::cli {
+
+void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
+  auto* src = sub.add_option("--source", o.source,
+                             "A .cu file with a GEMM kernel to compile with NVRTC and run as "
+                             "user.<file stem> (docs/BRING_YOUR_OWN.md)");
+  if (required) src->required();
+  sub.add_option("--entry", o.entry, "The kernel's name (default: the file stem)");
+  sub.add_option("--block", o.block, "Threads per block, XxY (default 16x16)");
+  sub.add_option("--tile", o.tile,
+                 "C tile per block, NxM: grid = ceil(N/tileN) x ceil(M/tileM) (default 64x64)");
+  sub.add_option("--smem", o.smem, "Dynamic shared memory per block, bytes (default 0)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub.add_option("--precision", o.precision, "fp32 (float A, B) or fp16 (__half A, B)");
+  sub.add_option("--define", o.defines, "-D for the compile: K=V (repeatable)");
+}
+
+UserLaunchSpec optionSpec(const SourceOpts& o) {
+  UserLaunchSpec s;
+  if (!o.entry.empty()) s.entry = o.entry;
+  if (!o.block.empty()) s.block = parseDim2(o.block, "--block");
+  if (!o.tile.empty()) s.tile = parseDim2(o.tile, "--tile");
+  if (o.smem >= 0) s.smemBytes = o.smem;
+  if (!o.precision.empty()) {
+    if (o.precision == "fp32")
+      s.precision = Precision::kFp32;
+    else if (o.precision == "fp16")
+      s.precision = Precision::kFp16Fp32Acc;
+    else
+      throw InputError("--precision " + o.precision + ": not fp32 or fp16");
+  }
+  for (const auto& d : o.defines) {
+    const auto eq = d.find('=');
+    if (d.empty() || eq == 0) throw InputError("--define '" + d + "': not NAME or NAME=VALUE");
+    s.defines[d.substr(0, eq)] = eq == std::string::npos ? "1" : d.substr(eq + 1);
+  }
+  return s;
+}
+
+cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch) {
+  const auto src = cuda::readUserSource(o.source);
+  auto k = cuda::compileUserKernel(src, optionSpec(o), arch);
+  if (!k.log.empty()) std::cerr << k.log << (k.log.back() == '\n' ? "" : "\n");
+  std::cerr << "compiled " << o.source << " (" << *k.spec.entry << ", " << k.arch << ", source "
+            << k.hash << ") " << (k.fromCache ? "from the NVRTC cache" : "with NVRTC") << " in "
+            << fixed(1000 * k.compileSeconds, 1) << " ms\n";
+  return k;
+}
+
+}  // namespace kwb::cli

@@ -1,0 +1,26 @@
+#pragma once
+// --source and its launch options, shared by kwb run and kwb compile (docs/BRING_YOUR_OWN.md).
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "kwb/cuda/user_kernel.h"
+#include "kwb/kernel_descriptor.h"
+
+namespace kwb::cli {
+
+struct SourceOpts {
+  std::string source;
+  std::string entry, block, tile, precision;
+  int smem = -1;
+  std::vector<std::string> defines;
+  std::string arch;  // kwb compile only: run takes the device's
+};
+// `required`: kwb compile needs --source; kwb run takes it optionally.
+void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required);
+// The options as a spec that overrides the file's `// kwb:` header. Throws InputError.
+UserLaunchSpec optionSpec(const SourceOpts& o);
+// Compiles o.source for `arch` (printing NVRTC's warnings and cache use to stderr).
+cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch);
+
+}  // namespace kwb::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Checks that keep a user kernel honest beyond the shared verification pipeline
+// (docs/BRING_YOUR_OWN.md "What is checked").
+#include <cstdint>
+#include <string>
+
+#include "kwb/cuda/gemm_session.h"
+
+namespace kwb::cuda {
+
+// Launches `k` once with C placed between two guard regions filled with the canary byte 0xAA
+// and reports the first guard element written ("" when none was): out-of-bounds writes past
+// either end of C. Throws CudaError (ContextLost-worthy when sticky) on a fault.
+std::string guardViolation(const KernelDescriptor& k, const PreparedCase& p, CUstream_st* stream);
+
+// The seed of the second verification, after timing: different inputs from the first seed.
+std::uint64_t freshSeed(std::uint64_t seed);
+
+}  // namespace kwb::cuda

@@ -1,0 +1,59 @@
+#pragma once
+// Bring your own kernel (docs/BRING_YOUR_OWN.md): a .cu file compiled at run time with NVRTC,
+// loaded with the driver API and offered as an ordinary KernelDescriptor, so verification and
+// timing treat it like a built-in. NVRTC needs no GPU: compileUserKernel works on any machine.
+#include <string>
+
+#include "kwb/error.h"
+#include "kwb/kernel_descriptor.h"
+#include "kwb/user_kernel_spec.h"
+
+namespace kwb::cuda {
+
+// A compile failure: the formatted diagnostics (file:line:column) and NVRTC's raw log.
+// An InputError, so the CLI exits 2 with it.
+class CompileError : public InputError {
+ public:
+  CompileError(const std::string& formatted, std::string log)
+      : InputError(formatted), m_log(std::move(log)) {}
+  const std::string& log() const { return m_log; }
+
+ private:
+  std::string m_log;
+};
+
+struct UserSource {
+  std::string path;
+  std::string text;
+  std::string stem;  // file name without directory and extension: the case is user.<stem>
+};
+// Reads the file; throws InputError naming it when it cannot be read.
+UserSource readUserSource(const std::string& path);
+
+struct CompiledUserKernel {
+  UserSource source;
+  UserLaunchSpec spec;  // header merged with the options, defaults applied
+  std::string arch;     // "sm_90a"
+  std::string ptx;
+  std::string log;   // NVRTC's log (warnings) of a successful compile
+  std::string hash;  // of source and options: the cache key, stored in results
+  bool fromCache = false;
+  double compileSeconds = 0;
+};
+
+// `arch` like "sm_90a" or "90a"; empty: the current device's ("sm_<major><minor>", "a" on 9.0).
+// The cache lives in $XDG_CACHE_HOME/kwb/nvrtc (else ~/.cache/kwb/nvrtc); KWB_NVRTC_CACHE=0
+// turns it off. Throws CompileError on a compile error, InputError on a contract violation.
+CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
+                                     std::string arch);
+std::string deviceArch(int device);
+
+// Registers the compiled kernel (up to 8 per process) and returns its descriptor, id
+// "user.<stem>", family "user". The module loads on the first launch (into the current
+// device's primary context); launches go to args.stream through cuLaunchKernel.
+KernelDescriptor makeUserKernel(const CompiledUserKernel& k);
+
+// The source path and hash of a registered user kernel id, or nullptr for any other id.
+const CompiledUserKernel* findUserKernel(const std::string& id);
+
+}  // namespace kwb::cuda

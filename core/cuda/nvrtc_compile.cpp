@@ -1,0 +1,120 @@
+// NVRTC compilation of a user kernel to PTX, with an on-disk cache keyed by source and options.
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/user_kernel.h"
+
+namespace kwb::cuda {
+namespace fs = std::filesystem;
+namespace {
+
+std::string readAll(const fs::path& p, bool* ok) {
+  std::ifstream in(p, std::ios::binary);
+  *ok = bool(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path cacheDir() {
+  if (const char* off = std::getenv("KWB_NVRTC_CACHE"); off && std::string(off) == "0") return {};
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "kwb" / "nvrtc";
+  if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "kwb" / "nvrtc";
+  return {};
+}
+
+void nvrtcCheck(nvrtcResult r, const char* what) {
+  if (r != NVRTC_SUCCESS)
+    throw CudaError(std::string("NVRTC ") + what + ": " + nvrtcGetErrorString(r), int(r), false);
+}
+
+}  // namespace
+
+UserSource readUserSource(const std::string& path) {
+  bool ok = false;
+  UserSource s{path, readAll(path, &ok), fs::path(path).stem().string()};
+  if (!ok || fs::is_directory(path))
+    throw InputError("--source " + path + ": cannot read the file");
+  return s;
+}
+
+std::string deviceArch(int device) {
+  cudaDeviceProp p{};
+  KWB_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  return "sm_" + std::to_string(p.major) + std::to_string(p.minor) +
+         (p.major == 9 && p.minor == 0 ? "a" : "");
+}
+
+CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
+                                     std::string arch) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CompiledUserKernel out;
+  out.source = src;
+  out.spec = applyDefaults(merge(parseHeader(src.text, src.path), options), src.stem);
+  if (arch.empty()) arch = "sm_90a";
+  if (arch.rfind("sm_", 0) != 0 && arch.rfind("compute_", 0) != 0) arch = "sm_" + arch;
+  out.arch = arch;
+  const std::string virt = "compute_" + arch.substr(arch.find('_') + 1);
+
+  std::vector<std::string> opts{"--gpu-architecture=" + virt, "--std=c++17", "-lineinfo",
+                                "--include-path=" KWB_CUDA_INCLUDE_DIR};
+  for (const auto& [k, v] : out.spec.defines) opts.push_back("-D" + k + "=" + v);
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  std::string key = src.text + '\n' + std::to_string(major) + "." + std::to_string(minor);
+  for (const auto& o : opts) key += '\n' + o;
+  out.hash = sourceHash(key);
+
+  const fs::path dir = cacheDir();
+  const fs::path cached = dir.empty() ? fs::path() : dir / (out.hash + ".ptx");
+  bool hit = false;
+  if (!cached.empty()) out.ptx = readAll(cached, &hit);
+  if (hit && !out.ptx.empty()) {
+    out.fromCache = true;
+  } else {
+    nvrtcProgram prog = nullptr;
+    nvrtcCheck(nvrtcCreateProgram(&prog, src.text.c_str(), src.path.c_str(), 0, nullptr, nullptr),
+               "create program");
+    std::vector<const char*> argv;
+    for (const auto& o : opts) argv.push_back(o.c_str());
+    const nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
+    std::size_t logSize = 0;
+    nvrtcGetProgramLogSize(prog, &logSize);
+    out.log.assign(logSize, '\0');
+    if (logSize > 0) nvrtcGetProgramLog(prog, out.log.data());
+    while (!out.log.empty() && out.log.back() == '\0') out.log.pop_back();
+    if (r != NVRTC_SUCCESS) {
+      nvrtcDestroyProgram(&prog);
+      throw CompileError(formatCompileError(src.path, out.log), out.log);
+    }
+    std::size_t ptxSize = 0;
+    nvrtcGetPTXSize(prog, &ptxSize);
+    out.ptx.assign(ptxSize, '\0');
+    nvrtcGetPTX(prog, out.ptx.data());
+    nvrtcDestroyProgram(&prog);
+    while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+    if (!cached.empty()) {  // best effort: a read-only cache only costs the next compile
+      std::error_code ec;
+      fs::create_directories(dir, ec);
+      const fs::path tmp = cached.string() + ".tmp" + std::to_string(::getpid());
+      if (std::ofstream f(tmp, std::ios::binary); f && (f << out.ptx)) {
+        f.close();
+        fs::rename(tmp, cached, ec);
+      }
+      fs::remove(tmp, ec);
+    }
+  }
+  checkContract(out.ptx, *out.spec.entry, src.path);
+  out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace kwb::cuda

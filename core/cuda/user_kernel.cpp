@@ -1,0 +1,141 @@
+// A compiled user kernel as a KernelDescriptor: LaunchFn is a plain function pointer, so each
+// loaded kernel gets a slot in a fixed table and a launcher instantiated for that slot.
+// Driver calls go through cudaGetDriverEntryPointByVersion, so kwb does not link libcuda
+// (kwb compile must start on a machine without a driver).
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/user_kernel.h"
+
+namespace kwb::cuda {
+namespace {
+
+constexpr int kSlots = 8;
+
+struct Driver {
+  CUresult (*moduleLoadData)(CUmodule*, const void*) = nullptr;
+  CUresult (*moduleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int) = nullptr;
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, CUstream, void**, void**) = nullptr;
+  CUresult (*getErrorString)(CUresult, const char**) = nullptr;
+};
+
+template <class F>
+void entry(const char* name, F& fn) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  KWB_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &q));
+  if (q != cudaDriverEntryPointSuccess || !p)
+    throw CudaError(std::string("driver entry point ") + name + " not found", 0, false);
+  fn = reinterpret_cast<F>(p);
+}
+
+const Driver& driver() {
+  static const Driver d = [] {
+    Driver r;
+    entry("cuModuleLoadData", r.moduleLoadData);
+    entry("cuModuleGetFunction", r.moduleGetFunction);
+    entry("cuFuncSetAttribute", r.funcSetAttribute);
+    entry("cuLaunchKernel", r.launchKernel);
+    entry("cuGetErrorString", r.getErrorString);
+    return r;
+  }();
+  return d;
+}
+
+void check(CUresult r, const char* what, const std::string& id) {
+  if (r == CUDA_SUCCESS) return;
+  const char* text = "unknown";
+  driver().getErrorString(r, &text);
+  // Same codes as the runtime's for the sticky faults (700 illegal address, 719 launch failure).
+  throw CudaError(id + ": " + what + ": " + text + " (CUresult " + std::to_string(int(r)) + ")",
+                  int(r), isStickyError(static_cast<cudaError_t>(r)));
+}
+
+struct Slot {
+  CompiledUserKernel kernel;
+  std::string id;
+  CUfunction fn = nullptr;
+};
+std::array<std::unique_ptr<Slot>, kSlots> g_slots;
+std::mutex g_mutex;
+
+LaunchInfo launchUser(int slot, const GemmArgs& g) {
+  Slot& s = *g_slots[std::size_t(slot)];
+  const Driver& d = driver();
+  if (!s.fn) {
+    KWB_CUDA_CHECK(cudaFree(nullptr));  // the runtime's primary context is current
+    CUmodule mod = nullptr;
+    check(d.moduleLoadData(&mod, s.kernel.ptx.c_str()), "cuModuleLoadData", s.id);
+    check(d.moduleGetFunction(&s.fn, mod, s.kernel.spec.entry->c_str()), "cuModuleGetFunction",
+          s.id);
+    if (*s.kernel.spec.smemBytes > 48 * 1024)
+      check(d.funcSetAttribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               *s.kernel.spec.smemBytes),
+            "cuFuncSetAttribute(max dynamic shared memory)", s.id);
+  }
+  const UserLaunchSpec& sp = s.kernel.spec;
+  int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k);
+  float alpha = g.alpha, beta = g.beta;
+  const bool half = sp.precision == Precision::kFp16Fp32Acc;
+  const void* a = half ? g.aHalf : static_cast<const void*>(g.a);
+  const void* b = half ? g.bHalf : static_cast<const void*>(g.b);
+  float* c = g.c;
+  void* params[] = {&m, &n, &k, &alpha, &a, &b, &beta, &c};
+  const unsigned gx = unsigned((n + sp.tile->x - 1) / sp.tile->x);
+  const unsigned gy = unsigned((m + sp.tile->y - 1) / sp.tile->y);
+  check(d.launchKernel(s.fn, gx, gy, 1, unsigned(sp.block->x), unsigned(sp.block->y), 1,
+                       unsigned(*sp.smemBytes), g.stream, params, nullptr),
+        "cuLaunchKernel", s.id);
+  return {false, {}};
+}
+
+template <int I>
+LaunchInfo launchSlot(const GemmArgs& g) {
+  return launchUser(I, g);
+}
+
+template <std::size_t... I>
+constexpr std::array<LaunchFn, kSlots> launchers(std::index_sequence<I...>) {
+  return {&launchSlot<int(I)>...};
+}
+constexpr auto kLaunchers = launchers(std::make_index_sequence<kSlots>());
+
+}  // namespace
+
+KernelDescriptor makeUserKernel(const CompiledUserKernel& k) {
+  std::lock_guard lock(g_mutex);
+  const std::string id = "user." + k.source.stem;
+  std::size_t i = 0;
+  while (i < kSlots && g_slots[i] && g_slots[i]->id != id) ++i;
+  if (i == kSlots) throw InputError("at most " + std::to_string(kSlots) + " user kernels per run");
+  g_slots[i] = std::make_unique<Slot>(Slot{k, id, nullptr});
+  KernelDescriptor d;
+  d.id = id;
+  d.displayName = k.source.stem + " (user)";
+  d.family = "user";
+  d.stage = 0;
+  d.precision = *k.spec.precision;
+  d.description = k.source.path + " entry " + *k.spec.entry + " block " +
+                  std::to_string(k.spec.block->x) + "x" + std::to_string(k.spec.block->y) +
+                  " tile " + std::to_string(k.spec.tile->x) + "x" + std::to_string(k.spec.tile->y) +
+                  " source " + k.hash;
+  d.launch = kLaunchers[i];
+  return d;
+}
+
+const CompiledUserKernel* findUserKernel(const std::string& id) {
+  std::lock_guard lock(g_mutex);
+  for (const auto& s : g_slots)
+    if (s && s->id == id) return &s->kernel;
+  return nullptr;
+}
+
+}  // namespace kwb::cuda

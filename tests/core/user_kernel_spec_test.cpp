@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include "kwb/error.h"
+#include "kwb/user_kernel_spec.h"
+
+using namespace kwb;
+
+TEST(UserKernelHeader, ReadsEveryKey) {
+  const auto s = parseHeader(
+      "#include <x>\n  // kwb: block=32x8 tile=128x64 smem=49152\n// kwb: entry=k precision=fp16 "
+      "define=BK=16\nint x;\n",
+      "f.cu");
+  EXPECT_EQ(*s.block, (Dim2{32, 8}));
+  EXPECT_EQ(*s.tile, (Dim2{128, 64}));
+  EXPECT_EQ(*s.smemBytes, 49152);
+  EXPECT_EQ(*s.entry, "k");
+  EXPECT_EQ(*s.precision, Precision::kFp16Fp32Acc);
+  EXPECT_EQ(s.defines.at("BK"), "16");
+}
+
+TEST(UserKernelHeader, NoHeaderLeavesAllUnsetAndDefaultsFill) {
+  const auto s = parseHeader("// an ordinary comment\n// kwbx: block=1x1\n", "f.cu");
+  EXPECT_FALSE(s.block || s.tile || s.entry || s.smemBytes || s.precision);
+  const auto d = applyDefaults(s, "stem");
+  EXPECT_EQ(*d.entry, "stem");
+  EXPECT_EQ(*d.block, (Dim2{16, 16}));
+  EXPECT_EQ(*d.tile, (Dim2{64, 64}));
+  EXPECT_EQ(*d.smemBytes, 0);
+}
+
+TEST(UserKernelHeader, BadValuesNameFileAndLine) {
+  for (const char* bad : {"// kwb: block=16\n", "// kwb: tile=0x64\n", "// kwb: colour=red\n",
+                          "// kwb: smem=-4\n", "// kwb: precision=fp64\n", "// kwb: block\n"}) {
+    try {
+      parseHeader(std::string("\n") + bad, "my.cu");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("my.cu:2"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(UserKernelHeader, OptionsOverrideHeader) {
+  UserLaunchSpec header = parseHeader("// kwb: block=16x16 tile=64x64 define=A=1\n", "f.cu");
+  UserLaunchSpec cli;
+  cli.tile = parseDim2("128x32", "--tile");
+  cli.defines["A"] = "2";
+  const auto m = merge(header, cli);
+  EXPECT_EQ(*m.block, (Dim2{16, 16}));
+  EXPECT_EQ(*m.tile, (Dim2{128, 32}));
+  EXPECT_EQ(m.defines.at("A"), "2");
+  EXPECT_THROW(parseDim2("16by16", "--block"), InputError);
+}
+
+namespace {
+const char* kPtx = R"(
+.version 8.5
+.target sm_90a
+.visible .entry good(
+	.param .u32 good_param_0,
+	.param .u32 good_param_1,
+	.param .u32 good_param_2,
+	.param .f32 good_param_3,
+	.param .u64 good_param_4,
+	.param .u64 good_param_5,
+	.param .f32 good_param_6,
+	.param .u64 good_param_7
+)
+{ ret; }
+.visible .entry three(
+	.param .u32 three_param_0,
+	.param .u32 three_param_1,
+	.param .u64 three_param_2
+)
+{ ret; }
+)";
+}
+
+TEST(UserKernelContract, CountsEntryParameters) {
+  EXPECT_EQ(ptxEntryParamCount(kPtx, "good"), 8);
+  EXPECT_EQ(ptxEntryParamCount(kPtx, "three"), 3);
+  EXPECT_FALSE(ptxEntryParamCount(kPtx, "missing"));
+  EXPECT_EQ(ptxEntries(kPtx), (std::vector<std::string>{"good", "three"}));
+  EXPECT_NO_THROW(checkContract(kPtx, "good", "f.cu"));
+}
+
+TEST(UserKernelContract, MissingEntryListsTheEntriesThere) {
+  try {
+    checkContract(kPtx, "missing", "f.cu");
+    FAIL();
+  } catch (const InputError& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("no kernel entry 'missing'"), std::string::npos) << w;
+    EXPECT_NE(w.find("good, three"), std::string::npos) << w;
+  }
+}
+
+TEST(UserKernelContract, WrongParameterCountIsRefused) {
+  try {
+    checkContract(kPtx, "three", "f.cu");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("takes 3 parameters"), std::string::npos) << e.what();
+  }
+}
+
+TEST(UserKernelCompileLog, ParsesFileLineColumn) {
+  const char* log =
+      "dir/my.cu(12): error: expected a \";\"\n"
+      "    C[0] = x;\n"
+      "    ^\n"
+      "\n"
+      "dir/my.cu(7): warning #177-D: variable \"y\" was declared but never referenced\n"
+      "1 error detected in the compilation of \"dir/my.cu\".\n";
+  const auto d = parseCompileLog(log);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].file, "dir/my.cu");
+  EXPECT_EQ(d[0].line, 12);
+  EXPECT_EQ(d[0].column, 3);  // "  C[0]": NVRTC's echo adds 2 spaces
+  EXPECT_EQ(d[0].severity, "error");
+  EXPECT_EQ(d[0].message, "expected a \";\"");
+  EXPECT_EQ(d[1].line, 7);
+  EXPECT_EQ(d[1].column, 0);
+  EXPECT_EQ(d[1].severity, "warning");
+  const std::string f = formatCompileError("dir/my.cu", log);
+  EXPECT_NE(f.find("dir/my.cu:12:3: error: expected a \";\""), std::string::npos) << f;
+  EXPECT_NE(f.find("--- NVRTC log ---"), std::string::npos) << f;
+}
+
+TEST(UserKernelCompileLog, HashChangesWithText) {
+  EXPECT_EQ(sourceHash("abc"), sourceHash("abc"));
+  EXPECT_NE(sourceHash("abc"), sourceHash("abd"));
+  EXPECT_EQ(sourceHash("").size(), 16u);
+}
