@@ -37,8 +37,7 @@ DeviceComparison DeviceComparer::compare(const DeviceCompareArgs& args, CUstream
     float e = readOne(args.expected, i, stream);
     if (args.alphaBeta)
       e = float(args.alpha * double(e) + args.beta * double(seededValue(args.prefillBase, i)));
-    const float x =
-        args.mangle ? mangledCopy(std::span<const float>(&e, 1))[0] : readOne(args.got, i, stream);
+    const float x = args.mangle ? mangledValue(e) : readOne(args.got, i, stream);
     return Mismatch{i / args.cols, i % args.cols, x, e};
   };
   std::int64_t i = out.report.firstMismatch->row * args.cols + out.report.firstMismatch->col;

@@ -70,12 +70,14 @@ std::int64_t countCanary(std::span<const float> c) {
   return n;
 }
 
+// Shifts by 1 + |v|: beyond atol + rtol·|v| for every tolerance below 1.
+float mangledValue(float v) { return std::isfinite(v) ? v + 1.0f + std::fabs(v) : 0.0f; }
+
 std::vector<float> mangledCopy(std::span<const float> reference) {
   std::vector<float> out(reference.begin(), reference.end());
-  // Shifts by 1 + |v|: beyond atol + rtol·|v| for every tolerance below 1.
-  auto mangle = [](float v) { return std::isfinite(v) ? v + 1.0f + std::fabs(v) : 0.0f; };
-  for (std::size_t i = 0; i < out.size(); i += 7) out[i] = mangle(out[i]);
-  if (!out.empty()) out.back() = mangle(out.back());
+  for (std::size_t i = 0; i < out.size(); i += 7) out[i] = mangledValue(out[i]);
+  // The last element too, unless it was one of the 7th (damaged once, as on the device).
+  if (!out.empty() && (out.size() - 1) % 7 != 0) out.back() = mangledValue(out.back());
   return out;
 }
 

@@ -103,6 +103,20 @@ TEST(Compare, MangledCopyDiffersEverySeventhAndLast) {
   EXPECT_EQ(kwb::mangledCopy(ref), bad);  // deterministic
 }
 
+// The device's negative control damages each element once; the host copy must match it where
+// the last element is also a 7th (sizes 1, 8, 1961 = 37x53) — it was damaged twice before.
+TEST(Compare, MangledCopyDamagesTheLastElementOnceWhenItIsASeventh) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{1961}, std::size_t{9}}) {
+    std::vector<float> ref(n);
+    for (std::size_t i = 0; i < n; ++i) ref[i] = 0.25f - float(i % 5) * 0.125f;
+    const auto bad = kwb::mangledCopy(ref);
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool touched = i % 7 == 0 || i + 1 == n;
+      EXPECT_EQ(bad[i], touched ? kwb::mangledValue(ref[i]) : ref[i]) << n << " at " << i;
+    }
+  }
+}
+
 TEST(Compare, NegativeControlAcceptsRealComparator) {
   std::vector<float> ref(64);
   for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = std::sin(float(i));

@@ -72,6 +72,8 @@ std::int64_t countCanary(std::span<const float> c);
 // Negative control: a copy of the reference with deterministic damage
 // (every 7th element, and the last, changed far beyond any tolerance) the comparator must reject.
 std::vector<float> mangledCopy(std::span<const float> reference);
+// The damage to one element: v + 1 + |v|, 0 for a non-finite v (each damaged element once).
+float mangledValue(float v);
 
 // A comparator under test: the pipeline runs its own, tests plug broken ones in.
 using Comparator = CompareReport (*)(std::span<const float>, std::span<const float>, std::int64_t,
