@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Validates every JSON file under resources/ against the schema its kind requires.
 
-Presets (resources/presets/*.json) and results documents (resources/samples/*.json) are
+Presets (resources/presets/*.json), results documents (resources/samples/*.json) and
+Nsight Compute profiles (resources/samples/*.profile.json, written by `kwb profile --json`) are
 checked field by field; event streams (*.jsonl) line by line. Exits 1 naming each problem.
 Only the standard library is used, so CI needs nothing extra.
 """
@@ -113,6 +114,21 @@ def check_stream(path):
         need(json.loads(lines[-1]).get("event") == "done", w, "last event must be done")
 
 
+def check_profile(path, j):
+    w = str(path.relative_to(ROOT))
+    need(isinstance(j.get("kernel"), str), w, "profile.kernel must be a string")
+    need(isinstance(j.get("shape"), str) and SHAPE.match(j["shape"]), w,
+         "profile.shape must be a shape")
+    kernels = j.get("kernels")
+    need(isinstance(kernels, list) and kernels, w, "profile.kernels must be a non-empty list")
+    for i, k in enumerate(kernels if isinstance(kernels, list) else []):
+        kw = f"{w} kernel {i}"
+        need(isinstance(k.get("name"), str) and k["name"], kw, "name must be a string")
+        for f in ("durationUs", "smThroughputPct", "memoryThroughputPct", "achievedOccupancyPct",
+                  "dramBytes"):
+            need(isinstance(k.get(f), (int, float)) and k[f] >= 0, kw, f"{f} must be a number >= 0")
+
+
 def main():
     files = sorted(p for p in (ROOT / "resources").rglob("*") if p.suffix in (".json", ".jsonl"))
     for p in files:
@@ -126,6 +142,8 @@ def main():
             continue
         if "presets" in p.parts:
             check_preset(p, j)
+        elif "samples" in p.parts and p.name.endswith(".profile.json"):
+            check_profile(p, j)
         elif "samples" in p.parts:
             check_results(p, j)
         else:

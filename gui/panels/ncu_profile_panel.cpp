@@ -46,9 +46,22 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
   row->addWidget(m_status, 1);
   layout->addLayout(row);
   m_table = new QTableWidget(0, 7, this);
-  m_table->setHorizontalHeaderLabels({"kernel", "time (µs, ncu)", "SM throughput %",
-                                      "memory throughput %", "achieved occupancy %", "DRAM MB",
-                                      "top stall (cycles per issue)"});
+  // Short headers sized to their contents, the full names as tooltips: the kernel name
+  // takes the rest of the width.
+  const QStringList heads{"kernel", "µs (ncu)", "SM %", "memory %", "occupancy %", "DRAM MB",
+                          "top stall"};
+  const QStringList tips{"kernel name as ncu reports it",
+                         "gpu__time_duration under ncu (base clocks, one launch serialized)",
+                         "SM throughput, % of peak",
+                         "memory throughput, % of peak",
+                         "achieved occupancy, % of the maximum warps per SM",
+                         "DRAM bytes read + written",
+                         "the warp stall reason with the most cycles per issued instruction"};
+  m_table->setHorizontalHeaderLabels(heads);
+  for (int i = 0; i < heads.size(); ++i) {
+    m_table->horizontalHeaderItem(i)->setToolTip(tips[i]);
+    m_table->horizontalHeader()->setSectionResizeMode(i, QHeaderView::ResizeToContents);
+  }
   m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_table->verticalHeader()->hide();
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
