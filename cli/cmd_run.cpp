@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "case_timeout.h"
 #include "interrupt.h"
 #include "kwb/case_budget.h"
 #include "kwb/cuda/runner.h"
@@ -29,6 +30,7 @@ struct RunOpts {
   double maxTime = 0.3;
   bool maxTimeGiven = false;  // the user's --max-time caps the minimum sample count too
   double maxCaseSeconds = kDefaultMaxCaseSeconds;
+  double caseTimeout = 0;  // seconds one case may run before the engine ends; 0: no limit
   bool stream = false;
   std::string timer;
   bool noCuptiCheck = false;
@@ -153,14 +155,40 @@ int runCommand(const RunOpts& o) {
     std::signal(SIGPIPE, SIG_IGN);
     readerGone.emplace(fileno(stdout));
   }
-  const auto sink = [&](const StreamEvent& e) {
-    const std::lock_guard<std::mutex> hold(watchdog.lock());
-    partial.apply(e);
+  auto emitLine = [&](const StreamEvent& e) {
     if (streamOk &&
         (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
       streamOk = false;
       std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
     }
+  };
+  // --case-timeout: the case that ran too long is an error and the rest are not run. No `done`
+  // event follows, so the GUI starts a new engine for the cases left, as after a crash.
+  CaseTimeout caseTimeout(o.caseTimeout, watchdog.lock(), [&](int index) {
+    const cuda::PlanCase& p = plan[std::size_t(index)];
+    const std::string what = p.kernel->id + " " + toString(p.shape);
+    StreamEvent failed(EventType::kCaseFailed);
+    failed.index = index;
+    failed.result = skippedCase(*p.kernel, p.shape, "");
+    failed.result->status = CaseStatus::kError;
+    failed.result->message = "did not finish within --case-timeout " + fixed(o.caseTimeout, 1) +
+                             " s (a kernel that never ends?); the engine ended to free the GPU";
+    partial.apply(failed);
+    emitLine(failed);
+    RunDocument doc = partial.document();
+    for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
+      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape,
+                                      "not run: the engine ended after " + what + " timed out"));
+    writeDocument(doc);
+    std::cerr << "kwb: " << what << " " << failed.result->message << "; "
+              << partial.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
+  });
+  const auto sink = [&](const StreamEvent& e) {
+    const std::lock_guard<std::mutex> hold(watchdog.lock());
+    if (e.type == EventType::kCaseStarted) caseTimeout.started(e.index);
+    if (e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) caseTimeout.ended();
+    partial.apply(e);
+    emitLine(e);
     // Human progress on stderr in both modes.
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
@@ -175,6 +203,7 @@ int runCommand(const RunOpts& o) {
     return interruptRequested() || (o.stream && (!streamOk || readerGone->closed()));
   });
   watchdog.finish();
+  caseTimeout.finish();
   for (auto& c : doc.cases)
     if (const auto* u = cuda::findUserKernel(c.kernel)) {
       c.sourcePath = u->source.path;
@@ -213,6 +242,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--max-case-seconds", o->maxCaseSeconds,
                   "Skip a case whose estimated time (FLOPs over the kernel's measured rate) "
                   "exceeds this many seconds; 0: no bound (default 60)")
+      ->check(finiteRange(0.0, 1e9));
+  sub->add_option("--case-timeout", o->caseTimeout,
+                  "End the run when one case runs longer than this many seconds (a kernel that "
+                  "never ends): that case is an error, the rest are not run; 0: no limit (default)")
       ->check(finiteRange(0.0, 1e9));
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,

@@ -65,6 +65,7 @@ int tuneCommand(const TuneOpts& o) {
 
   // A plan over the configuration axis: one case per configuration, same kernel and shape.
   std::vector<KernelDescriptor> configured;
+  configured.reserve(variants.size());
   for (const auto& v : variants) configured.push_back(kernels::withVariant(base, v));
   std::vector<cuda::PlanCase> plan;
   for (std::size_t i = 0; i < variants.size(); ++i)

@@ -84,6 +84,7 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
     nvrtcCheck(nvrtcCreateProgram(&prog, src.text.c_str(), src.path.c_str(), 0, nullptr, nullptr),
                "create program");
     std::vector<const char*> argv;
+    argv.reserve(opts.size());
     for (const auto& o : opts) argv.push_back(o.c_str());
     const nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
     std::size_t logSize = 0;

@@ -155,6 +155,7 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
                                   const std::vector<PlannedCase>& plan) {
   std::vector<PlanCase> out;
+  out.reserve(plan.size());
   for (const auto& p : plan) out.push_back({&registry.find(p.kernel), p.shape, std::nullopt});
   return out;
 }

@@ -129,7 +129,26 @@ std::optional<int> ptxEntryParamCount(std::string_view ptx, std::string_view nam
   return count;
 }
 
+std::vector<std::string> ptxExternFunctions(std::string_view ptx) {
+  std::vector<std::string> out;
+  const std::string text(ptx);
+  static const std::regex decl(R"(\.extern\s+\.func\s*(\([^)]*\))?\s*([A-Za-z_$%][\w$]*))");
+  for (std::sregex_iterator it(text.begin(), text.end(), decl), end; it != end; ++it)
+    out.push_back((*it)[2].str());
+  return out;
+}
+
 void checkContract(std::string_view ptx, std::string_view name, std::string_view file) {
+  // A user kernel is loaded on its own and launched by kwb on the case's stream: a device-side
+  // launch (CUDA dynamic parallelism) could run work on other streams, and any other external
+  // function could not be resolved at load time.
+  for (const std::string& f : ptxExternFunctions(ptx)) {
+    if (f.find("LaunchDevice") != std::string::npos || f.find("CDP") != std::string::npos)
+      throw InputError(std::string(file) + ": launches kernels from the device (" + f +
+                       "); a user kernel must do all its work on the stream kwb launches it on");
+    throw InputError(std::string(file) + ": calls the external function " + f +
+                     ", which a kernel loaded on its own cannot resolve");
+  }
   const auto n = ptxEntryParamCount(ptx, name);
   if (!n) {
     std::string have;

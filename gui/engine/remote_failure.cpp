@@ -14,8 +14,8 @@ bool mentions(const QString& text, std::initializer_list<const char*> needles) {
 // ssh's own line about the failure: the last line that is not a banner of '@'s.
 QString lastLine(const QString& text) {
   const QStringList lines = text.split('\n', Qt::SkipEmptyParts);
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-    const QString l = it->trimmed();
+  for (qsizetype i = lines.size() - 1; i >= 0; --i) {
+    QString l = lines[i].trimmed();
     if (!l.isEmpty() && !l.startsWith('@')) return l;
   }
   return {};

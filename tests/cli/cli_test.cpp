@@ -38,6 +38,12 @@ TEST(Cli, UnknownOptionExits2) {
   EXPECT_TRUE(contains(r.err, "--bogus")) << r.err;
 }
 
+TEST(Cli, NegativeCaseTimeoutExits2NamingIt) {
+  const auto r = runKwb({"run", "--case-timeout", "-1", "--shapes", "64"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "--case-timeout")) << r.err;
+}
+
 TEST(Cli, ListJsonIsValidAndComplete) {
   const auto r = runKwb({"list", "--json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -39,4 +39,8 @@ TEST(CompileCli, ContractViolationsExit2) {
   r = runKwb({"compile", "--source", kExamples + "hgemm_simple.cu", "--block", "16by16"});
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(r.err, "--block")) << r.err;
+  // A child launch from the device could put work on another stream than the case's.
+  r = runKwb({"compile", "--source", kData + "device_launch.cu"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "launches kernels from the device")) << r.err;
 }

@@ -104,6 +104,44 @@ TEST(UserKernelContract, WrongParameterCountIsRefused) {
   }
 }
 
+// PTX as NVRTC writes it for a kernel with a child launch (cuda_device_runtime_api.h included).
+constexpr const char* kPtxDeviceLaunch = R"(
+.extern .func  (.param .b64 func_retval0) __cudaCDP2GetParameterBufferV2
+(
+	.param .b64 __cudaCDP2GetParameterBufferV2_param_0
+)
+;
+.extern .func  (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2
+(
+	.param .b64 __cudaCDP2LaunchDeviceV2_param_0
+)
+;
+.extern .func helper_elsewhere
+(
+	.param .b64 p
+)
+;
+.visible .entry good(
+	.param .u32 a, .param .u32 b, .param .u32 c, .param .f32 d,
+	.param .u64 e, .param .u64 f, .param .f32 g, .param .u64 h
+)
+{ ret; }
+)";
+
+TEST(UserKernelContract, DeviceSideLaunchesAndUnresolvedCallsAreRefused) {
+  EXPECT_EQ(ptxExternFunctions(kPtxDeviceLaunch),
+            (std::vector<std::string>{"__cudaCDP2GetParameterBufferV2", "__cudaCDP2LaunchDeviceV2",
+                                      "helper_elsewhere"}));
+  EXPECT_TRUE(ptxExternFunctions(kPtx).empty());
+  try {
+    checkContract(kPtxDeviceLaunch, "good", "f.cu");
+    FAIL() << "a device-side launch passed the contract";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("launches kernels from the device"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(UserKernelCompileLog, ParsesFileLineColumn) {
   const char* log =
       "dir/my.cu(12): error: expected a \";\"\n"

@@ -46,8 +46,11 @@ UserLaunchSpec applyDefaults(UserLaunchSpec s, const std::string& defaultEntry);
 std::optional<int> ptxEntryParamCount(std::string_view ptx, std::string_view name);
 // The names of every `.entry` in the PTX.
 std::vector<std::string> ptxEntries(std::string_view ptx);
-// Throws InputError when the PTX lacks `name` (listing the entries it has) or its parameter
-// count is not the contract's 8.
+// The names of the functions the PTX declares `.extern .func` (called, defined elsewhere).
+std::vector<std::string> ptxExternFunctions(std::string_view ptx);
+// Throws InputError when the PTX lacks `name` (listing the entries it has), its parameter
+// count is not the contract's 8, or it calls an external function (a device-side launch, which
+// could put work on another stream, or anything a standalone module cannot resolve).
 void checkContract(std::string_view ptx, std::string_view name, std::string_view file);
 
 // One message of NVRTC's log: "file(line): error: text" (column from a caret line, if any).
