@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kwb/device_info.h"
+#include "kwb/format.h"
 
 namespace kwb::cli {
 
@@ -10,6 +11,5 @@ namespace kwb::cli {
 std::string formatTable(const std::vector<std::vector<std::string>>& rows);
 // The device banner, several lines.
 std::string formatBanner(const DeviceInfo& d);
-std::string fixed(double v, int decimals);
 
 }  // namespace kwb::cli

@@ -1,18 +1,8 @@
 // The figures of a timed case: its measurement copied in, throughput, % of cuBLAS.
-#include <cstdio>
-
 #include "kwb/cuda/runner.h"
+#include "kwb/format.h"
 
 namespace kwb::cuda {
-namespace {
-
-std::string fixedText(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-}  // namespace
 
 void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c) {
   c.samplesMs = m.samplesMs;
@@ -31,8 +21,7 @@ void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResu
   if (c.samplesMs.empty() && m.throttledSamples > 0)
     c.timerNote += std::string(c.timerNote.empty() ? "" : "; ") + "all " +
                    std::to_string(m.throttledSamples) + " samples were taken below " +
-                   fixedText(100 * opt.throttleFraction, 0) +
-                   "% of the warm-up SM clock and dropped";
+                   fixed(100 * opt.throttleFraction, 0) + "% of the warm-up SM clock and dropped";
   deriveThroughput(c);
 }
 

@@ -14,17 +14,12 @@
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/user_guard.h"
 #include "kwb/error.h"
+#include "kwb/format.h"
 #include "kwb/progression.h"
 #include "kwb/run_info.h"
 
 namespace kwb::cuda {
 namespace {
-
-std::string fixedText(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 // The document's kernel list: one entry per kernel the plan names (a configuration counts as
 // its kernel), stages in family and stage order, then the references.
@@ -220,8 +215,8 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   if (!cfg.verifyOnly && cfg.measure.timer != TimerMode::kHost) {
     doc.launchOverhead = measureLaunchOverhead(st.session.stream());
     log("info", "timer: " + std::string(timerLabel(cfg.measure.timer)) +
-                    "; an empty kernel takes " + fixedText(doc.launchOverhead->isolatedUs, 2) +
-                    " us isolated, " + fixedText(doc.launchOverhead->backToBackUs, 2) +
+                    "; an empty kernel takes " + fixed(doc.launchOverhead->isolatedUs, 2) +
+                    " us isolated, " + fixed(doc.launchOverhead->backToBackUs, 2) +
                     " us back-to-back (reported, never subtracted)");
   }
 
