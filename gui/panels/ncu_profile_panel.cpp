@@ -48,8 +48,8 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
   m_table = new QTableWidget(0, 7, this);
   // Short headers sized to their contents, the full names as tooltips: the kernel name
   // takes the rest of the width.
-  const QStringList heads{"kernel", "µs (ncu)", "SM %", "memory %", "occupancy %", "DRAM MB",
-                          "top stall"};
+  const QStringList heads{"kernel",      "µs (ncu)", "SM %",     "memory %",
+                          "occupancy %", "DRAM MB",  "top stall"};
   const QStringList tips{"kernel name as ncu reports it",
                          "gpu__time_duration under ncu (base clocks, one launch serialized)",
                          "SM throughput, % of peak",
