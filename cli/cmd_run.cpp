@@ -199,16 +199,11 @@ int runCommand(const RunOpts& o) {
                 << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
                 << '\n';
   };
-  RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
+  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
     return interruptRequested() || (o.stream && (!streamOk || readerGone->closed()));
   });
   watchdog.finish();
   caseTimeout.finish();
-  for (auto& c : doc.cases)
-    if (const auto* u = cuda::findUserKernel(c.kernel)) {
-      c.sourcePath = u->source.path;
-      c.sourceHash = u->hash;
-    }
 
   writeDocument(doc);
   if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);

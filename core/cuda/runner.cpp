@@ -13,6 +13,7 @@
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/user_guard.h"
+#include "kwb/cuda/user_kernel.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
 #include "kwb/progression.h"
@@ -236,6 +237,10 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
       c = runCase(p, cfg, st, doc.cases, cancelled, warn, stopReason);
     }
     c.config = p.config;
+    if (const auto* u = findUserKernel(c.kernel)) {  // a user's kernel names its source
+      c.sourcePath = u->source.path;
+      c.sourceHash = u->hash;
+    }
     doc.cases.push_back(c);
     StreamEvent fin(isGood(c.status) ? EventType::kCaseFinished : EventType::kCaseFailed);
     fin.index = int(i);

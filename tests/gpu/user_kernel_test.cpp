@@ -45,6 +45,24 @@ TEST_F(UserKernel, BothExamplesVerifyAndTime) {
   }
 }
 
+// The case names its source in the streamed event already (the GUI builds its document from
+// events), not only in the document the engine writes at the end.
+TEST_F(UserKernel, StreamedCasesNameTheirSourceAndHash) {
+  const kwb::KernelRegistry registry({user(kExamples + "sgemm_tiled_user.cu")});
+  kwb::cuda::RunConfig cfg;
+  cfg.verifyOnly = true;
+  std::vector<kwb::CaseResult> streamed;
+  kwb::cuda::runPlan(registry, {{"user.sgemm_tiled_user", {64, 64, 64}}}, cfg,
+                     [&](const kwb::StreamEvent& e) {
+                       if (e.result) streamed.push_back(*e.result);
+                     },
+                     {});
+  ASSERT_EQ(streamed.size(), 1u);
+  EXPECT_NE(streamed[0].sourcePath.find("sgemm_tiled_user.cu"), std::string::npos)
+      << streamed[0].sourcePath;
+  EXPECT_EQ(streamed[0].sourceHash.size(), 16u) << streamed[0].sourceHash;
+}
+
 TEST_F(UserKernel, WrongKernelFailsWithTheMismatchLocated) {
   const kwb::KernelRegistry registry({user(kData + "wrong_element.cu")});
   const auto doc = run(registry, {{"user.wrong_element", {64, 48, 32}}});
