@@ -9,8 +9,8 @@
 #   KWB_REPLAY_STREAMS  the recorded .jsonl files, separated by ':', in the order to replay them
 #                       (after the last, the last is replayed again)
 #   KWB_REPLAY_KWB      the kwb that replays them (default: kwb on PATH)
-#   KWB_REPLAY_STATE    a file counting the runs answered so far (default: a file beside the
-#                       first stream, named .kwb-replay-count; delete it to start over)
+#   KWB_REPLAY_STATE    a file counting the runs answered so far (default: one per kwb-gui
+#                       process, $TMPDIR/kwb-replay-engine.<its pid>: each kwb-gui starts over)
 #   KWB_REPLAY_SPEED    kwb replay --speed (default 0: no pauses)
 #
 # Example (docs/BRING_YOUR_OWN.md, "In the GUI"):
@@ -24,8 +24,7 @@ if [ -z "${KWB_REPLAY_STREAMS:-}" ]; then
   echo "kwb-replay-engine: KWB_REPLAY_STREAMS is not set (the recorded .jsonl files)" >&2
   exit 2
 fi
-first=${KWB_REPLAY_STREAMS%%:*}
-state=${KWB_REPLAY_STATE:-$(dirname "$first")/.kwb-replay-count}
+state=${KWB_REPLAY_STATE:-${TMPDIR:-/tmp}/kwb-replay-engine.$PPID}
 n=$(cat "$state" 2>/dev/null || echo 0)
 echo $((n + 1)) > "$state"
 # The (n+1)-th stream, or the last one.

@@ -110,8 +110,11 @@ void MainWindow::onUserRunFinished(const RunDocument& doc) {
   } else {
     if (m_lastGoodUserRun)
       m_model->setBaselineDocument(*m_lastGoodUserRun, QString("previous run of %1").arg(id));
-    m_userPanel->setChanges(kernelChanges(doc, m_lastGoodUserRun, id.toStdString()));
-    m_userPanel->setStatus(QString("%1: compiled and ran.").arg(at));
+    const QList<KernelChange> changes = kernelChanges(doc, m_lastGoodUserRun, id.toStdString());
+    m_userPanel->setChanges(changes);
+    m_userPanel->setStatus(changes.isEmpty()
+                               ? QString("%1: the run ended without a case of %2.").arg(at, id)
+                               : QString("%1: compiled and ran.").arg(at));
     m_lastGoodUserRun = doc;
   }
   if (m_rerunPending) {
