@@ -140,6 +140,8 @@ TEST_F(Byok, ASaveRerunsAndShowsTheChangeAgainstThePreviousRun) {
       row = true;
       EXPECT_NEAR(w->baselinePage()->table()->item(i, 4)->data(Qt::DisplayRole).toDouble(), 1.25,
                   1e-3);
+      EXPECT_EQ(w->baselinePage()->table()->item(i, 5)->text(), "+25.0%");
+      EXPECT_EQ(w->baselinePage()->table()->item(i, 6)->text(), "FASTER");
     }
   EXPECT_TRUE(row);
 
