@@ -255,3 +255,23 @@ TEST_F(Byok, HeadlessSourceShootsTheWindowAfterTheWatchersRun) {
   EXPECT_EQ(p.exitCode(), 2);
   EXPECT_TRUE(QString::fromLocal8Bit(p.readAllStandardError()).contains("--shapes"));
 }
+
+// Saves during a run: one run more when it ends, not one per save.
+TEST_F(Byok, SavesDuringARunStartOneRunMoreWhenItEnds) {
+  qputenv("KWB_FAKE_DELAY_MS", "400");
+  ASSERT_EQ(w->openKernelSource(path), "");
+  w->runRequest(request());
+  // Saved once the engine has compiled the file and is running its cases.
+  ASSERT_TRUE(test::waitFor([&] { return w->controller()->finishedCases() >= 1; }, 10000));
+  save(path, "// fake-speedup: 2\n" + exampleKernel());
+  ASSERT_TRUE(test::waitFor(
+      [&] { return w->userKernelPanel()->statusText().contains("runs again when this run ends"); },
+      5000));
+  save(path, "// fake-speedup: 2.0\n" + exampleKernel());
+  ASSERT_TRUE(test::waitFor([&] { return runs == 2; }, 30000));
+  qunsetenv("KWB_FAKE_DELAY_MS");
+  EXPECT_TRUE(w->userKernelPanel()->changesText().contains("+100.0% vs the previous run"))
+      << w->userKernelPanel()->changesText().toStdString();
+  // No third run follows (each save was taken up by the second run).
+  EXPECT_FALSE(test::waitFor([&] { return runs == 3 || w->controller()->isRunning(); }, 1000));
+}
