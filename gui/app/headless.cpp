@@ -21,8 +21,9 @@ int fail(const QString& message) {
   return 2;
 }
 
-// Saves `shot` through a temporary file renamed over `path` once complete, so a failure
-// leaves the previous file as it was. The format comes from the extension.
+}  // namespace
+
+// A failure leaves the previous file as it was.
 QString saveScreenshot(const QPixmap& shot, const QString& path) {
   const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
   if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {
@@ -42,9 +43,8 @@ QString saveScreenshot(const QPixmap& shot, const QString& path) {
   return {};
 }
 
-}  // namespace
-
 int runHeadless(const HeadlessOptions& o) {
+  if (!o.source.isEmpty()) return runHeadlessSource(o);
   WindowOptions wo;
   wo.engineOverride = o.engine;
   wo.probeEngine = false;  // reports show what the file holds, not this machine

@@ -76,10 +76,19 @@ int main(int argc, char** argv) {
                                    "Nsight Compute profile, if one was made) instead of a tab.",
                                    "KERNEL@SHAPE");
   const QCommandLineOption size("size", "Window size for --screenshot, WxH.", "WxH", "1500x950");
+  const QCommandLineOption source(
+      "source",
+      "Open this kernel source (.cu) as user.<stem>. With --screenshot: run it with --kernels "
+      "and --shapes, save it again unchanged so the watcher runs it again, and shoot the "
+      "window after that second run.",
+      "FILE.cu");
+  const QCommandLineOption kernelsOpt("kernels", "With --source: the kernels run beside it.",
+                                      "K,...", "cublas.sgemm");
+  const QCommandLineOption shapesOpt("shapes", "With --source: the shapes to run.", "S,...");
   const QCommandLineOption quitAfterPaint("quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit.");
-  parser.addOptions(
-      {open, baseline, report, screenshot, tab, engine, remote, caseOpt, size, quitAfterPaint});
+  parser.addOptions({open, baseline, report, screenshot, tab, engine, remote, caseOpt, size, source,
+                     kernelsOpt, shapesOpt, quitAfterPaint});
   parser.addPositionalArgument(
       "files", "Results to open (the second is the baseline, more are runs to compare).",
       "[files...]");
@@ -117,6 +126,9 @@ int main(int argc, char** argv) {
     o.tab = parser.value(tab);
     o.caseDialog = parser.value(caseOpt);
     o.engine = parser.value(engine);
+    o.source = parser.value(source);
+    o.kernels = parser.value(kernelsOpt);
+    o.shapes = parser.value(shapesOpt);
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
       o.size = QSize(wh[0].toInt(), wh[1].toInt());
@@ -144,6 +156,9 @@ int main(int argc, char** argv) {
     if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
   for (qsizetype i = 2; i < files.size(); ++i)
     if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
+  if (parser.isSet(source))
+    if (const QString err = window.openKernelSource(parser.value(source)); !err.isEmpty())
+      errors << err;
   for (const QString& err : errors)
     std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
   if (parser.isSet(tab)) window.selectTab(parser.value(tab));

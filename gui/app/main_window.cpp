@@ -33,6 +33,7 @@
 #include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
 #include "panels/shape_list_widget.h"
+#include "panels/user_kernel_panel.h"
 
 namespace kwb::gui {
 namespace {
@@ -50,6 +51,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   setAcceptDrops(true);
   m_model = new ResultsModel(this);
   m_controller = new RunController(this);
+  m_userWatcher = new UserKernelWatcher(this);
   m_controller->setEngine(findEngine(options.engineOverride).program);
 
   m_tabs = new QTabWidget(this);
@@ -125,6 +127,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   });
 
   connectController();
+  connectUserKernel();
   connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
   connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
@@ -166,6 +169,8 @@ QWidget* MainWindow::buildLeftPanel() {
   m_kernels = new KernelListWidget(inner);
   m_kernels->setMinimumHeight(180);
   layout->addWidget(m_kernels, 1);
+  m_userPanel = new UserKernelPanel(inner);
+  layout->addWidget(m_userPanel);
   layout->addWidget(sectionLabel("Shapes", inner));
   m_shapes = new ShapeListWidget(inner);
   layout->addWidget(m_shapes);

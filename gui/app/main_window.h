@@ -7,6 +7,7 @@
 
 #include "engine/engine_driver.h"
 #include "engine/run_controller.h"
+#include "engine/user_kernel_watcher.h"
 #include "model/results_model.h"
 
 namespace kwb::gui {
@@ -27,6 +28,7 @@ class ScalingPage;
 class ShapeListWidget;
 class TimingPage;
 class TuningPage;
+class UserKernelPanel;
 
 struct WindowOptions {
   QString engineOverride;       // --engine
@@ -57,7 +59,16 @@ class MainWindow : public QMainWindow {
   QStringList tabNames() const;
   void rebuildAllNow();  // tests and headless: no waiting for coalesced refreshes
 
-  void startRun();  // from the left panel's choices
+  void startRun();                // from the left panel's choices
+  void runRequest(RunRequest r);  // a user kernel's case in r.kernels adds --source
+
+  // Bring your own kernel (docs/BRING_YOUR_OWN.md, "In the GUI"): lists user.<stem>, watches
+  // the file, and every save recompiles it and runs the last request again. Returns an empty
+  // string, or a sentence naming the file and the problem.
+  QString openKernelSource(const QString& path);
+  QString userKernelSource() const { return m_userWatcher->source(); }
+  UserKernelWatcher* userKernelWatcher() const { return m_userWatcher; }
+  UserKernelPanel* userKernelPanel() const { return m_userPanel; }
   void cancelRun();
 
   ResultsModel* model() const { return m_model; }
@@ -98,6 +109,9 @@ class MainWindow : public QMainWindow {
   void loadSettings();
   void saveSettings();
   void connectController();  // live runs: the controller feeds the model and the run panel
+  void connectUserKernel();  // a user kernel's saves, compile errors and change vs last run
+  void onUserKernelSaved();
+  void onUserRunFinished(const RunDocument& doc);
   void onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err);
   // Profiles are kept beside the open results file (or in the app's data folder for a live run).
   ProfileContext profileContext() const;
@@ -135,6 +149,21 @@ class MainWindow : public QMainWindow {
   EngineDriver* m_deviceProbe = nullptr;  // `kwb device --json`
   bool m_engineMissing = false;
   bool m_noDevice = false;
+  // The user kernel: its panel, the request that last ran it, what was shown before a run
+  // (a failed compile puts it back), and the last good run (the next run's baseline).
+  UserKernelWatcher* m_userWatcher;
+  UserKernelPanel* m_userPanel;
+  std::optional<RunRequest> m_userRequest;
+  bool m_runHasSource = false;
+  bool m_rerunPending = false;
+  QStringList m_runStderr;
+  struct Shown {
+    RunDocument doc;
+    QString source;
+    std::optional<RunDocument> baseline;
+    QString baselineSource;
+  } m_beforeRun;
+  std::optional<RunDocument> m_lastGoodUserRun;
 };
 
 }  // namespace kwb::gui

@@ -140,7 +140,7 @@ void MainWindow::startRun() {
     m_run->setStatus("Choose at least one kernel and one shape.", true);
     return;
   }
-  m_controller->start(r);
+  runRequest(r);
 }
 
 void MainWindow::cancelRun() {

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QUrl>
 #include <QTimer>
 #include <QSettings>
 #include <algorithm>
@@ -176,7 +177,17 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-  const auto urls = e->mimeData()->urls();
+  QList<QUrl> urls;
+  // A kernel's source (.cu) is opened as a user kernel; the other files are results.
+  for (const QUrl& url : e->mimeData()->urls()) {
+    if (!url.toLocalFile().endsWith(".cu", Qt::CaseInsensitive)) {
+      urls << url;
+      continue;
+    }
+    if (const QString err = openKernelSource(url.toLocalFile()); !err.isEmpty())
+      showMessage(err, true);
+    e->acceptProposedAction();
+  }
   if (urls.isEmpty()) return;
   // First file opens; a second dropped with it becomes the baseline.
   if (const QString err = openResults(urls[0].toLocalFile()); !err.isEmpty()) {

@@ -31,6 +31,10 @@ void MainWindow::buildMenus() {
     ask("Open results", "Results (*.json)", false,
         [this](const QString& p) { return openResults(p); });
   });
+  file->addAction("Open &kernel source…", this, [this, ask] {
+    ask("Open kernel source", "CUDA source (*.cu)", false,
+        [this](const QString& p) { return openKernelSource(p); });
+  });
   file->addAction("Open &baseline…", this, [this, ask] {
     ask("Open baseline", "Results (*.json)", false,
         [this](const QString& p) { return openBaseline(p); });

@@ -16,6 +16,12 @@ void ResultsModel::openBaseline(const QString& path) {
   emit baselineChanged();
 }
 
+void ResultsModel::setBaselineDocument(const RunDocument& doc, const QString& label) {
+  m_baseline = doc;
+  m_baselineSource = label;
+  emit baselineChanged();
+}
+
 void ResultsModel::clearBaseline() {
   m_baseline.reset();
   m_baselineSource.clear();
@@ -71,6 +77,13 @@ void ResultsModel::setEngineCatalog(const KernelLookup& catalog) {
   emit catalogChanged();
 }
 
+void ResultsModel::addKernel(const KernelInfo& k) {
+  if (m_added.contains(k.id)) return;
+  m_added.add(k);
+  rebuildCatalog();
+  emit catalogChanged();
+}
+
 void ResultsModel::setHiddenKernels(const QStringList& ids) {
   if (ids == m_hidden) return;
   m_hidden = ids;
@@ -82,6 +95,7 @@ void ResultsModel::rebuildCatalog() {
   // registered them; the engine's list adds the kernels it could run now.
   m_catalog = KernelLookup::fromDocument(m_doc);
   for (const KernelInfo& k : m_engineCatalog.kernels()) m_catalog.add(k);
+  for (const KernelInfo& k : m_added.kernels()) m_catalog.add(k);
 }
 
 }  // namespace kwb::gui

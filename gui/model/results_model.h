@@ -25,6 +25,8 @@ class ResultsModel : public QObject {
   // Throws kwb::InputError naming the file and the problem.
   void open(const QString& path);
   void openBaseline(const QString& path);
+  // A baseline held in memory (a user kernel's previous run); `label` names it on the pages.
+  void setBaselineDocument(const RunDocument& doc, const QString& label);
   void clearBaseline();
   // More runs to compare, drawn over this one and the baseline (Scaling, Progression).
   struct Overlay {
@@ -38,6 +40,8 @@ class ResultsModel : public QObject {
   void setHeader(const RunDocument& header);  // live run: hello/device arrived
   void appendCase(const CaseResult& c);
   void setEngineCatalog(const KernelLookup& catalog);
+  // A kernel listed before any document holds it (a user kernel opened from its source).
+  void addKernel(const KernelInfo& k);
   // Kernels the plots leave out (unchecked in the kernel list); the data stays.
   void setHiddenKernels(const QStringList& ids);
   bool isShown(const QString& id) const { return !m_hidden.contains(id); }
@@ -59,6 +63,7 @@ class ResultsModel : public QObject {
   std::optional<RunDocument> m_baseline;
   QString m_baselineSource;
   KernelLookup m_engineCatalog;
+  KernelLookup m_added;  // addKernel's
   KernelLookup m_catalog;
   QStringList m_hidden;
   QList<Overlay> m_overlays;

@@ -45,9 +45,9 @@ QColor verdictColour(Verdict v) {
 void BaselinePage::rebuildNow() {
   m_table->setSortingEnabled(false);
   m_table->clear();
-  m_table->setColumnCount(7);
-  m_table->setHorizontalHeaderLabels(
-      {"kernel", "shape", "baseline GFLOP/s", "this run GFLOP/s", "speedup", "verdict", "why"});
+  m_table->setColumnCount(8);
+  m_table->setHorizontalHeaderLabels({"kernel", "shape", "baseline GFLOP/s", "this run GFLOP/s",
+                                      "speedup", "change", "verdict", "why"});
   const auto& baseline = m_model->baseline();
   if (!baseline) {
     m_header->setText(
@@ -86,10 +86,16 @@ void BaselinePage::rebuildNow() {
     m_table->setItem(rows, 2, num(b->gflops, 1));
     m_table->setItem(rows, 3, num(c->gflops, 1));
     m_table->setItem(rows, 4, num(speedup, 3));
+    // GFLOP/s against the baseline, in %: "+8.2%".
+    const double pct = (speedup - 1) * 100;
+    auto* change =
+        new QTableWidgetItem(QString("%1%2%").arg(pct >= 0 ? "+" : "").arg(pct, 0, 'f', 1));
+    change->setForeground(verdictColour(r.verdict));
+    m_table->setItem(rows, 5, change);
     auto* v = new QTableWidgetItem(QString::fromUtf8(toString(r.verdict).data()));
     v->setForeground(verdictColour(r.verdict));
-    m_table->setItem(rows, 5, v);
-    m_table->setItem(rows, 6, new QTableWidgetItem(QString::fromStdString(r.reason)));
+    m_table->setItem(rows, 6, v);
+    m_table->setItem(rows, 7, new QTableWidgetItem(QString::fromStdString(r.reason)));
     ++rows;
   }
   m_table->setRowCount(rows);

@@ -10,6 +10,11 @@
 //                      SIGSEGV on the second; "die-always" dies from SIGSEGV on every first case;
 //                      "long-line" prints 65 MiB without a newline and waits
 //   KWB_FAKE_PROTOCOL  protocol version to claim in hello (default: this build's)
+//   KWB_FAKE_USER_AS   with --source F.cu: the case user.<stem> is answered with this kernel's
+//                      recorded case, its samples divided by the number on a `// fake-speedup: X`
+//                      line of F.cu (default 1), so an edit of the file changes the result
+// With --source the file is first compiled by the real engine (`kwb compile --source F.cu`,
+// NVRTC, no GPU): a compile error is its stderr and exit 2 before any event, as in kwb run.
 // Like `kwb run --stream`, it stops when its stdout's reader is gone (kwb/output_watch.h), also
 // in the middle of a case's pause, and then writes nothing more.
 // `list --json` is answered by the real engine built beside it, so the registry list is current.
@@ -21,11 +26,14 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <fstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kwb/events.h"
 #include "kwb/output_watch.h"
 #include "kwb/results_json.h"
+#include "kwb/stats.h"
 
 namespace {
 
@@ -65,6 +73,41 @@ bool pauseUnlessReaderGone(const kwb::OutputWatch& readerGone, int ms) {
   return readerGone.waitClosed(std::chrono::milliseconds(ms));
 }
 
+// `kwb compile --source path` by the real engine, its stdout sent to stderr; its exit code.
+int compileWithRealEngine(const std::string& path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    dup2(2, 1);
+    execl(KWB_REAL_ENGINE, "kwb", "compile", "--source", path.c_str(), nullptr);
+    _exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) < 0) return 4;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
+// The recorded case of `as` standing for the user kernel `id`, `speedup` times as fast.
+kwb::CaseResult userCase(const kwb::CaseResult& recorded, const std::string& id,
+                         const std::string& path, double speedup) {
+  kwb::CaseResult c = recorded;
+  c.kernel = c.ranKernel = id;
+  c.sourcePath = path;
+  for (double& ms : c.samplesMs) ms /= speedup;
+  c.summary = kwb::stats::summarize(c.samplesMs);
+  c.gflops *= speedup;
+  c.cuptiMedianMs.reset();
+  c.timerVsCuptiPct.reset();
+  return c;
+}
+
+double fakeSpeedup(const std::string& path) {
+  std::ifstream in(path);
+  const std::string tag = "// fake-speedup:";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(tag, 0) == 0) return std::strtod(line.c_str() + tag.size(), nullptr);
+  return 1.0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,11 +125,22 @@ int main(int argc, char** argv) {
   }
   const std::string hostile =
       std::getenv("KWB_FAKE_HOSTILE") ? std::getenv("KWB_FAKE_HOSTILE") : "";
-  std::string kernels, shapes, suite;
+  std::string kernels, shapes, suite, source;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--kernels") kernels = args[i + 1];
     if (args[i] == "--shapes") shapes = args[i + 1];
     if (args[i] == "--suite") suite = args[i + 1];
+    if (args[i] == "--source") source = args[i + 1];
+  }
+  std::string userId;
+  double speedup = 1.0;  // read with the compile, as kwb compiles once before the first case
+  if (!source.empty()) {
+    speedup = fakeSpeedup(source);
+    if (const int rc = compileWithRealEngine(source); rc != 0) return rc;
+    const auto slash = source.find_last_of('/');
+    const std::string name = source.substr(slash == std::string::npos ? 0 : slash + 1);
+    userId = "user." + name.substr(0, name.rfind('.'));
+    kernels += (kernels.empty() ? "" : ",") + userId;
   }
   const char* docPath = std::getenv("KWB_FAKE_DOC");
   if (!docPath) {
@@ -157,6 +211,10 @@ int main(int argc, char** argv) {
     }
     t += delayMs / 1000.0;
     const kwb::CaseResult* c = doc.find(p.kernel, p.shape);
+    std::optional<kwb::CaseResult> user;
+    if (p.kernel == userId && std::getenv("KWB_FAKE_USER_AS"))
+      if (const kwb::CaseResult* as = doc.find(std::getenv("KWB_FAKE_USER_AS"), p.shape))
+        c = &user.emplace(userCase(*as, userId, source, speedup));
     kwb::StreamEvent finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished
                                                           : kwb::EventType::kCaseFailed);
     finished.index = int(i);

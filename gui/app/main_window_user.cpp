@@ -1,0 +1,126 @@
+// MainWindow: a kernel of the user's own, run from its .cu file (docs/BRING_YOUR_OWN.md, "In
+// the GUI"). Opening it lists user.<stem>; every save recompiles it and runs the last request
+// again; a failed compile keeps the last good results on screen and lists the errors; a good
+// run shows the kernel next to its previous run (kept as the baseline) with the change in %.
+#include <QDateTime>
+#include <QFileInfo>
+#include <QTimer>
+
+#include "app/main_window.h"
+#include "engine/editor_launch.h"
+#include "model/compile_diagnostics.h"
+#include "model/kernel_change.h"
+#include "pages/log_page.h"
+#include "panels/kernel_list_widget.h"
+#include "panels/run_panel.h"
+#include "panels/user_kernel_panel.h"
+
+namespace kwb::gui {
+
+QString MainWindow::openKernelSource(const QString& path) {
+  const QFileInfo info(path);
+  if (!info.isFile()) return QString("Cannot open the kernel source '%1': no such file.").arg(path);
+  if (info.suffix().compare("cu", Qt::CaseInsensitive) != 0)
+    return QString("Cannot open the kernel source '%1': a kernel's source is a .cu file.")
+        .arg(path);
+  if (!m_userWatcher->setSource(info.absoluteFilePath()))
+    return QString("Cannot watch the kernel source '%1' for saves.").arg(path);
+  const QString id = UserKernelWatcher::caseId(path);
+  KernelInfo k;
+  k.id = id.toStdString();
+  k.name = info.completeBaseName().toStdString() + " (user)";
+  k.family = "user";
+  k.description = "your kernel, compiled at run time from " + path.toStdString();
+  m_model->addKernel(k);
+  m_userRequest.reset();
+  m_lastGoodUserRun.reset();
+  m_userPanel->setSource(userKernelSource(), id);
+  m_userPanel->setStatus("Choose shapes and Run; then every save runs it again.");
+  m_log->append("info", QString("Watching %1 (%2).").arg(userKernelSource(), id));
+  return {};
+}
+
+void MainWindow::runRequest(RunRequest r) {
+  if (m_controller->isRunning()) return;
+  const QString id = UserKernelWatcher::caseId(userKernelSource());
+  r.source = !userKernelSource().isEmpty() && r.kernels.contains(id) ? userKernelSource() : "";
+  m_runHasSource = !r.source.isEmpty();
+  if (m_runHasSource) m_userRequest = r;
+  m_beforeRun = {m_model->document(), m_model->source(), m_model->baseline(),
+                 m_model->baselineSource()};
+  m_runStderr.clear();
+  m_controller->start(r);
+}
+
+void MainWindow::connectUserKernel() {
+  connect(m_userWatcher, &UserKernelWatcher::saved, this, &MainWindow::onUserKernelSaved);
+  connect(m_controller, &RunController::logLine, this,
+          [this](const QString& level, const QString& line) {
+            if (level == "engine") m_runStderr << line;
+          });
+  // After connectController's handler, which shows the run that ended.
+  connect(m_controller, &RunController::runFinished, this,
+          [this](const RunDocument& doc, bool, const QString&) { onUserRunFinished(doc); });
+  connect(m_userPanel, &UserKernelPanel::openRequested, this,
+          [this](const QString& file, int line) {
+            if (const QString err = openInEditor(file, line); !err.isEmpty())
+              showMessage(err, true);
+          });
+}
+
+void MainWindow::onUserKernelSaved() {
+  const QString at = QTime::currentTime().toString("HH:mm:ss");
+  if (m_controller->isRunning()) {
+    m_rerunPending = true;  // one run more when this one ends, whatever the number of saves
+    m_userPanel->setStatus(QString("Saved at %1: it runs again when this run ends.").arg(at));
+    return;
+  }
+  m_userPanel->setStatus(QString("Saved at %1: compiling and running…").arg(at));
+  m_log->append("info", QString("%1 was saved: running it again.").arg(userKernelSource()));
+  if (m_userRequest)
+    runRequest(*m_userRequest);
+  else
+    startRun();
+}
+
+void MainWindow::onUserRunFinished(const RunDocument& doc) {
+  if (!m_runHasSource) return;
+  m_runHasSource = false;
+  const QString id = UserKernelWatcher::caseId(userKernelSource());
+  const QString at = QTime::currentTime().toString("HH:mm:ss");
+  if (doc.cases.empty()) {
+    // Nothing ran: the compile failed (or the engine refused): the last good results stay.
+    m_model->setDocument(m_beforeRun.doc, m_beforeRun.source, false);
+    if (m_beforeRun.baseline)
+      m_model->setBaselineDocument(*m_beforeRun.baseline, m_beforeRun.baselineSource);
+    else
+      m_model->clearBaseline();
+    const QList<CompileDiagnostic> diagnostics = parseCompileDiagnostics(m_runStderr);
+    m_userPanel->setDiagnostics(diagnostics);
+    m_userPanel->setStatus(
+        diagnostics.isEmpty()
+            ? QString("%1: the run did not start (see the Log); the results shown are the last "
+                      "good run's.")
+                  .arg(at)
+            : QString("%1: the compile failed with %2 error(s); the results shown are the last "
+                      "good run's. Click an error to open the file at its line.")
+                  .arg(at)
+                  .arg(diagnostics.size()),
+        true);
+  } else {
+    if (m_lastGoodUserRun)
+      m_model->setBaselineDocument(*m_lastGoodUserRun, QString("previous run of %1").arg(id));
+    const QList<KernelChange> changes = kernelChanges(doc, m_lastGoodUserRun, id.toStdString());
+    m_userPanel->setChanges(changes);
+    m_userPanel->setStatus(changes.isEmpty()
+                               ? QString("%1: the run ended without a case of %2.").arg(at, id)
+                               : QString("%1: compiled and ran.").arg(at));
+    m_lastGoodUserRun = doc;
+  }
+  if (m_rerunPending) {
+    m_rerunPending = false;
+    QTimer::singleShot(0, this, &MainWindow::onUserKernelSaved);
+  }
+}
+
+}  // namespace kwb::gui

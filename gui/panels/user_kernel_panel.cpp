@@ -1,0 +1,79 @@
+#include "panels/user_kernel_panel.h"
+
+#include <QFileInfo>
+#include <QVBoxLayout>
+
+namespace kwb::gui {
+
+namespace {
+constexpr int kLineRole = Qt::UserRole;
+constexpr int kFileRole = Qt::UserRole + 1;
+}  // namespace
+
+UserKernelPanel::UserKernelPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  m_file = new QLabel(this);
+  m_file->setWordWrap(true);
+  m_status = new QLabel(this);
+  m_status->setWordWrap(true);
+  m_changes = new QLabel(this);
+  m_changes->setObjectName("userKernelChanges");
+  m_changes->setWordWrap(true);
+  m_changes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_diagnostics = new QListWidget(this);
+  m_diagnostics->setObjectName("compileErrors");
+  m_diagnostics->setToolTip("Click an error to open the file at its line.");
+  m_diagnostics->setMaximumHeight(110);
+  m_diagnostics->hide();
+  m_open = new QPushButton("Open in editor", this);
+  layout->addWidget(m_file);
+  layout->addWidget(m_status);
+  layout->addWidget(m_changes);
+  layout->addWidget(m_diagnostics);
+  layout->addWidget(m_open);
+  connect(m_open, &QPushButton::clicked, this, [this] { emit openRequested(m_path, 0); });
+  connect(m_diagnostics, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+    emit openRequested(item->data(kFileRole).toString(), item->data(kLineRole).toInt());
+  });
+  hide();  // until a source is opened
+}
+
+void UserKernelPanel::setSource(const QString& path, const QString& caseId) {
+  m_path = path;
+  m_file->setText(QString("<b>%1</b> — %2<br>Every save recompiles it and runs it again.")
+                      .arg(caseId.toHtmlEscaped(), QFileInfo(path).fileName().toHtmlEscaped()));
+  m_file->setToolTip(path);
+  m_changes->clear();
+  m_diagnostics->clear();
+  m_diagnostics->hide();
+  show();
+}
+
+void UserKernelPanel::setStatus(const QString& text, bool error) {
+  m_status->setText(text);
+  m_status->setStyleSheet(error ? "color: #b00020;" : QString());
+}
+
+void UserKernelPanel::setChanges(const QList<KernelChange>& changes) {
+  QStringList lines;
+  for (const KernelChange& c : changes) lines << c.line();
+  m_changes->setText(lines.isEmpty() ? QString("The run has no case of this kernel.")
+                                     : lines.join('\n'));
+  m_diagnostics->clear();
+  m_diagnostics->hide();
+}
+
+void UserKernelPanel::setDiagnostics(const QList<CompileDiagnostic>& diagnostics) {
+  m_diagnostics->clear();
+  for (const CompileDiagnostic& d : diagnostics) {
+    auto* item = new QListWidgetItem(d.text(), m_diagnostics);
+    item->setData(kLineRole, d.line);
+    item->setData(kFileRole, d.file);
+    item->setToolTip(QString("%1:%2 — click to open it there").arg(d.file).arg(d.line));
+    item->setForeground(d.severity == "error" ? QColor(0xb0, 0x00, 0x20) : QColor(0x8a, 0x5a, 0));
+  }
+  m_diagnostics->setVisible(!diagnostics.isEmpty());
+}
+
+}  // namespace kwb::gui
