@@ -14,13 +14,12 @@ QStringList editorCommand(const QString& editor, const QString& file, int line) 
   static const QStringList plusLine{"vi",    "vim",         "nvim",  "gvim",  "nano",
                                     "emacs", "emacsclient", "micro", "gedit", "kak",
                                     "joe",   "mousepad",    "pluma", "xed"};
-  if (line <= 0)
-    cmd << file;
-  else if (plusLine.contains(name))
+  // The editor's way to open at a line, where there is a line and a known way; else the file.
+  if (line > 0 && plusLine.contains(name))
     cmd << QString("+%1").arg(line) << file;
-  else if (name == "kate")
+  else if (line > 0 && name == "kate")
     cmd << "-l" << QString::number(line) << file;
-  else if (name == "code" || name == "codium" || name == "code-insiders")
+  else if (line > 0 && (name == "code" || name == "codium" || name == "code-insiders"))
     cmd << "--goto" << QString("%1:%2").arg(file).arg(line);
   else
     cmd << file;
