@@ -67,11 +67,7 @@ void ProgressionPage::rebuild() {
                         : QString("GFLOP/s per stage (no results)"));
   p->xAxis->setLabel("stage");
   const bool logY = m_logY->isChecked();
-  if (logY)
-    makeLogAxis(p->yAxis);
-  else
-    makeLinearAxis(p->yAxis);
-  p->yAxis->setLabel(logY ? "GFLOP/s (log)" : "GFLOP/s");
+  makeGflopsAxis(p->yAxis, logY);
   p->legend->setVisible(shape.has_value());
   if (!shape) {
     showEmptyNote(p, emptyPlotReason(doc));

@@ -51,11 +51,7 @@ void ScalingPage::rebuild() {
       p, QString("GFLOP/s against problem size — median of %1, 95% CI bars").arg(timerLabel(doc)));
   p->xAxis->setLabel("size: ∛(M·N·K), ticks at the cubic sizes run");
   const bool logY = m_logY->isChecked();
-  if (logY)
-    makeLogAxis(p->yAxis);
-  else
-    makeLinearAxis(p->yAxis);
-  p->yAxis->setLabel(logY ? "GFLOP/s (log)" : "GFLOP/s");
+  makeGflopsAxis(p->yAxis, logY);
   const KernelLookup& cat = model()->catalog();
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyOther = false, anyFallback = false;

@@ -119,6 +119,14 @@ void makeLinearAxis(QCPAxis* axis) {
   axis->setNumberPrecision(6);
 }
 
+void makeGflopsAxis(QCPAxis* axis, bool log) {
+  if (log)
+    makeLogAxis(axis);
+  else
+    makeLinearAxis(axis);
+  axis->setLabel(log ? "GFLOP/s (log)" : "GFLOP/s");
+}
+
 void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   for (const auto& [v, text] : ticks) ticker->addTick(v, text);
