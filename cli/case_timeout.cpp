@@ -1,8 +1,6 @@
 #include "case_timeout.h"
 
-#include <cstdio>
-#include <exception>
-
+#include "interrupt.h"
 #include "kwb/exit_codes.h"
 
 namespace kwb::cli {
@@ -37,14 +35,7 @@ void CaseTimeout::watch() {
     if (Clock::now() - started < limit) continue;
     std::lock_guard<std::mutex> g(m_lock);
     if (m_finished || m_running != index) continue;  // it ended meanwhile
-    try {
-      m_onTimeout(index);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "kwb: a case timed out, and writing the results failed: %s\n", e.what());
-    }
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(kExitCaseFailed);
+    writeAndExit([&] { m_onTimeout(index); }, "a case timed out", kExitCaseFailed);
   }
 }
 

@@ -133,19 +133,13 @@ int runCommand(const RunOpts& o) {
                   {o.csv, [&] { return toCsv(doc); }},
                   {o.md, [&] { return toMarkdown(doc); }}});
   };
-  InterruptWatchdog watchdog([&] {
+  // The finished cases and the rest skipped for `why`: what a run ended early writes.
+  auto writePartial = [&](const std::string& why) {
     RunDocument doc = partial.document();
     for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
-      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape, "not run: interrupted"));
-    if (o.stream) {
-      StreamEvent done(EventType::kDone);
-      done.exitCode = kExitInterrupted;
-      std::fputs((toJsonLine(done) + "\n").c_str(), stdout);
-    }
+      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape, why));
     writeDocument(doc);
-    std::cerr << "interrupted: " << partial.finishedCases()
-              << " finished case(s) kept, the rest not run\n";
-  });
+  };
   // A stream nobody reads any more (the GUI cancelled, its ssh connection dropped) cancels the
   // run at the next sample, and a failed write stops the writing: the engine then ends as on
   // SIGTERM instead of running for no one, or dying from SIGPIPE with outputs half written.
@@ -162,6 +156,14 @@ int runCommand(const RunOpts& o) {
       std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
     }
   };
+  InterruptWatchdog watchdog([&] {
+    StreamEvent done(EventType::kDone);
+    done.exitCode = kExitInterrupted;
+    emitLine(done);
+    writePartial("not run: interrupted");
+    std::cerr << "interrupted: " << partial.finishedCases()
+              << " finished case(s) kept, the rest not run\n";
+  });
   // --case-timeout: the case that ran too long is an error and the rest are not run. No `done`
   // event follows, so the GUI starts a new engine for the cases left, as after a crash.
   CaseTimeout caseTimeout(o.caseTimeout, watchdog.lock(), [&](int index) {
@@ -175,11 +177,7 @@ int runCommand(const RunOpts& o) {
                              " s (a kernel that never ends?); the engine ended to free the GPU";
     partial.apply(failed);
     emitLine(failed);
-    RunDocument doc = partial.document();
-    for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
-      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape,
-                                      "not run: the engine ended after " + what + " timed out"));
-    writeDocument(doc);
+    writePartial("not run: the engine ended after " + what + " timed out");
     std::cerr << "kwb: " << what << " " << failed.result->message << "; "
               << partial.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
   });

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 
 #include "kwb/error.h"
 
@@ -35,6 +36,17 @@ void InterruptWatchdog::finish() {
   m_finished = true;
 }
 
+void writeAndExit(const std::function<void()>& write, const char* what, int exitCode) {
+  try {
+    write();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kwb: %s, and writing the results failed: %s\n", what, e.what());
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(exitCode);
+}
+
 void InterruptWatchdog::watch() {
   using Clock = std::chrono::steady_clock;
   constexpr auto kPoll = std::chrono::milliseconds(10);
@@ -43,14 +55,7 @@ void InterruptWatchdog::watch() {
   while (!m_finished && Clock::now() < deadline) std::this_thread::sleep_for(kPoll);
   std::lock_guard<std::mutex> g(m_mutex);
   if (m_finished) return;
-  try {
-    m_onTimeout();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "kwb: interrupted, and writing the results failed: %s\n", e.what());
-  }
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(kExitInterrupted);
+  writeAndExit(m_onTimeout, "interrupted", kExitInterrupted);
 }
 
 }  // namespace kwb::cli

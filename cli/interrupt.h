@@ -14,6 +14,10 @@ namespace kwb::cli {
 void installInterruptHandlers();
 bool interruptRequested();
 
+// Ends a run early from a watch thread: runs `write` (the finished results; a failure is named
+// with `what`), flushes, and ends the process with `exitCode` without waiting for the device.
+[[noreturn]] void writeAndExit(const std::function<void()>& write, const char* what, int exitCode);
+
 class InterruptWatchdog {
  public:
   // Once an interrupt is requested, waits `graceS`; if finish() has not been called by then,
