@@ -10,8 +10,8 @@ using jsonread::get;
 using nlohmann::json;
 
 KernelInfo kernelInfo(const KernelDescriptor& d) {
-  return {d.id,        d.displayName, d.family, d.stage, std::string(toString(d.precision)),
-          d.reference, d.description, d.tunable};
+  return {d.id,        d.displayName, d.family,  d.stage,  std::string(toString(d.precision)),
+          d.reference, d.description, d.tunable, d.problem};
 }
 
 void to_json(json& j, const KernelInfo& v) {

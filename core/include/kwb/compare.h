@@ -41,6 +41,8 @@ struct CompareReport {
   double maxAbsError = 0.0;    // over finite pairs
   double maxRelError = 0.0;    // |x−r| / |r| over finite pairs with r ≠ 0
   std::optional<Mismatch> firstMismatch;  // in row-major order
+  // 1-D problems: the index of the first mismatching element (firstMismatch has row 0).
+  std::optional<std::int64_t> firstMismatchIndex;
   // The first kReportedMismatches mismatches in row-major order (the first is firstMismatch).
   // Named in the case's message; not a field of the results document.
   std::vector<Mismatch> firstMismatches;

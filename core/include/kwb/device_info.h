@@ -28,6 +28,9 @@ struct DeviceInfo {
   double peakFp16TensorTflops = 0.0;  // dense FP16 in, FP32 accumulate
   double peakTf32TensorTflops = 0.0;
   double peakBandwidthGBs = 0.0;
+  // A device-to-device copy measured at run start (read + write bytes / time); 0 if not
+  // measured. The bandwidth roof of the memory-bound families.
+  double copyBandwidthGBs = 0.0;
 
   std::string computeCapability() const {
     return std::to_string(ccMajor) + "." + std::to_string(ccMinor);

@@ -1,4 +1,6 @@
 #pragma once
+#include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,17 +47,26 @@ struct LaunchInfo {
 // Reports launch errors by throwing CudaError (core/cuda).
 using LaunchFn = LaunchInfo (*)(const GemmArgs& args);
 
+// The 1-D families' launcher and scratch size (kwb/vector_args.h).
+struct VectorArgs;
+enum class ElementType;
+using VectorLaunchFn = LaunchInfo (*)(const VectorArgs& args);
+using ScratchBytesFn = std::size_t (*)(std::int64_t count, ElementType type);
+
 struct KernelDescriptor {
   std::string id;           // stable, "family.stage": "sgemm.bank_free"
   std::string displayName;  // "Bank-conflict-free"
-  std::string family;       // "sgemm", "cublas"
-  int stage = 0;            // order within the family; references use 0
+  std::string family;       // id prefix and stage numbering: "sgemm", "cublas", "reduce", "cub"
+  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
+  int stage = 0;                 // order within the family; references use 0
   Precision precision = Precision::kFp32;
   int alignment = 1;       // every dimension must be a multiple of this for the fast path
   bool reference = false;  // a cuBLAS reference, not a stage of the progression
   std::string description;
-  bool tunable = false;  // `kwb tune` has compile-time configurations of it
-  LaunchFn launch = nullptr;
+  bool tunable = false;                   // `kwb tune` has compile-time configurations of it
+  LaunchFn launch = nullptr;              // problem "gemm"
+  VectorLaunchFn launchVector = nullptr;  // problems "reduce" and "scan"
+  ScratchBytesFn scratchBytes = nullptr;  // with launchVector; null: no scratch
 
   // Verification tolerances (docs/VALIDATION.md): FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32
   // math 5e-2 / 1e-2.

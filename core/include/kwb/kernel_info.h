@@ -10,14 +10,15 @@ namespace kwb {
 struct KernelDescriptor;
 
 struct KernelInfo {
-  std::string id;           // "sgemm.bank_free"
-  std::string name;         // "Bank-conflict-free"
-  std::string family;       // "sgemm", "cublas"
-  int stage = 0;            // order within the family; references use 0
-  std::string precision;    // "fp32", "fp16-fp32acc", "tf32" (text: a newer kind still reads)
-  bool reference = false;   // a cuBLAS reference, not a stage of the progression
-  std::string description;  // one line
-  bool tunable = false;     // `kwb tune` has configurations of it
+  std::string id;                // "sgemm.bank_free"
+  std::string name;              // "Bank-conflict-free"
+  std::string family;            // "sgemm", "cublas"
+  int stage = 0;                 // order within the family; references use 0
+  std::string precision;         // "fp32", "fp16-fp32acc", "tf32" (text: a newer kind still reads)
+  bool reference = false;        // a cuBLAS reference, not a stage of the progression
+  std::string description;       // one line
+  bool tunable = false;          // `kwb tune` has configurations of it
+  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
 
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,7 +60,10 @@ struct KernelRecord {
 
 struct CaseResult {
   std::string kernel;
-  Shape shape;
+  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
+  Shape shape;                   // problem "gemm"
+  std::int64_t count = 0;        // 1-D problems: the element count
+  std::string elementType;       // 1-D problems: "f32", "i32"
   Precision precision = Precision::kFp32;
   CaseStatus status = CaseStatus::kSkipped;
   std::string message;     // why it failed, errored or was skipped
@@ -86,6 +90,9 @@ struct CaseResult {
   double arithmeticIntensity = 0.0;          // FLOP per byte of the minimum traffic
   double bandwidthGBs = 0.0;                 // minimum traffic / median time
   ClockSample clocks;
+  // The figures of the case, keyed: "gflops", "gbps", "pct_of_reference", "pct_of_peak"
+  // (derived by the framework from the family's declared work and the median time).
+  std::map<std::string, double> figures;
   // The configuration a tuning sweep ran (the kernel id then names it too); absent otherwise.
   std::optional<TuneConfig> config;
 
