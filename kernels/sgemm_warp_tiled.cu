@@ -6,28 +6,32 @@
 // threads per block: latency is hidden by instruction-level parallelism (128 independent
 // FMAs per k) rather than by many warps, as in siboehm's tuned kernel 10.
 //
-// Split-K for grids smaller than the GPU (511×513×1025: 72 tiles of 64×64 for 132 SMs): the
-// K dimension is cut into S ranges, block (tile, z) writes the raw sums of range z into slice
-// z of an FP32 workspace, and splitKReduce writes C = alpha·Σz + beta·C, summing the slices
-// in z order (deterministic: the same bits on every run; beta = 0 never reads C). S minimises
-// ⌈tiles·S / SMs⌉ · (k tiles per range), a proxy for the busiest SM's work, over 2 ≤ S ≤ 8
-// with at least 8 k tiles (128 of K) per range so the pipeline prologue stays amortised.
+// Split-K for grids smaller than the GPU (1024³: 64 tiles of 128×128 for 132 SMs): the K
+// dimension is cut into S ranges, block (tile, z) writes the raw sums of range z into slice z
+// of an FP32 workspace, and splitKReduce writes C = alpha·Σz + beta·C, summing the slices in
+// z order (deterministic: the same bits on every run; beta = 0 never reads C). planSplitK
+// picks the tile and S: the largest tile whose blocks can fill the SMs, and the S that
+// minimises ⌈blocks / resident slots⌉ · (k tiles per range), a proxy for the busiest SM's
+// work, over 2 ≤ S ≤ 8 with at least 8 k tiles (128 of K) per range so the pipeline prologue
+// stays amortised.
 //
 // Workspace: one cached buffer per device, grown on demand, rather than cudaMallocAsync per
 // launch. Why: the default memory pool's release threshold is 0, so every synchronisation
 // (the harness synchronises between timed samples) hands the pool's memory back and the next
 // cudaMallocAsync maps it again, host and driver work of the order of the 40 µs kernel it
 // serves; raising the threshold would change process-wide state the caller owns. The buffer
-// is bounded (split-K runs only for grids below the SM count: ≤ 132·64·64·8 floats, 17 MB
-// on an H200) and stays resident like cuBLAS's workspace (MemorySafety compares two passes
-// after the first). Launches on different streams are ordered on it by an event recorded
-// after each reduction, which the next user's stream waits on.
+// is bounded (split-K runs only when the default tiles are fewer than 3/4 of the SMs: at most
+// 99 tiles of 128×128 in 8 slices, 52 MB on an H100) and stays resident like cuBLAS's workspace
+// (MemorySafety compares two passes after the first). Launches on different streams are ordered on
+// it by an event recorded after each reduction, which the next user's stream waits on.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
+#include <string>
 
 #include "detail/multiprocessors.h"
 #include "descriptors.h"
@@ -66,30 +70,52 @@ struct Workspace {
   cudaEvent_t lastUse = nullptr;  // recorded after the last reduction that read `data`
 };
 
-// The split count for the small configuration, or 1 when splitting does not pay.
-int chooseSplits(const Shape& s, std::int64_t tileCount, int sms) {
-  constexpr int bk = SmallConfig::BK;
-  const std::int64_t kTiles = (s.k + bk - 1) / bk;
-  if (tileCount >= sms || kTiles < 2 * kMinKTilesPerSplit) return 1;
-  int best = 1;
-  std::int64_t bestCost = kTiles;  // one wave of whole-K blocks
-  for (int splits = 2; splits <= kMaxSplits; ++splits) {
-    const std::int64_t perSplit = (kTiles + splits - 1) / splits;
-    if (perSplit < kMinKTilesPerSplit) break;
-    const std::int64_t cost = (tileCount * splits + sms - 1) / sms * perSplit;
-    if (cost < bestCost) best = splits, bestCost = cost;
+// A block tile and split count: the plan for a shape too small to fill the GPU with whole-K
+// tiles of the default configuration.
+struct SplitPlan {
+  int config = 0;  // 0 default, 1 medium, 2 small
+  int splits = 1;
+};
+
+// Blocks of each configuration one multiprocessor holds at once (registers and shared memory;
+// PERF_NOTES.md, ptxas table): the slots a wave of blocks fills.
+constexpr int kResident[3] = {2, 3, 5};
+
+// For each configuration from the largest tile down, the split count S (2 ≤ S ≤ 8, at least 8
+// k tiles per range) whose blocks fill at least 3/4 of the SMs at the least cost, the cost
+// being ⌈tiles·S / slots⌉ waves times the k tiles of one range: the busiest SM's work. The
+// first configuration that can fill the SMs wins, since the larger tile reuses each loaded
+// value more (measured on an H100: 1024³ runs the default tile in 4 splits at 59.7 µs, where
+// the medium tile unsplit took 69.6 and the small one in 4 splits 73.4; 512³ the medium tile in
+// 4 splits, 13.0 µs, against 14.8 for the small tile in 2).
+SplitPlan planSplitK(const Shape& s, int sms) {
+  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
+  const std::int64_t tileCounts[3] = {tiles(s, DefaultConfig::BM, DefaultConfig::BN),
+                                      tiles(s, MediumConfig::BM, MediumConfig::BN),
+                                      tiles(s, SmallConfig::BM, SmallConfig::BN)};
+  static_assert(DefaultConfig::BK == MediumConfig::BK && MediumConfig::BK == SmallConfig::BK);
+  const std::int64_t kTiles = (s.k + SmallConfig::BK - 1) / SmallConfig::BK;
+  for (int c = 0; c < 3; ++c) {
+    const std::int64_t slots = std::int64_t(sms) * kResident[c];
+    SplitPlan best{c, 1};
+    std::int64_t bestCost = 0;
+    for (int splits = 2; splits <= kMaxSplits; ++splits) {
+      const std::int64_t perSplit = (kTiles + splits - 1) / splits;
+      if (perSplit < kMinKTilesPerSplit) break;
+      const std::int64_t blocks = tileCounts[c] * splits;
+      if (blocks < enough) continue;
+      const std::int64_t cost = (blocks + slots - 1) / slots * perSplit;
+      if (best.splits == 1 || cost < bestCost) best = {c, splits}, bestCost = cost;
+    }
+    if (best.splits > 1) return best;
   }
-  return best;
+  return {2, 1};  // K too short to split: the small tile, whole K
 }
 
-template <detail::Edge E>
-void launchSplit(const GemmArgs& g, int splits, int kChunk, float* partial) {
-  launchWarpTiledKernel<SmallConfig, E, true>(g, splits, kChunk, partial);
-}
-
+template <class Cfg = SmallConfig>
 LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   const Shape& s = g.shape;
-  constexpr int bk = SmallConfig::BK;
+  constexpr int bk = Cfg::BK;
   const std::int64_t kTiles = (s.k + bk - 1) / bk;
   const int kChunk = int((kTiles + splits - 1) / splits * bk);
   splits = int((s.k + kChunk - 1) / kChunk);  // every range holds at least one k
@@ -100,7 +126,7 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   static std::array<Workspace, 64> workspaces;
   int device = 0;
   KWB_CUDA_CHECK(cudaGetDevice(&device));
-  if (device >= int(workspaces.size())) return launchWarpTiled<SmallConfig, true>(g, kId);
+  if (device >= int(workspaces.size())) return launchWarpTiled<Cfg, true>(g, kId);
   const std::lock_guard<std::mutex> lock(mutex);
   Workspace& ws = workspaces[std::size_t(device)];
   if (ws.lastUse == nullptr)
@@ -121,12 +147,12 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   if (!capturing) KWB_CUDA_CHECK(cudaStreamWaitEvent(g.stream, ws.lastUse, 0));
 
   const bool vec = warpTiledVectorizable(g);
-  if (vec && s.m % SmallConfig::BM == 0 && s.n % SmallConfig::BN == 0 && s.k % bk == 0)
-    launchSplit<detail::Edge::kFull>(g, splits, kChunk, ws.data);
+  if (vec && s.m % Cfg::BM == 0 && s.n % Cfg::BN == 0 && s.k % bk == 0)
+    launchWarpTiledKernel<Cfg, detail::Edge::kFull, true>(g, splits, kChunk, ws.data);
   else if (vec)
-    launchSplit<detail::Edge::kVec>(g, splits, kChunk, ws.data);
+    launchWarpTiledKernel<Cfg, detail::Edge::kVec, true>(g, splits, kChunk, ws.data);
   else
-    launchSplit<detail::Edge::kScalar>(g, splits, kChunk, ws.data);
+    launchWarpTiledKernel<Cfg, detail::Edge::kScalar, true>(g, splits, kChunk, ws.data);
 
   constexpr int kReduceThreads = 256;
   const std::int64_t blocks = std::min<std::int64_t>((mn + kReduceThreads - 1) / kReduceThreads,
@@ -138,19 +164,41 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   return {false, kId};
 }
 
-// The largest block tile that still gives about one block per multiprocessor (3/4 of them,
-// so 128 tiles on 132 SMs keep the medium tile), as a cuBLAS heuristic would; below the SM
-// count even with the small tile, split-K.
+// The default tile when it gives about one block per multiprocessor (3/4 of them), as a cuBLAS
+// heuristic would; below that, split-K (planSplitK).
 LaunchInfo launch(const GemmArgs& g) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force a tile and a split count
+  if (const char* cfg = std::getenv("KWB_WT_CFG")) {
+    const char* sp = std::getenv("KWB_WT_SPLITS");
+    const int splits = sp ? std::atoi(sp) : 1;
+    const std::string c = cfg;
+    if (c == "default")
+      return splits > 1 ? launchSplitK<DefaultConfig>(g, splits)
+                        : launchWarpTiled<DefaultConfig, true>(g, kId);
+    using Wide8Config = WarpTiledConfig<128, 128, 16, 64, 32, 2, 8, 4>;
+    if (c == "wide8")
+      return splits > 1 ? launchSplitK<Wide8Config>(g, splits)
+                        : launchWarpTiled<Wide8Config, true>(g, kId);
+    if (c == "medium")
+      return splits > 1 ? launchSplitK<MediumConfig>(g, splits)
+                        : launchWarpTiled<MediumConfig, true>(g, kId);
+    return splits > 1 ? launchSplitK<SmallConfig>(g, splits)
+                      : launchWarpTiled<SmallConfig, true>(g, kId);
+  }
+#endif
   const int sms = detail::multiprocessors();
-  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
-  if (tiles(g.shape, DefaultConfig::BM, DefaultConfig::BN) >= enough)
+  if (tiles(g.shape, DefaultConfig::BM, DefaultConfig::BN) >= std::int64_t(sms) * 3 / 4)
     return launchWarpTiled<DefaultConfig, true>(g, kId);
-  if (tiles(g.shape, MediumConfig::BM, MediumConfig::BN) >= enough)
-    return launchWarpTiled<MediumConfig, true>(g, kId);
-  const int splits = chooseSplits(g.shape, tiles(g.shape, SmallConfig::BM, SmallConfig::BN), sms);
-  if (splits > 1) return launchSplitK(g, splits);
-  return launchWarpTiled<SmallConfig, true>(g, kId);
+  const SplitPlan plan = planSplitK(g.shape, sms);
+  if (plan.splits == 1) return launchWarpTiled<SmallConfig, true>(g, kId);
+  switch (plan.config) {
+    case 0:
+      return launchSplitK<DefaultConfig>(g, plan.splits);
+    case 1:
+      return launchSplitK<MediumConfig>(g, plan.splits);
+    default:
+      return launchSplitK<SmallConfig>(g, plan.splits);
+  }
 }
 }  // namespace
 

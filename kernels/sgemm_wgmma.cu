@@ -45,11 +45,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "detail/gemm_tile_io.cuh"
 #include "detail/multiprocessors.h"
+#include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
@@ -59,152 +61,39 @@ namespace kwb::kernels {
 namespace {
 
 constexpr std::string_view kId = "sgemm.wgmma";
-constexpr int kBM = 128, kBN = 256, kBK = 64, kStages = 4;
+constexpr int kBM = 128, kBK = 64, kStages = 4;
 constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
 constexpr int kThreads = (kConsumers + 1) * 128;
-constexpr int kSlabN = 64;                      // n per 128-byte swizzled row of B
-constexpr int kABytes = kBM * kBK * 2;          // 16 KB per stage
-constexpr int kBSlabBytes = kBK * kSlabN * 2;   // 8 KB
-constexpr int kBBytes = kBK * kBN * 2;          // 32 KB per stage
-constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
-constexpr std::size_t kSmemBytes = 1024         // slack to align the tiles to 1024 bytes
-                                   + std::size_t(kStages) * kStageBytes + 2 * kStages * 8;
-static_assert(kBM == kConsumers * 64 && kBK % 16 == 0 && kBBytes == kBN / kSlabN * kBSlabBytes);
+constexpr int kSlabN = 64;              // n per 128-byte swizzled row of B
+constexpr int kABytes = kBM * kBK * 2;  // 16 KB per stage
+static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
 
-// The device code below exists for sm_90a only. The host pass and the sm_90a pass see it; any
-// other device pass (an "80;90a" build) compiles a kernel that traps, never launched.
-#if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define KWB_WGMMA_TARGET 1
-#else
-#define KWB_WGMMA_TARGET 0
-#endif
+// The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
+// leave multiprocessors idle (see chooseTileN).
+template <int BN>
+struct TileN {
+  static_assert(BN == 64 || BN == 128 || BN == 256);
+  static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
+  static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
+  static constexpr std::size_t kSmemBytes = 1024         // slack to align the tiles to 1024 B
+                                            + std::size_t(kStages) * kStageBytes + 2 * kStages * 8;
+};
 
 #if KWB_WGMMA_TARGET
-// --- device helpers (PTX of sm_90 / sm_90a) ---------------------------------------------------
-
-__device__ __forceinline__ std::uint32_t smemAddr(const void* p) {
-  return std::uint32_t(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbarInit(std::uint32_t bar, std::uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void mbarExpectTx(std::uint32_t bar, std::uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
-               : "memory");
-}
-
-__device__ __forceinline__ void mbarArrive(std::uint32_t bar) {
-  asm volatile(
-      "{\n"
-      ".reg .b64 state;\n"
-      "mbarrier.arrive.shared::cta.b64 state, [%0];\n"
-      "}\n" ::"r"(bar)
-      : "memory");
-}
-
-// Spins until the phase with the given parity has completed. A fresh barrier counts its
-// "previous" phase (parity 1) as complete, which lets the producer start on empty stages.
-__device__ __forceinline__ void mbarWait(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  do {
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
-// One 2-D box of the tensor map at element coordinates (inner, outer) into shared memory;
-// completes `bytes` of the barrier's transaction count.
-__device__ __forceinline__ void tmaLoad2d(std::uint32_t dst, const CUtensorMap* map, int inner,
-                                          int outer, std::uint32_t bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, "
-      "{%2, %3}], [%4];\n" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar)
-      : "memory");
-}
-
-__device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,
-                                                  std::uint32_t sbo) {
-  return std::uint64_t((addr & 0x3FFFFu) >> 4) | std::uint64_t(lbo >> 4) << 16 |
-         std::uint64_t(sbo >> 4) << 32 | std::uint64_t(1) << 62;  // 1 = 128-byte swizzle
-}
-
-__device__ __forceinline__ void wgmmaFence() {
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void wgmmaCommit() {
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-}
-template <int N>
-__device__ __forceinline__ void wgmmaWait() {
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-}
-// Keeps the compiler from moving accumulator reads or writes across the asynchronous wgmmas
-// (CUTLASS's warpgroup_fence_operand).
-__device__ __forceinline__ void fenceOperands(float (&d)[128]) {
-#pragma unroll
-  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
-}
-
-// D(64×256, FP32) += A(64×16, K-major, shared) · B(16×256, N-major, shared): scale-d 1,
-// scale-a 1, scale-b 1, trans-a 0, trans-b 1.
-__device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], std::uint64_t descA,
-                                                std::uint64_t descB) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
-      "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
-      "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
-      "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
-      "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
-      "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
-      "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
-      "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-      "%128, %129, p, 1, 1, 0, 1;\n"
-      "}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
-        "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
-        "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
-        "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
-        "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(descA), "l"(descB), "r"(1));
-}
-
-#endif  // KWB_WGMMA_TARGET
+using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
+#endif
 
 // Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. Compiled for sm_90a only: on
 // any other target the body traps (the launcher never runs it there).
+template <int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB, int m, int n, int k, float alpha,
                      float beta, float* __restrict__ c, int tilesM, int tilesN) {
 #if KWB_WGMMA_TARGET
+  constexpr int kBN = BN, kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
+  constexpr int kAcc = BN / 2;                   // FP32 accumulators per thread
+  constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
   const std::uint32_t sA = base;                      // kStages × 16 KB
@@ -260,14 +149,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     const int warp = (tid / 32) % 4, lane = tid % 32;
-    float d[128];
+    float d[kAcc];
     int s = 0;
     std::uint32_t phase = 0;
     for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
       const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, 8);
       const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
 #pragma unroll
-      for (int i = 0; i < 128; ++i) d[i] = 0.f;
+      for (int i = 0; i < kAcc; ++i) d[i] = 0.f;
       fenceOperands(d);
       int prev = 0;
       for (int kt = 0; kt < kTiles; ++kt) {
@@ -277,7 +166,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmmaFence();
 #pragma unroll
         for (int kk = 0; kk < kBK / 16; ++kk)
-          wgmmaM64N256K16(d, smemDesc(a + 32u * kk, 16, 1024),
+          wgmmaM64K16<BN>(d, smemDesc(a + 32u * kk, 16, 1024),
                           smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
         wgmmaCommit();
         // Keep one group in flight: once the previous slice's wgmmas are done, its stage
@@ -303,7 +192,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int rowBase = row0 + consumer * 64 + warp * 16 + lane / 4;
       const int colBase = col0 + 2 * (lane % 4);
 #pragma unroll
-      for (int j = 0; j < 32; ++j) {
+      for (int j = 0; j < kBN / 8; ++j) {
         const int col = colBase + 8 * j;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
@@ -382,6 +271,42 @@ bool isHopper() {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+template <int BN>
+void launchTiles(const GemmArgs& g) {
+  using T = TileN<BN>;
+  const TileGrid grid = tileGrid(g.shape, kBM, BN);
+  const int tilesM = int((g.shape.m + kBM - 1) / kBM);
+  const unsigned sms = unsigned(detail::multiprocessors());
+  const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
+
+  const CUtensorMap mapA = halfTensorMap(g.aHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
+  const CUtensorMap mapB = halfTensorMap(g.bHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+  KWB_CUDA_CHECK(cudaFuncSetAttribute(
+      &hgemmWgmmaKernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
+  hgemmWgmmaKernel<BN><<<blocks, kThreads, T::kSmemBytes, g.stream>>>(
+      mapA, mapB, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c, tilesM,
+      grid.tilesN);
+  KWB_CHECK_LAUNCH();
+}
+
+std::int64_t tileCount(const Shape& s, int bn) {
+  return ((s.m + kBM - 1) / kBM) * ((s.n + bn - 1) / bn);
+}
+
+// The widest block tile that still gives every multiprocessor about one tile (3/4 of them, as
+// sgemm.warp_tiled decides): 128×256 from 2048² of C up, 128×64 at 1024² (128 tiles, where
+// 128×256 makes 32 and leaves 100 of 132 SMs idle). Below that the narrowest tile, which gives
+// the most blocks.
+int chooseTileN(const Shape& s, int sms) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force a width
+  if (const char* forced = std::getenv("KWB_WGMMA_BN")) return std::atoi(forced);
+#endif
+  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
+  for (int bn : {256, 128})
+    if (tileCount(s, bn) >= enough) return bn;
+  return 64;
+}
+
 LaunchInfo launch(const GemmArgs& g) {
   if (!g.shape.multipleOf(8)) {
     LaunchInfo ran = launchSgemmWarpTiled(g);
@@ -398,19 +323,16 @@ LaunchInfo launch(const GemmArgs& g) {
   if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
     throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
 
-  const TileGrid grid = tileGrid(g.shape, kBM, kBN);
-  const int tilesM = int((g.shape.m + kBM - 1) / kBM);
-  const unsigned sms = unsigned(detail::multiprocessors());
-  const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
-
-  const CUtensorMap mapA = halfTensorMap(g.aHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
-  const CUtensorMap mapB = halfTensorMap(g.bHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
-  KWB_CUDA_CHECK(cudaFuncSetAttribute(
-      &hgemmWgmmaKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmemBytes)));
-  hgemmWgmmaKernel<<<blocks, kThreads, kSmemBytes, g.stream>>>(
-      mapA, mapB, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c, tilesM,
-      grid.tilesN);
-  KWB_CHECK_LAUNCH();
+  switch (chooseTileN(g.shape, detail::multiprocessors())) {
+    case 64:
+      launchTiles<64>(g);
+      break;
+    case 128:
+      launchTiles<128>(g);
+      break;
+    default:
+      launchTiles<256>(g);
+  }
   return {false, kId};
 }
 

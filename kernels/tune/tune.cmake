@@ -73,6 +73,8 @@ kwb_tune_kernel(sgemm.warp_tiled
     "128,256,16,64,64,4,8,4"   # 8 warps, wider tile: more reuse of A, 50 KB shared memory
     "128,64,16,64,32,2,8,4"    # 4 warps, 8x8 per thread: more blocks for mid-size shapes
     "64,128,16,32,64,4,4,4"    # 4 warps, 4x16 per thread: more blocks for mid-size shapes
+    "64,128,16,32,32,2,4,4"    # 8 warps, 4x8 per thread: the same blocks, twice the warps
+    "64,64,16,32,32,2,4,4"     # 4 warps, 4x8 per thread: the split-K tile, 4x the blocks
 )
 kwb_tune_kernel(sgemm.mma_multistage
   TEMPLATE mma_multistage_cfg.cu.in
