@@ -212,8 +212,9 @@ KernelDescriptor sgemmWarpTiled() {
   d.precision = Precision::kFp32;
   d.alignment = 1;  // every shape runs this kernel; only its edge guards change
   d.description =
-      "128x128x16 block tile (64x128 or 64x64 when that leaves SMs idle, split-K with a "
-      "deterministic reduction when even 64x64 tiles are fewer than the SMs), 4 warps of 64x64, "
+      "128x128x16 block tile (when that leaves SMs idle: split-K with a deterministic "
+      "reduction, on the largest of 128x128, 64x128 and 64x64 whose blocks fill the SMs), "
+      "4 warps of 64x64, "
       "8x16 outputs per thread, double-buffered "
       "shared memory with register prefetch, grouped tile order for L2; K or N not a multiple "
       "of 4 takes element-wise loads";

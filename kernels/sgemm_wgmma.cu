@@ -7,7 +7,8 @@
 // shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
 // tensor copy engine (TMA) fills shared memory without any thread computing an address.
 //
-// Block tile 128×256, K slice 64, three warpgroups (384 threads):
+// Block tile 128×BN (BN = 256, or 128 / 64 where 128×256 tiles would leave SMs idle: see
+// chooseTileN), K slice 64, three warpgroups (384 threads); described here for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
 //     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
 //     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
@@ -348,7 +349,8 @@ KernelDescriptor sgemmWgmma() {
   d.description =
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
-      "128x256x64 tile, persistent grid; needs sm_90a (others run sgemm.mma_multistage) and "
+      "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
+      "grid; needs sm_90a (others run sgemm.mma_multistage) and "
       "shapes a multiple of 8 (others run sgemm.warp_tiled)";
   d.launch = &launch;
   return d;
