@@ -15,25 +15,18 @@
 // work, over 2 ≤ S ≤ 8 with at least 8 k tiles (128 of K) per range so the pipeline prologue
 // stays amortised.
 //
-// Workspace: one cached buffer per device, grown on demand, rather than cudaMallocAsync per
-// launch. Why: the default memory pool's release threshold is 0, so every synchronisation
-// (the harness synchronises between timed samples) hands the pool's memory back and the next
-// cudaMallocAsync maps it again, host and driver work of the order of the 40 µs kernel it
-// serves; raising the threshold would change process-wide state the caller owns. The buffer
-// is bounded (split-K runs only when the default tiles are fewer than 3/4 of the SMs: at most
-// 99 tiles of 128×128 in 8 slices, 52 MB on an H100) and stays resident like cuBLAS's workspace
-// (MemorySafety compares two passes after the first). Launches on different streams are ordered on
-// it by an event recorded after each reduction, which the next user's stream waits on.
+// Workspace: one cached buffer per device (detail/workspace.h), bounded: split-K runs only
+// when the default tiles are fewer than 3/4 of the SMs, at most 99 tiles of 128×128 in 8
+// slices, 52 MB on an H100.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include <string>
 
 #include "detail/multiprocessors.h"
+#include "detail/workspace.h"
 #include "descriptors.h"
 #include "sgemm_warp_tiled.cuh"
 
@@ -63,12 +56,6 @@ __global__ void splitKReduce(std::int64_t mn, int splits, const float* __restric
     c[i] = beta == 0.0f ? alpha * sum : fmaf(alpha, sum, beta * c[i]);
   }
 }
-
-struct Workspace {
-  float* data = nullptr;
-  std::size_t bytes = 0;
-  cudaEvent_t lastUse = nullptr;  // recorded after the last reduction that read `data`
-};
 
 // A block tile and split count: the plan for a shape too small to fill the GPU with whole-K
 // tiles of the default configuration.
@@ -112,6 +99,12 @@ SplitPlan planSplitK(const Shape& s, int sms) {
   return {2, 1};  // K too short to split: the small tile, whole K
 }
 
+// The partial sums of every split-K launch, whatever its tile.
+detail::WorkspaceCache& splitKWorkspace() {
+  static detail::WorkspaceCache cache;
+  return cache;
+}
+
 template <class Cfg = SmallConfig>
 LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   const Shape& s = g.shape;
@@ -122,45 +115,23 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   const std::int64_t mn = s.m * s.n;
   const std::size_t bytes = std::size_t(splits) * std::size_t(mn) * sizeof(float);
 
-  static std::mutex mutex;
-  static std::array<Workspace, 64> workspaces;
-  int device = 0;
-  KWB_CUDA_CHECK(cudaGetDevice(&device));
-  if (device >= int(workspaces.size())) return launchWarpTiled<Cfg, true>(g, kId);
-  const std::lock_guard<std::mutex> lock(mutex);
-  Workspace& ws = workspaces[std::size_t(device)];
-  if (ws.lastUse == nullptr)
-    KWB_CUDA_CHECK(cudaEventCreateWithFlags(&ws.lastUse, cudaEventDisableTiming));
-  if (ws.bytes < bytes) {
-    // cudaFree waits for the device, so no earlier launch still reads the old buffer.
-    if (ws.data != nullptr) KWB_CUDA_CHECK(cudaFree(ws.data));
-    ws.data = nullptr;
-    ws.bytes = 0;
-    KWB_CUDA_CHECK(cudaMalloc(&ws.data, bytes));
-    ws.bytes = bytes;
-  }
-  // A launch on another stream may still be reading the workspace. Inside a graph capture
-  // the launches are ordered by the graph itself, and an event from outside it cannot join.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  KWB_CUDA_CHECK(cudaStreamIsCapturing(g.stream, &capture));
-  const bool capturing = capture != cudaStreamCaptureStatusNone;
-  if (!capturing) KWB_CUDA_CHECK(cudaStreamWaitEvent(g.stream, ws.lastUse, 0));
-
+  const detail::WorkspaceCache::Lease ws = splitKWorkspace().acquire(bytes, g.stream);
+  if (ws.data() == nullptr) return launchWarpTiled<Cfg, true>(g, kId);
+  auto* partial = static_cast<float*>(ws.data());
   const bool vec = warpTiledVectorizable(g);
   if (vec && s.m % Cfg::BM == 0 && s.n % Cfg::BN == 0 && s.k % bk == 0)
-    launchWarpTiledKernel<Cfg, detail::Edge::kFull, true>(g, splits, kChunk, ws.data);
+    launchWarpTiledKernel<Cfg, detail::Edge::kFull, true>(g, splits, kChunk, partial);
   else if (vec)
-    launchWarpTiledKernel<Cfg, detail::Edge::kVec, true>(g, splits, kChunk, ws.data);
+    launchWarpTiledKernel<Cfg, detail::Edge::kVec, true>(g, splits, kChunk, partial);
   else
-    launchWarpTiledKernel<Cfg, detail::Edge::kScalar, true>(g, splits, kChunk, ws.data);
+    launchWarpTiledKernel<Cfg, detail::Edge::kScalar, true>(g, splits, kChunk, partial);
 
   constexpr int kReduceThreads = 256;
   const std::int64_t blocks = std::min<std::int64_t>((mn + kReduceThreads - 1) / kReduceThreads,
                                                      std::int64_t(detail::multiprocessors()) * 16);
-  splitKReduce<<<unsigned(blocks), kReduceThreads, 0, g.stream>>>(mn, splits, ws.data, g.alpha,
+  splitKReduce<<<unsigned(blocks), kReduceThreads, 0, g.stream>>>(mn, splits, partial, g.alpha,
                                                                   g.beta, g.c);
   KWB_CHECK_LAUNCH();
-  if (!capturing) KWB_CUDA_CHECK(cudaEventRecord(ws.lastUse, g.stream));
   return {false, kId};
 }
 
