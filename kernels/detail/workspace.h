@@ -1,6 +1,6 @@
 #pragma once
-// A scratch buffer a launcher keeps on each device between launches (split-K partial sums,
-// stream-K partial tiles), rather than cudaMallocAsync per launch: the default memory pool's
+// A scratch buffer a launcher keeps on each device between launches (sgemm.warp_tiled's
+// split-K partial sums), rather than cudaMallocAsync per launch: the default memory pool's
 // release threshold is 0, so every synchronisation (the harness synchronises between timed
 // samples) hands the pool's memory back and the next cudaMallocAsync maps it again, host and
 // driver work of the order of the kernels it serves; raising the threshold would change
@@ -43,7 +43,7 @@ class WorkspaceCache {
   };
 
   // At least `bytes` of device memory on the current device, for work enqueued on `stream`.
-  // A new or grown buffer is zero-filled (a user may keep flags there that it leaves at zero).
+  // A new or grown buffer is zero-filled.
   Lease acquire(std::size_t bytes, cudaStream_t stream);
 
  private:
