@@ -21,9 +21,12 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "detail/multiprocessors.h"
 #include "detail/workspace.h"
@@ -99,6 +102,22 @@ SplitPlan planSplitK(const Shape& s, int sms) {
   return {2, 1};  // K too short to split: the small tile, whole K
 }
 
+// What a launch reports it ran (LaunchInfo::ranKernel): the id alone for the default tile on
+// whole K, else the tile and split count, "sgemm.warp_tiled (64x128 tile, split-K 4)".
+template <class Cfg>
+std::string_view ranName(int splits) {
+  static const std::array<std::string, kMaxSplits + 1> names = [] {
+    std::array<std::string, kMaxSplits + 1> n;
+    for (int sp = 1; sp <= kMaxSplits; ++sp)
+      n[std::size_t(sp)] = std::string(kId) + " (" + std::to_string(Cfg::BM) + "x" +
+                           std::to_string(Cfg::BN) + " tile" +
+                           (sp > 1 ? ", split-K " + std::to_string(sp) : std::string()) + ")";
+    return n;
+  }();
+  if (std::is_same_v<Cfg, DefaultConfig> && splits == 1) return kId;
+  return names[std::size_t(splits)];
+}
+
 // The partial sums of every split-K launch, whatever its tile.
 detail::WorkspaceCache& splitKWorkspace() {
   static detail::WorkspaceCache cache;
@@ -116,7 +135,7 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   const std::size_t bytes = std::size_t(splits) * std::size_t(mn) * sizeof(float);
 
   const detail::WorkspaceCache::Lease ws = splitKWorkspace().acquire(bytes, g.stream);
-  if (ws.data() == nullptr) return launchWarpTiled<Cfg, true>(g, kId);
+  if (ws.data() == nullptr) return launchWarpTiled<Cfg, true>(g, ranName<Cfg>(1));
   auto* partial = static_cast<float*>(ws.data());
   const bool vec = warpTiledVectorizable(g);
   if (vec && s.m % Cfg::BM == 0 && s.n % Cfg::BN == 0 && s.k % bk == 0)
@@ -132,7 +151,7 @@ LaunchInfo launchSplitK(const GemmArgs& g, int splits) {
   splitKReduce<<<unsigned(blocks), kReduceThreads, 0, g.stream>>>(mn, splits, partial, g.alpha,
                                                                   g.beta, g.c);
   KWB_CHECK_LAUNCH();
-  return {false, kId};
+  return {false, ranName<Cfg>(splits)};
 }
 
 // The default tile when it gives about one block per multiprocessor (3/4 of them), as a cuBLAS
@@ -161,7 +180,7 @@ LaunchInfo launch(const GemmArgs& g) {
   if (tiles(g.shape, DefaultConfig::BM, DefaultConfig::BN) >= std::int64_t(sms) * 3 / 4)
     return launchWarpTiled<DefaultConfig, true>(g, kId);
   const SplitPlan plan = planSplitK(g.shape, sms);
-  if (plan.splits == 1) return launchWarpTiled<SmallConfig, true>(g, kId);
+  if (plan.splits == 1) return launchWarpTiled<SmallConfig, true>(g, ranName<SmallConfig>(1));
   switch (plan.config) {
     case 0:
       return launchSplitK<DefaultConfig>(g, plan.splits);

@@ -327,14 +327,14 @@ LaunchInfo launch(const GemmArgs& g) {
   switch (chooseTileN(g.shape, detail::multiprocessors())) {
     case 64:
       launchTiles<64>(g);
-      break;
+      return {false, "sgemm.wgmma (128x64 tile)"};
     case 128:
       launchTiles<128>(g);
-      break;
+      return {false, "sgemm.wgmma (128x128 tile)"};
     default:
       launchTiles<256>(g);
+      return {false, kId};
   }
-  return {false, kId};
 }
 
 }  // namespace

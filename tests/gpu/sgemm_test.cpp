@@ -41,7 +41,8 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
     const kwb::CaseResult c = session().verifyCase(k, s, kSeed);
     expectVerified(c, k, kSeed);
     EXPECT_FALSE(c.fallback);
-    EXPECT_EQ(c.ranKernel, k.id);
+    // The kernel itself ran; a stage that picks its tile by shape names the tile after its id.
+    EXPECT_TRUE(c.ranKernel.starts_with(k.id)) << c.ranKernel;
   }
 }
 INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(fp16Inputs)), paramName);

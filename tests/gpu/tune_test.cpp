@@ -53,7 +53,10 @@ TEST_F(Tune, EveryConfigurationVerifies) {
                   toString(own ? kwb::CaseStatus::kPass : kwb::CaseStatus::kFallback))
             << c.message;
         EXPECT_EQ(c.fallback, !own);
-        EXPECT_EQ(c.ranKernel, own ? v.config.name : std::string("sgemm.warp_tiled"));
+        if (own)
+          EXPECT_EQ(c.ranKernel, v.config.name);
+        else  // the warp-tiled stage, which names the tile it chose after its id
+          EXPECT_TRUE(c.ranKernel.starts_with("sgemm.warp_tiled")) << c.ranKernel;
         ASSERT_TRUE(c.verification.has_value()) << c.message;
         EXPECT_EQ(c.verification->unwritten, 0);
         EXPECT_EQ(c.verification->compare.mismatches, 0) << c.message;
