@@ -57,7 +57,6 @@ __global__ void __launch_bounds__(T::kThreads,
                                int tilesN) {
   constexpr int BM = T::BM, BN = T::BN, BK = T::BK, TM = T::TM, TN = T::TN;
   constexpr int kThreads = T::kThreads;
-  constexpr int kAsStride = BM + 4;
   constexpr int kAStride = kThreads * 4 / BK;  // rows of A one pass of the block loads
   constexpr int kBStride = kThreads / (BN / 4);
   constexpr int kALoads = BM / kAStride, kBLoads = BK / kBStride;
@@ -66,7 +65,22 @@ __global__ void __launch_bounds__(T::kThreads,
                 "A tile must split evenly into float4 rows");
   static_assert(kThreads % (BN / 4) == 0 && BK % kBStride == 0,
                 "B tile must split evenly into float4 rows");
-  __shared__ __align__(16) float as[2][BK][kAsStride];
+  // The transposing store of A, conflict-free by an XOR swizzle instead of padding. A warp's
+  // loaders hold float4s of kARowsPerWarp consecutive rows of A (m) × BK/4 chunks (k); each
+  // writes its 4 values down column m of as rows k..k+3. Unswizzled, the warp's 32 stores to
+  // one as row k touch only kARowsPerWarp distinct m (the other threads of that store write
+  // rows k + 4j, which with a pitch of BM ≡ 0 mod 32 words fall in the same banks): a
+  // 32 / kARowsPerWarp-way conflict (8-way for the 32-deep tiles; padding the pitch to BM + 4
+  // only halved it). Stored at column m ^ swizzle(k), with swizzle(k) = (k / 4) · kARowsPerWarp,
+  // the chunk j = k / 4 of the warp's rows lands in banks j·kARowsPerWarp + (m mod
+  // kARowsPerWarp): 32 distinct banks. The swizzle is a multiple of 4 below 32, so a float4 of
+  // 4 consecutive m (what the compute loop reads) stays contiguous, 16-byte aligned and inside
+  // its 32-word block.
+  constexpr int kARowsPerWarp = 32 / (BK / 4);
+  static_assert(kARowsPerWarp % 4 == 0 && BM % 32 == 0 && kAStride % kARowsPerWarp == 0,
+                "swizzle: whole float4s within 32-word blocks, warps on aligned row groups");
+  auto swz = [](int kRow) { return kRow / 4 * kARowsPerWarp; };
+  __shared__ __align__(16) float as[2][BK][BM];
   __shared__ __align__(16) float bs[2][BK][BN];
 
   const int tid = int(threadIdx.x);
@@ -95,10 +109,11 @@ __global__ void __launch_bounds__(T::kThreads,
   auto storeShared = [&](int s) {
 #pragma unroll
     for (int i = 0; i < kALoads; ++i) {
-      as[s][aCol + 0][aRow + i * kAStride] = ra[i].x;
-      as[s][aCol + 1][aRow + i * kAStride] = ra[i].y;
-      as[s][aCol + 2][aRow + i * kAStride] = ra[i].z;
-      as[s][aCol + 3][aRow + i * kAStride] = ra[i].w;
+      const int col = (aRow + i * kAStride) ^ swz(aCol);  // swz(aCol + c) == swz(aCol), c < 4
+      as[s][aCol + 0][col] = ra[i].x;
+      as[s][aCol + 1][col] = ra[i].y;
+      as[s][aCol + 2][col] = ra[i].z;
+      as[s][aCol + 3][col] = ra[i].w;
     }
 #pragma unroll
     for (int i = 0; i < kBLoads; ++i)
@@ -122,7 +137,7 @@ __global__ void __launch_bounds__(T::kThreads,
 #pragma unroll
       for (int i = 0; i < TM; i += 4)
         *reinterpret_cast<float4*>(&regM[i]) =
-            *reinterpret_cast<const float4*>(&as[cur][kk][tRow + i]);
+            *reinterpret_cast<const float4*>(&as[cur][kk][(tRow + i) ^ swz(kk)]);
 #pragma unroll
       for (int j = 0; j < TN; j += 4)
         *reinterpret_cast<float4*>(&regN[j]) =
@@ -148,8 +163,9 @@ __global__ void __launch_bounds__(T::kThreads,
                            alpha, beta);
 }
 
-using LargeTile = RbTile<128, 128, 8, 8, 8, 2, 1>;  // 256 threads, 64 accumulators each
-using SmallTile = RbTile<64, 64, 32, 4, 4, 3, 3>;   // 256 threads, 16 accumulators each
+using LargeTile = RbTile<128, 128, 8, 8, 8, 2, 1>;   // 256 threads, 64 accumulators each
+using MediumTile = RbTile<64, 64, 32, 4, 4, 3, 3>;   // 256 threads, 16 accumulators each
+using SmallTile = RbTile<32, 32, 32, 4, 4, 12, 12>;  // 64 threads, 16 accumulators each
 
 template <class T, Edge E>
 void launchWith(const GemmArgs& g) {
@@ -177,13 +193,14 @@ void launchTile(const GemmArgs& g) {
 }
 
 LaunchInfo launch(const GemmArgs& g) {
-  const Shape& s = g.shape;
-  // Large tiles only when their grid gives at least 3/4 of the SMs a block (2048³: 256 tiles
-  // on 132 SMs); below that the small tile's 4× more blocks win despite less reuse.
-  const std::int64_t largeTiles =
-      ((s.m + LargeTile::BM - 1) / LargeTile::BM) * ((s.n + LargeTile::BN - 1) / LargeTile::BN);
-  if (largeTiles >= std::int64_t(detail::multiprocessors()) * 3 / 4)
+  // The largest tile whose grid keeps the busiest SM's share of C within a factor 2 of the
+  // smallest share (see smallerTilePays): 128×128 from 2048³ up on 132 SMs, 64×64 at 1024³ and
+  // 511×513×1025, 32×32 at 512³ and below: the same tile as double_buffer's, or a larger one.
+  const int sms = detail::multiprocessors();
+  if (!smallerTilePays(g.shape, LargeTile::BM, LargeTile::BN, sms))
     launchTile<LargeTile>(g);
+  else if (!smallerTilePays(g.shape, MediumTile::BM, MediumTile::BN, sms))
+    launchTile<MediumTile>(g);
   else
     launchTile<SmallTile>(g);
   // Same kernel, same id on every path: only the tile size and the edge guards differ.

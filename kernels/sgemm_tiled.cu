@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "detail/micro_tile.cuh"
+#include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
 #include "descriptors.h"
 #include "tile_grid.h"
@@ -25,15 +26,23 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   detail::tiledGemm<BM, BN, BK, TM, TN, 0>(m, n, k, alpha, a, b, beta, c, tilesN);
 }
 
-constexpr int kBm = 64, kBn = 64, kBk = 32, kTm = 4, kTn = 4;
+// 64×64 tiles (256 threads) where that grid fills the GPU; 32×32 tiles (64 threads, the same
+// 4×4 micro-tile and warp layout) where it would leave SMs idle: see smallerTilePays.
+constexpr int kBk = 32, kTm = 4, kTn = 4;
+
+template <int BM, int BN>
+void launchWith(const GemmArgs& g) {
+  const TileGrid grid = tileGrid(g.shape, BM, BN);
+  sgemmTiledKernel<BM, BN, kBk, kTm, kTn><<<grid.blocks, (BM / kTm) * (BN / kTn), 0, g.stream>>>(
+      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.a, g.b, g.beta, g.c, grid.tilesN);
+  KWB_CHECK_LAUNCH();
+}
 
 LaunchInfo launch(const GemmArgs& g) {
-  const TileGrid grid = tileGrid(g.shape, kBm, kBn);
-  sgemmTiledKernel<kBm, kBn, kBk, kTm, kTn>
-      <<<grid.blocks, (kBm / kTm) * (kBn / kTn), 0, g.stream>>>(int(g.shape.m), int(g.shape.n),
-                                                                int(g.shape.k), g.alpha, g.a, g.b,
-                                                                g.beta, g.c, grid.tilesN);
-  KWB_CHECK_LAUNCH();
+  if (smallerTilePays(g.shape, 64, 64, detail::multiprocessors()))
+    launchWith<32, 32>(g);
+  else
+    launchWith<64, 64>(g);
   return {false, "sgemm.tiled"};
 }
 
@@ -44,7 +53,9 @@ KernelDescriptor sgemmTiled() {
   d.id = "sgemm.tiled";
   d.displayName = "Shared-memory tiled";
   d.family = "sgemm";
-  d.description = "64x64x32 shared-memory tiles, 4x4 register micro-tiles (A loads conflict)";
+  d.description =
+      "64x64x32 shared-memory tiles (32x32 when 64x64 leaves SMs idle), 4x4 register micro-tiles "
+      "(A loads conflict)";
   d.launch = &launch;
   return d;
 }

@@ -25,4 +25,23 @@ inline TileGrid tileGrid(const Shape& s, int tileM, int tileN) {
   return {unsigned(tiles), int(tilesN)};
 }
 
+// Outputs of C computed by the busiest SM when a grid of tileM×tileN tiles spreads over `sms`
+// multiprocessors: the critical path of a grid that fits on the GPU at once (all the stages
+// that use this have small enough blocks for every block of such a grid to be resident).
+inline std::int64_t busiestSmOutputs(const Shape& s, int tileM, int tileN, int sms) {
+  const std::int64_t tiles = ((s.m + tileM - 1) / tileM) * ((s.n + tileN - 1) / tileN);
+  const std::int64_t perSm = sms > 0 ? (tiles + sms - 1) / sms : tiles;
+  return perSm * tileM * tileN;
+}
+
+// Whether a block tile half the size in each dimension (a quarter of the outputs) should replace
+// the larger one for this shape: only when it at least halves the busiest SM's share of C. The
+// smaller tile reads twice the operand bytes per output and keeps half the values per register,
+// so it wins only where the larger grid leaves SMs idle (512³ on 132 SMs: 64 tiles of 64×64,
+// 256 of 32×32), never where both grids fill the GPU evenly (1024³: 8,192 outputs either way).
+inline bool smallerTilePays(const Shape& s, int tileM, int tileN, int sms) {
+  return 2 * busiestSmOutputs(s, tileM / 2, tileN / 2, sms) <=
+         busiestSmOutputs(s, tileM, tileN, sms);
+}
+
 }  // namespace kwb::kernels

@@ -1,5 +1,5 @@
 #pragma once
-// The register micro-tile shared by the 64×64 teaching stages (tiled, bank_free,
+// The register micro-tile shared by the 64×64 and 32×32 teaching stages (tiled, bank_free,
 // double_buffer): the thread layout, the inner product over one shared-memory tile, and the
 // guarded alpha/beta store. One definition, so those stages differ only in what they teach.
 #include <cstdint>
@@ -31,6 +31,34 @@ struct MicroTile {
       for (int i = 0; i < TM; ++i) af[i] = as[tr + i * kRowsT][q];
 #pragma unroll
       for (int j = 0; j < TN; ++j) bf[j] = bs[q][tc + j * kColsT];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(af[i], bf[j], acc[i][j]);
+    }
+  }
+
+  // The same inner product over tiles whose rows sit at an offset of 0..3 floats in shared
+  // memory (sgemm.double_buffer's 16-byte path for rows that do not start 16-byte aligned):
+  // element (r, q) of A at as[r][q + aShift[i]] for this thread's row i, element (q, col) of B at
+  // bs[q][col + bShift[q % 4]] (a row's offset depends on its k index mod 4 only). The offsets
+  // are runtime values, so A is read one float at a time instead of as[r][q..q+3] at once.
+  template <int BK, int APitch, int BRows, int BPitch>
+  __device__ __forceinline__ void accumulateShifted(const float (&as)[BM][APitch],
+                                                    const float (&bs)[BRows][BPitch],
+                                                    const int (&aShift)[TM],
+                                                    const int (&bShift)[4]) {
+    const float* aRow[TM];
+#pragma unroll
+    for (int i = 0; i < TM; ++i) aRow[i] = &as[tr + i * kRowsT][aShift[i]];
+#pragma unroll
+    for (int q = 0; q < BK; ++q) {
+      float af[TM], bf[TN];
+      const float* bRow = &bs[q][tc + bShift[q % 4]];
+#pragma unroll
+      for (int i = 0; i < TM; ++i) af[i] = aRow[i][q];
+#pragma unroll
+      for (int j = 0; j < TN; ++j) bf[j] = bRow[j * kColsT];
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll

@@ -20,6 +20,9 @@ namespace {
 bool any(const KernelDescriptor&) { return true; }
 bool fp16Inputs(const KernelDescriptor& k) { return k.precision == Precision::kFp16Fp32Acc; }
 bool hasFallback(const KernelDescriptor& k) { return !k.reference && k.alignment > 1; }
+bool fp32Stage(const KernelDescriptor& k) {
+  return !k.reference && k.precision == Precision::kFp32 && k.id.rfind("sgemm.", 0) == 0;
+}
 }  // namespace
 
 // Scenario 1: aligned squares and a non-square shape, each kernel's own tolerance.
@@ -48,6 +51,17 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
 INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(fp16Inputs)), paramName);
 
 // Scenario 3: shapes that are not multiples of 16 run the FP32 path, pass, and say so.
+// Scenario 1b: the FP32 stages pick their block tile by shape (smallerTilePays, 132 SMs: 32×32,
+// 64×64 and, for register_blocked, 128×128) and their copy path by alignment (double_buffer's
+// shifted 16-byte copies when K or N % 4 != 0): each tier on ragged and odd dimensions.
+class TileTiers : public KernelTest {};
+TEST_P(TileTiers, RaggedShapesOnEveryTier) {
+  for (const Shape& s : {Shape{100, 37, 131}, Shape{33, 65, 6}, Shape{511, 513, 1025},
+                         Shape{1023, 1022, 66}, Shape{2049, 2047, 37}})
+    expectVerified(session().verifyCase(kernel(), s, kSeed), kernel(), kSeed);
+}
+INSTANTIATE_TEST_SUITE_P(Registry, TileTiers, testing::ValuesIn(kernelIds(fp32Stage)), paramName);
+
 class Fallback : public KernelTest {};
 TEST_P(Fallback, UnalignedShapesPassThroughTheFp32Path) {
   const KernelDescriptor& k = kernel();
