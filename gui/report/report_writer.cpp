@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/results_model.h"
 #include "model/run_request.h"
@@ -168,7 +169,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
       combo->selectShape(s);
       page->rebuildNow();
       rp.newPage();
-      rp.heading(QString("%1 at %2").arg(title, QString::fromStdString(toString(s))));
+      rp.heading(QString("%1 at %2").arg(title, sizeKeyText(s, false)));
       rp.plot(page->plot());
     }
     if (skipped)
