@@ -28,15 +28,15 @@ Shape sizeKey(const CaseResult& c) {
 
 bool isVectorKey(const Shape& key) { return key.k <= 0 && key.n >= 1; }
 
-QString countText(std::int64_t count) {
+QString countText(std::int64_t count, bool grouped) {
   if (count >= 1024 && (count & (count - 1)) == 0)
     return QString("2^%1").arg(int(std::lround(std::log2(double(count)))));
-  return QLocale(QLocale::English).toString(qlonglong(count));
+  return grouped ? QLocale(QLocale::English).toString(qlonglong(count)) : QString::number(count);
 }
 
 QString sizeKeyText(const Shape& key, bool pretty) {
   if (!isVectorKey(key)) return QString::fromStdString(pretty ? shapeText(key) : toString(key));
-  return countText(key.m) + (key.n == 2 ? " i32" : " f32");
+  return countText(key.m, pretty) + (key.n == 2 ? " i32" : " f32");
 }
 
 QString sizeText(const CaseResult& c, bool pretty) { return sizeKeyText(sizeKey(c), pretty); }

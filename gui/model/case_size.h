@@ -19,7 +19,8 @@ bool isVectorKey(const Shape& key);
 // "1,000,003 i32" for a 1-D key.
 QString sizeKeyText(const Shape& key, bool pretty = true);
 QString sizeText(const CaseResult& c, bool pretty = true);
-QString countText(std::int64_t count);  // "2^28" for powers of two from 2^10, else "1,000,003"
+// "2^28" for powers of two from 2^10, else "1,000,003" (`grouped`) or "1000003".
+QString countText(std::int64_t count, bool grouped = true);
 // The problem family a 1-D key names: "reduce", "scan" (empty for GEMM).
 QString keyProblem(const Shape& key);
 // The x of the scaling plot: ∛(M·N·K) for GEMM, the element count for a 1-D key.

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QSignalBlocker>
+#include <algorithm>
 
 namespace kwb::gui {
 namespace {
@@ -54,10 +55,14 @@ void KernelListWidget::setCatalog(const KernelLookup& catalog, const QStringList
   const QSignalBlocker block(this);
   clear();
   // Kernels of more than one problem family (GEMM, reduce, scan) go in a section per family,
-  // in the catalog's order of first appearance; a GEMM-only catalog keeps its flat groups.
-  QStringList problems;
+  // GEMM first, then the catalog's order of first appearance; a GEMM-only catalog keeps its flat
+  // groups.
+  QStringList problems{"gemm"};
   for (const KernelInfo& k : catalog.kernels())
     if (!problems.contains(qtext(k.problem))) problems << qtext(k.problem);
+  if (std::none_of(catalog.kernels().begin(), catalog.kernels().end(),
+                   [](const KernelInfo& k) { return k.problem == "gemm"; }))
+    problems.removeFirst();
   const bool sections = problems.size() > 1;
   auto newGroup = [this](QTreeWidgetItem* parent, const QString& name) {
     auto* g = parent ? new QTreeWidgetItem(parent, {name}) : new QTreeWidgetItem(this, {name});
