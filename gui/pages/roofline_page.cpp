@@ -125,7 +125,14 @@ void RooflinePage::rebuild() {
   }
   const bool anyPoint = xMax > 0;
   if (!anyPoint) xMin = 1, xMax = 1000, yMin = 1, yMax = 1000;
-  const double x0 = std::max(1e-2, xMin / 10), x1 = xMax * 10;
+  const double x0 = std::max(1e-2, xMin / 10);
+  double x1 = xMax * 10;
+  // Reduce and scan sit far left of the ridge: the axis reaches past the FP32 ridge, so the
+  // picture shows how far below the compute roof a memory-bound case is.
+  const bool anyVector = std::any_of(doc.cases.begin(), doc.cases.end(),
+                                     [](const CaseResult& c) { return isVectorCase(c); });
+  if (anyPoint && anyVector && doc.device && doc.device->peakBandwidthGBs > 0)
+    x1 = std::max(x1, 2 * doc.device->peakFp32Tflops * 1000 / doc.device->peakBandwidthGBs);
   if (anyPoint && doc.device && doc.device->peakBandwidthGBs > 0) {
     const DeviceInfo& d = *doc.device;
     const double bw = d.peakBandwidthGBs;
@@ -139,7 +146,9 @@ void RooflinePage::rebuild() {
     m_slope->setData({x0, slopeEnd}, {bw * x0, bw * slopeEnd}, true);
     yMin = std::min(yMin, bw * x0);
     auto addRoof = [&](const QString& name, double peakGflops, Qt::PenStyle style) {
-      if (peakGflops <= 0) return;
+      // With reduce or scan cases, a roof whose ridge is right of the axis (the tensor-core
+      // roofs) is not drawn, nor does it stretch the GFLOP/s axis.
+      if (peakGflops <= 0 || (anyVector && peakGflops / bw >= x1)) return;
       QCPGraph* g = p->addGraph();
       g->setName(QString("%1 peak %2").arg(name, gflopsText(peakGflops)));
       g->setPen(QPen(ink(), 2, style));

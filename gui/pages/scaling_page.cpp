@@ -69,7 +69,7 @@ void ScalingPage::rebuild() {
   const KernelLookup& cat = model()->catalog();
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyOther = false, anyFallback = false;
-  std::set<std::int64_t> cubicSizes;
+  std::set<std::int64_t> cubicSizes;  // or, for 1-D cases, the joined counts
   std::set<double> allSizes;
   auto addPoints = [&](QCPGraph* g, QList<const CaseResult*> points, const QString& name) {
     // In the graph's key order, so the i-th error bar is the i-th point's.
@@ -88,6 +88,7 @@ void ScalingPage::rebuild() {
       yMin = std::min(yMin, ci.low), yMax = std::max(yMax, ci.high);
       allSizes.insert(x);
       if (!vector && isCubic(c->shape)) cubicSizes.insert(c->shape.m);
+      if (vector && joined(*c)) cubicSizes.insert(c->count);
       tooltips()->add(p->xAxis, p->yAxis, x, v,
                       QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
                           .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",
@@ -197,7 +198,8 @@ void ScalingPage::rebuild() {
                                                 QBrush(Qt::darkGray, Qt::BDiagPattern), 9));
   // Ticks at the sizes run: the cubic ones, else every size, unless there are too many.
   QList<QPair<double, QString>> ticks;
-  for (std::int64_t n : cubicSizes) ticks << QPair<double, QString>{double(n), QString::number(n)};
+  for (std::int64_t n : cubicSizes)
+    ticks << QPair<double, QString>{double(n), vector ? countText(n) : QString::number(n)};
   if (ticks.isEmpty())
     for (double x : allSizes)
       ticks << QPair<double, QString>{
