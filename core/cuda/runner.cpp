@@ -151,10 +151,10 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
                                 const std::vector<Shape>& shapes) {
   std::vector<PlanCase> plan;
   for (const Shape& s : shapes) {
+    for (const auto* k : kernels)  // GEMM kernels only: 1-D ones take orderVectorPlan
+      if (k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
     for (const auto* k : kernels)
-      if (k->reference) plan.push_back({k, s, std::nullopt});
-    for (const auto* k : kernels)
-      if (!k->reference) plan.push_back({k, s, std::nullopt});
+      if (!k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
   }
   return plan;
 }

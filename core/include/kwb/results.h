@@ -127,7 +127,7 @@ struct ProgressionViolation {
   // The two medians' 95% confidence intervals overlap: the drop may be measurement noise.
   // Still reported (the rule is strict); this says how much to believe it.
   bool withinNoise = false;
-  std::string size;  // sizeLabel of the cases: the shape, or "2^20 f32" (schema 4)
+  std::string size = {};  // sizeLabel of the cases: the shape, or "2^20 f32" (schema 4)
 };
 
 struct ProgressionCheck {
