@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <cmath>
 
+#include "kwb/family.h"
 #include "kwb/shape.h"
 
 namespace kwb::gui {
@@ -29,9 +30,9 @@ Shape sizeKey(const CaseResult& c) {
 bool isVectorKey(const Shape& key) { return key.k <= 0 && key.n >= 1; }
 
 QString countText(std::int64_t count, bool grouped) {
-  if (count >= 1024 && (count & (count - 1)) == 0)
-    return QString("2^%1").arg(int(std::lround(std::log2(double(count)))));
-  return grouped ? QLocale(QLocale::English).toString(qlonglong(count)) : QString::number(count);
+  const std::string plain = kwb::countText(count);  // "2^20" or "1000003", as core writes it
+  if (!grouped || plain.starts_with("2^")) return QString::fromStdString(plain);
+  return QLocale(QLocale::English).toString(qlonglong(count));
 }
 
 QString sizeKeyText(const Shape& key, bool pretty) {
@@ -84,7 +85,9 @@ const CaseResult* findCase(const RunDocument& doc, std::string_view kernel, cons
 }
 
 bool violationAt(const ProgressionViolation& v, const Shape& key) {
-  return !isVectorKey(key) && v.shape == key;
+  // A 1-D violation names its size as text (kwb::sizeLabel), "2^20 f32".
+  return isVectorKey(key) ? QString::fromStdString(v.size) == sizeKeyText(key, false)
+                          : v.shape == key;
 }
 
 std::optional<std::int64_t> firstMismatchIndex(const CompareReport& r) {
@@ -103,6 +106,13 @@ QString firstMismatchText(const CompareReport& r) {
                 .arg(QString::number(r.firstMismatch->got, 'g', 9),
                      QString::number(r.firstMismatch->expected, 'g', 9));
   return text;
+}
+
+const CaseResult* violationCase(const RunDocument& doc, const ProgressionViolation& v,
+                                const std::string& kernel) {
+  for (const auto& c : doc.cases)
+    if (c.kernel == kernel && violationAt(v, sizeKey(c))) return &c;
+  return nullptr;
 }
 
 double headline(const CaseResult& c) {

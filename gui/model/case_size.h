@@ -32,9 +32,11 @@ bool sizeMatches(const CaseResult& c, const Shape& key);
 // The case of `kernel` at `key` (RunDocument::find for GEMM shapes, the 1-D key otherwise).
 const CaseResult* findCase(const RunDocument& doc, std::string_view kernel, const Shape& key);
 
-// The progression violation is at this size. A violation names a GEMM shape only: a 1-D
-// case's violation carries no shape of its own, so it is marked nowhere yet.
+// The progression violation is at this size: its shape, or for a 1-D size its size text.
 bool violationAt(const ProgressionViolation& v, const Shape& key);
+// The case of `kernel` (v.from or v.to) at the violation's size; null if not in `doc`.
+const CaseResult* violationCase(const RunDocument& doc, const ProgressionViolation& v,
+                                const std::string& kernel);
 
 // Where a 1-D output first went wrong: CompareReport::firstMismatchIndex, else the column
 // of its first mismatch (a vector is one row).
