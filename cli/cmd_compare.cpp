@@ -40,7 +40,7 @@ std::string compareTable(const RunComparison& r) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
                                               "base 95% CI us", "new 95% CI us", "verdict"}};
   for (const auto& c : r.cases)
-    rows.push_back({c.kernel, toString(c.shape), us(c.baseMs), us(c.newMs),
+    rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs),
                     fixed(100 * c.change, 1) + "%", us(c.baseCi.low) + " .. " + us(c.baseCi.high),
                     us(c.newCi.low) + " .. " + us(c.newCi.high), std::string(toString(c.verdict))});
   return formatTable(rows);
@@ -64,7 +64,7 @@ int compareCommand(const CompareOpts& o) {
   std::cout << compareTable(r);
   for (const auto& c : r.cases)
     if (c.verdict == Verdict::kUncertain)
-      std::cout << "  " << c.kernel << " " << toString(c.shape) << ": " << c.reason << '\n';
+      std::cout << "  " << c.kernel << " " << c.size << ": " << c.reason << '\n';
   for (const auto& n : r.onlyInBase) std::cout << "only in base: " << n << '\n';
   for (const auto& n : r.onlyInNew) std::cout << "only in new: " << n << '\n';
   std::cout << r.count(Verdict::kFaster) << " faster, " << r.count(Verdict::kSlower) << " slower, "
@@ -75,7 +75,7 @@ int compareCommand(const CompareOpts& o) {
   for (const auto& c : r.cases)
     if (c.verdict == Verdict::kSlower && c.change > *failAbove) {
       ++regressions;
-      std::cout << "REGRESSION: " << c.kernel << " " << toString(c.shape) << " is "
+      std::cout << "REGRESSION: " << c.kernel << " " << c.size << " is "
                 << fixed(100 * c.change, 1) << "% slower (limit " << fixed(100 * *failAbove, 1)
                 << "%)\n";
     }

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "kwb/family.h"
 #include "kwb/kernel_info.h"
 #include "kwb/results_json.h"
 #include "output.h"
@@ -26,13 +27,23 @@ void addListCommand(CLI::App& app, int& exitCode) {
       }
       std::cout << out.dump(2) << '\n';
     } else {
-      std::vector<std::vector<std::string>> rows{
-          {"id", "name", "stage", "precision", "align", "description"}};
-      for (const auto& k : kernels)
-        rows.push_back({k.id, k.displayName, k.reference ? "ref" : std::to_string(k.stage),
-                        std::string(toString(k.precision)), std::to_string(k.alignment),
-                        k.description});
-      std::cout << formatTable(rows);
+      // One table per problem family (docs/FAMILIES.md), with what it is measured against.
+      bool first = true;
+      for (const Family& f : families()) {
+        std::vector<std::vector<std::string>> rows{
+            {"id", "name", "stage", "precision", "align", "description"}};
+        for (const auto& k : kernels)
+          if (k.problem == f.id)
+            rows.push_back({k.id, k.displayName, k.reference ? "ref" : std::to_string(k.stage),
+                            std::string(toString(k.precision)), std::to_string(k.alignment),
+                            k.description});
+        if (rows.size() == 1) continue;
+        std::cout << (first ? "" : "\n") << "family " << f.id << ": " << f.title << "; "
+                  << figureKey(f.headline) << " against the " << f.roof << ", reference "
+                  << f.reference << '\n'
+                  << formatTable(rows);
+        first = false;
+      }
     }
     exitCode = 0;
   });

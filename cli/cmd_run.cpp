@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -46,11 +47,55 @@ std::string vsCupti(const CaseResult& c) {
              : "";
 }
 
+std::string figure(const CaseResult& c, const char* key, bool percent) {
+  const auto it = c.figures.find(key);
+  if (it == c.figures.end()) return "";
+  return percent ? fixed(it->second, 1) + "%" : fixed(it->second, 1);
+}
+
+std::string caseStatus(const RunDocument& doc, const CaseResult& c) {
+  std::string status(toString(c.status));
+  if (c.timed() && c.timer != doc.settings.timer)
+    status += " [timer " + std::string(toString(c.timer)) + "]";
+  if (c.throttledSamples > 0)
+    status += " [" + std::to_string(c.throttledSamples) + " throttled samples dropped]";
+  if (!isGood(c.status) && !c.message.empty()) status += ": " + c.message.substr(0, 120);
+  return status;
+}
+
+// The memory-bound families: GB/s, % of the family's CUB reference, of the device's peak
+// bandwidth and of the copy measured at run start.
+std::string vectorTable(const RunDocument& doc) {
+  std::vector<std::vector<std::string>> rows{{"kernel", "size", "median ms", "min ms", "max ms",
+                                              "CV", "samples", "GB/s", "% CUB", "% peak",
+                                              "% copy", "vs CUPTI", "status"}};
+  for (const auto& c : doc.cases) {
+    if (!isOneDimensional(c)) continue;
+    if (c.timed())
+      rows.push_back({c.kernel, sizeLabel(c), fixed(c.summary.median, 4), fixed(c.summary.min, 4),
+                      fixed(c.summary.max, 4), fixed(100 * c.summary.cv, 1) + "%",
+                      std::to_string(c.samplesMs.size()), figure(c, "gbps", false),
+                      figure(c, "pct_of_reference", true), figure(c, "pct_of_peak", true),
+                      figure(c, "pct_of_roof", true), vsCupti(c), caseStatus(doc, c)});
+    else
+      rows.push_back(
+          {c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", "", caseStatus(doc, c)});
+  }
+  std::string head;
+  if (doc.device && doc.device->copyBandwidthGBs > 0)
+    head = "device-to-device copy: " + fixed(doc.device->copyBandwidthGBs, 1) + " GB/s; peak " +
+           fixed(doc.device->peakBandwidthGBs, 1) + " GB/s\n";
+  return head + formatTable(rows);
+}
+
 std::string runTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
                                               "CV", "samples", "GFLOP/s", "% cuBLAS", "% FP16 ref",
                                               "vs CUPTI", "status"}};
+  const bool anyVector = std::any_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
+  const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
   for (const auto& c : doc.cases) {
+    if (isOneDimensional(c)) continue;
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
     if (c.timed() && c.timer != doc.settings.timer)
@@ -71,7 +116,8 @@ std::string runTable(const RunDocument& doc) {
   if (doc.launchOverhead)
     head += "; empty kernel " + fixed(doc.launchOverhead->isolatedUs, 2) + " us isolated, " +
             fixed(doc.launchOverhead->backToBackUs, 2) + " us back-to-back (not subtracted)";
-  return head + "\n" + formatTable(rows);
+  return head + "\n" + (anyGemm || !anyVector ? formatTable(rows) : "") +
+         (anyVector ? vectorTable(doc) : "");
 }
 
 std::string progressionText(const ProgressionCheck& p) {
@@ -79,7 +125,7 @@ std::string progressionText(const ProgressionCheck& p) {
   if (p.violations.empty()) return "progression: GFLOP/s never drops from one stage to the next\n";
   std::string s = "progression: " + std::to_string(p.violations.size()) + " violation(s)\n";
   for (const auto& v : p.violations)
-    s += "  " + toString(v.shape) + ": " + v.to + " " + fixed(v.toGflops, 1) + " GFLOP/s < " +
+    s += "  " + (v.size.empty() ? toString(v.shape) : v.size) + ": " + v.to + " " + fixed(v.toGflops, 1) + " GFLOP/s < " +
          v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
          (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") + "\n";
   return s;
@@ -122,7 +168,7 @@ int runCommand(const RunOpts& o) {
     cfg.measure.rule.minTimeS = 0;
     cfg.measure.rule.maxTimeS = 1e9;
   }
-  const auto plan = cuda::orderPlan(sel.kernels, sel.shapes);
+  const auto plan = orderedPlan(sel);
 
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
@@ -137,7 +183,7 @@ int runCommand(const RunOpts& o) {
   auto writePartial = [&](const std::string& why) {
     RunDocument doc = partial.document();
     for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
-      doc.cases.push_back(skippedCase(*plan[i].kernel, plan[i].shape, why));
+      doc.cases.push_back(cuda::skippedPlanCase(plan[i], why));
     writeDocument(doc);
   };
   // A stream nobody reads any more (the GUI cancelled, its ssh connection dropped) cancels the
@@ -168,10 +214,10 @@ int runCommand(const RunOpts& o) {
   // event follows, so the GUI starts a new engine for the cases left, as after a crash.
   CaseTimeout caseTimeout(o.caseTimeout, watchdog.lock(), [&](int index) {
     const cuda::PlanCase& p = plan[std::size_t(index)];
-    const std::string what = p.kernel->id + " " + toString(p.shape);
     StreamEvent failed(EventType::kCaseFailed);
     failed.index = index;
-    failed.result = skippedCase(*p.kernel, p.shape, "");
+    failed.result = cuda::skippedPlanCase(p, "");
+    const std::string what = p.kernel->id + " " + sizeLabel(*failed.result);
     failed.result->status = CaseStatus::kError;
     failed.result->message = "did not finish within --case-timeout " + fixed(o.caseTimeout, 1) +
                              " s (a kernel that never ends?); the engine ended to free the GPU";
@@ -192,8 +238,10 @@ int runCommand(const RunOpts& o) {
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
       std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
-                << toString(e.result->shape) << ": " << toString(e.result->status)
-                << (e.result->timed() ? " " + fixed(e.result->gflops, 1) + " GFLOP/s" : "")
+                << sizeLabel(*e.result) << ": " << toString(e.result->status)
+                << (!e.result->timed()            ? ""
+                    : isOneDimensional(*e.result) ? " " + fixed(e.result->bandwidthGBs, 1) + " GB/s"
+                                                  : " " + fixed(e.result->gflops, 1) + " GFLOP/s")
                 << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
                 << '\n';
   };

@@ -25,7 +25,7 @@ std::string verifyTable(const RunDocument& doc) {
                                               "max rel err", "mismatches", "unwritten",
                                               "negative control", "ran"}};
   for (const auto& c : doc.cases) {
-    std::vector<std::string> r{c.kernel, toString(c.shape), std::string(toString(c.status))};
+    std::vector<std::string> r{c.kernel, sizeLabel(c), std::string(toString(c.status))};
     if (const auto& v = c.verification) {
       // The worse of the two runs (beta = 0 and alpha/beta), so no failure hides in a column.
       const CompareReport& ab = v->alphaBeta ? *v->alphaBeta : v->compare;
@@ -46,9 +46,14 @@ std::string verifyTable(const RunDocument& doc) {
 int verifyCommand(const Selection& selection, const std::string& json) {
   checkWritable(json);
   const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
-  std::vector<cuda::PlanCase> plan;  // shape by shape, in the order selected
+  std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
   for (const Shape& s : sel.shapes)
     for (const KernelDescriptor* k : sel.kernels) plan.push_back({k, s, std::nullopt});
+  if (sel.family->oneDimensional)
+    for (const std::int64_t n : sel.counts)
+      for (const ElementType t : sel.types)
+        for (const KernelDescriptor* k : sel.kernels)
+          plan.push_back({k, Shape{}, std::nullopt, VectorSize{n, t}});
   cuda::RunConfig cfg;
   cfg.suite = sel.suiteName;
   cfg.seed = selection.seed;
@@ -60,7 +65,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
       std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
-                << toString(e.result->shape) << ": " << toString(e.result->status) << '\n';
+                << sizeLabel(*e.result) << ": " << toString(e.result->status) << '\n';
   };
   const RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
@@ -72,7 +77,7 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   for (const auto& c : doc.cases) {
     if (isGood(c.status)) continue;
     if (bad++ == 0) std::cout << "\nnot passed:\n";
-    std::cout << "  " << c.kernel << " " << toString(c.shape) << ": " << toString(c.status)
+    std::cout << "  " << c.kernel << " " << sizeLabel(c) << ": " << toString(c.status)
               << (c.message.empty() ? "" : ": " + c.message) << '\n';
   }
   std::cout << '\n'

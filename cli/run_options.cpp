@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -57,7 +58,15 @@ void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite
   sub.add_option("--kernels", sel.kernels,
                  "Comma-separated kernel ids, or all / stages / references (default: the suite's)")
       ->check(kNotEmpty);
+  sub.add_option("--family", sel.family,
+                 "Problem family: gemm, reduce or scan (default: the suite's; docs/FAMILIES.md)")
+      ->check(kNotEmpty);
   sub.add_option("--shapes", sel.shapes, "Comma-separated shapes: 512 (=512^3) or 256x384x640")
+      ->check(kNotEmpty);
+  sub.add_option("--sizes", sel.sizes,
+                 "1-D families: comma-separated element counts, N or 2^K (2^20,1000003,0)")
+      ->check(kNotEmpty);
+  sub.add_option("--types", sel.types, "1-D families: element types, f32 and/or i32 (default both)")
       ->check(kNotEmpty);
   sub.add_option("--seed", sel.seed, "Seed of the input generator (recorded in the results)")
       ->check(kSeed);
@@ -73,21 +82,79 @@ void addTimerOption(CLI::App& sub, std::string& timer) {
       ->check(CLI::IsMember({"isolated", "back-to-back", "cupti", "host"}));
 }
 
+namespace {
+std::vector<ElementType> parseTypes(std::string_view text) {
+  std::vector<ElementType> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    const ElementType t = parseElementType(text.substr(start, comma - start));
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+}  // namespace
+
 ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {
   ResolvedSelection out;
+  const Family* named = sel.family.empty() ? nullptr : &findFamily(sel.family);
+  const bool oneD = named && named->oneDimensional;
+  if (oneD && !sel.shapes.empty())
+    throw InputError("--shapes is for the gemm family; the " + named->id +
+                     " family takes --sizes (element counts)");
+  if (!oneD && named && !sel.sizes.empty())
+    throw InputError("--sizes is for the 1-D families (reduce, scan); gemm takes --shapes");
   std::string kernelList = "all";
-  if (!sel.suite.empty() || sel.shapes.empty()) {
-    const Suite suite =
-        loadSuite(sel.suite.empty() ? defaultSuite : sel.suite, defaultPresetsDir(KWB_PRESETS_DIR));
+  const bool sizesGiven = oneD ? !sel.sizes.empty() : !sel.shapes.empty();
+  if (!sel.suite.empty() || !sizesGiven) {
+    const std::string suiteName = !sel.suite.empty() ? sel.suite
+                                  : oneD             ? named->id + "-benchmark"
+                                                     : std::string(defaultSuite);
+    const Suite suite = loadSuite(suiteName, defaultPresetsDir(KWB_PRESETS_DIR));
+    if (named && suite.family != named->id)
+      throw InputError("suite '" + suite.name + "' is of the " + suite.family +
+                       " family, not " + named->id);
     out.suiteName = suite.name;
+    out.family = &findFamily(suite.family);
     out.shapes = suite.shapes;
+    out.counts = suite.counts;
+    out.types = suite.types;
     kernelList = suite.kernels;
   }
-  if (!sel.shapes.empty()) out.shapes = parseShapeList(sel.shapes);
+  if (!out.family) out.family = named ? named : &findFamily("gemm");
+  if (out.family->oneDimensional) {
+    if (!sel.shapes.empty())
+      throw InputError("--shapes is for the gemm family; the " + out.family->id +
+                       " family takes --sizes (element counts)");
+    if (!sel.sizes.empty()) out.counts = parseCountList(sel.sizes);
+    if (!sel.types.empty()) out.types = parseTypes(sel.types);
+    if (out.types.empty()) out.types = {ElementType::kFloat32, ElementType::kInt32};
+  } else {
+    if (!sel.sizes.empty() || !sel.types.empty())
+      throw InputError("--sizes and --types are for the 1-D families (reduce, scan); suite '" +
+                       out.suiteName + "' is of the gemm family");
+    if (!sel.shapes.empty()) out.shapes = parseShapeList(sel.shapes);
+  }
   if (!sel.kernels.empty()) kernelList = sel.kernels;
-  out.kernels = commandRegistry().select(kernelList);
-  if (out.kernels.empty()) throw InputError("no kernels selected by '" + kernelList + "'");
+  for (const KernelDescriptor* k : commandRegistry().select(kernelList)) {
+    if (k->problem == out.family->id)
+      out.kernels.push_back(k);
+    else if (kernelList != "all" && kernelList != "stages" && kernelList != "references")
+      throw InputError("kernel " + k->id + " is of the " + k->problem + " family, not " +
+                       out.family->id + " (give --family " + k->problem + ")");
+  }
+  if (out.kernels.empty())
+    throw InputError("no " + out.family->id + " kernels selected by '" + kernelList +
+                     "' (kwb list shows the kernels of each family)");
   return out;
+}
+
+std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel) {
+  if (sel.family->oneDimensional)
+    return cuda::orderVectorPlan(sel.kernels, *sel.family, sel.counts, sel.types);
+  return cuda::orderPlan(sel.kernels, sel.shapes);
 }
 
 void checkWritable(const std::string& path) {

@@ -5,16 +5,22 @@
 #include <utility>
 #include <vector>
 
+#include "kwb/cuda/runner.h"
+#include "kwb/family.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/shape.h"
 
 namespace kwb::cli {
 
-// What to run: --suite, --kernels, --shapes, --seed, --device; shared by run and verify.
+// What to run: --suite, --kernels, --family, --shapes or --sizes and --types, --seed,
+// --device; shared by run and verify.
 struct Selection {
   std::string suite;
   std::string kernels;
+  std::string family;  // empty: the suite's, else gemm
   std::string shapes;
+  std::string sizes;  // 1-D families: "2^20,1000003"
+  std::string types;  // 1-D families: "f32,i32"
   std::uint64_t seed = 0x5EED;
   int device = 0;
 };
@@ -22,11 +28,17 @@ void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite
 
 struct ResolvedSelection {
   std::string suiteName;  // empty when only --shapes was given
-  std::vector<const KernelDescriptor*> kernels;
-  std::vector<Shape> shapes;
+  const Family* family = nullptr;  // never null once resolved
+  std::vector<const KernelDescriptor*> kernels;  // of the family only
+  std::vector<Shape> shapes;                     // GEMM
+  std::vector<std::int64_t> counts;              // 1-D families
+  std::vector<ElementType> types;                // 1-D families
 };
-// Throws InputError naming the bad preset, kernel id or shape.
+// Throws InputError naming the bad preset, family, kernel id, shape or size. A 1-D family with
+// neither --suite nor --sizes runs the suite "<family>-benchmark".
 ResolvedSelection resolve(const Selection& sel, const char* defaultSuite);
+// The run order of the selection's cases (cuda::orderPlan / orderVectorPlan).
+std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel);
 
 // --timer isolated|back-to-back|cupti|host, shared by run and tune (docs/MEASUREMENT.md).
 void addTimerOption(CLI::App& sub, std::string& timer);

@@ -1,5 +1,6 @@
 // The figures of a timed case: its measurement copied in, throughput, % of cuBLAS.
 #include "kwb/cuda/runner.h"
+#include "kwb/family.h"
 #include "kwb/format.h"
 
 namespace kwb::cuda {
@@ -25,17 +26,8 @@ void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResu
   deriveThroughput(c);
 }
 
-void deriveThroughput(CaseResult& c) {
-  const double ms = c.summary.median;
-  if (ms <= 0) return;
-  const Shape& s = c.shape;
-  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
-  const double m = double(s.m), n = double(s.n), k = double(s.k);
-  const double bytes = inputBytes * (m * k + k * n) + 4.0 * m * n;
-  c.gflops = s.flops() / (ms * 1e6);
-  c.arithmeticIntensity = s.flops() / bytes;
-  c.bandwidthGBs = bytes / (ms * 1e6);
-}
+// From the case's family's declared work (kwb/family.h); the run adds the peak figures.
+void deriveThroughput(CaseResult& c) { deriveFigures(c, nullptr); }
 
 void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) {
   auto refGflops = [&](const char* id) -> double {

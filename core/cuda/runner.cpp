@@ -14,6 +14,8 @@
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/user_guard.h"
 #include "kwb/cuda/user_kernel.h"
+#include "kwb/cuda/stream.h"
+#include "kwb/cuda/vector_session.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
 #include "kwb/progression.h"
@@ -44,7 +46,9 @@ struct RunState {
   RunState(const RunConfig& cfg, const DeviceInfo& d)
       : session(cfg.device),
         gate(session, cfg.measure, cfg.seed, cfg.verifyOnly, cfg.maxCaseSeconds),
-        nvml(cfg.device) {
+        nvml(cfg.device),
+        vectors(session.stream()),
+        device(d) {
     if (cfg.measure.coldL2 && !cfg.verifyOnly)
       flusher = std::make_unique<L2Flusher>(std::size_t(d.l2Bytes));
   }
@@ -54,6 +58,8 @@ struct RunState {
   NvmlSampler nvml;
   std::unique_ptr<PreparedCase> inputs;
   std::string inputsKey;  // the kernel and shape `inputs` were prepared for
+  VectorSession vectors;  // the 1-D families' pipeline, on the session's stream
+  DeviceInfo device;
 };
 
 // Verifies `p` and, when it passed and the run times, times it. Failures are data; a lost
@@ -62,6 +68,9 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
                    const std::vector<CaseResult>& done, const std::function<bool()>& cancelled,
                    const std::function<void(const std::string&)>& warn, std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
+  if (k.problem != "gemm")
+    return runVectorCase(p, cfg, {st.vectors, st.flusher.get(), st.nvml, st.device}, done,
+                         cancelled, warn, stopReason);
   const std::string lost =
       "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
   CaseResult c;
@@ -96,7 +105,9 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
                                       st.flusher.get(), cancelled);
         c.clocks = st.nvml.stop();
         recordMeasurement(m, cfg.measure, c);
+        deriveFigures(c, &st.device);
         fillPercentOfReference(c, done);
+        fillReferenceFigure(c, done);
         if (!m.cuptiNote.empty()) warn(k.id + " " + toString(p.shape) + ": " + m.cuptiNote);
         if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
           st.inputs.reset();
@@ -140,10 +151,10 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
                                 const std::vector<Shape>& shapes) {
   std::vector<PlanCase> plan;
   for (const Shape& s : shapes) {
+    for (const auto* k : kernels)  // GEMM kernels only: 1-D ones take orderVectorPlan
+      if (k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
     for (const auto* k : kernels)
-      if (k->reference) plan.push_back({k, s, std::nullopt});
-    for (const auto* k : kernels)
-      if (!k->reference) plan.push_back({k, s, std::nullopt});
+      if (!k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
   }
   return plan;
 }
@@ -152,7 +163,14 @@ std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
                                   const std::vector<PlannedCase>& plan) {
   std::vector<PlanCase> out;
   out.reserve(plan.size());
-  for (const auto& p : plan) out.push_back({&registry.find(p.kernel), p.shape, std::nullopt});
+  for (const auto& p : plan) {
+    const KernelDescriptor* k = &registry.find(p.kernel);
+    if (p.problem != "gemm" && k->problem != p.problem)
+      throw InputError(p.kernel + " is not a kernel of the " + p.problem + " family");
+    out.push_back({k, p.shape, std::nullopt,
+                   VectorSize{p.count, p.problem == "gemm" ? ElementType::kFloat32
+                                                           : parseElementType(p.elementType)}});
+  }
   return out;
 }
 
@@ -194,21 +212,41 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
 
   doc.device = queryDevice(cfg.device);  // NoDeviceError → exit 3, before any case
   KWB_CUDA_CHECK(cudaSetDevice(cfg.device));
+  // The memory families' roof: a device-to-device copy, measured once at run start.
+  const bool anyVector = std::any_of(plan.begin(), plan.end(),
+                                     [](const PlanCase& p) { return p.kernel->problem != "gemm"; });
+  const bool anyGemm = std::any_of(plan.begin(), plan.end(),
+                                   [](const PlanCase& p) { return p.kernel->problem == "gemm"; });
+  if (anyVector && !cfg.verifyOnly) {
+    const Stream copyStream;
+    doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), cfg.measure);
+  }
   StreamEvent dev(EventType::kDevice);
   dev.device = doc.device;
   emit(dev);
 
   StreamEvent planEvent(EventType::kPlan);
   planEvent.settings = doc.settings;
-  for (const PlanCase& p : plan) planEvent.plan.push_back({p.kernel->id, p.shape});
+  for (const PlanCase& p : plan) planEvent.plan.push_back(plannedCase(p));
   planEvent.kernels = doc.kernels;
   emit(planEvent);
 
   RunState st(cfg, *doc.device);
-  doc.knownAnswer = st.session.knownAnswerTest();
+  if (anyGemm || !anyVector) doc.knownAnswer = st.session.knownAnswerTest();
+  if (const auto ka = vectorKnownAnswers(plan, st.vectors)) {
+    if (!anyGemm) {
+      doc.knownAnswer = *ka;
+    } else {
+      doc.knownAnswer.passed = doc.knownAnswer.passed && ka->passed;
+      doc.knownAnswer.detail += "; " + ka->detail;
+    }
+  }
   log(doc.knownAnswer.passed ? "info" : "error",
       std::string("known-answer test ") + (doc.knownAnswer.passed ? "passed: " : "FAILED: ") +
           doc.knownAnswer.detail);
+  if (doc.device->copyBandwidthGBs > 0)
+    log("info", "device-to-device copy: " + fixed(doc.device->copyBandwidthGBs, 1) +
+                    " GB/s read + write (the roof of the memory-bound families)");
   if (!cfg.verifyOnly && !st.nvml.available())
     log("warn", "clocks not sampled: " + st.nvml.whyUnavailable());
   // The host timer also serves under profilers that serialise launches, where a stream held
@@ -228,11 +266,11 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
     CaseResult c;
     if (!stopReason.empty()) {
-      c = skippedCase(*p.kernel, p.shape, stopReason);
+      c = skippedPlanCase(p, stopReason);
     } else {
       StreamEvent started(EventType::kCaseStarted);
       started.index = int(i);
-      started.planned = {p.kernel->id, p.shape};
+      started.planned = plannedCase(p);
       emit(started);
       c = runCase(p, cfg, st, doc.cases, cancelled, warn, stopReason);
     }

@@ -58,6 +58,9 @@ std::optional<CaseResult> DocumentBuilder::markCrashed(const std::string& why) {
   CaseResult c;
   c.kernel = p.kernel;
   c.shape = p.shape;
+  c.problem = p.problem;
+  c.count = p.count;
+  c.elementType = p.elementType;
   if (const KernelInfo* k = m_doc.kernelInfo(p.kernel)) {
     try {
       c.precision = parsePrecision(k->precision);

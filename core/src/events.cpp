@@ -4,6 +4,7 @@
 
 #include "json_read.h"
 #include "kwb/error.h"
+#include "kwb/family.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
@@ -15,9 +16,31 @@ constexpr EventType kAllTypes[] = {
     EventType::kHello,        EventType::kDevice,     EventType::kPlan, EventType::kCaseStarted,
     EventType::kCaseFinished, EventType::kCaseFailed, EventType::kLog,  EventType::kDone};
 
-json plannedToJson(const PlannedCase& p) { return {{"kernel", p.kernel}, {"shape", p.shape}}; }
+// GEMM cases as before; a 1-D case adds its problem, count and element type (schema 4).
+json plannedToJson(const PlannedCase& p) {
+  json j = {{"kernel", p.kernel}, {"shape", p.shape}};
+  if (p.problem != "gemm") {
+    j["problem"] = p.problem;
+    j["count"] = p.count;
+    j["elementType"] = p.elementType;
+  }
+  return j;
+}
 PlannedCase plannedFromJson(const json& j) {
-  return {j.at("kernel").get<std::string>(), j.at("shape").get<Shape>()};
+  PlannedCase p;
+  p.kernel = j.at("kernel").get<std::string>();
+  p.problem = jsonread::value(j, "problem", std::string("gemm"));
+  if (p.problem == "gemm") {
+    p.shape = j.at("shape").get<Shape>();
+    return p;
+  }
+  if (!findFamily(p.problem).oneDimensional)
+    throw InputError("unknown problem '" + p.problem + "'");
+  p.count = jsonread::value(j, "count", std::int64_t{0});
+  if (p.count < 0 || p.count > kMaxVectorCount)
+    throw InputError("count " + std::to_string(p.count) + " is out of range");
+  p.elementType = std::string(toString(parseElementType(j.value("elementType", std::string()))));
+  return p;
 }
 }  // namespace
 
@@ -66,8 +89,7 @@ std::string toJsonLine(const StreamEvent& e) {
       break;
     case EventType::kCaseStarted:
       j["index"] = e.index;
-      j["kernel"] = e.planned.kernel;
-      j["shape"] = e.planned.shape;
+      j.update(plannedToJson(e.planned));
       break;
     case EventType::kCaseFinished:
     case EventType::kCaseFailed:

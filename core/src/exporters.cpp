@@ -1,7 +1,10 @@
 #include "kwb/exporters.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
+
+#include "kwb/family.h"
 
 namespace kwb {
 namespace {
@@ -30,13 +33,58 @@ std::string mdCell(const std::string& s) {
   return out;
 }
 
+std::string figure(const CaseResult& c, const char* key) {
+  const auto it = c.figures.find(key);
+  return it == c.figures.end() ? "" : num(it->second, "%.1f");
+}
+
+bool anyOneDimensional(const RunDocument& doc) {
+  return std::any_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
+}
+
+// The 1-D families' table: GB/s, % of CUB, of the peak and of the copy roof.
+void vectorMarkdown(std::ostringstream& os, const RunDocument& doc) {
+  if (doc.device && doc.device->copyBandwidthGBs > 0)
+    os << "Device-to-device copy (the roof): " << num(doc.device->copyBandwidthGBs, "%.1f")
+       << " GB/s; peak bandwidth " << num(doc.device->peakBandwidthGBs, "%.1f") << " GB/s\n\n";
+  os << "| kernel | size | status | median ms | min ms | max ms | CV | GB/s | % CUB | % peak | "
+        "% copy | first mismatch | mismatches | unwritten |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& c : doc.cases) {
+    if (!isOneDimensional(c)) continue;
+    std::string status(toString(c.status));
+    if (!isGood(c.status)) status = "**" + status + "**";
+    os << "| " << c.kernel << " | " << sizeLabel(c) << " | " << mdCell(status) << " | ";
+    if (c.timed())
+      os << num(c.summary.median, "%.4f") << " | " << num(c.summary.min, "%.4f") << " | "
+         << num(c.summary.max, "%.4f") << " | " << num(c.summary.cv * 100, "%.1f") << "% | "
+         << figure(c, "gbps") << " | ";
+    else
+      os << " |  |  |  |  | ";
+    os << figure(c, "pct_of_reference") << " | " << figure(c, "pct_of_peak") << " | "
+       << figure(c, "pct_of_roof") << " | ";
+    if (const auto& v = c.verification)
+      os << (v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex) : "")
+         << " | " << v->compare.mismatches << " | " << v->unwritten << " |\n";
+    else
+      os << " |  |  |\n";
+  }
+}
+
 }  // namespace
 
 std::string toCsv(const RunDocument& doc) {
   std::ostringstream os;
+  // Documents with 1-D cases (reduce, scan) add their columns at the end; GEMM-only
+  // documents keep the columns they always had.
+  const bool oneD = anyOneDimensional(doc);
   os << "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
         "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
-        "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message\n";
+        "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message"
+     << (oneD ? ",problem,count,element_type,gbps,pct_of_reference,pct_of_peak,pct_of_roof,"
+                "first_mismatch_index"
+              : "")
+     << "\n";
   for (const auto& c : doc.cases) {
     const auto& v = c.verification;
     os << csvField(c.kernel) << ',' << c.shape.m << ',' << c.shape.n << ',' << c.shape.k << ','
@@ -54,8 +102,14 @@ std::string toCsv(const RunDocument& doc) {
     else
       os << ",,,,";
     os << ',' << toString(c.timer) << ',' << opt(c.cuptiMedianMs, "%.6g") << ','
-       << opt(c.timerVsCuptiPct, "%.2f") << ',' << c.throttledSamples << ',' << csvField(c.message)
-       << '\n';
+       << opt(c.timerVsCuptiPct, "%.2f") << ',' << c.throttledSamples << ',' << csvField(c.message);
+    if (oneD)
+      os << ',' << c.problem << ',' << (isOneDimensional(c) ? std::to_string(c.count) : "") << ','
+         << c.elementType << ',' << figure(c, "gbps") << ',' << figure(c, "pct_of_reference")
+         << ',' << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
+         << (v && v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex)
+                                                : "");
+    os << '\n';
   }
   return os.str();
 }
@@ -82,10 +136,13 @@ std::string toMarkdown(const RunDocument& doc) {
   if (doc.knownAnswer.ran)
     os << "Known-answer test: " << (doc.knownAnswer.passed ? "PASS" : "**FAIL**") << " — "
        << doc.knownAnswer.detail << "\n\n";
-  os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
-        "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
-     << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
+  if (anyGemm || doc.cases.empty())
+    os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
+          "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
+       << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& c : doc.cases) {
+    if (isOneDimensional(c)) continue;
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
     if (!isGood(c.status)) status = "**" + status + "**";
@@ -103,6 +160,10 @@ std::string toMarkdown(const RunDocument& doc) {
     else
       os << " |  |  |\n";
   }
+  if (anyOneDimensional(doc)) {
+    if (anyGemm) os << "\n";
+    vectorMarkdown(os, doc);
+  }
   if (doc.progression.checked) {
     os << "\nProgression (GFLOP/s must not drop from one stage to the next): ";
     if (doc.progression.violations.empty()) {
@@ -110,7 +171,7 @@ std::string toMarkdown(const RunDocument& doc) {
     } else {
       os << doc.progression.violations.size() << " violation(s)\n\n";
       for (const auto& v : doc.progression.violations)
-        os << "- " << toString(v.shape) << ": " << v.to << " " << num(v.toGflops, "%.1f")
+        os << "- " << (v.size.empty() ? toString(v.shape) : v.size) << ": " << v.to << " " << num(v.toGflops, "%.1f")
            << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f") << " GFLOP/s"
            << (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") << "\n";
     }

@@ -22,7 +22,8 @@ void to_json(json& j, const KernelInfo& v) {
        {"precision", v.precision},
        {"reference", v.reference},
        {"description", v.description},
-       {"tunable", v.tunable}};
+       {"tunable", v.tunable},
+       {"problem", v.problem}};
 }
 
 void from_json(const json& j, KernelInfo& v) {
@@ -35,6 +36,7 @@ void from_json(const json& j, KernelInfo& v) {
   v.reference = jsonread::value(j, "reference", false);
   v.description = jsonread::value(j, "description", std::string());
   v.tunable = jsonread::value(j, "tunable", false);  // absent in `kwb list` before it existed
+  v.problem = jsonread::value(j, "problem", std::string("gemm"));  // schema 4
 }
 
 std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source) {

@@ -6,10 +6,65 @@
 
 #include "json_read.h"
 #include "kwb/error.h"
+#include "kwb/family.h"
 #include "kwb/results.h"
 
 namespace kwb {
 namespace fs = std::filesystem;
+
+namespace {
+
+template <class Fail>
+void parseShapes(const nlohmann::json& j, Suite& s, const Fail& fail) {
+  const auto shapes = j.find("shapes");
+  if (shapes == j.end() || !shapes->is_array() || shapes->empty())
+    throw fail("'shapes' must be a non-empty list of shapes like \"512\" or \"256x384x640\"");
+  for (const auto& item : *shapes) {
+    if (!item.is_string())
+      throw fail("every shape must be a string, not " + jsonread::describe(item));
+    try {
+      s.shapes.push_back(parseShape(item.get<std::string>()));
+    } catch (const InputError& e) {
+      throw fail(e.what());
+    }
+  }
+}
+
+// A 1-D suite: "sizes" (strings such as "2^20" or whole numbers) and "types".
+template <class Fail>
+void parseVectorSizes(const nlohmann::json& j, Suite& s, const Fail& fail) {
+  if (j.contains("shapes"))
+    throw fail("a " + s.family + " suite lists 'sizes' (element counts), not 'shapes'");
+  const auto sizes = j.find("sizes");
+  if (sizes == j.end() || !sizes->is_array() || sizes->empty())
+    throw fail("'sizes' must be a non-empty list of element counts like \"2^20\" or 1000003");
+  for (const auto& item : *sizes) {
+    if (!item.is_string() && !item.is_number_unsigned())
+      throw fail("every size must be a count or a string like \"2^20\", not " +
+                 jsonread::describe(item));
+    try {
+      s.counts.push_back(parseCount(item.is_string() ? item.get<std::string>()
+                                                     : std::to_string(item.get<std::uint64_t>())));
+    } catch (const InputError& e) {
+      throw fail(e.what());
+    }
+  }
+  if (auto t = j.find("types"); t != j.end()) {
+    if (!t->is_array() || t->empty()) throw fail("'types' must be a non-empty list: f32, i32");
+    for (const auto& item : *t) {
+      if (!item.is_string()) throw fail("every type must be a string: f32 or i32");
+      try {
+        s.types.push_back(parseElementType(item.get<std::string>()));
+      } catch (const InputError& e) {
+        throw fail(e.what());
+      }
+    }
+  } else {
+    s.types = {ElementType::kFloat32, ElementType::kInt32};
+  }
+}
+
+}  // namespace
 
 Suite parseSuite(std::string_view text, std::string_view source) {
   const std::string src(source);
@@ -30,17 +85,18 @@ Suite parseSuite(std::string_view text, std::string_view source) {
     throw fail("'name' must be a non-empty string");
   s.name = name->get<std::string>();
   if (auto d = j.find("description"); d != j.end() && d->is_string()) s.description = *d;
-  const auto shapes = j.find("shapes");
-  if (shapes == j.end() || !shapes->is_array() || shapes->empty())
-    throw fail("'shapes' must be a non-empty list of shapes like \"512\" or \"256x384x640\"");
-  for (const auto& item : *shapes) {
-    if (!item.is_string())
-      throw fail("every shape must be a string, not " + jsonread::describe(item));
+  if (auto f = j.find("family"); f != j.end()) {
+    if (!f->is_string()) throw fail("'family' must be a string such as \"reduce\"");
     try {
-      s.shapes.push_back(parseShape(item.get<std::string>()));
+      s.family = findFamily(f->get<std::string>()).id;
     } catch (const InputError& e) {
       throw fail(e.what());
     }
+  }
+  if (findFamily(s.family).oneDimensional) {
+    parseVectorSizes(j, s, fail);
+  } else {
+    parseShapes(j, s, fail);
   }
   if (auto k = j.find("kernels"); k != j.end()) {
     if (k->is_string()) {

@@ -5,19 +5,23 @@
 #include <string>
 #include <tuple>
 
+#include "kwb/family.h"
+
 namespace kwb {
 
 ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
                                   const std::function<int(std::string_view)>& stageOf) {
   ProgressionCheck out;
   out.checked = true;
-  // (family, shape) → cases in stage order.
-  std::map<std::tuple<std::string, Shape>, std::vector<std::pair<int, const CaseResult*>>> groups;
+  // (family, size) → cases in stage order.
+  std::map<std::tuple<std::string, std::string, Shape, std::int64_t, std::string>,
+           std::vector<std::pair<int, const CaseResult*>>>
+      groups;
   for (const auto& c : cases) {
     const int stage = stageOf(c.kernel);
     if (stage <= 0 || !c.timed() || c.status != CaseStatus::kPass || c.gflops <= 0) continue;
     const std::string family = c.kernel.substr(0, c.kernel.find('.'));
-    groups[{family, c.shape}].push_back({stage, &c});
+    groups[{family, c.problem, c.shape, c.count, c.elementType}].push_back({stage, &c});
   }
   for (auto& [key, list] : groups) {
     std::sort(list.begin(), list.end(),
@@ -37,7 +41,8 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
         // plausible median (CI low) is not above the earlier's slowest (CI high).
         const bool noise = next.summary.ci95.low <= prev->summary.ci95.high;
         out.violations.push_back(
-            {next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops, noise});
+            {next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops, noise,
+             sizeLabel(next)});
       }
     }
   }

@@ -11,6 +11,7 @@
 
 #include "json_read.h"
 #include "kwb/error.h"
+#include "kwb/family.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
@@ -51,6 +52,12 @@ CaseStatus parseCaseStatus(std::string_view text) {
 const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape) const {
   for (const auto& c : cases)
     if (c.kernel == kernel && c.shape == shape) return &c;
+  return nullptr;
+}
+
+const CaseResult* RunDocument::findLike(const CaseResult& like) const {
+  for (const auto& c : cases)
+    if (c.kernel == like.kernel && sameSize(c, like)) return &c;
   return nullptr;
 }
 

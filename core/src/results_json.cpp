@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "json_read.h"
+#include "kwb/error.h"
+#include "kwb/family.h"
 #include "kwb/tuning_json.h"
 
 namespace kwb {
@@ -35,6 +37,7 @@ json compareToJson(const CompareReport& r) {
                           {"col", r.firstMismatch->col},
                           {"got", number(r.firstMismatch->got)},
                           {"expected", number(r.firstMismatch->expected)}};
+  j["firstMismatchIndex"] = r.firstMismatchIndex ? json(*r.firstMismatchIndex) : json(nullptr);
   json maxAbs = json::array();
   for (double v : r.grid.maxAbs) maxAbs.push_back(number(v));
   j["errorGrid"] = {{"rows", r.grid.rows},
@@ -56,6 +59,9 @@ CompareReport compareFromJson(const json& j) {
     get(m, "col", r.firstMismatch->col);
     get(m, "got", r.firstMismatch->got);
     get(m, "expected", r.firstMismatch->expected);
+  }
+  getOpt(j, "firstMismatchIndex", r.firstMismatchIndex);  // schema 4; absent before
+  {
   }
   // Optional: documents written before the grid existed have none.
   if (auto g = j.find("errorGrid"); g != j.end() && !g->is_null()) {
@@ -114,7 +120,8 @@ void to_json(json& j, const DeviceInfo& v) {
        {"peakFp32Tflops", v.peakFp32Tflops},
        {"peakFp16TensorTflops", v.peakFp16TensorTflops},
        {"peakTf32TensorTflops", v.peakTf32TensorTflops},
-       {"peakBandwidthGBs", v.peakBandwidthGBs}};
+       {"peakBandwidthGBs", v.peakBandwidthGBs},
+       {"copyBandwidthGBs", v.copyBandwidthGBs}};
 }
 void from_json(const json& j, DeviceInfo& v) {
   get(j, "index", v.index);
@@ -139,6 +146,7 @@ void from_json(const json& j, DeviceInfo& v) {
   get(j, "peakFp16TensorTflops", v.peakFp16TensorTflops);
   get(j, "peakTf32TensorTflops", v.peakTf32TensorTflops);
   get(j, "peakBandwidthGBs", v.peakBandwidthGBs);
+  v.copyBandwidthGBs = jsonread::value(j, "copyBandwidthGBs", 0.0);  // schema 4
 }
 
 static json kernelsToJson(const std::vector<KernelRecord>& kernels) {
@@ -174,7 +182,10 @@ static stats::Summary summaryFromJson(const json& j) {
 
 void to_json(json& j, const CaseResult& v) {
   j = {{"kernel", v.kernel},
+       {"problem", v.problem},
        {"shape", v.shape},
+       {"count", v.count},
+       {"elementType", v.elementType},
        {"precision", toString(v.precision)},
        {"status", toString(v.status)},
        {"message", v.message},
@@ -203,7 +214,8 @@ void to_json(json& j, const CaseResult& v) {
          {"smClockMhzMax", v.clocks.smClockMhzMax},
          {"temperatureCMax", v.clocks.temperatureCMax},
          {"powerWMean", v.clocks.powerWMean},
-         {"throttleReasons", v.clocks.throttleReasons}}}};
+         {"throttleReasons", v.clocks.throttleReasons}}},
+       {"figures", v.figures}};
   if (v.config) j["config"] = *v.config;  // tuning sweeps only
   if (!v.sourcePath.empty()) {            // user kernels only: built-in cases keep their schema
     j["sourcePath"] = v.sourcePath;
@@ -224,7 +236,19 @@ void to_json(json& j, const CaseResult& v) {
 
 void from_json(const json& j, CaseResult& v) {
   get(j, "kernel", v.kernel);
-  get(j, "shape", v.shape);
+  // Schema 4: the problem family; cases before it are GEMM. A 1-D case has no shape (0x0x0).
+  v.problem = jsonread::value(j, "problem", std::string("gemm"));
+  const Family* family = tryFindFamily(v.problem);
+  if (!family) throw InputError("unknown problem family '" + v.problem + "'");
+  v.shape = readShape(j.at("shape"), family->oneDimensional);
+  v.count = jsonread::value(j, "count", std::int64_t{0});
+  v.elementType = jsonread::value(j, "elementType", std::string());
+  if (family->oneDimensional) {
+    if (v.count < 0 || v.count > kMaxVectorCount)
+      throw InputError("count " + std::to_string(v.count) + " is outside 0 to " +
+                       std::to_string(kMaxVectorCount));
+    v.elementType = std::string(toString(parseElementType(v.elementType)));
+  }
   v.precision = parsePrecision(j.at("precision").get<std::string>());
   v.status = parseCaseStatus(j.at("status").get<std::string>());
   get(j, "message", v.message);
@@ -279,6 +303,14 @@ void from_json(const json& j, CaseResult& v) {
   get(c, "powerWMean", v.clocks.powerWMean);
   get(c, "throttleReasons", v.clocks.throttleReasons);
   getOpt(j, "config", v.config);
+  v.figures.clear();
+  if (auto f = j.find("figures"); f != j.end() && !f->is_null()) {
+    for (const auto& [key, value] : f->items()) jsonread::read(value, key.c_str(), v.figures[key]);
+  } else if (v.timed()) {  // schemas 1-3: the figures from the GEMM fields
+    v.figures["gflops"] = v.gflops;
+    v.figures["gbps"] = v.bandwidthGBs;
+    if (v.pctOfFp32Reference) v.figures["pct_of_reference"] = *v.pctOfFp32Reference;
+  }
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -316,7 +348,7 @@ void from_json(const json& j, KnownAnswer& v) {
   get(j, "ran", v.ran);
   get(j, "passed", v.passed);
   get(j, "detail", v.detail);
-  v.shape = readShape(j.at("shape"), !v.ran);
+  v.shape = readShape(j.at("shape"), true);  // a 1-D family's test has no shape
   get(j, "maxRelError", v.maxRelError);
 }
 
@@ -328,18 +360,20 @@ void to_json(json& j, const ProgressionCheck& v) {
                                {"to", x.to},
                                {"fromGflops", x.fromGflops},
                                {"toGflops", x.toGflops},
-                               {"withinNoise", x.withinNoise}});
+                               {"withinNoise", x.withinNoise},
+                               {"size", x.size}});
 }
 void from_json(const json& j, ProgressionCheck& v) {
   get(j, "checked", v.checked);
   v.violations.clear();
   for (const auto& x : j.at("violations")) {
     ProgressionViolation pv;
-    get(x, "shape", pv.shape);
+    pv.shape = readShape(x.at("shape"), true);  // 0x0x0 for a 1-D family
     get(x, "from", pv.from);
     get(x, "to", pv.to);
     get(x, "fromGflops", pv.fromGflops);
     get(x, "toGflops", pv.toGflops);
+    pv.size = jsonread::value(x, "size", toString(pv.shape));  // schema 4
     pv.withinNoise =
         jsonread::value(x, "withinNoise", false);  // absent in documents before it existed
     v.violations.push_back(pv);
@@ -445,6 +479,10 @@ void from_json(const json& j, RunDocument& v) {
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
   listMissingKernels(v);  // documents before the list, or a list missing an id
+  // Schemas 1-3 had no figures map: % of peak is derived from the device's peaks.
+  if (v.schemaVersion < 4 && v.device)
+    for (CaseResult& c : v.cases)
+      if (c.timed() && !c.figures.contains("pct_of_peak")) derivePeakFigures(c, *v.device);
 }
 
 void encodeNonFinite(json& j) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kwb/family.h"
+
 namespace kwb {
 namespace {
 
@@ -16,7 +18,7 @@ double halfWidth(const stats::Interval& ci, double median) {
   return median > 0 ? (ci.high - ci.low) / 2.0 / median : INFINITY;
 }
 
-std::string caseName(const CaseResult& c) { return c.kernel + " " + toString(c.shape); }
+std::string caseName(const CaseResult& c) { return c.kernel + " " + sizeLabel(c); }
 
 }  // namespace
 
@@ -43,6 +45,7 @@ CaseComparison compareCase(const CaseResult& base, const CaseResult& now, const 
   CaseComparison r;
   r.kernel = now.kernel;
   r.shape = now.shape;
+  r.size = sizeLabel(now);
   r.baseMs = base.summary.median;
   r.newMs = now.summary.median;
   r.baseCi = base.summary.ci95;
@@ -85,7 +88,7 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
                           const CompareRule& rule) {
   RunComparison out;
   for (const auto& c : now.cases) {
-    const CaseResult* b = base.find(c.kernel, c.shape);
+    const CaseResult* b = base.findLike(c);
     if (!b) {
       out.onlyInNew.push_back(caseName(c));
     } else if (c.timed() && b->timed()) {
@@ -94,13 +97,14 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
       CaseComparison u;
       u.kernel = c.kernel;
       u.shape = c.shape;
+      u.size = sizeLabel(c);
       u.verdict = Verdict::kUncertain;
       u.reason = std::string("not timed in the ") + (c.timed() ? "base" : "new") + " run";
       out.cases.push_back(u);
     }
   }
   for (const auto& b : base.cases)
-    if (!now.find(b.kernel, b.shape)) out.onlyInBase.push_back(caseName(b));
+    if (!now.findLike(b)) out.onlyInBase.push_back(caseName(b));
   return out;
 }
 

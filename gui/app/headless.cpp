@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "model/case_size.h"
 #include "app/main_window.h"
 #include "kwb/error.h"
 #include "kwb/shape.h"
@@ -69,7 +70,10 @@ int runHeadless(const HeadlessOptions& o) {
     const QStringList parts = o.caseDialog.split('@');
     try {
       if (parts.size() != 2) throw InputError("expected KERNEL@SHAPE, e.g. sgemm.tiled@512");
-      dialog.reset(w.caseDialog(parts[0].toStdString(), parseShape(parts[1].toStdString())));
+      // A 1-D size ("reduce.warp@2^20 f32") or a GEMM shape.
+      const auto vector = parseVectorSize(parts[1]);
+      dialog.reset(w.caseDialog(parts[0].toStdString(),
+                                vector ? *vector : parseShape(parts[1].toStdString())));
     } catch (const InputError& e) {
       return fail(QString("--case '%1': %2.").arg(o.caseDialog, e.what()));
     }

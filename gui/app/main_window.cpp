@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "model/case_size.h"
 #include "engine/app_paths.h"
 #include "model/doc_queries.h"
 #include "pages/baseline_page.h"
@@ -120,7 +121,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {
-    auto* dialog = caseDialog(c.kernel, c.shape);
+    auto* dialog = caseDialog(c.kernel, sizeKey(c));
     if (!dialog) return;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();

@@ -4,6 +4,7 @@
 #include <QStandardPaths>
 
 #include "app/main_window.h"
+#include "model/case_size.h"
 #include "engine/app_paths.h"
 #include "panels/case_detail_dialog.h"
 
@@ -21,7 +22,7 @@ ProfileContext MainWindow::profileContext() const {
 
 CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const Shape& shape) {
   for (const auto& c : m_model->document().cases)
-    if (c.kernel == kernel && c.shape == shape) {
+    if (c.kernel == kernel && sizeMatches(c, shape)) {
       auto* dialog = new CaseDetailDialog(c, this);
       dialog->enableProfiling(profileContext());
       return dialog;

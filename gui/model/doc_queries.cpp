@@ -8,6 +8,7 @@
 #include "kwb/progression.h"
 #include "kwb/run_compare.h"
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -16,13 +17,13 @@ QList<Shape> shapesOf(const RunDocument& doc) {
   QList<Shape> out;
   std::set<Shape> seen;
   for (const auto& c : doc.cases)
-    if (seen.insert(c.shape).second) out << c.shape;
+    if (const Shape key = sizeKey(c); seen.insert(key).second) out << key;
   return out;
 }
 
 CaseIndex::CaseIndex(const RunDocument& doc) {
   // The first case of a kernel and shape wins, as with RunDocument::find.
-  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, c.shape}, &c);
+  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, sizeKey(c)}, &c);
 }
 
 const CaseResult* CaseIndex::find(const std::string& kernel, const Shape& shape) const {
@@ -81,8 +82,10 @@ bool hasSpeed(const CaseResult& c) { return c.timed() && !implausibleSpeed(c); }
 
 bool implausibleSpeed(const CaseResult& c) {
   if (!c.timed()) return false;
-  return !std::isfinite(c.gflops) || c.gflops <= 0 || c.gflops > kImplausibleGflops ||
-         !std::isfinite(c.summary.median) || c.summary.median <= 0;
+  const double v = headline(c);
+  const double limit = isVectorCase(c) ? kImplausibleGBs : kImplausibleGflops;
+  return !std::isfinite(v) || v <= 0 || v > limit || !std::isfinite(c.summary.median) ||
+         c.summary.median <= 0;
 }
 
 QString implausibleNote(const RunDocument& doc) {
@@ -90,9 +93,9 @@ QString implausibleNote(const RunDocument& doc) {
   int n = 0;
   for (const auto& c : doc.cases)
     if (implausibleSpeed(c) && ++n <= 3)
-      bad << QString("%1 %2 (%3 GFLOP/s)")
-                 .arg(QString::fromStdString(c.kernel), QString::fromStdString(shapeText(c.shape)),
-                      QString::number(c.gflops, 'g', 3));
+      bad << QString("%1 %2 (%3 %4)")
+                 .arg(QString::fromStdString(c.kernel), sizeText(c),
+                      QString::number(headline(c), 'g', 3), headlineUnit(c));
   if (!n) return {};
   return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
       .arg(n)
@@ -102,6 +105,12 @@ QString implausibleNote(const RunDocument& doc) {
 bool isFallback(const CaseResult& c) { return c.fallback || c.status == CaseStatus::kFallback; }
 
 std::optional<RefPercent> refPercent(const CaseResult& c) {
+  if (isVectorCase(c)) {
+    // The memory-bound families hold every stage against their CUB reference.
+    const auto it = c.figures.find("pct_of_reference");
+    if (it == c.figures.end()) return std::nullopt;
+    return RefPercent{it->second, "CUB"};
+  }
   if (c.precision == Precision::kFp32 || isFallback(c)) {
     if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
     return std::nullopt;
@@ -119,8 +128,9 @@ std::optional<double> pctLabel(const CaseResult& c) {
 
 Range gflopsCi(const CaseResult& c) {
   const auto& s = c.summary;
-  if (s.median <= 0 || s.ci95.low <= 0 || s.ci95.high <= 0) return {c.gflops, c.gflops};
-  return {c.gflops * s.median / s.ci95.high, c.gflops * s.median / s.ci95.low};
+  const double v = headline(c);
+  if (s.median <= 0 || s.ci95.low <= 0 || s.ci95.high <= 0) return {v, v};
+  return {v * s.median / s.ci95.high, v * s.median / s.ci95.low};
 }
 
 QString timerLabel(const RunDocument& doc) {
@@ -182,8 +192,7 @@ QString caseSummaryLine(const RunDocument& doc) {
   for (const auto& c : doc.cases) {
     ++counts[int(c.status)];
     if (!isGood(c.status) && bad.size() < 3)
-      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel),
-                                  QString::fromStdString(shapeText(c.shape)));
+      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel), sizeText(c));
   }
   QStringList parts{QString("%1 cases").arg(doc.cases.size())};
   const CaseStatus order[] = {CaseStatus::kPass,   CaseStatus::kFallback, CaseStatus::kFail,

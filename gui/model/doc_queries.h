@@ -11,7 +11,9 @@
 namespace kwb::gui {
 
 // Read-only views of a document the pages share.
-QList<Shape> shapesOf(const RunDocument& doc);  // in order of first appearance
+// The size keys of the cases (model/case_size.h: shapes, or 1-D keys), in order of first
+// appearance.
+QList<Shape> shapesOf(const RunDocument& doc);
 
 // Cases by kernel and shape in O(log n): RunDocument::find is a linear scan, and a grid of
 // kernels × shapes asking it for every cell grows with the square of the shapes.
@@ -33,7 +35,10 @@ QString statusText(CaseStatus s);  // "PASS"
 QColor kernelColor(int index);
 // Above any GPU's GEMM rate (10 PFLOP/s): a value past it is a corrupt or hand-edited file.
 inline constexpr double kImplausibleGflops = 1e7;
-// The GFLOP/s a plot shows: the median-derived gflops of a timed case, else nothing. Zero,
+// Above any GPU's memory bandwidth (1 PB/s): the same for the GB/s of the 1-D families.
+inline constexpr double kImplausibleGBs = 1e6;
+// The headline a plot shows (model/case_size.h: GFLOP/s, or GB/s for the 1-D families): the
+// median-derived figure of a timed case, else nothing. Zero,
 // negative, non-finite and implausibly high values are not speeds (see implausibleSpeed).
 bool hasSpeed(const CaseResult& c);
 // A timed case whose GFLOP/s or median cannot be real: flagged, never plotted.
@@ -43,14 +48,16 @@ QString implausibleNote(const RunDocument& doc);
 // The tensor-core stage ran its FP32 path instead.
 bool isFallback(const CaseResult& c);
 // The percent of a reference a case reached, and which reference: FP16 tensor-core precision
-// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32.
+// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32; a 1-D
+// case against its family's CUB reference (its "pct_of_reference" figure), named "CUB".
 struct RefPercent {
   double pct = 0;
   QString reference;  // "FP32" or "FP16"
 };
 std::optional<RefPercent> refPercent(const CaseResult& c);
 std::optional<double> pctLabel(const CaseResult& c);  // refPercent's number
-// GFLOP/s at the ends of the median's 95% CI (a shorter time is more GFLOP/s).
+// The headline (GFLOP/s or GB/s) at the ends of the median's 95% CI (a shorter time is more
+// GFLOP/s).
 struct Range {
   double low = 0, high = 0;
 };

@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "kwb/run_compare.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 
 namespace kwb::gui {
@@ -46,8 +47,10 @@ void BaselinePage::rebuildNow() {
   m_table->setSortingEnabled(false);
   m_table->clear();
   m_table->setColumnCount(8);
-  m_table->setHorizontalHeaderLabels({"kernel", "shape", "baseline GFLOP/s", "this run GFLOP/s",
-                                      "speedup", "change", "verdict", "why"});
+  const QString unit = headlineUnit(m_model->document());
+  m_table->setHorizontalHeaderLabels({"kernel", unit == "GFLOP/s" ? "shape" : "size",
+                                      "baseline " + unit, "this run " + unit, "speedup", "change",
+                                      "verdict", "why"});
   const auto& baseline = m_model->baseline();
   if (!baseline) {
     m_header->setText(
@@ -62,29 +65,37 @@ void BaselinePage::rebuildNow() {
                             QString::fromUtf8(timerLabel(doc.settings.timer).data()));
   if (baseline->settings.timer != doc.settings.timer)
     timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
-  m_header->setText(QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline GFLOP/s; the "
+  m_header->setText(QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the "
                             "verdict reads the medians' 95% confidence intervals. %4")
                         .arg(QFileInfo(m_model->baselineSource()).fileName(),
                              baseline->device ? QString::fromStdString(baseline->device->name)
                                               : QString("no device"),
-                             recordedDate(*baseline), timers));
-  const RunComparison cmp = compareRuns(*baseline, doc);
+                             recordedDate(*baseline), timers, unit));
+  // GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
+  std::vector<std::pair<const CaseResult*, const CaseResult*>> pairs;
+  std::vector<CaseComparison> comparisons;
+  for (const auto& r : compareRuns(*baseline, doc).cases)
+    if (const CaseResult* c = doc.find(r.kernel, r.shape); c && !isVectorCase(*c))
+      pairs.emplace_back(baseline->find(r.kernel, r.shape), c), comparisons.push_back(r);
+  for (const auto& c : doc.cases)
+    if (const CaseResult* b = isVectorCase(c) ? findCase(*baseline, c.kernel, sizeKey(c)) : nullptr)
+      pairs.emplace_back(b, &c), comparisons.push_back(compareCase(*b, c, CompareRule{}));
   int rows = 0;
-  m_table->setRowCount(int(cmp.cases.size()));
-  for (const auto& r : cmp.cases) {
-    const CaseResult* b = baseline->find(r.kernel, r.shape);
-    const CaseResult* c = doc.find(r.kernel, r.shape);
+  m_table->setRowCount(int(pairs.size()));
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [b, c] = pairs[i];
+    const CaseComparison& r = comparisons[i];
     if (!b || !c || !hasSpeed(*b) || !hasSpeed(*c)) continue;
     auto num = [](double v, int prec) {
       auto* item = new QTableWidgetItem;
       item->setData(Qt::DisplayRole, QString::number(v, 'f', prec).toDouble());
       return item;
     };
-    const double speedup = c->gflops / b->gflops;
-    m_table->setItem(rows, 0, new QTableWidgetItem(QString::fromStdString(r.kernel)));
-    m_table->setItem(rows, 1, new QTableWidgetItem(QString::fromStdString(toString(r.shape))));
-    m_table->setItem(rows, 2, num(b->gflops, 1));
-    m_table->setItem(rows, 3, num(c->gflops, 1));
+    const double speedup = headline(*c) / headline(*b);
+    m_table->setItem(rows, 0, new QTableWidgetItem(QString::fromStdString(c->kernel)));
+    m_table->setItem(rows, 1, new QTableWidgetItem(sizeText(*c, false)));
+    m_table->setItem(rows, 2, num(headline(*b), 1));
+    m_table->setItem(rows, 3, num(headline(*c), 1));
     m_table->setItem(rows, 4, num(speedup, 3));
     // GFLOP/s against the baseline, in %: "+8.2%".
     const double pct = (speedup - 1) * 100;

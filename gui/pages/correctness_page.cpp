@@ -6,6 +6,7 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 #include "panels/conformance_view.h"
@@ -104,7 +105,7 @@ void CorrectnessPage::rebuildNow() {
   m_table->setRowCount(int(m_kernels.size()));
   m_table->setColumnCount(int(m_shapes.size()));
   QStringList columns;
-  for (const Shape& s : m_shapes) columns << QString::fromStdString(toString(s));
+  for (const Shape& s : m_shapes) columns << sizeKeyText(s, false);
   m_table->setHorizontalHeaderLabels(columns);
   m_table->setVerticalHeaderLabels(m_kernels);
   for (int r = 0; r < m_kernels.size(); ++r)
@@ -122,16 +123,20 @@ void CorrectnessPage::rebuildNow() {
       QStringList tip{QString("%1 at %2: %3").arg(m_kernels[r], columns[col], text)};
       if (c->verification) {
         const auto& v = *c->verification;
+        const auto first = isVectorCase(*c) ? firstMismatchIndex(v.compare) : std::nullopt;
         if (v.compare.mismatches)
           text += QString("\n%1 mismatches").arg(v.compare.mismatches);
-        else
+        else if (!first)
           // Absolute error: the relative one explodes where the reference is near zero.
           text += QString("\nabs %1").arg(formatNumber(v.compare.maxAbsError, 2));
+        // A vector has no rows and columns: where it first went wrong says more.
+        if (first) text += QString("\nfirst at [%1]").arg(*first);
         tip << QString("max abs error %1, max rel error %2, mismatches %3 of %4")
                    .arg(formatNumber(v.compare.maxAbsError, 4),
                         formatNumber(v.compare.maxRelError, 4))
                    .arg(v.compare.mismatches)
                    .arg(v.compare.elements);
+        if (first) tip << firstMismatchText(v.compare);
         tip << QString("canary unwritten %1 · negative control %2")
                    .arg(v.unwritten)
                    .arg(v.negativeControlRejected ? "rejected (good)" : "NOT rejected");

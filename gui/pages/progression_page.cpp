@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -34,7 +35,9 @@ QCPItemText* barLabel(QCustomPlot* p, double x, double y, const QString& text, Q
   return t;
 }
 
-QString gflopsText(double v) { return QLocale::c().toString(v, 'f', 0) + " GFLOP/s"; }
+QString rateText(double v, const QString& unit) {
+  return QLocale::c().toString(v, 'f', 0) + " " + unit;
+}
 
 }  // namespace
 
@@ -62,12 +65,16 @@ void ProgressionPage::rebuild() {
   const RunDocument& doc = model()->document();
   m_shape->setShapes(shapesOf(doc));
   const auto shape = m_shape->currentShape();
-  setPlotTitle(p, shape ? QString("GFLOP/s at %1 — median of %2, 95% CI bars")
-                              .arg(QString::fromStdString(toString(*shape)), timerLabel(doc))
+  // The memory-bound families (a 1-D size) plot GB/s against CUB and the copy roof.
+  const bool vector = shape && isVectorKey(*shape);
+  const QString unit = vector ? "GB/s" : "GFLOP/s";
+  m_logY->setText("Logarithmic " + unit);
+  setPlotTitle(p, shape ? QString("%1 at %2 — median of %3, 95% CI bars")
+                              .arg(unit, sizeKeyText(*shape, false), timerLabel(doc))
                         : QString("GFLOP/s per stage (no results)"));
   p->xAxis->setLabel("stage");
   const bool logY = m_logY->isChecked();
-  makeGflopsAxis(p->yAxis, logY);
+  makeRateAxis(p->yAxis, logY, unit);
   p->legend->setVisible(shape.has_value());
   if (!shape) {
     showEmptyNote(p, emptyPlotReason(doc));
@@ -77,7 +84,7 @@ void ProgressionPage::rebuild() {
   const KernelLookup& cat = model()->catalog();
   QList<KernelInfo> stages;
   for (const KernelInfo& k : cat.stages())
-    if (model()->isShown(k.id) && doc.find(k.id, *shape)) stages << k;
+    if (model()->isShown(k.id) && findCase(doc, k.id, *shape)) stages << k;
   const auto& baseline = model()->baseline();
 
   m_bars = new QCPBars(p->xAxis, p->yAxis);
@@ -144,32 +151,39 @@ void ProgressionPage::rebuild() {
     const QString tick = QString("%1\n%2").arg(k.stage).arg(shortLabel(k));
     ticker->addTick(x, tick);
     tickTexts << tick;
-    const CaseResult* c = doc.find(k.id, *shape);
+    const CaseResult* c = findCase(doc, k.id, *shape);
     int labelLines = 1;
     if (c && hasSpeed(*c)) {
       const bool fallback = isFallback(*c);
       const Range ci = gflopsCi(*c);
-      (fallback ? m_fallbackBars : m_bars)->addData(x, c->gflops);
-      (fallback ? fbLow : errLow) << c->gflops - ci.low;
-      (fallback ? fbHigh : errHigh) << ci.high - c->gflops;
-      yMax = std::max({yMax, c->gflops, ci.high});
+      const double v = headline(*c);
+      (fallback ? m_fallbackBars : m_bars)->addData(x, v);
+      (fallback ? fbLow : errLow) << v - ci.low;
+      (fallback ? fbHigh : errHigh) << ci.high - v;
+      yMax = std::max({yMax, v, ci.high});
       yMin = std::min(yMin, ci.low);
-      QString tip = QString(
-                        "%1 at %2\n%3 GFLOP/s (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
-                        "CV %8%\nstatus %9")
-                        .arg(qtext(k.id), QString::fromStdString(shapeText(*shape)),
-                             formatNumber(c->gflops, 6), formatNumber(ci.low, 5),
-                             formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
-                        .arg(c->samplesMs.size())
-                        .arg(c->summary.cv * 100, 0, 'f', 2)
-                        .arg(statusText(c->status));
+      QString tip =
+          QString(
+              "%1 at %2\n%3 %10 (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
+              "CV %8%\nstatus %9")
+              .arg(qtext(k.id), sizeKeyText(*shape), formatNumber(v, 6), formatNumber(ci.low, 5),
+                   formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
+              .arg(c->samplesMs.size())
+              .arg(c->summary.cv * 100, 0, 'f', 2)
+              .arg(statusText(c->status))
+              .arg(unit);
       QString label;
       if (const auto pct = refPercent(*c)) {
         // Two short lines: a label no wider than its bar when runs are compared side by side.
         label =
             QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
-        tip += QString("\n%1 reference (cuBLAS %2)")
-                   .arg(QString(label).replace('\n', ' '), pct->reference);
+        tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
+                      : QString("\n%1 reference (cuBLAS %2)")
+                            .arg(QString(label).replace('\n', ' '), pct->reference);
+      }
+      if (const auto roof = pctOfCopyRoof(*c, doc)) {
+        label += QString("%1%2% of\ncopy").arg(label.isEmpty() ? "" : "\n").arg(*roof, 0, 'f', 0);
+        tip += QString("\n%1% of the measured device-to-device copy").arg(*roof, 0, 'f', 1);
       }
       if (fallback) {
         label = "→ FP32\nfallback" + (label.isEmpty() ? "" : "\n" + label);
@@ -179,7 +193,7 @@ void ProgressionPage::rebuild() {
         label = statusText(c->status) + (label.isEmpty() ? "" : "\n" + label);
       }
       labelLines = int(label.count('\n')) + 1;
-      tooltips()->add(p->xAxis, p->yAxis, x, c->gflops, tip);
+      tooltips()->add(p->xAxis, p->yAxis, x, v, tip);
       QCPItemText* t = barLabel(p, labelX(x, fallback), ci.high, label,
                                 isGood(c->status) ? QColor(Qt::black) : statusColor(c->status));
       t->setColor(fallback ? QColor(0x8a, 0x60, 0x00) : t->color());
@@ -188,31 +202,31 @@ void ProgressionPage::rebuild() {
       barLabel(p, x, 0, statusText(c->status), statusColor(c->status));
     }
     if (baseline) {
-      if (const CaseResult* b = baseline->find(k.id, *shape); b && hasSpeed(*b)) {
-        m_baselineBars->addData(x, b->gflops);
-        yMax = std::max(yMax, b->gflops);
-        yMin = std::min(yMin, b->gflops);
-        tooltips()->add(p->xAxis, p->yAxis, x + 0.2, b->gflops,
-                        QString("baseline %1 at %2\n%3 GFLOP/s")
-                            .arg(qtext(k.id), QString::fromStdString(shapeText(*shape)),
-                                 formatNumber(b->gflops, 6)));
+      if (const CaseResult* b = findCase(*baseline, k.id, *shape); b && hasSpeed(*b)) {
+        const double bv = headline(*b);
+        m_baselineBars->addData(x, bv);
+        yMax = std::max(yMax, bv);
+        yMin = std::min(yMin, bv);
+        tooltips()->add(p->xAxis, p->yAxis, x + 0.2, bv,
+                        QString("baseline %1 at %2\n%3 %4")
+                            .arg(qtext(k.id), sizeKeyText(*shape), formatNumber(bv, 6), unit));
       }
     }
     for (int o = 0; o < m_overlayBars.size(); ++o) {
       const auto& run = model()->overlays()[o];
-      if (const CaseResult* b = run.doc.find(k.id, *shape); b && hasSpeed(*b)) {
-        m_overlayBars[o]->addData(x, b->gflops);
-        yMax = std::max(yMax, b->gflops);
-        yMin = std::min(yMin, b->gflops);
-        tooltips()->add(
-            p->xAxis, p->yAxis, x, b->gflops,
-            QString("%1: %2 at %3\n%4 GFLOP/s")
-                .arg(QFileInfo(run.source).fileName(), qtext(k.id),
-                     QString::fromStdString(shapeText(*shape)), formatNumber(b->gflops, 6)));
+      if (const CaseResult* b = findCase(run.doc, k.id, *shape); b && hasSpeed(*b)) {
+        const double bv = headline(*b);
+        m_overlayBars[o]->addData(x, bv);
+        yMax = std::max(yMax, bv);
+        yMin = std::min(yMin, bv);
+        tooltips()->add(p->xAxis, p->yAxis, x, bv,
+                        QString("%1: %2 at %3\n%4 %5")
+                            .arg(QFileInfo(run.source).fileName(), qtext(k.id), sizeKeyText(*shape),
+                                 formatNumber(bv, 6), unit));
       }
     }
     for (const auto& v : violations) {
-      if (v.shape != *shape || v.to != k.id || !c) continue;
+      if (!violationAt(v, *shape) || v.to != k.id || !c) continue;
       ++m_violationMarks;
       auto* mark = barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
                             QString(v.withinNoise ? "▽ within noise of\n%1" : "▼ slower than\n%1")
@@ -233,27 +247,46 @@ void ProgressionPage::rebuild() {
   const double x0 = 0.4, x1 = double(stages.size()) + 0.6;
   // On a linear axis the scale follows the stages and the FP32 reference; faster references
   // (FP16, TF32 tensor cores) stay in the legend with their values, marked off scale there.
-  if (const CaseResult* fp32 = doc.find("cublas.sgemm", *shape); fp32 && hasSpeed(*fp32))
+  if (const CaseResult* fp32 = findCase(doc, "cublas.sgemm", *shape); fp32 && hasSpeed(*fp32))
     yMax = std::max(yMax, fp32->gflops);
+  // The memory-bound families' roofs: the measured copy, and the device's peak bandwidth.
+  const double copyRoof = vector && doc.device ? doc.device->copyBandwidthGBs : 0;
+  const double hbmPeak = vector && doc.device ? doc.device->peakBandwidthGBs : 0;
+  if (!stages.isEmpty()) yMax = std::max(yMax, copyRoof);
   const double yTop = yMax > 0 ? yMax * 1.25 : 1;
   const QList<QString> all = kernelsOf(doc, cat);
   for (const KernelInfo& r : cat.references()) {
-    const CaseResult* c = doc.find(r.id, *shape);
+    const CaseResult* c = findCase(doc, r.id, *shape);
     if (!c || !hasSpeed(*c) || !model()->isShown(r.id)) continue;
+    const double v = headline(*c);
     QCPGraph* g = p->addGraph();
-    const bool offScale = !logY && c->gflops > yTop;
+    const bool offScale = !logY && v > yTop;
     g->setName(QString("%1: %2%3")
-                   .arg(qtext(r.name), gflopsText(c->gflops), offScale ? " (off scale ↑)" : ""));
+                   .arg(qtext(r.name), rateText(v, unit), offScale ? " (off scale ↑)" : ""));
     g->setProperty("series", qtext(r.id));
     g->setPen(QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine));
-    g->setData({x0, x1}, {c->gflops, c->gflops});
-    yMax = std::max(yMax, c->gflops);
-    yMin = std::min(yMin, c->gflops);
-    tooltips()->add(p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : c->gflops,
-                    QString("%1 at %2\n%3 GFLOP/s")
-                        .arg(qtext(r.id), QString::fromStdString(shapeText(*shape)),
-                             formatNumber(c->gflops, 6)));
+    g->setData({x0, x1}, {v, v});
+    yMax = std::max(yMax, v);
+    yMin = std::min(yMin, v);
+    tooltips()->add(
+        p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : v,
+        QString("%1 at %2\n%3 %4").arg(qtext(r.id), sizeKeyText(*shape), formatNumber(v, 6), unit));
   }
+  auto roofLine = [&](const QString& name, double gbs, Qt::PenStyle style) {
+    if (gbs <= 0 || stages.isEmpty()) return;
+    QCPGraph* g = p->addGraph();
+    const bool offScale = !logY && gbs > yTop;
+    g->setName(
+        QString("%1: %2%3").arg(name, rateText(gbs, "GB/s"), offScale ? " (off scale ↑)" : ""));
+    g->setProperty("series", name);
+    g->setProperty("role", "roof");
+    g->setPen(QPen(ink(), 1.5, style));
+    g->setData({x0, x1}, {gbs, gbs});
+    yMin = std::min(yMin, gbs);
+    if (!offScale) yMax = std::max(yMax, gbs);
+  };
+  roofLine("device-to-device copy (measured)", copyRoof, Qt::DashDotLine);
+  roofLine("peak bandwidth", hbmPeak, Qt::DotLine);
   p->xAxis->setTicker(ticker);
   p->xAxis->setRange(x0, x1);
   fitTickLabels(p->xAxis, tickTexts);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -47,7 +48,7 @@ void RooflinePage::rebuild() {
   p->clearPlottables();
   p->clearItems();
   m_roofs = 0;
-  m_slope = nullptr;
+  m_slope = m_copySlope = nullptr;
   const RunDocument& doc = model()->document();
   const KernelLookup& cat = model()->catalog();
   setPlotTitle(p, doc.device ? "Roofline — " + QString::fromStdString(doc.device->name)
@@ -68,14 +69,13 @@ void RooflinePage::rebuild() {
     std::map<std::pair<int, bool>, QCPGraph*> graphs;
     std::map<QCPGraph*, std::pair<QVector<double>, QVector<double>>> errors;
     QCPGraph* legendEntry = nullptr;
-    auto intensity = [](const CaseResult& c) {
-      const double elem = c.precision == Precision::kFp16Fp32Acc && !isFallback(c) ? 2.0 : 4.0;
-      return c.arithmeticIntensity > 0 ? c.arithmeticIntensity
-                                       : c.shape.flops() / c.shape.minBytes(elem);
-    };
+    // GEMM at its shape's intensity; reduce (1 add per 4-byte element, 0.25 FLOP/byte) and
+    // scan (1 add per 8 bytes, read and written) far left, under the bandwidth slope.
+    auto intensity = [](const CaseResult& c) { return intensityOf(c); };
     std::vector<const CaseResult*> points;
     for (const auto& c : doc.cases)
-      if (c.kernel == id.toStdString() && hasSpeed(c)) points.push_back(&c);
+      if (c.kernel == id.toStdString() && hasSpeed(c) && intensityOf(c) > 0 && roofGflops(c) > 0)
+        points.push_back(&c);
     std::stable_sort(points.begin(), points.end(), [&](const CaseResult* a, const CaseResult* b) {
       return intensity(*a) < intensity(*b);
     });
@@ -83,7 +83,7 @@ void RooflinePage::rebuild() {
       const CaseResult& c = *cp;
       const bool fallback = isFallback(c);
       anyFallback |= fallback;
-      const int m = shapeIndex[c.shape] % kMarkerCount;
+      const int m = shapeIndex[sizeKey(c)] % kMarkerCount;
       QCPGraph*& g = graphs[{m, fallback}];
       if (!g) {
         g = p->addGraph();
@@ -96,17 +96,20 @@ void RooflinePage::rebuild() {
         if (!legendEntry) legendEntry = g;
       }
       const double ai = intensity(c);
-      g->addData(ai, c.gflops);
+      const double y = roofGflops(c);
+      g->addData(ai, y);
+      // The CI of the headline (GFLOP/s, or GB/s for 1-D cases) scaled onto this axis.
       const Range ci = gflopsCi(c);
-      errors[g].first << c.gflops - ci.low;
-      errors[g].second << ci.high - c.gflops;
+      const double scale = headline(c) > 0 ? y / headline(c) : 1.0;
+      errors[g].first << y - ci.low * scale;
+      errors[g].second << ci.high * scale - y;
       xMin = std::min(xMin, ai), xMax = std::max(xMax, ai);
-      yMin = std::min(yMin, c.gflops), yMax = std::max(yMax, c.gflops);
-      tooltips()->add(p->xAxis, p->yAxis, ai, c.gflops,
+      yMin = std::min(yMin, y), yMax = std::max(yMax, y);
+      const double gbs = isVectorCase(c) ? headline(c) : c.bandwidthGBs;
+      tooltips()->add(p->xAxis, p->yAxis, ai, y,
                       QString("%1 at %2%3\n%4 GFLOP/s · %5 FLOP/byte · %6 GB/s")
-                          .arg(id, QString::fromStdString(shapeText(c.shape)),
-                               fallback ? " — FP32 fallback" : "", formatNumber(c.gflops, 6),
-                               formatNumber(ai, 4), formatNumber(c.bandwidthGBs, 5)));
+                          .arg(id, sizeText(c), fallback ? " — FP32 fallback" : "",
+                               formatNumber(y, 6), formatNumber(ai, 4), formatNumber(gbs, 5)));
     }
     for (const auto& [g, e] : errors) {
       auto* bars = new QCPErrorBars(p->xAxis, p->yAxis);
@@ -122,7 +125,14 @@ void RooflinePage::rebuild() {
   }
   const bool anyPoint = xMax > 0;
   if (!anyPoint) xMin = 1, xMax = 1000, yMin = 1, yMax = 1000;
-  const double x0 = std::max(1e-2, xMin / 10), x1 = xMax * 10;
+  const double x0 = std::max(1e-2, xMin / 10);
+  double x1 = xMax * 10;
+  // Reduce and scan sit far left of the ridge: the axis reaches past the FP32 ridge, so the
+  // picture shows how far below the compute roof a memory-bound case is.
+  const bool anyVector = std::any_of(doc.cases.begin(), doc.cases.end(),
+                                     [](const CaseResult& c) { return isVectorCase(c); });
+  if (anyPoint && anyVector && doc.device && doc.device->peakBandwidthGBs > 0)
+    x1 = std::max(x1, 2 * doc.device->peakFp32Tflops * 1000 / doc.device->peakBandwidthGBs);
   if (anyPoint && doc.device && doc.device->peakBandwidthGBs > 0) {
     const DeviceInfo& d = *doc.device;
     const double bw = d.peakBandwidthGBs;
@@ -136,7 +146,9 @@ void RooflinePage::rebuild() {
     m_slope->setData({x0, slopeEnd}, {bw * x0, bw * slopeEnd}, true);
     yMin = std::min(yMin, bw * x0);
     auto addRoof = [&](const QString& name, double peakGflops, Qt::PenStyle style) {
-      if (peakGflops <= 0) return;
+      // With reduce or scan cases, a roof whose ridge is right of the axis (the tensor-core
+      // roofs) is not drawn, nor does it stretch the GFLOP/s axis.
+      if (peakGflops <= 0 || (anyVector && peakGflops / bw >= x1)) return;
       QCPGraph* g = p->addGraph();
       g->setName(QString("%1 peak %2").arg(name, gflopsText(peakGflops)));
       g->setPen(QPen(ink(), 2, style));
@@ -149,6 +161,22 @@ void RooflinePage::rebuild() {
               .arg(name, formatNumber(peakGflops, 6), formatNumber(ridge, 4), formatNumber(bw, 5)));
       ++m_roofs;
     };
+    // The measured copy bandwidth beside the peak: the roof the memory-bound families reach.
+    if (const double copy = d.copyBandwidthGBs; copy > 0) {
+      m_copySlope = p->addGraph();
+      m_copySlope->setName(
+          QString("measured copy: %1 GB/s × FLOP/byte").arg(formatNumber(copy, 5)));
+      m_copySlope->setPen(QPen(QColor(0x2a, 0x7a, 0x9a), 2, Qt::DashDotLine));
+      const double end = std::min(x1, topPeak / copy);
+      m_copySlope->setData({x0, end}, {copy * x0, copy * end}, true);
+      yMin = std::min(yMin, copy * x0);
+      tooltips()->add(p->xAxis, p->yAxis, x0 * 2, copy * x0 * 2,
+                      QString("device-to-device copy measured at run start: %1 GB/s (%2% of the "
+                              "%3 GB/s peak)")
+                          .arg(formatNumber(copy, 5))
+                          .arg(100 * copy / bw, 0, 'f', 0)
+                          .arg(formatNumber(bw, 5)));
+    }
     addRoof("FP32", d.peakFp32Tflops * 1000, Qt::SolidLine);
     addRoof("TF32 tensor", d.peakTf32TensorTflops * 1000, Qt::DashDotLine);
     addRoof("FP16 tensor", d.peakFp16TensorTflops * 1000, Qt::DashLine);
@@ -163,8 +191,8 @@ void RooflinePage::rebuild() {
   if (shapes.size() > 1 && shapes.size() <= kMarkerCount && anyPoint)
     for (int i = 0; i < shapes.size(); ++i) {
       QCPGraph* g = p->addGraph();
-      g->setName(QString::fromStdString(shapeText(shapes[i])));
-      g->setProperty("series", "shape " + QString::fromStdString(shapeText(shapes[i])));
+      g->setName(sizeKeyText(shapes[i]));
+      g->setProperty("series", "shape " + sizeKeyText(shapes[i]));
       g->setLineStyle(QCPGraph::lsNone);
       g->setScatterStyle(marker(i, Qt::darkGray, false));
     }

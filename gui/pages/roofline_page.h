@@ -13,6 +13,8 @@ class RooflinePage : public PlotPage {
   explicit RooflinePage(ResultsModel* model, QWidget* parent = nullptr);
   int roofCount() const { return m_roofs; }
   QCPGraph* memorySlope() const { return m_slope; }
+  // The measured device-to-device copy bandwidth as a second slope (null when not recorded).
+  QCPGraph* copySlope() const { return m_copySlope; }
 
  protected:
   void rebuild() override;
@@ -20,6 +22,7 @@ class RooflinePage : public PlotPage {
  private:
   int m_roofs = 0;
   QCPGraph* m_slope = nullptr;
+  QCPGraph* m_copySlope = nullptr;
 };
 
 }  // namespace kwb::gui

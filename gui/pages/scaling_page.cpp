@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -47,38 +48,52 @@ void ScalingPage::rebuild() {
   p->clearPlottables();
   p->clearItems();
   const RunDocument& doc = model()->document();
+  // The memory-bound families (every case 1-D): GB/s against the element count, the sizes of
+  // the first element type joined. A GEMM document leaves its 1-D cases out (another unit).
+  const bool vector = memoryBoundDocument(doc);
+  const QString unit = vector ? "GB/s" : "GFLOP/s";
+  std::string lineType;
+  for (const auto& c : doc.cases)
+    if (vector && lineType.empty()) lineType = c.elementType;
+  const QString lineTypeText = lineType.empty() ? "f32" : QString::fromStdString(lineType);
+  m_logY->setText("Logarithmic " + unit);
   setPlotTitle(
-      p, QString("GFLOP/s against problem size — median of %1, 95% CI bars").arg(timerLabel(doc)));
-  p->xAxis->setLabel("size: ∛(M·N·K), ticks at the cubic sizes run");
+      p, QString("%1 against problem size — median of %2, 95% CI bars").arg(unit, timerLabel(doc)));
+  p->xAxis->setLabel(vector ? QString("size: elements (log₂), %1 joined").arg(lineTypeText)
+                            : QString("size: ∛(M·N·K), ticks at the cubic sizes run"));
   const bool logY = m_logY->isChecked();
-  makeGflopsAxis(p->yAxis, logY);
+  makeRateAxis(p->yAxis, logY, unit);
+  auto joined = [&](const CaseResult& c) {
+    return vector ? c.elementType == lineType : isCubic(c.shape);
+  };
   const KernelLookup& cat = model()->catalog();
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyOther = false, anyFallback = false;
-  std::set<std::int64_t> cubicSizes;
+  std::set<std::int64_t> cubicSizes;  // or, for 1-D cases, the joined counts
   std::set<double> allSizes;
   auto addPoints = [&](QCPGraph* g, QList<const CaseResult*> points, const QString& name) {
     // In the graph's key order, so the i-th error bar is the i-th point's.
     std::stable_sort(points.begin(), points.end(), [](const CaseResult* a, const CaseResult* b) {
-      return sizeOf(a->shape) < sizeOf(b->shape);
+      return sizeAxisValue(sizeKey(*a)) < sizeAxisValue(sizeKey(*b));
     });
     QVector<double> lo, hi;
     for (const CaseResult* c : points) {
-      const double x = sizeOf(c->shape);
+      const double x = sizeAxisValue(sizeKey(*c));
+      const double v = headline(*c);
       const Range ci = gflopsCi(*c);
-      g->addData(x, c->gflops);
-      lo << c->gflops - ci.low;
-      hi << ci.high - c->gflops;
+      g->addData(x, v);
+      lo << v - ci.low;
+      hi << ci.high - v;
       xMin = std::min(xMin, x), xMax = std::max(xMax, x);
       yMin = std::min(yMin, ci.low), yMax = std::max(yMax, ci.high);
       allSizes.insert(x);
-      if (isCubic(c->shape)) cubicSizes.insert(c->shape.m);
-      tooltips()->add(p->xAxis, p->yAxis, x, c->gflops,
-                      QString("%1 at %2%3\n%4 GFLOP/s (95% CI %5–%6) · median %7 ms")
-                          .arg(name, QString::fromStdString(shapeText(c->shape)),
-                               isFallback(*c) ? " — FP32 fallback" : "", formatNumber(c->gflops, 6),
-                               formatNumber(ci.low, 5), formatNumber(ci.high, 5),
-                               formatNumber(c->summary.median, 5)));
+      if (!vector && isCubic(c->shape)) cubicSizes.insert(c->shape.m);
+      if (vector && joined(*c)) cubicSizes.insert(c->count);
+      tooltips()->add(p->xAxis, p->yAxis, x, v,
+                      QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
+                          .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",
+                               formatNumber(v, 6), formatNumber(ci.low, 5),
+                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5), unit));
     }
     auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
     err->setDataPlottable(g);
@@ -97,11 +112,11 @@ void ScalingPage::rebuild() {
     std::multimap<double, const CaseResult*> line;
     QList<const CaseResult*> other, fallback;
     for (const auto& c : d.cases) {
-      if (c.kernel != id.toStdString() || !hasSpeed(c)) continue;
+      if (c.kernel != id.toStdString() || !hasSpeed(c) || isVectorCase(c) != vector) continue;
       if (isFallback(c))
         fallback << &c;
-      else if (isCubic(c.shape))
-        line.emplace(sizeOf(c.shape), &c);
+      else if (joined(c))
+        line.emplace(sizeAxisValue(sizeKey(c)), &c);
       else
         other << &c;
     }
@@ -176,16 +191,19 @@ void ScalingPage::rebuild() {
   };
   if (anyOther)
     keyEntry(
-        "◇ not cubic: not joined",
+        vector ? QString("◇ not %1: not joined").arg(lineTypeText) : "◇ not cubic: not joined",
         QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::darkGray, 1.5), QBrush(Qt::white), 9));
   if (anyFallback)
     keyEntry("▨ FP32 fallback", QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::darkGray, 1.5),
                                                 QBrush(Qt::darkGray, Qt::BDiagPattern), 9));
   // Ticks at the sizes run: the cubic ones, else every size, unless there are too many.
   QList<QPair<double, QString>> ticks;
-  for (std::int64_t n : cubicSizes) ticks << QPair<double, QString>{double(n), QString::number(n)};
+  for (std::int64_t n : cubicSizes)
+    ticks << QPair<double, QString>{double(n), vector ? countText(n) : QString::number(n)};
   if (ticks.isEmpty())
-    for (double x : allSizes) ticks << QPair<double, QString>{x, QString::number(std::lround(x))};
+    for (double x : allSizes)
+      ticks << QPair<double, QString>{
+          x, vector ? countText(std::llround(x)) : QString::number(std::lround(x))};
   if (!ticks.isEmpty() && ticks.size() <= kMaxSizeTicks)
     setTextTicks(p->xAxis, ticks);
   else
@@ -193,6 +211,8 @@ void ScalingPage::rebuild() {
   p->xAxis->setScaleType(QCPAxis::stLogarithmic);
   p->legend->setVisible(p->graphCount() > 0);
   if (xMax > 0) {
+    // A count of 0 or 1 elements sits at 1 on the log axis.
+    xMin = std::max(xMin, 1.0);
     p->xAxis->setRange(xMin / 1.25, xMax * 1.25);
     if (logY)
       p->yAxis->setRange(yMin / 2, yMax * 2);

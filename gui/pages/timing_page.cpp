@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 
@@ -70,12 +71,13 @@ void TimingPage::rebuild() {
   const QList<QString> all = kernelsOf(doc, cat);
   if (shape)
     for (const QString& id : shownKernels(doc))
-      if (const CaseResult* c = doc.find(id.toStdString(), *shape); c && hasSpeed(*c))
+      if (const CaseResult* c = findCase(doc, id.toStdString(), *shape); c && hasSpeed(*c))
         cases << c, colors << int(all.indexOf(id));
 
-  setPlotTitle(p, shape ? QString("Time per launch at %1 — %2")
-                              .arg(QString::fromStdString(toString(*shape)), timerLabel(doc))
-                        : QString("Time per launch (no timed cases)"));
+  setPlotTitle(
+      p,
+      shape ? QString("Time per launch at %1 — %2").arg(sizeKeyText(*shape, false), timerLabel(doc))
+            : QString("Time per launch (no timed cases)"));
   m_key->setTextColor(ink());
   m_key->setText(cases.isEmpty()
                      ? QString()
@@ -128,9 +130,9 @@ void TimingPage::rebuild() {
         bx, by, x, rel(s.median, m),
         QString("%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
                 "min %10 · max %11 ms\n%12 samples · CV %13%")
-            .arg(id, QString::fromStdString(shapeText(c.shape)), formatNumber(s.median, 5),
-                 formatNumber(s.ci95.low, 5), formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5),
-                 formatNumber(s.p25, 5), formatNumber(s.p75, 5), formatNumber(s.p95, 5))
+            .arg(id, sizeText(c), formatNumber(s.median, 5), formatNumber(s.ci95.low, 5),
+                 formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5), formatNumber(s.p25, 5),
+                 formatNumber(s.p75, 5), formatNumber(s.p95, 5))
             .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
             .arg(c.samplesMs.size())
             .arg(s.cv * 100, 0, 'f', 2));

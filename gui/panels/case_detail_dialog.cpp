@@ -5,6 +5,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "plots/error_heat_map.h"
 
@@ -16,14 +17,16 @@ QString row(const QString& k, const QString& v) {
       .arg(k.toHtmlEscaped(), v.toHtmlEscaped());
 }
 
-QString compareRows(const QString& title, const CompareReport& r) {
+QString compareRows(const QString& title, const CompareReport& r, bool vector) {
   QString h = row(title, QString("%1 mismatches of %2 elements, %3 non-finite")
                              .arg(r.mismatches)
                              .arg(r.elements)
                              .arg(r.nonFinite));
   h += row("  max abs / rel error",
            formatNumber(r.maxAbsError, 6) + " / " + formatNumber(r.maxRelError, 6));
-  if (r.firstMismatch)
+  if (vector && firstMismatchIndex(r))
+    h += row("  first mismatch", firstMismatchText(r));  // "first mismatch at index …"
+  else if (r.firstMismatch)
     h += row("  first mismatch", QString("C[%1][%2] = %3, expected %4")
                                      .arg(r.firstMismatch->row)
                                      .arg(r.firstMismatch->col)
@@ -38,7 +41,7 @@ QString compareRows(const QString& title, const CompareReport& r) {
 
 QString CaseDetailDialog::describe(const CaseResult& c) {
   QString h = QString("<h3>%1 at %2 — <span style='color:%3'>%4</span></h3><table>")
-                  .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape)),
+                  .arg(QString::fromStdString(c.kernel), sizeText(c, false),
                        statusColor(c.status).name(), statusText(c.status));
   if (!c.message.empty()) h += row("message", QString::fromStdString(c.message));
   h += row("precision", QString::fromLatin1(toString(c.precision).data()));
@@ -53,18 +56,20 @@ QString CaseDetailDialog::describe(const CaseResult& c) {
              QString("%1 elements%2")
                  .arg(v.unwritten)
                  .arg(v.unwritten ? " — the kernel left part of C unwritten" : ""));
-    h += compareRows("compare (α=1, β=0)", v.compare);
+    h += compareRows("compare (α=1, β=0)", v.compare, isVectorCase(c));
     h +=
         row("negative control", v.negativeControlRejected
                                     ? "mangled reference rejected (the comparator works)"
                                     : "mangled reference ACCEPTED — the comparison proves nothing");
-    if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta);
+    if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta, isVectorCase(c));
   } else {
     h += row("verification", "not recorded");
   }
   if (c.timed()) {
     const auto& s = c.summary;
-    h += row("GFLOP/s", formatNumber(c.gflops, 6));
+    h += row(headlineUnit(c), formatNumber(headline(c), 6));
+    if (const auto pct = isVectorCase(c) ? refPercent(c) : std::nullopt)
+      h += row("% of CUB", formatNumber(pct->pct, 4));
     if (c.pctOfFp32Reference) h += row("% of cuBLAS FP32", formatNumber(*c.pctOfFp32Reference, 4));
     if (c.pctOfFp16Reference) h += row("% of cuBLAS FP16", formatNumber(*c.pctOfFp16Reference, 4));
     h += row("median ms", QString("%1 (95% CI %2–%3)")
@@ -93,8 +98,7 @@ QString CaseDetailDialog::describe(const CaseResult& c) {
 CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent)
     : QDialog(parent), m_case(c) {
   setWindowTitle(
-      QString("Case %1 at %2")
-          .arg(QString::fromStdString(c.kernel), QString::fromStdString(toString(c.shape))));
+      QString("Case %1 at %2").arg(QString::fromStdString(c.kernel), sizeText(c, false)));
   auto* layout = new QVBoxLayout(this);
   // Side by side: the facts on the left, where in C the errors are on the right.
   auto* split = new QSplitter(Qt::Horizontal, this);

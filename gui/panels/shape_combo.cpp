@@ -3,6 +3,7 @@
 #include <QSignalBlocker>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -17,7 +18,11 @@ void ShapeCombo::setShapes(const QList<Shape>& shapes) {
   const QSignalBlocker block(this);
   m_shapes = shapes;
   clear();
-  for (const Shape& s : shapes) addItem(QString::fromStdString(shapeText(s)));
+  // A 1-D size run by two families ("2^28 f32" of reduce and of scan) names its family.
+  QStringList texts;
+  for (const Shape& s : shapes) texts << sizeKeyText(s);
+  for (int i = 0; i < shapes.size(); ++i)
+    addItem(texts.count(texts[i]) > 1 ? keyProblem(shapes[i]) + " " + texts[i] : texts[i]);
   int index = previous ? int(shapes.indexOf(*previous)) : -1;
   if (index < 0) index = int(shapes.indexOf(Shape{1024, 1024, 1024}));
   if (index < 0 && !shapes.isEmpty()) index = 0;

@@ -7,6 +7,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "plots/error_map_plot.h"
 
@@ -100,7 +101,9 @@ QString ErrorHeatMap::message() const { return m_message->text(); }
 
 void ErrorHeatMap::rebuild() {
   const CompareReport* r = reportOf(m_case, m_run);
-  const ErrorGrid* grid = shownGrid();
+  // A vector (reduce, scan) has no rows and columns to map: its first wrong index instead.
+  const bool vector = isVectorCase(m_case);
+  const ErrorGrid* grid = vector ? nullptr : shownGrid();
   m_plot->setVisible(grid != nullptr);
   m_legend->setVisible(grid != nullptr);
   if (!m_case.verification) {
@@ -109,6 +112,15 @@ void ErrorHeatMap::rebuild() {
     m_message->setText("No α/β run was recorded for this case.");
   } else if (r->elements == 0) {
     m_message->setText("C has no elements: there is nothing to map.");
+  } else if (vector) {
+    m_message->setText(
+        QString("%1: %2 mismatches of %3 elements%4; max |x − x_ref| %5. A vector has no rows "
+                "and columns to map.")
+            .arg(runName(m_run))
+            .arg(r->mismatches)
+            .arg(r->elements)
+            .arg(r->mismatches ? " — " + firstMismatchText(*r) : QString())
+            .arg(formatNumber(r->maxAbsError, 4)));
   } else if (!grid) {
     m_message->setText(noGridText());
   } else {

@@ -119,12 +119,14 @@ void makeLinearAxis(QCPAxis* axis) {
   axis->setNumberPrecision(6);
 }
 
-void makeGflopsAxis(QCPAxis* axis, bool log) {
+void makeGflopsAxis(QCPAxis* axis, bool log) { makeRateAxis(axis, log, "GFLOP/s"); }
+
+void makeRateAxis(QCPAxis* axis, bool log, const QString& unit) {
   if (log)
     makeLogAxis(axis);
   else
     makeLinearAxis(axis);
-  axis->setLabel(log ? "GFLOP/s (log)" : "GFLOP/s");
+  axis->setLabel(log ? unit + " (log)" : unit);
 }
 
 void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {

@@ -53,6 +53,8 @@ void makeLogAxis(QCPAxis* axis);
 void makeLinearAxis(QCPAxis* axis);
 // The GFLOP/s axis of Progression and Scaling: logarithmic or linear, labelled to say which.
 void makeGflopsAxis(QCPAxis* axis, bool log);
+// The same for any rate: "GB/s" for the memory-bound families.
+void makeRateAxis(QCPAxis* axis, bool log, const QString& unit);
 // Ticks at the given values only (the sizes that were run), labelled as given.
 void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
 // A note in the middle of the plot saying why it is empty (and no empty legend box).

@@ -1,5 +1,6 @@
 #include "report/report_error_maps.h"
 
+#include "model/case_size.h"
 #include "plots/error_map_plot.h"
 #include "report/report_painter.h"
 
@@ -25,17 +26,29 @@ std::optional<MapOf> failingRun(const CaseResult& c) {
 
 void drawFailingErrorMaps(ReportPainter& rp, const RunDocument& doc) {
   QList<MapOf> maps;
-  QStringList withoutGrid;
+  QStringList withoutGrid, vectors;
   for (const CaseResult& c : doc.cases)
     if (const auto m = failingRun(c)) {
-      if (m->report->grid.rows > 0 && m->report->grid.cols > 0)
+      // A vector has no rows and columns to map: its first wrong index, in a list.
+      if (isVectorCase(c))
+        vectors << QString("%1 at %2: %3 mismatches, %4")
+                       .arg(QString::fromStdString(c.kernel), sizeText(c, false))
+                       .arg(m->report->mismatches)
+                       .arg(firstMismatchText(*m->report));
+      else if (m->report->grid.rows > 0 && m->report->grid.cols > 0)
         maps << *m;
       else
         withoutGrid << QString("%1 at %2")
                            .arg(QString::fromStdString(c.kernel),
                                 QString::fromStdString(toString(c.shape)));
     }
-  if (maps.isEmpty() && withoutGrid.isEmpty()) return;
+  if (maps.isEmpty() && withoutGrid.isEmpty() && vectors.isEmpty()) return;
+  if (!vectors.isEmpty()) {
+    if (!rp.fits(40 + 14.0 * double(vectors.size()))) rp.newPage();
+    rp.heading("Where the failing 1-D cases are wrong: the first mismatching index", 13);
+    for (const QString& line : vectors) rp.paragraph(line, 9);
+    if (maps.isEmpty() && withoutGrid.isEmpty()) return;
+  }
   const int perRow = 3;
   const double gap = 16, captionH = 30;
   const double slotW = (rp.area().width() - gap * (perRow - 1)) / perRow;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/run_request.h"
 #include "report/report_painter.h"
@@ -36,11 +37,12 @@ QString toolLine(const RunDocument& doc) {
 void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
                       const std::optional<RunDocument>& baseline, const KernelLookup& catalog) {
   QList<QList<TableCell>> rows;
+  const QString unit = headlineUnit(doc);
   for (const QString& id : kernelsOf(doc, catalog)) {
     const CaseResult* best = nullptr;
     for (const auto& c : doc.cases)
       if (c.kernel == id.toStdString() && hasSpeed(c) && !isFallback(c) &&
-          (!best || c.gflops > best->gflops))
+          (!best || headline(c) > headline(*best)))
         best = &c;
     const KernelInfo k = catalog.info(id);
     QList<TableCell> row{{QString("%1 — %2").arg(id, qtext(k.name))}, {qtext(k.precision)}};
@@ -53,11 +55,10 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
     const auto pct = refPercent(*best);
     QString verdict = "no baseline";
     if (baseline) {
-      const CaseResult* b = baseline->find(best->kernel, best->shape);
+      const CaseResult* b = findCase(*baseline, best->kernel, sizeKey(*best));
       verdict = b && hasSpeed(*b) ? comparisonVerdict(*best, *b) : QString("not in baseline");
     }
-    row << TableCell{fixed(best->gflops, 0)}
-        << TableCell{QString::fromStdString(shapeText(best->shape))}
+    row << TableCell{fixed(headline(*best), 0)} << TableCell{sizeText(*best)}
         << TableCell{k.reference ? QString("(a reference)")
                      : pct       ? QString("%1 of %2").arg(fixed(pct->pct, 1) + "%", pct->reference)
                                  : dash()}
@@ -68,7 +69,7 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
   drawTable(rp, "Best result per kernel",
             {{"kernel", 0.30},
              {"precision", 0.10},
-             {"best GFLOP/s", 0.11, Qt::AlignRight},
+             {"best " + unit, 0.11, Qt::AlignRight},
              {"at shape", 0.14, Qt::AlignRight},
              {"% of its precision's reference", 0.13, Qt::AlignRight},
              {"verdict vs baseline", 0.12, Qt::AlignRight},
@@ -77,24 +78,32 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
   rp.paragraph(
       "Best over the shapes run, FP32 fallbacks of tensor-core stages left out. "
       "% of reference: FP16 tensor-core stages against cuBLAS FP16, the rest against "
-      "cuBLAS FP32, at the same shape. CV: the samples' coefficient of variation.",
+      "cuBLAS FP32, at the same shape" +
+          QString(unit == "GFLOP/s" ? "" : "; reduce and scan against their CUB reference") +
+          ". CV: the samples' coefficient of variation.",
       7, Qt::darkGray);
 }
 
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
   QList<QList<TableCell>> rows;
+  const QString unit = headlineUnit(doc);
   for (const auto& c : doc.cases) {
     const bool speed = hasSpeed(c);
     const Range ci = gflopsCi(c);
     const auto pct = refPercent(c);
     QString note = QString::fromStdString(c.message);
     if (isFallback(c)) note = "ran " + QString::fromStdString(c.ranKernel) + " (FP32 fallback)";
-    if (implausibleSpeed(c)) note = "impossible GFLOP/s or time: not plotted. " + note;
+    if (implausibleSpeed(c))
+      note = QString("impossible %1 or time: not plotted. ").arg(headlineUnit(c)) + note;
+    if (const auto roof = pctOfCopyRoof(c, doc))
+      note = QString("%1% of the copy roof. ").arg(fixed(*roof, 1)) + note;
+    if (c.verification && isVectorCase(c) && c.verification->compare.mismatches)
+      note = firstMismatchText(c.verification->compare) + ". " + note;
     rows << QList<TableCell>{
         {QString::fromStdString(c.kernel)},
-        {QString::fromStdString(shapeText(c.shape))},
+        {sizeText(c)},
         {statusText(c.status), statusColor(c.status), Qt::white},
-        {speed ? fixed(c.gflops, 1) : dash()},
+        {speed ? fixed(headline(c), 1) : dash()},
         {speed ? QString("%1–%2").arg(fixed(ci.low, 1), fixed(ci.high, 1)) : dash()},
         {speed ? fixed(c.summary.median, 5) : dash()},
         {speed ? fixed(c.summary.cv * 100, 2) : dash()},
@@ -106,8 +115,8 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
             {{"kernel", 0.15},
              {"shape", 0.10},
              {"status", 0.07},
-             {"GFLOP/s", 0.07, Qt::AlignRight},
-             {"95% CI GFLOP/s", 0.12, Qt::AlignRight},
+             {unit, 0.07, Qt::AlignRight},
+             {"95% CI " + unit, 0.12, Qt::AlignRight},
              {"median ms", 0.07, Qt::AlignRight},
              {"CV %", 0.05, Qt::AlignRight},
              {"% of ref", 0.08, Qt::AlignRight},
@@ -120,7 +129,7 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<
   const QList<Shape> shapes = shapesOf(doc);
   const CaseIndex index(doc);
   QStringList columns;
-  for (const Shape& s : shapes) columns << QString::fromStdString(shapeText(s));
+  for (const Shape& s : shapes) columns << sizeKeyText(s);
   // The key first: what a cell says and what its colour means.
   rp.heading("Correctness");
   QCPPainter& p = rp.painter();
@@ -150,6 +159,9 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<
                      const auto& v = cr->verification->compare;
                      text += v.mismatches ? QString("\n%1 mismatches").arg(v.mismatches)
                                           : "\nabs " + QString::number(v.maxAbsError, 'e', 1);
+                     // A vector: where it first went wrong.
+                     if (const auto i = isVectorCase(*cr) ? firstMismatchIndex(v) : std::nullopt)
+                       text += QString("\nfirst at [%1]").arg(*i);
                    }
                    return GridCell{statusColor(cr->status), text};
                  });
@@ -159,32 +171,31 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
                        const QString& baselineName) {
   rp.newPage();
   rp.heading("Speedup against the baseline");
-  rp.paragraph(QString("Baseline %1 (%2, %3). Speedup = this run's GFLOP/s ÷ the baseline's. "
+  const QString unit = headlineUnit(doc);
+  rp.paragraph(QString("Baseline %1 (%2, %3). Speedup = this run's %4 ÷ the baseline's. "
                        "Verdict: FASTER or SLOWER when the medians' 95% CIs are apart, SAME when "
                        "they overlap within 2%, else UNCERTAIN.")
                    .arg(baselineName,
                         baseline.device ? QString::fromStdString(baseline.device->name)
                                         : QString("no device recorded"),
-                        recordedDate(baseline)),
+                        recordedDate(baseline), unit),
                9);
   QList<QList<TableCell>> rows;
   double logSum = 0;
   int n = 0;
   std::map<QString, int> verdicts;
   for (const auto& c : doc.cases) {
-    const CaseResult* b = baseline.find(c.kernel, c.shape);
+    const CaseResult* b = findCase(baseline, c.kernel, sizeKey(c));
     if (!b || !hasSpeed(*b) || !hasSpeed(c)) continue;
-    const double speedup = c.gflops / b->gflops;
+    const double speedup = headline(c) / headline(*b);
     logSum += std::log(speedup);
     ++n;
     const QString verdict = comparisonVerdict(c, *b);
     ++verdicts[verdict];
-    rows << QList<TableCell>{{QString::fromStdString(c.kernel)},
-                             {QString::fromStdString(shapeText(c.shape))},
-                             {fixed(b->gflops, 1)},
-                             {fixed(c.gflops, 1)},
-                             {fixed(speedup, 3) + "×"},
-                             {verdict, QColor(), verdictColor(verdict)}};
+    rows << QList<TableCell>{
+        {QString::fromStdString(c.kernel)}, {sizeText(c)},
+        {fixed(headline(*b), 1)},           {fixed(headline(c), 1)},
+        {fixed(speedup, 3) + "×"},          {verdict, QColor(), verdictColor(verdict)}};
   }
   if (n) {
     QStringList counts;
@@ -199,8 +210,8 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
   drawTable(rp, "Speedup per case",
             {{"kernel", 0.25},
              {"shape", 0.17, Qt::AlignRight},
-             {"baseline GFLOP/s", 0.14, Qt::AlignRight},
-             {"this run GFLOP/s", 0.14, Qt::AlignRight},
+             {"baseline " + unit, 0.14, Qt::AlignRight},
+             {"this run " + unit, 0.14, Qt::AlignRight},
              {"speedup", 0.12, Qt::AlignRight},
              {"verdict", 0.14, Qt::AlignRight}},
             rows, 8);

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "model/results_model.h"
 #include "model/run_request.h"
@@ -122,16 +123,22 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   const auto violations = progressionViolations(doc);
   if (violations.empty() && !doc.cases.empty())
     rp.paragraph("Progression: no stage is slower than the one before it.");
-  for (const auto& v : violations)
-    rp.paragraph(
-        QString("Progression violation at %1: %2 (%3 GFLOP/s) is slower than %4 (%5 GFLOP/s)%6")
-            .arg(QString::fromStdString(toString(v.shape)), QString::fromStdString(v.to))
-            .arg(v.toGflops, 0, 'f', 1)
-            .arg(QString::fromStdString(v.from))
-            .arg(v.fromGflops, 0, 'f', 1)
-            .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
-                               : QString()),
-        10, QColor(0xc0, 0x10, 0x10));
+  for (const auto& v : violations) {
+    // A 1-D violation in its family's unit: the GB/s of the two cases it names.
+    const CaseResult* from = violationCase(doc, v, v.from);
+    const CaseResult* to = violationCase(doc, v, v.to);
+    const bool vector = from && to && isVectorCase(*to);
+    rp.paragraph(QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6")
+                     .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
+                          QString::fromStdString(v.to))
+                     .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
+                     .arg(QString::fromStdString(v.from))
+                     .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
+                     .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
+                                        : QString())
+                     .arg(vector ? "GB/s" : "GFLOP/s"),
+                 10, QColor(0xc0, 0x10, 0x10));
+  }
   QStringList kernelLines;
   const QList<QString> kernels = kernelsOf(doc, in.model->catalog());
   for (const QString& id : kernels) {
@@ -168,7 +175,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
       combo->selectShape(s);
       page->rebuildNow();
       rp.newPage();
-      rp.heading(QString("%1 at %2").arg(title, QString::fromStdString(toString(s))));
+      rp.heading(QString("%1 at %2").arg(title, sizeKeyText(s, false)));
       rp.plot(page->plot());
     }
     if (skipped)

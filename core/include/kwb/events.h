@@ -39,9 +39,14 @@ enum class EventType {
 };
 std::string_view toString(EventType t);
 
+// A case of a plan: a kernel on a GEMM shape, or (problem "reduce", "scan") on a count of
+// elements of one type, the shape then 0x0x0.
 struct PlannedCase {
   std::string kernel;
   Shape shape;
+  std::string problem = "gemm";
+  std::int64_t count = 0;
+  std::string elementType = {};
 };
 
 // One event; which fields are meaningful depends on `type`.

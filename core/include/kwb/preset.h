@@ -6,15 +6,21 @@
 #include <vector>
 
 #include "kwb/shape.h"
+#include "kwb/vector_args.h"
 
 namespace kwb {
 
-// A suite: shapes and kernels to run (resources/presets/*.json).
+// A suite: the sizes and kernels of one problem family to run (resources/presets/*.json).
+// A GEMM suite lists "shapes"; a 1-D suite ("family": "reduce" or "scan") lists "sizes"
+// (element counts, "2^20" or 1000003) and "types" ("f32", "i32"; default both).
 struct Suite {
   std::string name;
   std::string description;
+  std::string family = "gemm";  // "family"; absent: gemm
   std::vector<Shape> shapes;
-  std::string kernels = "all";  // a KernelRegistry::select list
+  std::vector<std::int64_t> counts;
+  std::vector<ElementType> types;
+  std::string kernels = "all";  // a KernelRegistry::select list (kernels of the family)
 };
 
 // A preset file larger than this is refused unread.

@@ -19,10 +19,12 @@
 
 namespace kwb {
 
-// Bumped on any incompatible change (docs/RESULTS.md). Version 3 writes a tuning sweep's
-// configurations as cases; version 2 named the timer of every figure; versions 1 and 2 are
-// still read (version 1's timing marked host-inclusive).
-inline constexpr int kSchemaVersion = 3;
+// Bumped on any incompatible change (docs/RESULTS.md). Version 4 adds problem families (a
+// case's problem, count, elementType and figures map; the device's copy bandwidth); version 3
+// writes a tuning sweep's configurations as cases; version 2 named the timer of every figure;
+// versions 1 to 3 are still read (version 1's timing marked host-inclusive, figures derived
+// from the GEMM fields before version 4).
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
@@ -125,6 +127,7 @@ struct ProgressionViolation {
   // The two medians' 95% confidence intervals overlap: the drop may be measurement noise.
   // Still reported (the rule is strict); this says how much to believe it.
   bool withinNoise = false;
+  std::string size = {};  // sizeLabel of the cases: the shape, or "2^20 f32" (schema 4)
 };
 
 struct ProgressionCheck {
@@ -174,6 +177,8 @@ struct RunDocument {
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
+  // The case of `like`'s kernel on `like`'s size (kwb/family.h, sameSize): any family.
+  const CaseResult* findLike(const CaseResult& like) const;
   // The entry of `id`, or of its kernel for a tuning configuration's id; null if not listed.
   const KernelInfo* kernelInfo(std::string_view id) const;
 };

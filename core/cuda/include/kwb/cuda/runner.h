@@ -9,6 +9,7 @@
 
 #include "kwb/cuda/measure.h"
 #include "kwb/events.h"
+#include "kwb/family.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/results.h"
 #include "kwb/tuning.h"
@@ -35,16 +36,27 @@ using EventSink = std::function<void(const StreamEvent&)>;
 // a kernel (its id names it: "sgemm.warp_tiled[cfg]") and `config` says which; consecutive
 // configurations of one kernel on one shape read the same inputs, and one that falls back to
 // another kernel is not timed (the time would be the other kernel's).
+// A 1-D case (the kernel's problem "reduce" or "scan") has no shape and its size in `size`.
 struct PlanCase {
   const KernelDescriptor* kernel = nullptr;  // outlives the run
   Shape shape;
   std::optional<TuneConfig> config;
+  VectorSize size = {};
 };
+// What the stream's plan says of a case, and its record when it is not run.
+PlannedCase plannedCase(const PlanCase& p);
+CaseResult skippedPlanCase(const PlanCase& p, const std::string& why);
 
 // Orders a plan: shape by shape; within a shape the references first, so every stage's
 // "% of cuBLAS" is known when its case finishes.
 std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                 const std::vector<Shape>& shapes);
+// The same for the 1-D families: count by count, type by type; within a size the family's
+// reference first. Only kernels whose problem is `family` are taken.
+std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                      const Family& family,
+                                      const std::vector<std::int64_t>& counts,
+                                      const std::vector<ElementType>& types);
 // The cases of a stream's plan, each kernel looked up in `registry` (InputError if unknown).
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
                                   const std::vector<PlannedCase>& plan);
@@ -59,6 +71,27 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
 RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCase>& plan,
                     const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled);
+
+class VectorSession;
+class NvmlSampler;
+// What a 1-D case shares with the run.
+struct VectorRunState {
+  VectorSession& session;
+  L2Flusher* flusher;  // null unless cold-L2
+  NvmlSampler& nvml;
+  const DeviceInfo& device;
+};
+// Verifies and (unless verifyOnly) times one 1-D case, as runPlan does a GEMM case: failures
+// are data, a lost context sets `stopReason`.
+CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
+                         const std::vector<CaseResult>& done,
+                         const std::function<bool()>& cancelled,
+                         const std::function<void(const std::string&)>& warn,
+                         std::string& stopReason);
+// The known-answer tests of every 1-D family in `plan`, each with the family's reference
+// kernel where the plan has it, else its first kernel; nullopt when the plan has none.
+std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,
+                                              VectorSession& session);
 
 // Copies a measurement into its case: samples, timer, CUPTI figures, summary, throughput.
 void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c);

@@ -1,0 +1,70 @@
+#pragma once
+// The correctness pipeline of the 1-D families, reduce and scan (docs/FAMILIES.md,
+// docs/VALIDATION.md "Reduce and scan"): seeded input on the device, canary-filled output,
+// an FP64 (int64 for int32) reference on the host over bounded chunks, the negative control
+// and the known-answer tests. No timing here.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "kwb/cuda/device_buffer.h"
+#include "kwb/cuda/measure.h"
+#include "kwb/cuda/vector_kernels.h"
+#include "kwb/family.h"
+#include "kwb/kernel_descriptor.h"
+#include "kwb/results.h"
+#include "kwb/vector_args.h"
+
+namespace kwb::cuda {
+
+// Device buffers of one 1-D case: the input (filled once), the output and the scratch.
+class VectorCase {
+ public:
+  VectorArgs args() const;
+  const VectorSize& size() const { return m_size; }
+  std::int64_t outputCount() const { return m_outCount; }
+  std::size_t deviceBytes() const { return m_in.bytes() + m_out.bytes() + m_scratch.bytes(); }
+
+ private:
+  friend class VectorSession;
+  VectorSize m_size;
+  std::int64_t m_outCount = 0;
+  std::uint64_t m_seed = 0;
+  CUstream_st* m_stream = nullptr;
+  DeviceBuffer<std::uint32_t> m_in, m_out;  // 4-byte elements; m_out at least one
+  DeviceBuffer<unsigned char> m_scratch;
+};
+
+class VectorSession {
+ public:
+  explicit VectorSession(CUstream_st* stream) : m_stream(stream) {}
+
+  // Checks the memory needed against the free device memory first (InputError naming the
+  // size and both amounts), then fills the input with `pattern` (seeded from `seed`).
+  std::unique_ptr<VectorCase> prepare(const Family& f, const KernelDescriptor& k,
+                                      const VectorSize& s, std::uint64_t seed,
+                                      VectorPattern pattern = VectorPattern::kSeeded);
+
+  // Canary run (output filled with 0xAA bytes) → unwritten elements and the comparison with
+  // the FP64 / int64 reference ("cpu.fp64"); the negative control (the comparator must reject
+  // a mangled copy of the reference). Returns a case with problem, count, elementType,
+  // status, message and verification. CUDA errors throw CudaError.
+  CaseResult verify(const Family& f, const KernelDescriptor& k, VectorCase& c);
+
+  // The family's known answers, run with `k` (its reference kernel where the plan has it):
+  // reduce sums 1 … n (n (n + 1) / 2), scan of all ones gives 1 … n; both types, n = 1000.
+  KnownAnswer knownAnswerTest(const Family& f, const KernelDescriptor& k);
+
+ private:
+  CUstream_st* m_stream;
+};
+
+// The comparison of one 1-D output with its reference, on the host in bounded chunks
+// (at most kVectorChunk elements of input and of output at a time).
+inline constexpr std::int64_t kVectorChunk = std::int64_t{1} << 22;
+
+// Device-to-device copy bandwidth: a cudaMemcpyAsync of up to 1 GiB (a quarter of the free
+// memory at most) timed with the run's timer; read + write bytes / median time, in GB/s.
+double measureCopyBandwidth(CUstream_st* stream, const MeasureOptions& opt);
+
+}  // namespace kwb::cuda

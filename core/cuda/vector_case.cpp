@@ -1,0 +1,119 @@
+// The case loop's 1-D branch (reduce, scan): plan order, one case, the known-answer tests.
+#include <algorithm>
+
+#include "kwb/cuda/cupti_tracer.h"
+#include "kwb/cuda/nvml_sampler.h"
+#include "kwb/cuda/runner.h"
+#include "kwb/cuda/vector_session.h"
+#include "kwb/error.h"
+#include "kwb/run_info.h"
+
+namespace kwb::cuda {
+
+PlannedCase plannedCase(const PlanCase& p) {
+  PlannedCase out{p.kernel->id, p.shape};
+  if (p.kernel->problem != "gemm") {
+    out.problem = p.kernel->problem;
+    out.count = p.size.count;
+    out.elementType = std::string(toString(p.size.type));
+  }
+  return out;
+}
+
+CaseResult skippedPlanCase(const PlanCase& p, const std::string& why) {
+  CaseResult c = skippedCase(*p.kernel, p.shape, why);
+  if (p.kernel->problem != "gemm") {
+    c.problem = p.kernel->problem;
+    c.count = p.size.count;
+    c.elementType = std::string(toString(p.size.type));
+  }
+  return c;
+}
+
+std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                      const Family& family,
+                                      const std::vector<std::int64_t>& counts,
+                                      const std::vector<ElementType>& types) {
+  std::vector<PlanCase> plan;
+  for (const std::int64_t n : counts)
+    for (const ElementType t : types)
+      for (const bool refs : {true, false})
+        for (const auto* k : kernels)
+          if (k->problem == family.id && k->reference == refs)
+            plan.push_back({k, Shape{}, std::nullopt, VectorSize{n, t}});
+  return plan;
+}
+
+CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
+                         const std::vector<CaseResult>& done,
+                         const std::function<bool()>& cancelled,
+                         const std::function<void(const std::string&)>& warn,
+                         std::string& stopReason) {
+  const KernelDescriptor& k = *p.kernel;
+  const Family& f = findFamily(k.problem);
+  const std::string label = k.id + " " + countText(p.size.count) + " " +
+                            std::string(toString(p.size.type));
+  CaseResult c;
+  try {
+    if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
+    auto vc = st.session.prepare(f, k, p.size, cfg.seed);
+    c = st.session.verify(f, k, *vc);
+    if (isGood(c.status) && !cfg.verifyOnly) {
+      const VectorArgs args = vc->args();
+      st.nvml.start();
+      const Measurement m = measure([&] { k.launchVector(args); }, args.stream, cfg.measure,
+                                    st.flusher, cancelled);
+      c.clocks = st.nvml.stop();
+      recordMeasurement(m, cfg.measure, c);
+      deriveFigures(c, &st.device);
+      fillReferenceFigure(c, done);
+      if (!m.cuptiNote.empty()) warn(label + ": " + m.cuptiNote);
+    }
+  } catch (const InputError& e) {
+    c = skippedPlanCase(p, e.what());  // e.g. too large for device memory
+  } catch (const CuptiUnavailable& e) {
+    c.clocks = st.nvml.stop();
+    c.status = CaseStatus::kError;
+    c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
+  } catch (const CudaError& e) {
+    c.clocks = st.nvml.stop();
+    const ClockSample clocks = c.clocks;
+    c = skippedPlanCase(p, e.what());
+    c.clocks = clocks;
+    c.status = CaseStatus::kError;
+    if (e.sticky()) stopReason = "not run: the CUDA context was lost after " + label;
+  }
+  return c;
+}
+
+std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,
+                                              VectorSession& session) {
+  std::optional<KnownAnswer> out;
+  std::vector<std::string> seen;
+  for (const PlanCase& first : plan) {
+    const std::string& problem = first.kernel->problem;
+    if (problem == "gemm" || std::find(seen.begin(), seen.end(), problem) != seen.end()) continue;
+    seen.push_back(problem);
+    const Family& f = findFamily(problem);
+    const KernelDescriptor* k = first.kernel;
+    for (const PlanCase& p : plan)
+      if (p.kernel->id == f.reference) k = p.kernel;
+    KnownAnswer ka;
+    try {
+      ka = session.knownAnswerTest(f, *k);
+    } catch (const std::exception& e) {  // a CUDA error or no memory: the test failed
+      ka.ran = true;
+      ka.passed = false;
+      ka.detail = k->id + ": " + e.what();
+    }
+    if (!out) {
+      out = ka;
+    } else {
+      out->passed = out->passed && ka.passed;
+      out->detail += "; " + ka.detail;
+    }
+  }
+  return out;
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,93 @@
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/vector_kernels.h"
+
+namespace kwb::cuda {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/src/seeded.cpp).
+__device__ __forceinline__ std::int64_t seededGridIndex(std::uint64_t base, std::int64_t i) {
+  std::uint64_t z = base + std::uint64_t(i) * kGolden;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return std::int64_t(z % 4097u) - 2048;
+}
+
+int blocksFor(std::int64_t count) {
+  const std::int64_t b = (count + kThreads - 1) / kThreads;
+  return int(b < 1 ? 1 : (b > 16384 ? 16384 : b));
+}
+
+__device__ __forceinline__ float floatAt(VectorPattern p, std::uint64_t base, std::int64_t i) {
+  switch (p) {
+    case VectorPattern::kOnes: return 1.0f;
+    case VectorPattern::kIota: return float(i + 1);
+    case VectorPattern::kAlternating:
+      return (i % 2 == 0) ? 4096.0f + float(i % 7) : float(i % 5) / 2048.0f;
+    case VectorPattern::kSeeded: break;
+  }
+  return float(seededGridIndex(base, i)) / 2048.0f;  // exact: a power-of-two division
+}
+
+__device__ __forceinline__ int intAt(VectorPattern p, std::uint64_t base, std::int64_t i) {
+  switch (p) {
+    case VectorPattern::kOnes: return 1;
+    case VectorPattern::kIota: return int(i + 1);
+    case VectorPattern::kAlternating: return 1000003 * int(i % 3) - 7 * int(i % 11);
+    case VectorPattern::kSeeded: break;
+  }
+  return int(seededGridIndex(base, i));
+}
+
+__global__ void fillVector(void* dst, std::int64_t count, bool isInt, VectorPattern p,
+                           std::uint64_t base) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    if (isInt)
+      static_cast<int*>(dst)[i] = intAt(p, base, i);
+    else
+      static_cast<float*>(dst)[i] = floatAt(p, base, i);
+  }
+}
+
+__global__ void sumSquares(const void* in, std::int64_t count, bool isInt, double* out) {
+  __shared__ double partial[kThreads];
+  double s = 0.0;
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    const double v = isInt ? double(static_cast<const int*>(in)[i])
+                           : double(static_cast<const float*>(in)[i]);
+    s += v * v;
+  }
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int w = kThreads / 2; w > 0; w /= 2) {
+    if (int(threadIdx.x) < w) partial[threadIdx.x] += partial[threadIdx.x + w];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}
+
+}  // namespace
+
+void launchFillVector(void* dst, std::int64_t count, bool isInt, VectorPattern pattern,
+                      std::uint64_t base, CUstream_st* stream) {
+  if (count <= 0) return;
+  fillVector<<<blocksFor(count), kThreads, 0, stream>>>(dst, count, isInt, pattern, base);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchSumSquares(const void* in, std::int64_t count, bool isInt, double* out,
+                      CUstream_st* stream) {
+  KWB_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(double), stream));
+  if (count <= 0) return;
+  sumSquares<<<blocksFor(count), kThreads, 0, stream>>>(in, count, isInt, out);
+  KWB_CHECK_LAUNCH();
+}
+
+}  // namespace kwb::cuda

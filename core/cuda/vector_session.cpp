@@ -1,0 +1,304 @@
+#include "kwb/cuda/vector_session.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "kwb/cuda/check.h"
+#include "kwb/error.h"
+#include "kwb/seeded.h"
+
+namespace kwb::cuda {
+namespace {
+
+constexpr double kHeadroomBytes = 64.0 * (1 << 20);  // CUDA context and launcher growth
+constexpr std::int64_t kNegativeControlElements = std::int64_t{1} << 20;
+
+std::string mib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", std::ceil(bytes / double(1 << 20)));
+  return buf;
+}
+std::string num(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+// One element against its reference: int32 exact (modulo 2^32), float within `tol`.
+struct ElementRule {
+  bool isInt = false;
+  Tolerance tol;
+  bool matches(std::uint32_t gotBits, double expected) const {
+    if (isInt) return gotBits == std::uint32_t(std::int64_t(expected));
+    float got;
+    std::memcpy(&got, &gotBits, 4);
+    if (!std::isfinite(got) || !std::isfinite(expected)) return false;
+    return std::abs(double(got) - expected) <= tol.atol + tol.rtol * std::abs(expected);
+  }
+  double value(std::uint32_t bits) const {
+    if (isInt) return double(std::int32_t(bits));
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return double(f);
+  }
+  // The negative control's damage, far beyond the tolerance.
+  double mangled(double v) const { return isInt ? v + 1 : v + 1 + std::abs(v) + 4 * tol.atol; }
+  std::uint32_t bitsOf(double v) const {
+    if (isInt) return std::uint32_t(std::int64_t(v));
+    const float f = float(v);
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+};
+
+// Accumulates the comparison element by element, in index order.
+struct Accumulator {
+  CompareReport r;
+  std::int64_t unwritten = 0;
+  void add(const ElementRule& rule, std::int64_t i, std::uint32_t gotBits, double expected) {
+    ++r.elements;
+    if (rule.matches(gotBits, expected)) {
+      const double got = rule.value(gotBits);
+      const double err = std::abs(got - expected);
+      r.maxAbsError = std::max(r.maxAbsError, err);
+      if (expected != 0) r.maxRelError = std::max(r.maxRelError, err / std::abs(expected));
+      return;
+    }
+    ++r.mismatches;
+    if (gotBits == kCanaryBits) ++unwritten;
+    const double got = rule.value(gotBits);
+    if (!rule.isInt && !std::isfinite(got)) ++r.nonFinite;
+    if (r.firstMismatches.size() < kReportedMismatches) r.firstMismatches.push_back({0, i, got, expected});
+    if (!r.firstMismatchIndex) {
+      r.firstMismatchIndex = i;
+      r.firstMismatch = Mismatch{0, i, got, expected};
+    }
+  }
+};
+
+void setGrid(CompareReport& r, std::int64_t extent, const std::vector<std::int64_t>& indices) {
+  r.grid.rows = extent > 0 ? 1 : 0;
+  r.grid.cols = extent > 0 ? int(std::min<std::int64_t>(kErrorGridCells, extent)) : 0;
+  r.grid.maxAbs.assign(std::size_t(r.grid.cols), 0.0);
+  r.grid.mismatches.assign(std::size_t(r.grid.cols), 0);
+  for (const std::int64_t i : indices) {
+    const auto cell = std::size_t(ErrorGrid::cellOf(i, extent, r.grid.cols));
+    ++r.grid.mismatches[cell];
+  }
+}
+
+void copyBack(std::vector<std::uint32_t>& host, const std::uint32_t* dev, std::int64_t n) {
+  host.resize(std::size_t(n));
+  if (n > 0) KWB_CUDA_CHECK(cudaMemcpy(host.data(), dev, std::size_t(n) * 4, cudaMemcpyDeviceToHost));
+}
+
+void vectorVerdict(CaseResult& c) {
+  const Verification& v = *c.verification;
+  if (!v.negativeControlRejected) {
+    c.status = CaseStatus::kInvalid;
+    c.message = "comparator accepted a mangled reference";
+    return;
+  }
+  std::string why;
+  auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  if (v.unwritten > 0)
+    add(std::to_string(v.unwritten) + " output elements left unwritten (still the 0xAA canary)");
+  const CompareReport& r = v.compare;
+  if (!r.passed()) {
+    std::string s = std::to_string(r.mismatches) + " of " + std::to_string(r.elements) +
+                    " elements differ from " + v.reference;
+    if (r.firstMismatch)
+      s += "; first at index " + std::to_string(r.firstMismatch->col) + ": got " +
+           num(r.firstMismatch->got) + ", expected " + num(r.firstMismatch->expected);
+    for (std::size_t i = 1; i < r.firstMismatches.size(); ++i)
+      s += std::string(i == 1 ? "; then" : ",") + " at " +
+           std::to_string(r.firstMismatches[i].col) + ": " + num(r.firstMismatches[i].got) +
+           " vs " + num(r.firstMismatches[i].expected);
+    add(s);
+  }
+  c.status = why.empty() ? CaseStatus::kPass : CaseStatus::kFail;
+  c.message = why;
+}
+
+}  // namespace
+
+VectorArgs VectorCase::args() const {
+  VectorArgs a;
+  a.count = m_size.count;
+  a.type = m_size.type;
+  a.in = m_in.get();
+  a.out = m_out.get();
+  a.scratch = m_scratch.empty() ? nullptr : m_scratch.get();
+  a.scratchBytes = m_scratch.bytes();
+  a.stream = m_stream;
+  return a;
+}
+
+std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const KernelDescriptor& k,
+                                                   const VectorSize& s, std::uint64_t seed,
+                                                   VectorPattern pattern) {
+  const std::int64_t outCount = f.outputCount(s.count);
+  const std::size_t scratch = k.scratchBytes ? k.scratchBytes(s.count, s.type) : 0;
+  const double need = double(s.count) * 4 + double(std::max<std::int64_t>(outCount, 1)) * 4 +
+                      double(scratch);
+  std::size_t freeBytes = 0, total = 0;
+  KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+  if (need + kHeadroomBytes > double(freeBytes))
+    throw InputError(countText(s.count) + " " + std::string(toString(s.type)) + " needs " +
+                     mib(need) + " MiB of device memory, " + mib(double(freeBytes)) + " MiB free");
+  auto c = std::unique_ptr<VectorCase>(new VectorCase());
+  c->m_size = s;
+  c->m_outCount = outCount;
+  c->m_seed = seed;
+  c->m_stream = m_stream;
+  c->m_in = DeviceBuffer<std::uint32_t>(std::size_t(s.count));
+  c->m_out = DeviceBuffer<std::uint32_t>(std::size_t(std::max<std::int64_t>(outCount, 1)));
+  c->m_scratch = DeviceBuffer<unsigned char>(scratch);
+  launchFillVector(c->m_in.get(), s.count, s.type == ElementType::kInt32, pattern,
+                   seededBase(seed, SeedStream::kA), m_stream);
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  return c;
+}
+
+CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, VectorCase& vc) {
+  const VectorSize s = vc.size();
+  const bool isInt = s.type == ElementType::kInt32;
+  CaseResult c;
+  c.kernel = k.id;
+  c.problem = f.id;
+  c.count = s.count;
+  c.elementType = std::string(toString(s.type));
+  c.precision = k.precision;
+  c.ranKernel = k.id;
+
+  // The tolerance scales with ‖x‖₂ (exact in double for the seeded grid).
+  DeviceBuffer<double> norm(1);
+  launchSumSquares(vc.m_in.get(), s.count, isInt, norm.get(), m_stream);
+  double sumSq = 0;
+  KWB_CUDA_CHECK(cudaMemcpyAsync(&sumSq, norm.get(), sizeof sumSq, cudaMemcpyDeviceToHost, m_stream));
+  const std::size_t outBytes = vc.m_out.bytes();
+  KWB_CUDA_CHECK(cudaMemsetAsync(vc.m_out.get(), 0xAA, outBytes, m_stream));
+  const LaunchInfo info = k.launchVector(vc.args());
+  if (!info.ranKernel.empty()) c.ranKernel = std::string(info.ranKernel);
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  KWB_CHECK_LAUNCH();
+
+  const ElementRule rule{isInt, vectorTolerance(s.type, s.count, std::sqrt(sumSq))};
+  Accumulator acc;
+  std::vector<double> firstExpected;  // the negative control's reference
+  std::vector<std::int64_t> bad;      // mismatch indices for the grid (bounded)
+  std::vector<std::uint32_t> in, out;
+  double sumF = 0;     // float: FP64 running sum
+  std::int64_t sumI = 0;  // int32: exact, wrapped to 32 bits when compared
+  const bool scan = f.outputCount(2) == 2;
+  for (std::int64_t at = 0; at < s.count; at += kVectorChunk) {
+    const std::int64_t n = std::min(kVectorChunk, s.count - at);
+    copyBack(in, vc.m_in.get() + at, n);
+    if (scan) copyBack(out, vc.m_out.get() + at, n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto x = in[std::size_t(i)];
+      if (isInt) sumI += std::int32_t(x); else sumF += rule.value(x);
+      if (!scan) continue;
+      const double expected = isInt ? double(std::int32_t(std::uint32_t(sumI))) : sumF;
+      const std::int64_t mismatchesBefore = acc.r.mismatches;
+      acc.add(rule, at + i, out[std::size_t(i)], expected);
+      if (acc.r.mismatches > mismatchesBefore && bad.size() < (1u << 20)) bad.push_back(at + i);
+      if (std::int64_t(firstExpected.size()) < kNegativeControlElements) firstExpected.push_back(expected);
+    }
+  }
+  if (!scan) {
+    copyBack(out, vc.m_out.get(), 1);
+    const double expected = isInt ? double(std::int32_t(std::uint32_t(sumI))) : sumF;
+    acc.add(rule, 0, out[0], expected);
+    if (acc.r.mismatches > 0) bad.push_back(0);
+    firstExpected.push_back(expected);
+  } else if (s.count == 0) {  // a scan of nothing writes nothing: the canary must be intact
+    copyBack(out, vc.m_out.get(), 1);
+    if (out[0] != kCanaryBits) {
+      acc.r.mismatches = 1;
+      acc.r.firstMismatchIndex = 0;
+      acc.r.firstMismatch = Mismatch{0, 0, rule.value(out[0]), rule.value(kCanaryBits)};
+      acc.r.firstMismatches = {*acc.r.firstMismatch};
+    }
+  }
+  const std::int64_t extent = scan ? s.count : 1;
+  setGrid(acc.r, extent, bad);
+
+  // Negative control: the comparator must reject a mangled copy of the reference
+  // (every 7th element and the last damaged). Vacuous for an empty output.
+  bool rejected = firstExpected.empty();
+  for (std::size_t i = 0; i < firstExpected.size() && !rejected; ++i)
+    if (i % 7 == 0 || i + 1 == firstExpected.size())
+      rejected = !rule.matches(rule.bitsOf(rule.mangled(firstExpected[i])), firstExpected[i]);
+
+  Verification v;
+  v.reference = "cpu.fp64";
+  v.seed = vc.m_seed;
+  v.tolerance = rule.tol;
+  v.unwritten = acc.unwritten;
+  v.compare = acc.r;
+  v.negativeControlRejected = rejected;
+  c.verification = v;
+  vectorVerdict(c);
+  return c;
+}
+
+KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescriptor& k) {
+  KnownAnswer ka;
+  ka.ran = true;
+  ka.passed = true;
+  constexpr std::int64_t n = 1000;
+  const bool scan = f.outputCount(2) == 2;
+  for (const ElementType t : {ElementType::kFloat32, ElementType::kInt32}) {
+    const bool isInt = t == ElementType::kInt32;
+    auto vc = prepare(f, k, {n, t}, 0, scan ? VectorPattern::kOnes : VectorPattern::kIota);
+    KWB_CUDA_CHECK(cudaMemsetAsync(vc->m_out.get(), 0xAA, vc->m_out.bytes(), m_stream));
+    k.launchVector(vc->args());
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    KWB_CHECK_LAUNCH();
+    std::vector<std::uint32_t> out;
+    copyBack(out, vc->m_out.get(), vc->outputCount());
+    const ElementRule rule{isInt, {0, 0}};
+    std::int64_t wrong = -1;
+    for (std::size_t i = 0; i < out.size() && wrong < 0; ++i) {
+      const double expected = scan ? double(i + 1) : double(n * (n + 1) / 2);
+      if (!rule.matches(out[i], expected)) wrong = std::int64_t(i);
+    }
+    std::string what = k.id + " " + (scan ? "scan of 1000 ones" : "sum of 1..1000") + " (" +
+                       std::string(toString(t)) + ")";
+    if (wrong >= 0) {
+      ka.passed = false;
+      what += " wrong at index " + std::to_string(wrong) + ": got " +
+              num(rule.value(out[std::size_t(wrong)]));
+    }
+    ka.detail += (ka.detail.empty() ? "" : "; ") + what;
+  }
+  return ka;
+}
+
+double measureCopyBandwidth(CUstream_st* stream, const MeasureOptions& opt) {
+  std::size_t freeBytes = 0, total = 0;
+  KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, freeBytes / 4) & ~std::size_t(255);
+  if (bytes == 0) return 0.0;
+  DeviceBuffer<unsigned char> src(bytes), dst(bytes);
+  KWB_CUDA_CHECK(cudaMemsetAsync(src.get(), 1, bytes, stream));
+  MeasureOptions o = opt;
+  o.coldL2 = false;
+  o.cuptiCheck = false;
+  const Measurement m = measure(
+      [&] {
+        KWB_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream));
+      },
+      stream, o, nullptr);
+  const double ms = stats::summarize(m.samplesMs).median;
+  return ms > 0 ? 2.0 * double(bytes) / (ms * 1e6) : 0.0;
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,204 @@
+#include "kwb/family.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "kwb/error.h"
+#include "kwb/results.h"
+
+namespace kwb {
+namespace {
+
+Work gemmWork(const CaseResult& c) {
+  const Shape& s = c.shape;
+  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
+  const double m = double(s.m), n = double(s.n), k = double(s.k);
+  return {s.flops(), inputBytes * (m * k + k * n) + 4.0 * m * n};
+}
+
+double elementBytesOf(const CaseResult& c) {
+  return double(elementBytes(parseElementType(c.elementType.empty() ? "f32" : c.elementType)));
+}
+
+// A sum of n elements: n − 1 additions (counted as n), n elements read, one written.
+Work reduceWork(const CaseResult& c) {
+  const double n = double(c.count);
+  return {n, elementBytesOf(c) * (n + (c.count > 0 ? 1.0 : 0.0))};
+}
+// An inclusive scan: n additions, n elements read and n written.
+Work scanWork(const CaseResult& c) {
+  const double n = double(c.count);
+  return {n, elementBytesOf(c) * 2.0 * n};
+}
+
+const std::vector<Family>& table() {
+  static const std::vector<Family> t = {
+      {"gemm", "Matrix multiply (SGEMM)", {"m", "n", "k"}, Metric::kGflops, "compute peak",
+       "cublas.sgemm", false, nullptr, gemmWork},
+      {"reduce", "Sum reduction", {"count", "type"}, Metric::kGbps,
+       "device-to-device copy bandwidth", "cub.reduce_sum", true,
+       [](std::int64_t) -> std::int64_t { return 1; }, reduceWork},
+      {"scan", "Inclusive prefix sum", {"count", "type"}, Metric::kGbps,
+       "device-to-device copy bandwidth", "cub.inclusive_sum", true,
+       [](std::int64_t n) { return n; }, scanWork},
+  };
+  return t;
+}
+
+[[noreturn]] void badCount(std::string_view text, const std::string& why) {
+  throw InputError("bad size '" + std::string(text) + "': " + why +
+                   " (expected an element count N or 2^K, from 0 to 2147483647)");
+}
+
+std::int64_t wholeNumber(std::string_view whole, std::string_view part) {
+  if (part.empty()) badCount(whole, "a number is missing");
+  if (part.front() == '-') badCount(whole, "a count cannot be negative");
+  std::int64_t v = 0;
+  const auto* end = part.data() + part.size();
+  const auto [ptr, ec] = std::from_chars(part.data(), end, v);
+  if (ec == std::errc::result_out_of_range) badCount(whole, "too large for memory");
+  if (ec != std::errc{} || ptr != end)
+    badCount(whole, "'" + std::string(part) + "' is not a whole number");
+  return v;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+double peakFor(const CaseResult& c, const Family& f, const DeviceInfo& d) {
+  if (f.headline == Metric::kGbps) return d.peakBandwidthGBs;
+  switch (c.precision) {
+    case Precision::kFp16Fp32Acc: return d.peakFp16TensorTflops * 1000.0;
+    case Precision::kTf32: return d.peakTf32TensorTflops * 1000.0;
+    case Precision::kFp32: break;
+  }
+  return d.peakFp32Tflops * 1000.0;
+}
+
+}  // namespace
+
+std::string_view figureKey(Metric m) { return m == Metric::kGbps ? "gbps" : "gflops"; }
+
+std::span<const Family> families() { return table(); }
+
+const Family* tryFindFamily(std::string_view id) {
+  for (const Family& f : table())
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+const Family& findFamily(std::string_view id) {
+  if (const Family* f = tryFindFamily(id)) return *f;
+  std::string known;
+  for (const Family& f : table()) known += (known.empty() ? "" : ", ") + f.id;
+  throw InputError("unknown family '" + std::string(id) + "' (known: " + known + ")");
+}
+
+std::int64_t parseCount(std::string_view text) {
+  const std::string_view t = trim(text);
+  if (t.empty()) badCount(text, "it is empty");
+  std::int64_t v = 0;
+  if (const auto caret = t.find('^'); caret != std::string_view::npos) {
+    if (wholeNumber(t, t.substr(0, caret)) != 2) badCount(t, "only powers of two (2^K) are known");
+    const std::int64_t e = wholeNumber(t, t.substr(caret + 1));
+    if (e > 31) badCount(t, "too large for memory");
+    v = std::int64_t{1} << e;
+  } else {
+    v = wholeNumber(t, t);
+  }
+  if (v > kMaxVectorCount) badCount(t, "too large for memory");
+  return v;
+}
+
+std::vector<std::int64_t> parseCountList(std::string_view text) {
+  std::vector<std::int64_t> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    out.push_back(parseCount(text.substr(start, comma - start)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string countText(std::int64_t count) {
+  if (count >= 1024 && (count & (count - 1)) == 0) {
+    int e = 0;
+    while ((std::int64_t{1} << e) < count) ++e;
+    return "2^" + std::to_string(e);
+  }
+  return std::to_string(count);
+}
+
+Tolerance vectorTolerance(ElementType type, std::int64_t count, double inputL2Norm) {
+  if (type == ElementType::kInt32) return {0.0, 0.0};
+  const double u = std::ldexp(1.0, -24);
+  return {1e-5, 8.0 * u * std::sqrt(double(std::max<std::int64_t>(count, 1))) * inputL2Norm};
+}
+
+bool isOneDimensional(const CaseResult& c) {
+  const Family* f = tryFindFamily(c.problem);
+  return f && f->oneDimensional;
+}
+
+std::string sizeText(const CaseResult& c) {
+  if (!isOneDimensional(c)) return shapeText(c.shape);
+  return countText(c.count) + " " + c.elementType;
+}
+
+std::string sizeLabel(const CaseResult& c) {
+  if (!isOneDimensional(c)) return toString(c.shape);
+  return countText(c.count) + " " + c.elementType;
+}
+
+bool sameSize(const CaseResult& a, const CaseResult& b) {
+  if (a.problem != b.problem) return false;
+  if (!isOneDimensional(a)) return a.shape == b.shape;
+  return a.count == b.count && a.elementType == b.elementType;
+}
+
+void deriveFigures(CaseResult& c, const DeviceInfo* device) {
+  const double ms = c.summary.median;
+  const Family* f = tryFindFamily(c.problem);
+  if (ms <= 0 || !f) return;
+  const Work w = f->work(c);
+  c.gflops = w.flops / (ms * 1e6);
+  c.bandwidthGBs = w.bytes / (ms * 1e6);
+  c.arithmeticIntensity = w.bytes > 0 ? w.flops / w.bytes : 0.0;
+  c.figures["gflops"] = c.gflops;
+  c.figures["gbps"] = c.bandwidthGBs;
+  if (device) derivePeakFigures(c, *device);
+}
+
+void derivePeakFigures(CaseResult& c, const DeviceInfo& d) {
+  const Family* f = tryFindFamily(c.problem);
+  if (!f) return;
+  const DeviceInfo* device = &d;
+  const double headline = c.figures[std::string(figureKey(f->headline))];
+  if (const double peak = peakFor(c, *f, *device); peak > 0)
+    c.figures["pct_of_peak"] = 100.0 * headline / peak;
+  const double roof = f->headline == Metric::kGbps ? device->copyBandwidthGBs : peakFor(c, *f, *device);
+  if (roof > 0) c.figures["pct_of_roof"] = 100.0 * headline / roof;
+}
+
+void fillReferenceFigure(CaseResult& c, const std::vector<CaseResult>& done) {
+  const Family* f = tryFindFamily(c.problem);
+  if (!f || c.kernel == f->reference) return;
+  const std::string key(figureKey(f->headline));
+  const auto mine = c.figures.find(key);
+  if (mine == c.figures.end() || mine->second <= 0) return;
+  for (const CaseResult& r : done) {
+    if (r.kernel != f->reference || !sameSize(r, c) || !r.timed() || !isGood(r.status)) continue;
+    const auto ref = r.figures.find(key);
+    if (ref != r.figures.end() && ref->second > 0)
+      c.figures["pct_of_reference"] = 100.0 * mine->second / ref->second;
+    return;
+  }
+}
+
+}  // namespace kwb
