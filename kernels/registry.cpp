@@ -4,6 +4,8 @@
 #include <string>
 
 #include "descriptors.h"
+#include "reduce/reduce_descriptors.h"
+#include "scan/scan_descriptors.h"
 #include "tuning_variants.h"
 
 namespace kwb::kernels {
@@ -19,7 +21,8 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
 
 // One explicit list: static self-registration can be dropped by the linker from a static
 // library. The stages in teaching order (the position is the stage number), then the cuBLAS
-// references. To add a stage, put its factory where it belongs in the progression.
+// references; the reduce and scan families follow the same way. To add a stage, put its factory
+// where it belongs in the progression.
 const KernelRegistry& registry() {
   static const KernelRegistry r(inListOrder({
       sgemmNaive(),
@@ -36,6 +39,18 @@ const KernelRegistry& registry() {
       cublasSgemmRef(),
       cublasHgemmF32AccRef(),
       cublasTf32Ref(),
+      // The 1-D families (problem "reduce" and "scan"): stages in order, then CUB.
+      reduceAtomic(),
+      reduceSharedTree(),
+      reduceWarpShuffle(),
+      reduceVectorized(),
+      reduceCubBlock(),
+      cubReduceSumRef(),
+      scanHillisSteele(),
+      scanBlelloch(),
+      scanReduceThenScan(),
+      scanDecoupledLookback(),
+      cubInclusiveSumRef(),
   }));
   return r;
 }

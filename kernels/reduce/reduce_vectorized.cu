@@ -1,0 +1,47 @@
+// Stage 4: the same shape as the warp-shuffle stage, but every load moves 16 bytes (float4 /
+// int4) and each thread issues four of them before adding any. A reduction is bound by how
+// many bytes are in flight to DRAM: with one 4-byte load per thread per trip, the
+// multiprocessor runs out of warps before it saturates the memory system; four independent
+// 16-byte loads per thread put 16 times as many bytes in flight with the same warps, and a
+// quarter as many load instructions are issued. The grid is exactly one wave (8 blocks of 256
+// threads per multiprocessor), so no block waits for a second wave, and each block adds its
+// total with one atomic. A scalar head and tail handle a start that is not 16-byte aligned and
+// a count that is not a multiple of 4.
+#include "reduce/reduce_descriptors.h"
+#include "reduce/vector_common.cuh"
+
+namespace kwb::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    reduceVectorizedKernel(const T* __restrict__ in, T* out, std::int64_t n, std::int64_t head) {
+  const T v = vec::blockSum<T, kThreads>(vec::threadSumVectorized<T, kUnroll>(in, n, head));
+  if (threadIdx.x == 0) atomicAdd(out, v);
+}
+
+LaunchInfo launch(const VectorArgs& a) {
+  vec::dispatch(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    KWB_CUDA_CHECK(cudaMemsetAsync(a.out, 0, sizeof(T), a.stream));
+    if (a.count == 0) return;
+    const unsigned blocks = vec::gridFor(a.count, kThreads * 4 * kUnroll, 2048 / kThreads);
+    reduceVectorizedKernel<T><<<blocks, kThreads, 0, a.stream>>>(static_cast<const T*>(a.in),
+                                                                 static_cast<T*>(a.out), a.count,
+                                                                 vec::headElements(a.in, a.count));
+    KWB_CHECK_LAUNCH();
+  });
+  return {false, "reduce.vectorized"};
+}
+
+}  // namespace
+
+KernelDescriptor reduceVectorized() {
+  return vectorDescriptor("reduce.vectorized", "Vectorised loads", "reduce", false,
+                          "16-byte grid-stride loads, one wave, one atomic per block", &launch);
+}
+
+}  // namespace kwb::kernels
