@@ -40,8 +40,8 @@ std::string compareTable(const RunComparison& r) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
                                               "base 95% CI us", "new 95% CI us", "verdict"}};
   for (const auto& c : r.cases)
-    rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs),
-                    fixed(100 * c.change, 1) + "%", us(c.baseCi.low) + " .. " + us(c.baseCi.high),
+    rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs), fixed(100 * c.change, 1) + "%",
+                    us(c.baseCi.low) + " .. " + us(c.baseCi.high),
                     us(c.newCi.low) + " .. " + us(c.newCi.high), std::string(toString(c.verdict))});
   return formatTable(rows);
 }
@@ -75,9 +75,8 @@ int compareCommand(const CompareOpts& o) {
   for (const auto& c : r.cases)
     if (c.verdict == Verdict::kSlower && c.change > *failAbove) {
       ++regressions;
-      std::cout << "REGRESSION: " << c.kernel << " " << c.size << " is "
-                << fixed(100 * c.change, 1) << "% slower (limit " << fixed(100 * *failAbove, 1)
-                << "%)\n";
+      std::cout << "REGRESSION: " << c.kernel << " " << c.size << " is " << fixed(100 * c.change, 1)
+                << "% slower (limit " << fixed(100 * *failAbove, 1) << "%)\n";
     }
   return regressions > 0 ? kExitCaseFailed : kExitOk;
 }

@@ -67,8 +67,8 @@ std::string caseStatus(const RunDocument& doc, const CaseResult& c) {
 // bandwidth and of the copy measured at run start.
 std::string vectorTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "size", "median ms", "min ms", "max ms",
-                                              "CV", "samples", "GB/s", "% CUB", "% peak",
-                                              "% copy", "vs CUPTI", "status"}};
+                                              "CV", "samples", "GB/s", "% CUB", "% peak", "% copy",
+                                              "vs CUPTI", "status"}};
   for (const auto& c : doc.cases) {
     if (!isOneDimensional(c)) continue;
     if (c.timed())
@@ -125,8 +125,8 @@ std::string progressionText(const ProgressionCheck& p) {
   if (p.violations.empty()) return "progression: GFLOP/s never drops from one stage to the next\n";
   std::string s = "progression: " + std::to_string(p.violations.size()) + " violation(s)\n";
   for (const auto& v : p.violations)
-    s += "  " + (v.size.empty() ? toString(v.shape) : v.size) + ": " + v.to + " " + fixed(v.toGflops, 1) + " GFLOP/s < " +
-         v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
+    s += "  " + (v.size.empty() ? toString(v.shape) : v.size) + ": " + v.to + " " +
+         fixed(v.toGflops, 1) + " GFLOP/s < " + v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
          (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") + "\n";
   return s;
 }

@@ -114,8 +114,8 @@ ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {
                                                      : std::string(defaultSuite);
     const Suite suite = loadSuite(suiteName, defaultPresetsDir(KWB_PRESETS_DIR));
     if (named && suite.family != named->id)
-      throw InputError("suite '" + suite.name + "' is of the " + suite.family +
-                       " family, not " + named->id);
+      throw InputError("suite '" + suite.name + "' is of the " + suite.family + " family, not " +
+                       named->id);
     out.suiteName = suite.name;
     out.family = &findFamily(suite.family);
     out.shapes = suite.shapes;

@@ -27,8 +27,8 @@ struct Selection {
 void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite);
 
 struct ResolvedSelection {
-  std::string suiteName;  // empty when only --shapes was given
-  const Family* family = nullptr;  // never null once resolved
+  std::string suiteName;                         // empty when only --shapes was given
+  const Family* family = nullptr;                // never null once resolved
   std::vector<const KernelDescriptor*> kernels;  // of the family only
   std::vector<Shape> shapes;                     // GEMM
   std::vector<std::int64_t> counts;              // 1-D families

@@ -31,8 +31,7 @@ CaseResult skippedPlanCase(const PlanCase& p, const std::string& why) {
 }
 
 std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
-                                      const Family& family,
-                                      const std::vector<std::int64_t>& counts,
+                                      const Family& family, const std::vector<std::int64_t>& counts,
                                       const std::vector<ElementType>& types) {
   std::vector<PlanCase> plan;
   for (const std::int64_t n : counts)
@@ -51,8 +50,8 @@ CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRu
                          std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
   const Family& f = findFamily(k.problem);
-  const std::string label = k.id + " " + countText(p.size.count) + " " +
-                            std::string(toString(p.size.type));
+  const std::string label =
+      k.id + " " + countText(p.size.count) + " " + std::string(toString(p.size.type));
   CaseResult c;
   try {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
@@ -61,8 +60,8 @@ CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRu
     if (isGood(c.status) && !cfg.verifyOnly) {
       const VectorArgs args = vc->args();
       st.nvml.start();
-      const Measurement m = measure([&] { k.launchVector(args); }, args.stream, cfg.measure,
-                                    st.flusher, cancelled);
+      const Measurement m =
+          measure([&] { k.launchVector(args); }, args.stream, cfg.measure, st.flusher, cancelled);
       c.clocks = st.nvml.stop();
       recordMeasurement(m, cfg.measure, c);
       deriveFigures(c, &st.device);

@@ -23,21 +23,28 @@ int blocksFor(std::int64_t count) {
 
 __device__ __forceinline__ float floatAt(VectorPattern p, std::uint64_t base, std::int64_t i) {
   switch (p) {
-    case VectorPattern::kOnes: return 1.0f;
-    case VectorPattern::kIota: return float(i + 1);
+    case VectorPattern::kOnes:
+      return 1.0f;
+    case VectorPattern::kIota:
+      return float(i + 1);
     case VectorPattern::kAlternating:
       return (i % 2 == 0) ? 4096.0f + float(i % 7) : float(i % 5) / 2048.0f;
-    case VectorPattern::kSeeded: break;
+    case VectorPattern::kSeeded:
+      break;
   }
   return float(seededGridIndex(base, i)) / 2048.0f;  // exact: a power-of-two division
 }
 
 __device__ __forceinline__ int intAt(VectorPattern p, std::uint64_t base, std::int64_t i) {
   switch (p) {
-    case VectorPattern::kOnes: return 1;
-    case VectorPattern::kIota: return int(i + 1);
-    case VectorPattern::kAlternating: return 1000003 * int(i % 3) - 7 * int(i % 11);
-    case VectorPattern::kSeeded: break;
+    case VectorPattern::kOnes:
+      return 1;
+    case VectorPattern::kIota:
+      return int(i + 1);
+    case VectorPattern::kAlternating:
+      return 1000003 * int(i % 3) - 7 * int(i % 11);
+    case VectorPattern::kSeeded:
+      break;
   }
   return int(seededGridIndex(base, i));
 }
@@ -60,8 +67,8 @@ __global__ void sumSquares(const void* in, std::int64_t count, bool isInt, doubl
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
        i += stride) {
-    const double v = isInt ? double(static_cast<const int*>(in)[i])
-                           : double(static_cast<const float*>(in)[i]);
+    const double v =
+        isInt ? double(static_cast<const int*>(in)[i]) : double(static_cast<const float*>(in)[i]);
     s += v * v;
   }
   partial[threadIdx.x] = s;

@@ -74,7 +74,8 @@ struct Accumulator {
     if (gotBits == kCanaryBits) ++unwritten;
     const double got = rule.value(gotBits);
     if (!rule.isInt && !std::isfinite(got)) ++r.nonFinite;
-    if (r.firstMismatches.size() < kReportedMismatches) r.firstMismatches.push_back({0, i, got, expected});
+    if (r.firstMismatches.size() < kReportedMismatches)
+      r.firstMismatches.push_back({0, i, got, expected});
     if (!r.firstMismatchIndex) {
       r.firstMismatchIndex = i;
       r.firstMismatch = Mismatch{0, i, got, expected};
@@ -95,7 +96,8 @@ void setGrid(CompareReport& r, std::int64_t extent, const std::vector<std::int64
 
 void copyBack(std::vector<std::uint32_t>& host, const std::uint32_t* dev, std::int64_t n) {
   host.resize(std::size_t(n));
-  if (n > 0) KWB_CUDA_CHECK(cudaMemcpy(host.data(), dev, std::size_t(n) * 4, cudaMemcpyDeviceToHost));
+  if (n > 0)
+    KWB_CUDA_CHECK(cudaMemcpy(host.data(), dev, std::size_t(n) * 4, cudaMemcpyDeviceToHost));
 }
 
 void vectorVerdict(CaseResult& c) {
@@ -145,8 +147,8 @@ std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const Kernel
                                                    VectorPattern pattern) {
   const std::int64_t outCount = f.outputCount(s.count);
   const std::size_t scratch = k.scratchBytes ? k.scratchBytes(s.count, s.type) : 0;
-  const double need = double(s.count) * 4 + double(std::max<std::int64_t>(outCount, 1)) * 4 +
-                      double(scratch);
+  const double need =
+      double(s.count) * 4 + double(std::max<std::int64_t>(outCount, 1)) * 4 + double(scratch);
   std::size_t freeBytes = 0, total = 0;
   KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
   if (need + kHeadroomBytes > double(freeBytes))
@@ -181,7 +183,8 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
   DeviceBuffer<double> norm(1);
   launchSumSquares(vc.m_in.get(), s.count, isInt, norm.get(), m_stream);
   double sumSq = 0;
-  KWB_CUDA_CHECK(cudaMemcpyAsync(&sumSq, norm.get(), sizeof sumSq, cudaMemcpyDeviceToHost, m_stream));
+  KWB_CUDA_CHECK(
+      cudaMemcpyAsync(&sumSq, norm.get(), sizeof sumSq, cudaMemcpyDeviceToHost, m_stream));
   const std::size_t outBytes = vc.m_out.bytes();
   KWB_CUDA_CHECK(cudaMemsetAsync(vc.m_out.get(), 0xAA, outBytes, m_stream));
   const LaunchInfo info = k.launchVector(vc.args());
@@ -194,7 +197,7 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
   std::vector<double> firstExpected;  // the negative control's reference
   std::vector<std::int64_t> bad;      // mismatch indices for the grid (bounded)
   std::vector<std::uint32_t> in, out;
-  double sumF = 0;     // float: FP64 running sum
+  double sumF = 0;        // float: FP64 running sum
   std::int64_t sumI = 0;  // int32: exact, wrapped to 32 bits when compared
   const bool scan = f.outputCount(2) == 2;
   for (std::int64_t at = 0; at < s.count; at += kVectorChunk) {
@@ -203,13 +206,17 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
     if (scan) copyBack(out, vc.m_out.get() + at, n);
     for (std::int64_t i = 0; i < n; ++i) {
       const auto x = in[std::size_t(i)];
-      if (isInt) sumI += std::int32_t(x); else sumF += rule.value(x);
+      if (isInt)
+        sumI += std::int32_t(x);
+      else
+        sumF += rule.value(x);
       if (!scan) continue;
       const double expected = isInt ? double(std::int32_t(std::uint32_t(sumI))) : sumF;
       const std::int64_t mismatchesBefore = acc.r.mismatches;
       acc.add(rule, at + i, out[std::size_t(i)], expected);
       if (acc.r.mismatches > mismatchesBefore && bad.size() < (1u << 20)) bad.push_back(at + i);
-      if (std::int64_t(firstExpected.size()) < kNegativeControlElements) firstExpected.push_back(expected);
+      if (std::int64_t(firstExpected.size()) < kNegativeControlElements)
+        firstExpected.push_back(expected);
     }
   }
   if (!scan) {
@@ -285,7 +292,8 @@ KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescript
 double measureCopyBandwidth(CUstream_st* stream, const MeasureOptions& opt) {
   std::size_t freeBytes = 0, total = 0;
   KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
-  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, freeBytes / 4) & ~std::size_t(255);
+  const std::size_t bytes =
+      std::min<std::size_t>(std::size_t(1) << 30, freeBytes / 4) & ~std::size_t(255);
   if (bytes == 0) return 0.0;
   DeviceBuffer<unsigned char> src(bytes), dst(bytes);
   KWB_CUDA_CHECK(cudaMemsetAsync(src.get(), 1, bytes, stream));
@@ -294,7 +302,8 @@ double measureCopyBandwidth(CUstream_st* stream, const MeasureOptions& opt) {
   o.cuptiCheck = false;
   const Measurement m = measure(
       [&] {
-        KWB_CUDA_CHECK(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream));
+        KWB_CUDA_CHECK(
+            cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, stream));
       },
       stream, o, nullptr);
   const double ms = stats::summarize(m.samplesMs).median;

@@ -105,8 +105,8 @@ std::string toCsv(const RunDocument& doc) {
        << opt(c.timerVsCuptiPct, "%.2f") << ',' << c.throttledSamples << ',' << csvField(c.message);
     if (oneD)
       os << ',' << c.problem << ',' << (isOneDimensional(c) ? std::to_string(c.count) : "") << ','
-         << c.elementType << ',' << figure(c, "gbps") << ',' << figure(c, "pct_of_reference")
-         << ',' << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
+         << c.elementType << ',' << figure(c, "gbps") << ',' << figure(c, "pct_of_reference") << ','
+         << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
          << (v && v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex)
                                                 : "");
     os << '\n';
@@ -138,7 +138,8 @@ std::string toMarkdown(const RunDocument& doc) {
        << doc.knownAnswer.detail << "\n\n";
   const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
   if (anyGemm || doc.cases.empty())
-    os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 | "
+    os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 "
+          "| "
           "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
        << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& c : doc.cases) {
@@ -171,9 +172,10 @@ std::string toMarkdown(const RunDocument& doc) {
     } else {
       os << doc.progression.violations.size() << " violation(s)\n\n";
       for (const auto& v : doc.progression.violations)
-        os << "- " << (v.size.empty() ? toString(v.shape) : v.size) << ": " << v.to << " " << num(v.toGflops, "%.1f")
-           << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f") << " GFLOP/s"
-           << (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") << "\n";
+        os << "- " << (v.size.empty() ? toString(v.shape) : v.size) << ": " << v.to << " "
+           << num(v.toGflops, "%.1f") << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f")
+           << " GFLOP/s" << (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "")
+           << "\n";
     }
   }
   return os.str();

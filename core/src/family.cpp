@@ -34,14 +34,33 @@ Work scanWork(const CaseResult& c) {
 
 const std::vector<Family>& table() {
   static const std::vector<Family> t = {
-      {"gemm", "Matrix multiply (SGEMM)", {"m", "n", "k"}, Metric::kGflops, "compute peak",
-       "cublas.sgemm", false, nullptr, gemmWork},
-      {"reduce", "Sum reduction", {"count", "type"}, Metric::kGbps,
-       "device-to-device copy bandwidth", "cub.reduce_sum", true,
-       [](std::int64_t) -> std::int64_t { return 1; }, reduceWork},
-      {"scan", "Inclusive prefix sum", {"count", "type"}, Metric::kGbps,
-       "device-to-device copy bandwidth", "cub.inclusive_sum", true,
-       [](std::int64_t n) { return n; }, scanWork},
+      {"gemm",
+       "Matrix multiply (SGEMM)",
+       {"m", "n", "k"},
+       Metric::kGflops,
+       "compute peak",
+       "cublas.sgemm",
+       false,
+       nullptr,
+       gemmWork},
+      {"reduce",
+       "Sum reduction",
+       {"count", "type"},
+       Metric::kGbps,
+       "device-to-device copy bandwidth",
+       "cub.reduce_sum",
+       true,
+       [](std::int64_t) -> std::int64_t { return 1; },
+       reduceWork},
+      {"scan",
+       "Inclusive prefix sum",
+       {"count", "type"},
+       Metric::kGbps,
+       "device-to-device copy bandwidth",
+       "cub.inclusive_sum",
+       true,
+       [](std::int64_t n) { return n; },
+       scanWork},
   };
   return t;
 }
@@ -72,9 +91,12 @@ std::string_view trim(std::string_view s) {
 double peakFor(const CaseResult& c, const Family& f, const DeviceInfo& d) {
   if (f.headline == Metric::kGbps) return d.peakBandwidthGBs;
   switch (c.precision) {
-    case Precision::kFp16Fp32Acc: return d.peakFp16TensorTflops * 1000.0;
-    case Precision::kTf32: return d.peakTf32TensorTflops * 1000.0;
-    case Precision::kFp32: break;
+    case Precision::kFp16Fp32Acc:
+      return d.peakFp16TensorTflops * 1000.0;
+    case Precision::kTf32:
+      return d.peakTf32TensorTflops * 1000.0;
+    case Precision::kFp32:
+      break;
   }
   return d.peakFp32Tflops * 1000.0;
 }
@@ -182,7 +204,8 @@ void derivePeakFigures(CaseResult& c, const DeviceInfo& d) {
   const double headline = c.figures[std::string(figureKey(f->headline))];
   if (const double peak = peakFor(c, *f, *device); peak > 0)
     c.figures["pct_of_peak"] = 100.0 * headline / peak;
-  const double roof = f->headline == Metric::kGbps ? device->copyBandwidthGBs : peakFor(c, *f, *device);
+  const double roof =
+      f->headline == Metric::kGbps ? device->copyBandwidthGBs : peakFor(c, *f, *device);
   if (roof > 0) c.figures["pct_of_roof"] = 100.0 * headline / roof;
 }
 

@@ -40,9 +40,8 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
         // Same shape, so slower means a longer time: noise when the later stage's fastest
         // plausible median (CI low) is not above the earlier's slowest (CI high).
         const bool noise = next.summary.ci95.low <= prev->summary.ci95.high;
-        out.violations.push_back(
-            {next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops, noise,
-             sizeLabel(next)});
+        out.violations.push_back({next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops,
+                                  noise, sizeLabel(next)});
       }
     }
   }

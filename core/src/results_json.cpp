@@ -61,8 +61,7 @@ CompareReport compareFromJson(const json& j) {
     get(m, "expected", r.firstMismatch->expected);
   }
   getOpt(j, "firstMismatchIndex", r.firstMismatchIndex);  // schema 4; absent before
-  {
-  }
+  {}
   // Optional: documents written before the grid existed have none.
   if (auto g = j.find("errorGrid"); g != j.end() && !g->is_null()) {
     get(*g, "rows", r.grid.rows);

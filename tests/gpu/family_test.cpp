@@ -68,8 +68,8 @@ TEST_F(Families, EverySizePassesIncludingRaggedPrimeAndTiny) {
     ASSERT_EQ(doc.cases.size(), counts.size() * 2 * 2);
     EXPECT_TRUE(doc.knownAnswer.ran && doc.knownAnswer.passed) << doc.knownAnswer.detail;
     for (const auto& c : doc.cases) {
-      EXPECT_EQ(c.status, kwb::CaseStatus::kPass) << c.kernel << " " << kwb::sizeLabel(c) << ": "
-                                                  << c.message;
+      EXPECT_EQ(c.status, kwb::CaseStatus::kPass)
+          << c.kernel << " " << kwb::sizeLabel(c) << ": " << c.message;
       EXPECT_EQ(c.problem, family);
       ASSERT_TRUE(c.verification);
       EXPECT_TRUE(c.verification->negativeControlRejected) << kwb::sizeLabel(c);
@@ -99,9 +99,8 @@ TEST_F(Families, TimedCasesHaveFiguresFromTheDeclaredWork) {
 }
 
 TEST_F(Families, TwoToTheThirtyElementsReduce) {
-  const auto doc = run(planOf({"testreduce.block_atomic"}, "reduce", {std::int64_t{1} << 30},
-                              kBoth),
-                       true);
+  const auto doc =
+      run(planOf({"testreduce.block_atomic"}, "reduce", {std::int64_t{1} << 30}, kBoth), true);
   for (const auto& c : doc.cases)
     EXPECT_TRUE(c.status == kwb::CaseStatus::kPass || c.status == kwb::CaseStatus::kSkipped)
         << c.message;
@@ -144,8 +143,7 @@ TEST_F(Families, ScanInTheWrongOrderFails) {
   for (const ElementType t : kBoth) {
     auto vc = session.prepare(scan, kernel("testscan.suffix"), {1000, t}, 1,
                               kwb::cuda::VectorPattern::kAlternating);
-    EXPECT_EQ(session.verify(scan, kernel("testscan.suffix"), *vc).status,
-              kwb::CaseStatus::kFail);
+    EXPECT_EQ(session.verify(scan, kernel("testscan.suffix"), *vc).status, kwb::CaseStatus::kFail);
     vc = session.prepare(scan, kernel("testscan.block_serial"), {1000, t}, 1,
                          kwb::cuda::VectorPattern::kAlternating);
     const auto ok = session.verify(scan, kernel("testscan.block_serial"), *vc);

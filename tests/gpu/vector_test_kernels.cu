@@ -68,10 +68,10 @@ LaunchInfo reduceWith(const VectorArgs& a, std::int64_t n) {
   if (n <= 0) return {};
   if (a.type == ElementType::kInt32)
     blockAtomicSum<<<blocksFor(n), kThreads, 0, a.stream>>>(static_cast<const int*>(a.in), n,
-                                                             static_cast<int*>(a.out));
+                                                            static_cast<int*>(a.out));
   else
     blockAtomicSum<<<blocksFor(n), kThreads, 0, a.stream>>>(static_cast<const float*>(a.in), n,
-                                                             static_cast<float*>(a.out));
+                                                            static_cast<float*>(a.out));
   KWB_CHECK_LAUNCH();
   return {};
 }

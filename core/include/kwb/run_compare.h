@@ -25,7 +25,7 @@ struct CompareRule {
 struct CaseComparison {
   std::string kernel;
   Shape shape;
-  std::string size = {};  // sizeLabel: the shape, or "2^20 f32" for a 1-D case
+  std::string size = {};         // sizeLabel: the shape, or "2^20 f32" for a 1-D case
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
   double change = 0;  // newMs / baseMs - 1: positive is slower

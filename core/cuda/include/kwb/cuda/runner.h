@@ -54,8 +54,7 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
 // The same for the 1-D families: count by count, type by type; within a size the family's
 // reference first. Only kernels whose problem is `family` are taken.
 std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
-                                      const Family& family,
-                                      const std::vector<std::int64_t>& counts,
+                                      const Family& family, const std::vector<std::int64_t>& counts,
                                       const std::vector<ElementType>& types);
 // The cases of a stream's plan, each kernel looked up in `registry` (InputError if unknown).
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
