@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(kTileThreads)
   const int tile = tileShared;
   Tile<T> v;
   loadTile(in, n, tile, vectors, v);
-  scanTile(v, [&](T aggregate) { return lookBack<T>(status, tile, aggregate); });
+  scanTile<T>(v, [&](T aggregate) { return lookBack<T>(status, tile, aggregate); });
   storeTile(out, n, tile, vectors, v);
 }
 

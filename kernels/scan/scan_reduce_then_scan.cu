@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kTileThreads) scanTotalsKernel(T* totals, std:
   for (std::int64_t t = 0; t < tilesFor(tiles); ++t) {
     Tile<T> v;
     loadTile(totals, tiles, t, true, v);
-    scanTile(v, [&](T aggregate) {
+    scanTile<T>(v, [&](T aggregate) {
       const T before = carry;
       carry = vec::add(carry, aggregate);
       return before;
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(kTileThreads)
     scanTilesKernel(const T* in, T* out, std::int64_t n, bool vectors, const T* scannedTotals) {
   Tile<T> v;
   loadTile(in, n, blockIdx.x, vectors, v);
-  scanTile(v, [&](T) { return blockIdx.x == 0 ? T(0) : scannedTotals[blockIdx.x - 1]; });
+  scanTile<T>(v, [&](T) { return blockIdx.x == 0 ? T(0) : scannedTotals[blockIdx.x - 1]; });
   storeTile(out, n, blockIdx.x, vectors, v);
 }
 

@@ -109,6 +109,6 @@ __device__ inline void scanTile(Tile<T>& v, PrefixOp&& prefixOp) {
   }
 }
 
-inline std::int64_t tilesFor(std::int64_t n) { return (n + kTileItems - 1) / kTileItems; }
+__host__ __device__ inline std::int64_t tilesFor(std::int64_t n) { return (n + kTileItems - 1) / kTileItems; }
 
 }  // namespace kwb::kernels::scan

@@ -20,7 +20,8 @@ TEST(FamilyCli, BadSizesExit2NamingTheSize) {
   for (const char* bad : {"2^", "-1", "1e99", "2^40", "x"}) {
     const auto r = runKwb({"run", "--family", "reduce", "--sizes", std::string("2^20,") + bad});
     EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << bad;
-    EXPECT_TRUE(contains(r.err, "'" + std::string(bad) + "'")) << bad << ": " << r.err;
+    const std::string quoted = std::string(1, '\'').append(bad).append(1, '\'');
+    EXPECT_TRUE(contains(r.err, quoted)) << bad << ": " << r.err;
   }
   const auto big = runKwb({"run", "--family", "scan", "--sizes", "2^40"});
   EXPECT_TRUE(contains(big.err, "too large for memory")) << big.err;

@@ -74,7 +74,9 @@ TEST_F(Families, EverySizePassesIncludingRaggedPrimeAndTiny) {
       ASSERT_TRUE(c.verification);
       EXPECT_TRUE(c.verification->negativeControlRejected) << kwb::sizeLabel(c);
       EXPECT_EQ(c.verification->reference, "cpu.fp64");
-      if (c.elementType == "i32") EXPECT_EQ(c.verification->tolerance.atol, 0.0);
+      if (c.elementType == "i32") {
+        EXPECT_EQ(c.verification->tolerance.atol, 0.0);
+      }
     }
   }
 }

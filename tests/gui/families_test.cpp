@@ -245,9 +245,10 @@ TEST(SyntheticVectorSamples, FilesHoldTheFixtureDocuments) {
       EXPECT_EQ(read.cases[i].status, made.cases[i].status);
       EXPECT_NEAR(headline(read.cases[i]), headline(made.cases[i]), 1e-9 * headline(made.cases[i]));
       ASSERT_EQ(read.cases[i].verification.has_value(), made.cases[i].verification.has_value());
-      if (made.cases[i].verification)
+      if (made.cases[i].verification) {
         EXPECT_EQ(read.cases[i].verification->compare.firstMismatchIndex,
                   made.cases[i].verification->compare.firstMismatchIndex);
+      }
     }
     ASSERT_TRUE(read.device);
     EXPECT_DOUBLE_EQ(read.device->copyBandwidthGBs, kCopyGBs);
