@@ -1,6 +1,7 @@
 // DocumentBuilder (kwb/events.h): a results document from the events of one or more engines.
 #include "kwb/error.h"
 #include "kwb/events.h"
+#include "kwb/family.h"
 #include "kwb/progression.h"
 
 namespace kwb {
@@ -33,6 +34,8 @@ void DocumentBuilder::apply(const StreamEvent& e) {
     case EventType::kCaseFailed:
       if (e.result) {
         m_doc.cases.push_back(*e.result);
+        deriveOlderSchemaFigures(m_doc.cases.back(), m_doc.schemaVersion,
+                                 m_doc.device ? &*m_doc.device : nullptr);
         listKernelIfMissing(m_doc, e.result->kernel, toString(e.result->precision));
       }
       m_running = -1;

@@ -197,6 +197,11 @@ void deriveFigures(CaseResult& c, const DeviceInfo* device) {
   if (device) derivePeakFigures(c, *device);
 }
 
+void deriveOlderSchemaFigures(CaseResult& c, int schemaVersion, const DeviceInfo* device) {
+  if (schemaVersion < 4 && device && c.timed() && !c.figures.contains("pct_of_peak"))
+    derivePeakFigures(c, *device);
+}
+
 void derivePeakFigures(CaseResult& c, const DeviceInfo& d) {
   const Family* f = tryFindFamily(c.problem);
   if (!f) return;

@@ -478,10 +478,8 @@ void from_json(const json& j, RunDocument& v) {
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
   listMissingKernels(v);  // documents before the list, or a list missing an id
-  // Schemas 1-3 had no figures map: % of peak is derived from the device's peaks.
-  if (v.schemaVersion < 4 && v.device)
-    for (CaseResult& c : v.cases)
-      if (c.timed() && !c.figures.contains("pct_of_peak")) derivePeakFigures(c, *v.device);
+  for (CaseResult& c : v.cases)
+    deriveOlderSchemaFigures(c, v.schemaVersion, v.device ? &*v.device : nullptr);
 }
 
 void encodeNonFinite(json& j) {

@@ -74,7 +74,8 @@ TEST(Results, TruncatedFileIsRefused) {
 
 TEST(Results, WrongVersionIsRefused) {
   std::string text = kwb::toJsonText(makeSampleDocument());
-  text.replace(text.find("\"schemaVersion\": 3"), 18, "\"schemaVersion\": 99");
+  const std::string current = "\"schemaVersion\": " + std::to_string(kwb::kSchemaVersion);
+  text.replace(text.find(current), current.size(), "\"schemaVersion\": 99");
   const std::string m = errorOf(text);
   EXPECT_NE(m.find("schemaVersion 99 is not supported"), std::string::npos) << m;
 }

@@ -88,6 +88,9 @@ bool isOneDimensional(const CaseResult& c);
 void deriveFigures(CaseResult& c, const DeviceInfo* device);
 // figures["pct_of_peak"] and ["pct_of_roof"] from the headline figure already there.
 void derivePeakFigures(CaseResult& c, const DeviceInfo& device);
+// Documents and streams of schemas 1-3 had no figures map: % of peak is derived from the
+// device's peaks when read (a document) or received (a stream), the same way for both.
+void deriveOlderSchemaFigures(CaseResult& c, int schemaVersion, const DeviceInfo* device);
 // figures["pct_of_reference"]: the headline vs the family's reference kernel on the same size
 // among `done` (for GEMM: pctOfFp32Reference, as before).
 void fillReferenceFigure(CaseResult& c, const std::vector<CaseResult>& done);
