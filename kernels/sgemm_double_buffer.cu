@@ -52,6 +52,19 @@ __device__ __forceinline__ void copy4(void* dst, const void* src, bool valid) {
                "r"(valid ? 4 : 0)
                : "memory");
 }
+// kShift's chunk of which only the first `bytes` lie inside the row. A 16-byte copy reading
+// fewer bytes is fine for the hardware, but on the matrix's last row its 16-byte source range
+// runs past the end of the allocation, which compute-sanitizer reports as an invalid read:
+// there (`lastRow`) a cut chunk is copied in 4-byte pieces.
+__device__ __forceinline__ void copyChunk(float* dst, const float* src, int bytes,
+                                          const float* base, bool lastRow) {
+  if (!lastRow || bytes == 16 || bytes == 0) {
+    copy16(dst, bytes ? src : base, bytes);
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) copy4(dst + i, 4 * i < bytes ? src + i : base, 4 * i < bytes);
+}
 __device__ __forceinline__ void commitGroup() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
 }
@@ -126,13 +139,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 1024 / ((BM / TM) * (BN
   auto shiftedA = [&](int t, int s, int r, int chunk) {
     const int first = t * BK + 4 * chunk - aShiftOf(r);  // k index of the chunk's first float
     const int bytes = r < mRem ? 4 * max(0, min(4, k - first)) : 0;
-    copy16(&as[s][r][4 * chunk], bytes ? aBase + std::int64_t(r) * k + first : a, bytes);
+    copyChunk(&as[s][r][4 * chunk], aBase + std::int64_t(r) * k + first, bytes, a,
+              row0 + r == m - 1);
   };
   auto shiftedB = [&](int t, int s, int r, int chunk) {
     const int kk = t * BK + r;
     const int first = 4 * chunk - bShiftOf(kk);  // column of the chunk's first float - col0
     const int bytes = kk < k ? 4 * max(0, min(4, nRem - first)) : 0;
-    copy16(&bs[s][r][4 * chunk], bytes ? bBase + std::int64_t(kk) * n + first : b, bytes);
+    copyChunk(&bs[s][r][4 * chunk], bBase + std::int64_t(kk) * n + first, bytes, b, kk == k - 1);
   };
 
   // Issues the copies of tile t into stage s and commits them as one group. An invalid copy

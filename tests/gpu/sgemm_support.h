@@ -19,6 +19,9 @@ inline constexpr std::uint64_t kSeed = 0x5EED;
 // shuts down by a global test environment.
 cuda::GemmSession& session();
 
+// The GEMM family's kernels (the registry also holds the reduce and scan families).
+inline bool isGemm(const KernelDescriptor& k) { return k.problem == "gemm"; }
+
 // Ids of the registered kernels that satisfy `pred`, in registry order.
 std::vector<std::string> kernelIds(bool (*pred)(const KernelDescriptor&));
 // gtest parameter names may hold only letters, digits and '_'.
