@@ -18,12 +18,13 @@ std::size_t freeBytes() {
 void runSuite() {
   kwb::cuda::GemmSession s(0);
   EXPECT_TRUE(s.knownAnswerTest().passed);
-  for (const auto& k : kwb::kernels::registry().all())
-    if (kwb::test::isGemm(k))
-      for (const Shape& shape : {Shape{64, 48, 40}, Shape{17, 19, 23}, Shape{128, 128, 128},
-                                 Shape{1, 128, 1}, Shape{256, 384, 640}})
-        EXPECT_TRUE(isGood(s.verifyCase(k, shape, kwb::test::kSeed).status))
-            << k.id << " " << toString(shape);
+  for (const auto& k : kwb::kernels::registry().all()) {
+    if (!kwb::test::isGemm(k)) continue;
+    for (const Shape& shape : {Shape{64, 48, 40}, Shape{17, 19, 23}, Shape{128, 128, 128},
+                               Shape{1, 128, 1}, Shape{256, 384, 640}})
+      EXPECT_TRUE(isGood(s.verifyCase(k, shape, kwb::test::kSeed).status))
+          << k.id << " " << toString(shape);
+  }
 }
 
 }  // namespace

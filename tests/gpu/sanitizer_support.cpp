@@ -146,9 +146,8 @@ void parseLog(SanitizerRun& r) {
 }
 
 SanitizerRun runSanitizer(const std::string& sanitizer, const std::string& tool,
-                          const std::string& kwb, const std::string& kernels,
-                          const std::string& shapes, const std::string& logDir,
-                          const std::string& name) {
+                          const std::string& kwb, const std::vector<std::string>& selection,
+                          const std::string& logDir, const std::string& name) {
   std::filesystem::create_directories(logDir);
   SanitizerRun r;
   r.tool = tool;
@@ -159,7 +158,7 @@ SanitizerRun runSanitizer(const std::string& sanitizer, const std::string& tool,
   std::remove(r.logPath.c_str());
   // --check-exit-code no: kwb's verdict is its own exit code, kept apart from the tool's
   // errors. --show-backtrace device: the kernel and its offset, not pages of host frames.
-  const std::vector<std::string> args{sanitizer,
+  std::vector<std::string> args{sanitizer,
                                       "--tool",
                                       tool,
                                       "--error-exitcode",
@@ -173,11 +172,8 @@ SanitizerRun runSanitizer(const std::string& sanitizer, const std::string& tool,
                                       "--log-file",
                                       r.logPath,
                                       kwb,
-                                      "verify",
-                                      "--kernels",
-                                      kernels,
-                                      "--shapes",
-                                      shapes};
+                                      "verify"};
+  args.insert(args.end(), selection.begin(), selection.end());
   r.commandLine = joined(args);
   r.process = runProcess(args, r.outPath, r.errPath);
   r.log = slurp(r.logPath);

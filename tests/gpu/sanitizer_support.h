@@ -43,13 +43,17 @@ struct SanitizerRun {
 // indented lines after it.
 void parseLog(SanitizerRun& r);
 
-// `compute-sanitizer --tool <tool> … <kwb> verify --kernels <kernels> --shapes <shapes>`, the
+// `compute-sanitizer --tool <tool> … <kwb> verify <selection>`, the
 // sanitizer's log in <logDir>/<name>.log, kwb's output in <name>.out and <name>.err (left
 // there to read after the test). Prints the error count and the time taken.
 SanitizerRun runSanitizer(const std::string& sanitizer, const std::string& tool,
-                          const std::string& kwb, const std::string& kernels,
-                          const std::string& shapes, const std::string& logDir,
-                          const std::string& name);
+                          const std::string& kwb, const std::vector<std::string>& selection,
+                          const std::string& logDir, const std::string& name);
+// The selection of GEMM kernels and shapes: --kernels <kernels> --shapes <shapes>.
+inline std::vector<std::string> gemmSelection(const std::string& kernels,
+                                              const std::string& shapes) {
+  return {"--kernels", kernels, "--shapes", shapes};
+}
 
 // kwb's verdict for a failure message: its "N of M cases pass" line, the cases that did not
 // pass, the last lines of its stderr.

@@ -49,21 +49,24 @@ class Sanitizer : public GpuTest {
     const char* other = std::getenv("KWB_SANITIZER_KWB");
     return other && *other ? other : KWB_EXE;
   }
-  // Every kernel of the registry ran every shape: "N of N cases pass", N = kernels × shapes.
+  // Every GEMM kernel of the registry ran every shape: "N of N cases pass", N = kernels × shapes.
   static void expectAllCasesRan(const SanitizerRun& r, int shapes) {
     if (kwbUnderTest() != KWB_EXE) {
       std::cout << "KWB_SANITIZER_KWB is set: the case count is not checked\n";
       return;
     }
-    const std::size_t cases = kwb::kernels::registry().all().size() * std::size_t(shapes);
+    std::size_t gemmKernels = 0;
+    for (const auto& k : kwb::kernels::registry().all()) gemmKernels += k.problem == "gemm";
+    const std::size_t cases = gemmKernels * std::size_t(shapes);
     const std::string want = std::to_string(cases) + " of " + std::to_string(cases) + " cases pass";
     EXPECT_NE(r.out.find(want), std::string::npos) << "expected '" << want << "'\n"
                                                    << kwb::test::kwbSummary(r);
   }
   SanitizerRun run(const std::string& tool, const std::string& kwb, const std::string& kernels,
                    const std::string& shapes, const std::string& name) const {
-    return kwb::test::runSanitizer(m_sanitizer, tool, kwb, kernels, shapes, KWB_SANITIZER_LOG_DIR,
-                                   name);
+    return kwb::test::runSanitizer(m_sanitizer, tool, kwb,
+                                   kwb::test::gemmSelection(kernels, shapes),
+                                   KWB_SANITIZER_LOG_DIR, name);
   }
   std::string m_sanitizer;
 };
@@ -116,4 +119,19 @@ TEST_F(Sanitizer, MemcheckFailsOnThePlantedRead) {
   EXPECT_GT(*r.errors, 0);
   EXPECT_EQ(r.process.exitCode, kwb::test::kSanitizerErrorExitCode);
   EXPECT_NE(r.firstReport.find("plantedOobReadSgemm"), std::string::npos) << r.firstReport;
+}
+
+// The reduce and scan families under memcheck, racecheck and initcheck: sizes below, at and
+// above a tile, a warp and a 16-byte vector, both element types, every kernel of the family
+// (stages and CUB). The 1-D counterpart of the GEMM checks above.
+TEST_F(Sanitizer, EveryToolIsCleanOnTheReduceAndScanFamilies) {
+  for (const char* family : {"reduce", "scan"})
+    for (const char* tool : {"memcheck", "racecheck", "initcheck"}) {
+      const auto r = kwb::test::runSanitizer(
+          m_sanitizer, tool, kwbUnderTest(),
+          {"--family", family, "--sizes", "0,1,31,33,1000,4099,65537", "--types", "f32,i32"},
+          KWB_SANITIZER_LOG_DIR, std::string(family) + "-" + tool);
+      kwb::test::expectClean(r);
+      EXPECT_EQ(r.process.exitCode, 0) << kwb::test::kwbSummary(r);
+    }
 }
