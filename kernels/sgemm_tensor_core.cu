@@ -1,6 +1,7 @@
 // Stage 5: tensor cores through WMMA (16×16×16 fragments), FP16 inputs, FP32 accumulation.
 // A block of 4 warps computes a 64×64 tile of C; each warp a 32×32 sub-tile as 2×2
-// accumulator fragments, so every A and B fragment loaded feeds two MMAs.
+// accumulator fragments, so every A and B fragment loaded feeds two MMAs. Small shapes take a
+// 32×32 block tile (four 16×16 warp tiles) so that the grid covers the SMs.
 //
 // WMMA has no partial fragments, so this path only runs when M, N and K are multiples of 16;
 // any other shape runs sgemm.double_buffer (FP32) and the result says so (fallback).
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
 #include "descriptors.h"
 #include "tile_grid.h"
@@ -111,7 +113,21 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     }
 }
 
-constexpr int kBm = 64, kBn = 64, kBk = 32, kWm = 32, kWn = 32;
+// 64×64 block tiles of four 32×32 warp tiles where that grid fills the GPU; 32×32 block
+// tiles of four 16×16 warp tiles (a quarter of the outputs per block, four times the blocks)
+// where it would leave SMs idle (smallerTilePays: 512³ and below on 132 SMs), as the FP32
+// stages before it do.
+template <int BM, int BN, int WM, int WN>
+void launchWith(const GemmArgs& g) {
+  constexpr int kBk = 32;
+  const TileGrid grid = tileGrid(g.shape, BM, BN);
+  sgemmTensorCoreKernel<BM, BN, kBk, WM, WN><<<grid.blocks, (BM / WM) * (BN / WN) * 32, 0,
+                                                g.stream>>>(
+      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha,
+      static_cast<const __half*>(g.aHalf), static_cast<const __half*>(g.bHalf), g.beta, g.c,
+      grid.tilesN);
+  KWB_CHECK_LAUNCH();
+}
 
 LaunchInfo launch(const GemmArgs& g) {
   if (!g.shape.multipleOf(16)) {
@@ -120,13 +136,10 @@ LaunchInfo launch(const GemmArgs& g) {
   }
   if (!g.aHalf || !g.bHalf)
     throw std::invalid_argument("sgemm.tensor_core needs the FP16 copies of A and B");
-  const TileGrid grid = tileGrid(g.shape, kBm, kBn);
-  sgemmTensorCoreKernel<kBm, kBn, kBk, kWm, kWn>
-      <<<grid.blocks, (kBm / kWm) * (kBn / kWn) * 32, 0, g.stream>>>(
-          int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha,
-          static_cast<const __half*>(g.aHalf), static_cast<const __half*>(g.bHalf), g.beta, g.c,
-          grid.tilesN);
-  KWB_CHECK_LAUNCH();
+  if (smallerTilePays(g.shape, 64, 64, detail::multiprocessors()))
+    launchWith<32, 32, 16, 16>(g);
+  else
+    launchWith<64, 64, 32, 32>(g);
   return {false, "sgemm.tensor_core"};
 }
 
@@ -140,8 +153,8 @@ KernelDescriptor sgemmTensorCore() {
   d.precision = Precision::kFp16Fp32Acc;
   d.alignment = 16;
   d.description =
-      "WMMA 16x16x16, FP16 in, FP32 accumulate; shapes not a multiple of 16 run "
-      "sgemm.double_buffer";
+      "WMMA 16x16x16, FP16 in, FP32 accumulate, 64x64 block tile (32x32 where 64x64 leaves "
+      "SMs idle); shapes not a multiple of 16 run sgemm.double_buffer";
   d.launch = &launch;
   return d;
 }
