@@ -2,6 +2,7 @@
 """kwb's timers against Nsight Compute's gpu__time_duration, case by case.
 
 Usage: ncu-compare.py KWB OUTDIR kernel:shape [kernel:shape ...]
+       (a reduce or scan kernel takes a count instead of a shape: cub.reduce_sum:2^28, float)
        ncu-compare.py --spin TIMER_PROBE   (how ncu reads kernels of known length)
 For each case:
   * ncu profiles `kwb run --timer host --samples 10` limited to the NVTX range of the timed
@@ -28,6 +29,14 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True, check=False)
 
 
+def selection(kernel, size):
+    """kwb's selection arguments: a GEMM shape, or a 1-D family's size (float elements)."""
+    for family, prefixes in (("reduce", ("reduce.", "cub.reduce")), ("scan", ("scan.", "cub.inclusive"))):
+        if kernel.startswith(prefixes):
+            return ["--family", family, "--kernels", kernel, "--sizes", size, "--types", "f32"]
+    return ["--kernels", kernel, "--shapes", size]
+
+
 def case_of(path):
     with open(path) as f:
         return json.load(f)["cases"][0]
@@ -37,7 +46,7 @@ def ncu_us(kwb, kernel, shape, outdir):
     js = os.path.join(outdir, "ncu-case.json")
     cmd = ["ncu", "--clock-control", "none", "--cache-control", "none", "--metrics",
            "gpu__time_duration.sum", "--csv", "--nvtx", "--nvtx-include", "kwb_samples/",
-           kwb, "run", "--kernels", kernel, "--shapes", shape, "--timer", "host",
+           kwb, "run"] + selection(kernel, shape) + ["--timer", "host",
            "--samples", "10", "--no-cupti-check", "--json", js]
     p = run(cmd)
     text = p.stdout[p.stdout.find('"ID"'):] if '"ID"' in p.stdout else ""
@@ -64,7 +73,7 @@ def ncu_us(kwb, kernel, shape, outdir):
 
 def kwb_us(kwb, kernel, shape, timer, outdir):
     js = os.path.join(outdir, "kwb-case.json")
-    p = run([kwb, "run", "--kernels", kernel, "--shapes", shape, "--timer", timer, "--json", js])
+    p = run([kwb, "run"] + selection(kernel, shape) + ["--timer", timer, "--json", js])
     if not os.path.exists(js):
         return None, None
     c = case_of(js)
