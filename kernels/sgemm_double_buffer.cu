@@ -25,6 +25,8 @@
 // a 16-byte chunk is then wholly inside or wholly outside the matrix. Otherwise every element
 // is a 4-byte cp.async.ca with its own guard.
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "detail/micro_tile.cuh"
 #include "detail/multiprocessors.h"
@@ -237,6 +239,17 @@ void launchTile(const GemmArgs& g) {
 }  // namespace
 
 LaunchInfo launchSgemmDoubleBuffer(const GemmArgs& g) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force the tile (32, 64) and the copy path
+  if (const char* t = std::getenv("KWB_DB_TILE")) {
+    const char* c = std::getenv("KWB_DB_COPY");
+    const bool scalar = c && std::string(c) == "scalar";
+    if (std::string(t) == "32")
+      scalar ? launchWith<32, 32, Copy::kScalar>(g) : launchTile<32, 32>(g);
+    else
+      scalar ? launchWith<64, 64, Copy::kScalar>(g) : launchTile<64, 64>(g);
+    return {false, "sgemm.double_buffer"};
+  }
+#endif
   if (smallerTilePays(g.shape, 64, 64, detail::multiprocessors()))
     launchTile<32, 32>(g);
   else

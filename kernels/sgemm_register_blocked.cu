@@ -25,6 +25,8 @@
 // parallelism of double_buffer's grid, with contiguous float4 fragment reads of A and B (2
 // LDS.128 per 16 FMAs; double_buffer reads B element-wise: 5 loads per 16 FMAs).
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "detail/gemm_tile_io.cuh"
 #include "detail/multiprocessors.h"
@@ -196,6 +198,18 @@ LaunchInfo launch(const GemmArgs& g) {
   // The largest tile whose grid keeps the busiest SM's share of C within a factor 2 of the
   // smallest share (see smallerTilePays): 128×128 from 2048³ up on 132 SMs, 64×64 at 1024³ and
   // 511×513×1025, 32×32 at 512³ and below: the same tile as double_buffer's, or a larger one.
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force the tile (large, medium, small)
+  if (const char* t = std::getenv("KWB_RB_TILE")) {
+    const std::string tile = t;
+    if (tile == "large")
+      launchTile<LargeTile>(g);
+    else if (tile == "medium")
+      launchTile<MediumTile>(g);
+    else
+      launchTile<SmallTile>(g);
+    return {false, "sgemm.register_blocked"};
+  }
+#endif
   const int sms = detail::multiprocessors();
   if (!smallerTilePays(g.shape, LargeTile::BM, LargeTile::BN, sms))
     launchTile<LargeTile>(g);
