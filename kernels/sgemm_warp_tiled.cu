@@ -71,6 +71,27 @@ struct SplitPlan {
 // PERF_NOTES.md, ptxas table): the slots a wave of blocks fills.
 constexpr int kResident[3] = {2, 3, 5};
 
+// The element-wise path (K or N not a multiple of 4) is latency-bound: its larger tiles lose
+// more to the scalar loads than they gain in reuse. It keeps the small tile and the split
+// count S minimising ⌈tiles·S / SMs⌉ · (k tiles per range), one split against S (measured on
+// an H100 at 511x513x1025: the small tile in 5 splits 30.6 µs; the medium tile at best 37.3
+// (6 splits), the default at best 49.6 (6 splits), the slot model's choice of 8 splits of the
+// default tile 53.6).
+SplitPlan planScalarSplitK(const Shape& s, int sms) {
+  constexpr int bk = SmallConfig::BK;
+  const std::int64_t kTiles = (s.k + bk - 1) / bk;
+  const std::int64_t tileCount = tiles(s, SmallConfig::BM, SmallConfig::BN);
+  SplitPlan best{2, 1};
+  std::int64_t bestCost = (tileCount + sms - 1) / sms * kTiles;  // whole K
+  for (int splits = 2; splits <= kMaxSplits; ++splits) {
+    const std::int64_t perSplit = (kTiles + splits - 1) / splits;
+    if (perSplit < kMinKTilesPerSplit) break;
+    const std::int64_t cost = (tileCount * splits + sms - 1) / sms * perSplit;
+    if (cost < bestCost) best = {2, splits}, bestCost = cost;
+  }
+  return best;
+}
+
 // For each configuration from the largest tile down, the split count S (2 ≤ S ≤ 8, at least 8
 // k tiles per range) whose blocks fill at least 3/4 of the SMs at the least cost, the cost
 // being ⌈tiles·S / slots⌉ waves times the k tiles of one range: the busiest SM's work. The
@@ -78,7 +99,8 @@ constexpr int kResident[3] = {2, 3, 5};
 // value more (measured on an H100: 1024³ runs the default tile in 4 splits at 59.7 µs, where
 // the medium tile unsplit took 69.6 and the small one in 4 splits 73.4; 512³ the medium tile in
 // 4 splits, 13.0 µs, against 14.8 for the small tile in 2).
-SplitPlan planSplitK(const Shape& s, int sms) {
+SplitPlan planSplitK(const Shape& s, int sms, bool vectorized) {
+  if (!vectorized) return planScalarSplitK(s, sms);
   const std::int64_t enough = std::int64_t(sms) * 3 / 4;
   const std::int64_t tileCounts[3] = {tiles(s, DefaultConfig::BM, DefaultConfig::BN),
                                       tiles(s, MediumConfig::BM, MediumConfig::BN),
@@ -179,7 +201,7 @@ LaunchInfo launch(const GemmArgs& g) {
   const int sms = detail::multiprocessors();
   if (tiles(g.shape, DefaultConfig::BM, DefaultConfig::BN) >= std::int64_t(sms) * 3 / 4)
     return launchWarpTiled<DefaultConfig, true>(g, kId);
-  const SplitPlan plan = planSplitK(g.shape, sms);
+  const SplitPlan plan = planSplitK(g.shape, sms, warpTiledVectorizable(g));
   if (plan.splits == 1) return launchWarpTiled<SmallConfig, true>(g, ranName<SmallConfig>(1));
   switch (plan.config) {
     case 0:
