@@ -12,6 +12,7 @@
 #include "kwb/error.h"
 #include "kwb/exporters.h"
 #include "kwb/output_watch.h"
+#include "kwb/progression.h"
 #include "kwb/results.h"
 #include "kwb/run_info.h"
 #include "output.h"
@@ -123,11 +124,8 @@ std::string runTable(const RunDocument& doc) {
 std::string progressionText(const ProgressionCheck& p) {
   if (!p.checked) return "";
   if (p.violations.empty()) return "progression: GFLOP/s never drops from one stage to the next\n";
-  std::string s = "progression: " + std::to_string(p.violations.size()) + " violation(s)\n";
-  for (const auto& v : p.violations)
-    s += "  " + (v.size.empty() ? toString(v.shape) : v.size) + ": " + v.to + " " +
-         fixed(v.toGflops, 1) + " GFLOP/s < " + v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
-         (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") + "\n";
+  std::string s = "progression: " + violationCount(p) + "\n";
+  for (const auto& v : p.violations) s += "  " + violationText(v) + "\n";
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "kwb/family.h"
+#include "kwb/progression.h"
 
 namespace kwb {
 namespace {
@@ -170,12 +171,8 @@ std::string toMarkdown(const RunDocument& doc) {
     if (doc.progression.violations.empty()) {
       os << "no violations.\n";
     } else {
-      os << doc.progression.violations.size() << " violation(s)\n\n";
-      for (const auto& v : doc.progression.violations)
-        os << "- " << (v.size.empty() ? toString(v.shape) : v.size) << ": " << v.to << " "
-           << num(v.toGflops, "%.1f") << " GFLOP/s < " << v.from << " " << num(v.fromGflops, "%.1f")
-           << " GFLOP/s" << (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "")
-           << "\n";
+      os << violationCount(doc.progression) << "\n\n";
+      for (const auto& v : doc.progression.violations) os << "- " << violationText(v) << "\n";
     }
   }
   return os.str();

@@ -10,8 +10,8 @@ using jsonread::get;
 using nlohmann::json;
 
 KernelInfo kernelInfo(const KernelDescriptor& d) {
-  return {d.id,        d.displayName, d.family,  d.stage,  std::string(toString(d.precision)),
-          d.reference, d.description, d.tunable, d.problem};
+  return {d.id,        d.displayName, d.family,  d.stage,   std::string(toString(d.precision)),
+          d.reference, d.description, d.tunable, d.problem, d.progressionNotes};
 }
 
 void to_json(json& j, const KernelInfo& v) {
@@ -24,6 +24,15 @@ void to_json(json& j, const KernelInfo& v) {
        {"description", v.description},
        {"tunable", v.tunable},
        {"problem", v.problem}};
+  if (!v.progressionNotes.empty()) {
+    json notes = json::array();
+    for (const auto& n : v.progressionNotes)
+      notes.push_back({{"why", n.why},
+                       {"maxFlops", n.maxFlops},
+                       {"unalignedOnly", n.unalignedOnly},
+                       {"maxCount", n.maxCount}});
+    j["progressionNotes"] = notes;
+  }
 }
 
 void from_json(const json& j, KernelInfo& v) {
@@ -37,6 +46,16 @@ void from_json(const json& j, KernelInfo& v) {
   v.description = jsonread::value(j, "description", std::string());
   v.tunable = jsonread::value(j, "tunable", false);  // absent in `kwb list` before it existed
   v.problem = jsonread::value(j, "problem", std::string("gemm"));  // schema 4
+  v.progressionNotes.clear();                                      // schema 4, optional
+  if (auto it = j.find("progressionNotes"); it != j.end() && it->is_array())
+    for (const auto& n : *it) {
+      ProgressionNote note;
+      get(n, "why", note.why);
+      note.maxFlops = jsonread::value(n, "maxFlops", 0.0);
+      note.unalignedOnly = jsonread::value(n, "unalignedOnly", false);
+      note.maxCount = jsonread::value(n, "maxCount", std::int64_t{0});
+      v.progressionNotes.push_back(note);
+    }
 }
 
 std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source) {

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "kwb/family.h"
+#include "kwb/format.h"
 
 namespace kwb {
 
@@ -48,12 +49,50 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
   return out;
 }
 
+namespace {
+// The first of the later stage's notes that covers the case (its size, its alignment).
+std::string explanationFor(const CaseResult& c, const KernelInfo* later) {
+  if (!later) return {};
+  const bool gemm = !isOneDimensional(c);
+  const bool unaligned = gemm && (c.shape.k % 4 != 0 || c.shape.n % 4 != 0);
+  const double flops = gemm ? 2.0 * double(c.shape.m) * double(c.shape.n) * double(c.shape.k) : 0.0;
+  for (const ProgressionNote& n : later->progressionNotes) {
+    if (n.unalignedOnly && !unaligned) continue;
+    if (n.maxFlops > 0 && (!gemm || flops > n.maxFlops)) continue;
+    if (n.maxCount > 0 && (gemm || c.count > n.maxCount)) continue;
+    return n.why;
+  }
+  return {};
+}
+}  // namespace
+
 ProgressionCheck checkProgression(const RunDocument& doc) {
-  return checkProgression(doc.cases, [&](std::string_view id) {
+  ProgressionCheck out = checkProgression(doc.cases, [&](std::string_view id) {
     if (baseKernelId(id) != id) return 0;  // a tuning configuration
     const KernelInfo* k = doc.kernelInfo(id);
     return k && !k->reference ? k->stage : 0;
   });
+  for (ProgressionViolation& v : out.violations)
+    for (const CaseResult& c : doc.cases)
+      if (c.kernel == v.to && sizeLabel(c) == v.size) {
+        v.explanation = explanationFor(c, doc.kernelInfo(v.to));
+        break;
+      }
+  return out;
+}
+
+std::string violationText(const ProgressionViolation& v) {
+  return (v.size.empty() ? toString(v.shape) : v.size) + ": " + v.to + " " + fixed(v.toGflops, 1) +
+         " GFLOP/s < " + v.from + " " + fixed(v.fromGflops, 1) + " GFLOP/s" +
+         (v.withinNoise ? " (within noise: the medians' 95% CIs overlap)" : "") +
+         (v.explanation.empty() ? "" : " — explained: " + v.explanation);
+}
+
+std::string violationCount(const ProgressionCheck& p) {
+  const auto explained = std::count_if(p.violations.begin(), p.violations.end(),
+                                       [](const auto& v) { return !v.explanation.empty(); });
+  return std::to_string(p.violations.size()) + " violation(s)" +
+         (explained ? ", " + std::to_string(explained) + " explained by the stages' notes" : "");
 }
 
 }  // namespace kwb

@@ -353,14 +353,17 @@ void from_json(const json& j, KnownAnswer& v) {
 
 void to_json(json& j, const ProgressionCheck& v) {
   j = {{"checked", v.checked}, {"violations", json::array()}};
-  for (const auto& x : v.violations)
-    j["violations"].push_back({{"shape", x.shape},
-                               {"from", x.from},
-                               {"to", x.to},
-                               {"fromGflops", x.fromGflops},
-                               {"toGflops", x.toGflops},
-                               {"withinNoise", x.withinNoise},
-                               {"size", x.size}});
+  for (const auto& x : v.violations) {
+    json e = {{"shape", x.shape},
+              {"from", x.from},
+              {"to", x.to},
+              {"fromGflops", x.fromGflops},
+              {"toGflops", x.toGflops},
+              {"withinNoise", x.withinNoise},
+              {"size", x.size}};
+    if (!x.explanation.empty()) e["explanation"] = x.explanation;  // schema 4, optional
+    j["violations"].push_back(e);
+  }
 }
 void from_json(const json& j, ProgressionCheck& v) {
   get(j, "checked", v.checked);
@@ -375,6 +378,7 @@ void from_json(const json& j, ProgressionCheck& v) {
     pv.size = jsonread::value(x, "size", toString(pv.shape));  // schema 4
     pv.withinNoise =
         jsonread::value(x, "withinNoise", false);  // absent in documents before it existed
+    pv.explanation = jsonread::value(x, "explanation", std::string());
     v.violations.push_back(pv);
   }
 }

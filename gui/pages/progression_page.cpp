@@ -228,10 +228,13 @@ void ProgressionPage::rebuild() {
     for (const auto& v : violations) {
       if (!violationAt(v, *shape) || v.to != k.id || !c) continue;
       ++m_violationMarks;
-      auto* mark = barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
-                            QString(v.withinNoise ? "▽ within noise of\n%1" : "▼ slower than\n%1")
-                                .arg(shortLabel(cat.info(QString::fromStdString(v.from)))),
-                            v.withinNoise ? QColor(0x80, 0x80, 0x80) : QColor(0xc0, 0x10, 0x10));
+      auto* mark =
+          barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
+                   QString(v.withinNoise ? "▽ within noise of\n%1%2" : "▼ slower than\n%1%2")
+                       .arg(shortLabel(cat.info(QString::fromStdString(v.from))),
+                            v.explanation.empty() ? "" : " (explained)"),
+                   v.withinNoise || !v.explanation.empty() ? QColor(0x80, 0x80, 0x80)
+                                                           : QColor(0xc0, 0x10, 0x10));
       // Above the bar's own label, clear of the neighbours.
       mark->setPadding(QMargins(2, 0, 2, 6 + 14 * labelLines));
       mark->setBrush(Qt::NoBrush);

@@ -128,16 +128,18 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
     const CaseResult* from = violationCase(doc, v, v.from);
     const CaseResult* to = violationCase(doc, v, v.to);
     const bool vector = from && to && isVectorCase(*to);
-    rp.paragraph(QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6")
-                     .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
-                          QString::fromStdString(v.to))
-                     .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
-                     .arg(QString::fromStdString(v.from))
-                     .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
-                     .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
-                                        : QString())
-                     .arg(vector ? "GB/s" : "GFLOP/s"),
-                 10, QColor(0xc0, 0x10, 0x10));
+    rp.paragraph(
+        QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6%8")
+            .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
+                 QString::fromStdString(v.to))
+            .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
+            .arg(QString::fromStdString(v.from))
+            .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
+            .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
+                               : QString())
+            .arg(vector ? "GB/s" : "GFLOP/s")
+            .arg(v.explanation.empty() ? QString() : ". Explained: " + qtext(v.explanation)),
+        10, QColor(0xc0, 0x10, 0x10));
   }
   QStringList kernelLines;
   const QList<QString> kernels = kernelsOf(doc, in.model->catalog());

@@ -82,9 +82,16 @@ LaunchInfo launch(const VectorArgs& a) {
 }  // namespace
 
 KernelDescriptor reduceCubBlock() {
-  return vectorDescriptor("reduce.cub_block", "CUB BlockReduce, persistent", "reduce", false,
-                          "Persistent grid, cub::BlockReduce, deterministic two-pass", &launch,
-                          &scratch);
+  KernelDescriptor d = vectorDescriptor(
+      "reduce.cub_block", "CUB BlockReduce, persistent", "reduce", false,
+      "Persistent grid, cub::BlockReduce, deterministic two-pass", &launch, &scratch);
+  d.progressionNotes = {
+      {.why = "deterministic on purpose: one wave of resident blocks and a fixed order of "
+              "additions give the same float sum on every run, where stage 4's many waves of "
+              "blocks end in atomics in whatever order they finish; a single wave drains the "
+              "memory pipeline at its end (measured on an H100 at 2^28 floats: one wave 347-350 "
+              "us, 16 waves 341-343)"}};
+  return d;
 }
 
 }  // namespace kwb::kernels

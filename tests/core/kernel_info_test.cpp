@@ -19,7 +19,11 @@ kwb::KernelInfo futureStage() {
           "fp32",
           false,
           "a stage added after this reader was built",
-          true};
+          true,
+          "gemm",
+          {{.why = "small shapes", .maxFlops = 1e9},
+           {.why = "unaligned", .unalignedOnly = true},
+           {.why = "short", .maxCount = 4096}}};
 }
 
 kwb::RunDocument documentWithFutureStage() {
@@ -39,6 +43,22 @@ TEST(KernelInfo, UnknownKernelKeepsItsNameAndStageThroughTheDocument) {
   EXPECT_EQ(k->name, "Future stage");
   EXPECT_EQ(k->stage, 10);
   EXPECT_EQ(back.kernels, documentWithFutureStage().kernels);
+}
+
+// A violation's explanation is written and read back; a document without one reads as none.
+TEST(KernelInfo, ProgressionExplanationsSurviveTheDocument) {
+  kwb::RunDocument d = documentWithFutureStage();
+  d.progression.checked = true;
+  d.progression.violations = {{{512, 512, 512}, "sgemm.tiled", "sgemm.future_stage", 2.0, 1.0,
+                               false, "512x512x512", "small shapes"},
+                              {{1024, 1024, 1024}, "sgemm.tiled", "sgemm.future_stage", 2.0,
+                               1.0, true, "1024x1024x1024"}};
+  const std::string text = kwb::toJsonText(d);
+  const kwb::RunDocument back = kwb::parseDocument(text, "explained.json");
+  ASSERT_EQ(back.progression.violations.size(), 2u);
+  EXPECT_EQ(back.progression.violations[0].explanation, "small shapes");
+  EXPECT_EQ(back.progression.violations[1].explanation, "");
+  EXPECT_EQ(text.find("\"explanation\": \"\""), std::string::npos);  // absent when empty
 }
 
 TEST(KernelInfo, UnknownKernelKeepsItsNameThroughTheEventStream) {

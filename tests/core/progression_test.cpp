@@ -139,3 +139,63 @@ TEST(ProgressionOfADocument, TuningConfigurationsAreNotStages) {
   doc.cases = {timedCase("sgemm.warp_tiled[a]", 900), timedCase("sgemm.warp_tiled[b]", 800)};
   EXPECT_TRUE(kwb::checkProgression(doc).violations.empty());
 }
+
+namespace {
+kwb::CaseResult at(const std::string& kernel, kwb::Shape s, double gflops) {
+  kwb::CaseResult c = timedCase(kernel, gflops);
+  c.shape = s;
+  return c;
+}
+kwb::CaseResult oneD(const std::string& kernel, std::int64_t count, double gflops) {
+  kwb::CaseResult c = timedCase(kernel, gflops);
+  c.problem = "scan";
+  c.shape = {};
+  c.count = count;
+  c.elementType = "f32";
+  return c;
+}
+const kwb::ProgressionViolation* violationAt(const kwb::ProgressionCheck& p,
+                                             const std::string& size) {
+  for (const auto& v : p.violations)
+    if (v.size == size) return &v;
+  return nullptr;
+}
+}  // namespace
+
+// A stage's notes explain only the violations they cover (size, alignment); every violation is
+// still reported, explained or not.
+TEST(ProgressionOfADocument, NotesExplainOnlyTheCasesTheyCover) {
+  kwb::RunDocument doc;
+  doc.kernels = {{"sgemm.tiled", "Tiled", "sgemm", 2, "fp32", false, "", false},
+                 {"sgemm.later", "Later", "sgemm", 3, "fp32", false, "", false}};
+  doc.kernels[1].progressionNotes = {
+      {.why = "small shapes", .maxFlops = 2.0 * 512 * 512 * 512},
+      {.why = "K or N not a multiple of 4", .unalignedOnly = true}};
+  const kwb::Shape small{512, 512, 512}, large{1024, 1024, 1024}, odd{1000, 1001, 1000};
+  for (const kwb::Shape& s : {small, large, odd})
+    for (auto c : {at("sgemm.tiled", s, 900), at("sgemm.later", s, 800)}) doc.cases.push_back(c);
+  const kwb::ProgressionCheck p = kwb::checkProgression(doc);
+  ASSERT_EQ(p.violations.size(), 3u);
+  EXPECT_EQ(violationAt(p, "512x512x512")->explanation, "small shapes");
+  EXPECT_EQ(violationAt(p, "1024x1024x1024")->explanation, "");  // too large for the note
+  EXPECT_EQ(violationAt(p, "1000x1001x1000")->explanation, "K or N not a multiple of 4");
+  EXPECT_EQ(kwb::violationCount(p), "3 violation(s), 2 explained by the stages' notes");
+  EXPECT_NE(kwb::violationText(*violationAt(p, "512x512x512")).find("explained: small shapes"),
+            std::string::npos);
+  EXPECT_EQ(kwb::violationText(*violationAt(p, "1024x1024x1024")).find("explained"),
+            std::string::npos);
+}
+
+TEST(ProgressionOfADocument, OneDimensionalNotesCoverCountsUpToTheirLimit) {
+  kwb::RunDocument doc;
+  doc.kernels = {{"scan.a", "A", "scan", 1, "fp32", false, "", false},
+                 {"scan.b", "B", "scan", 2, "fp32", false, "", false}};
+  doc.kernels[0].problem = doc.kernels[1].problem = "scan";
+  doc.kernels[1].progressionNotes = {{.why = "small inputs", .maxCount = 1 << 21}};
+  for (const std::int64_t n : {std::int64_t{1} << 20, std::int64_t{1} << 28})
+    for (auto c : {oneD("scan.a", n, 900), oneD("scan.b", n, 800)}) doc.cases.push_back(c);
+  const kwb::ProgressionCheck p = kwb::checkProgression(doc);
+  ASSERT_EQ(p.violations.size(), 2u);
+  EXPECT_EQ(violationAt(p, "2^20 f32")->explanation, "small inputs");
+  EXPECT_EQ(violationAt(p, "2^28 f32")->explanation, "");
+}

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kwb/kernel_info.h"
 #include "kwb/shape.h"
 
 // Opaque CUDA handles, so core headers stay free of CUDA includes.
@@ -67,6 +68,8 @@ struct KernelDescriptor {
   LaunchFn launch = nullptr;              // problem "gemm"
   VectorLaunchFn launchVector = nullptr;  // problems "reduce" and "scan"
   ScratchBytesFn scratchBytes = nullptr;  // with launchVector; null: no scratch
+  // Where this stage is measured slower than the one before it, and why (kwb/kernel_info.h).
+  std::vector<ProgressionNote> progressionNotes = {};
 
   // Verification tolerances (docs/VALIDATION.md): FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32
   // math 5e-2 / 1e-2.

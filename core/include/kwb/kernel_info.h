@@ -1,6 +1,7 @@
 #pragma once
 // What a results document says about each kernel it ran, so a reader needs no copy of the
 // registry to name, order or group them (docs/RESULTS.md, "kernels").
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,19 @@
 namespace kwb {
 
 struct KernelDescriptor;
+
+// Where a stage is known to be slower than the stage before it, and why: a trade the stage
+// makes on purpose (a deterministic sum) or a limit measured and written down (too few warps
+// to hide its load latency at small shapes). A progression violation on a case the note covers
+// is reported with the note as its explanation; it is never dropped.
+struct ProgressionNote {
+  std::string why;
+  double maxFlops = 0.0;       // covers cases of at most this many FLOPs (GEMM 2mnk); 0: any size
+  bool unalignedOnly = false;  // covers only GEMM shapes whose K or N is not a multiple of 4
+  std::int64_t maxCount = 0;   // 1-D families: covers counts up to this many elements; 0: any
+
+  friend bool operator==(const ProgressionNote&, const ProgressionNote&) = default;
+};
 
 struct KernelInfo {
   std::string id;                // "sgemm.bank_free"
@@ -19,6 +33,7 @@ struct KernelInfo {
   std::string description;       // one line
   bool tunable = false;          // `kwb tune` has configurations of it
   std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
+  std::vector<ProgressionNote> progressionNotes = {};  // known, explained slowdowns
 
   friend bool operator==(const KernelInfo&, const KernelInfo&) = default;
 };

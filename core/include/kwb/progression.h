@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,7 +20,15 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
                                   const std::function<int(std::string_view)>& stageOf);
 // The same over a document, the one place the rule is applied (the engine at the end of a run,
 // a reader on a live or merged document): stages from doc.kernels; references, unlisted ids
-// and tuning configurations are not stages.
+// and tuning configurations are not stages. A violation that the later stage's
+// ProgressionNote covers (kwb/kernel_info.h) carries the note as its explanation.
 ProgressionCheck checkProgression(const RunDocument& doc);
+
+// One violation as a line of text, the same in kwb's output and the Markdown export:
+// "512x512x512: sgemm.b 14923.0 GFLOP/s < sgemm.a 18496.0 GFLOP/s (within noise: …)
+// — explained: …".
+std::string violationText(const ProgressionViolation& v);
+// "4 violation(s), 3 explained by the stages' notes" (or without the second part).
+std::string violationCount(const ProgressionCheck& p);
 
 }  // namespace kwb

@@ -128,6 +128,9 @@ struct ProgressionViolation {
   // Still reported (the rule is strict); this says how much to believe it.
   bool withinNoise = false;
   std::string size = {};  // sizeLabel of the cases: the shape, or "2^20 f32" (schema 4)
+  // The later stage's ProgressionNote that covers this case, if any: a known, measured cause.
+  // Still a violation; this says why.
+  std::string explanation = {};
 };
 
 struct ProgressionCheck {
