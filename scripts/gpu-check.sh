@@ -3,7 +3,7 @@
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
-#                        [ncu-timer] [conformance]
+#                        [ncu-timer] [conformance] [families] [ratios]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${RES:-/tmp/kwb-out}  # logs; pack them into the device tool's $OUT (it returns at most 8 files)
@@ -63,6 +63,22 @@ if has bench; then
   /usr/bin/time -f "wall %e s" $KWB run --suite spec-benchmark --json "$OUT/spec-benchmark.json" \
     --csv "$OUT/spec-benchmark.csv" --md "$OUT/spec-benchmark.md" 2>"$OUT/bench.err" | tee "$OUT/bench.txt"
   tail -3 "$OUT/bench.err"
+fi
+if has families; then
+  section "reduce and scan: suites, every size verified (boundary, prime, 2^30), memcheck at small sizes"
+  for fam in reduce scan; do
+    /usr/bin/time -f "wall %e s" $KWB run --suite $fam-benchmark --json "$OUT/$fam-benchmark.json" \
+      --csv "$OUT/$fam-benchmark.csv" --md "$OUT/$fam-benchmark.md" 2>"$OUT/$fam.err" | tee "$OUT/$fam-benchmark.txt"
+    tail -2 "$OUT/$fam.err"
+    timeout 400 $KWB verify --family $fam --sizes 0,1,31,33,1000003,2^20,2^28,2^30 \
+      --json "$OUT/verify-$fam.json" >"$OUT/verify-$fam.txt" 2>&1
+    echo "verify $fam: exit $?"; tail -4 "$OUT/verify-$fam.txt"
+  done
+fi
+if has ratios; then
+  section "best stages against cuBLAS, one run (512^3 .. 8192^3, 511x513x1025)"
+  $KWB run --kernels sgemm.warp_tiled,sgemm.wgmma,cublas.sgemm,cublas.hgemm_f32acc \
+    --shapes 512,1024,2048,4096,8192,511x513x1025 --json "$OUT/ratios.json" 2>"$OUT/ratios.err" | tee "$OUT/ratios.txt"
 fi
 if has stream; then
   section "recorded stream of spec-benchmark"
