@@ -13,6 +13,9 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHAPE = re.compile(r"^[1-9][0-9]*(x[1-9][0-9]*x[1-9][0-9]*)?$")
+COUNT = re.compile(r"^(0|[1-9][0-9]*|2\^[0-9]+)$")  # a 1-D family's size: 1000003 or 2^28
+FAMILIES = {"gemm", "reduce", "scan"}
+ELEMENT_TYPES = {"f32", "i32"}
 STATUSES = {"pass", "fail", "fallback", "invalid", "error", "crashed", "skipped"}
 EVENTS = {"hello", "device", "plan", "case_started", "case_finished", "case_failed", "log", "done"}
 problems = []
@@ -37,10 +40,21 @@ def check_preset(path, j):
     need(isinstance(j.get("name"), str) and j["name"], w, "'name' must be a non-empty string")
     need(j.get("name") == path.stem, w, f"'name' must equal the file name '{path.stem}'")
     need(isinstance(j.get("description"), str), w, "'description' must be a string")
-    shapes = j.get("shapes")
-    if need(isinstance(shapes, list) and shapes, w, "'shapes' must be a non-empty list"):
-        for s in shapes:
-            need(isinstance(s, str) and SHAPE.match(s), w, f"bad shape {s!r}")
+    family = j.get("family", "gemm")
+    need(family in FAMILIES, w, f"'family' {family!r} unknown")
+    if family == "gemm":
+        shapes = j.get("shapes")
+        if need(isinstance(shapes, list) and shapes, w, "'shapes' must be a non-empty list"):
+            for s in shapes:
+                need(isinstance(s, str) and SHAPE.match(s), w, f"bad shape {s!r}")
+    else:
+        sizes = j.get("sizes")
+        if need(isinstance(sizes, list) and sizes, w, "'sizes' must be a non-empty list"):
+            for s in sizes:
+                need(isinstance(s, str) and COUNT.match(s), w, f"bad size {s!r}")
+        types = j.get("types", ["f32", "i32"])
+        need(isinstance(types, list) and types and set(types) <= ELEMENT_TYPES, w,
+             "'types' must be a non-empty list of f32, i32")
     k = j.get("kernels", "all")
     need(isinstance(k, str) or (isinstance(k, list) and all(isinstance(x, str) for x in k)),
          w, "'kernels' must be a string or a list of kernel ids")
@@ -50,7 +64,15 @@ def check_case(c, w):
     for key in ("kernel", "status", "precision", "ranKernel", "message"):
         need(isinstance(c.get(key), str), w, f"case.{key} must be a string")
     need(c.get("status") in STATUSES, w, f"case.status {c.get('status')!r} unknown")
-    check_shape_obj(c.get("shape"), w)
+    problem = c.get("problem", "gemm")
+    need(problem in FAMILIES, w, f"case.problem {problem!r} unknown")
+    if problem == "gemm":
+        check_shape_obj(c.get("shape"), w)
+    else:  # 1-D families: a count and an element type; the shape is {0,0,0}
+        need(isinstance(c.get("count"), int) and c["count"] >= 0, w,
+             "case.count must be an integer >= 0")
+        need(c.get("elementType") in ELEMENT_TYPES, w, "case.elementType must be f32 or i32")
+        need(isinstance(c.get("figures"), dict), w, "case.figures must be an object")
     need(isinstance(c.get("samplesMs"), list), w, "case.samplesMs must be a list")
     need(isinstance(c.get("summary"), dict), w, "case.summary must be an object")
     need(isinstance(c.get("gflops"), (int, float)), w, "case.gflops must be a number")
@@ -80,8 +102,8 @@ def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2, 3), w, "schemaVersion must be 1, 2 or 3")
-    if j.get("schemaVersion") in (2, 3):
+    need(j.get("schemaVersion") in (1, 2, 3, 4), w, "schemaVersion must be 1, 2, 3 or 4")
+    if j.get("schemaVersion") in (2, 3, 4):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):
