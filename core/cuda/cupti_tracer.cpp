@@ -7,11 +7,20 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 namespace kwb::cuda {
 namespace {
 
 constexpr std::size_t kBufferBytes = 4u << 20;
+
+// A launch is whatever it enqueues: a reduction that clears its output with cudaMemsetAsync
+// before its kernel spends that memset's GPU time too, so CUPTI's sum counts it.
+constexpr std::pair<CUpti_ActivityKind, const char*> kRecordedKinds[] = {
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "cuptiActivityEnable(CONCURRENT_KERNEL)"},
+    {CUPTI_ACTIVITY_KIND_MEMSET, "cuptiActivityEnable(MEMSET)"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY, "cuptiActivityEnable(MEMCPY)"},
+};
 
 std::mutex g_mutex;
 std::vector<KernelActivity> g_records;  // completed records not yet taken
@@ -36,11 +45,26 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::vector<KernelActivity> got;
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-        record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
-      continue;
-    const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-    got.push_back({demangle(k->name), k->start, k->end});
+    switch (record->kind) {
+      case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      case CUPTI_ACTIVITY_KIND_KERNEL: {
+        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        got.push_back({demangle(k->name), k->start, k->end});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
+        got.push_back({std::string(kMemsetName), m->start, m->end});
+        break;
+      }
+      case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
+        got.push_back({std::string(kMemcpyName), m->start, m->end});
+        break;
+      }
+      default:
+        break;
+    }
   }
   std::free(buffer);
   const std::lock_guard<std::mutex> lock(g_mutex);
@@ -92,8 +116,7 @@ CuptiTracer::CuptiTracer() {
             "cuptiActivityRegisterCallbacks");
       g_callbacksRegistered = true;
     }
-    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
-          "cuptiActivityEnable(CONCURRENT_KERNEL)");
+    for (const auto& [kind, name] : kRecordedKinds) check(cuptiActivityEnable(kind), name);
   } catch (...) {
     const std::lock_guard<std::mutex> lock(g_mutex);
     g_active = false;
@@ -103,7 +126,7 @@ CuptiTracer::CuptiTracer() {
 
 CuptiTracer::~CuptiTracer() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  for (const auto& kindAndName : kRecordedKinds) cuptiActivityDisable(kindAndName.first);
   const std::lock_guard<std::mutex> lock(g_mutex);
   g_records.clear();
   g_active = false;

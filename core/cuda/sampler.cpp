@@ -56,7 +56,7 @@ Sample Sampler::take(TimerMode mode, int launches, bool coldL2) {
 Sample Sampler::gpuSample(TimerMode mode, int launches, bool coldL2) {
   const bool graph = mode == TimerMode::kBackToBack;
   if (graph) launches = m_graphLaunches;
-  if (coldL2 && m_flusher) m_flusher->flush(m_stream);
+  flushL2(coldL2);
   m_blocker.block(m_stream);
   try {
     m_start.record(m_stream);
@@ -87,7 +87,7 @@ Sample Sampler::gpuSample(TimerMode mode, int launches, bool coldL2) {
 }
 
 Sample Sampler::hostSample(int launches, bool coldL2) {
-  if (coldL2 && m_flusher) m_flusher->flush(m_stream);
+  flushL2(coldL2);
   // The blocking kernel, released before it starts, reads the SM clock for the throttle check.
   m_blocker.probe(m_stream);
   KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -100,6 +100,16 @@ Sample Sampler::hostSample(int launches, bool coldL2) {
   s.ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / launches;
   takeKernels(s, launches);
   return s;
+}
+
+void Sampler::flushL2(bool coldL2) {
+  if (!coldL2 || !m_flusher) return;
+  m_flusher->flush(m_stream);
+  if (!m_tracer) return;
+  // CUPTI records the flush's memset too: wait for it and drop its record, so the sample's
+  // records are the launches' alone. The L2 stays cold: nothing runs in between.
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  m_tracer->take();
 }
 
 void Sampler::takeKernels(Sample& s, int launches) {

@@ -43,6 +43,9 @@ class Sampler {
  private:
   Sample gpuSample(TimerMode mode, int launches, bool coldL2);
   Sample hostSample(int launches, bool coldL2);
+  // With cold L2, queues the flush (outside the sample's events) and keeps its memset out of
+  // the attached tracer's records.
+  void flushL2(bool coldL2);
   // Takes the attached tracer's records of the sample's `launches` into `s`.
   void takeKernels(Sample& s, int launches);
 

@@ -8,6 +8,8 @@
 #include "gpu_fixture.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
+#include "kwb/cuda/device.h"
+#include "kwb/cuda/device_buffer.h"
 #include "kwb/cuda/measure.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/cuda/timer_kernels.h"
@@ -215,6 +217,35 @@ TEST_F(Timer, CuptiListsEveryKernelOfALaunch) {
   const double sum = m.kernels[0].medianMs + m.kernels[1].medianMs;
   EXPECT_NEAR(*m.cuptiMedianMs, sum, 0.02 * sum);
   expectSpinLength(1e3 * m.kernels[0].medianMs, 20.0);
+}
+
+// A memset a launch enqueues is GPU work of that launch: CUPTI lists it beside the kernel and
+// counts it in the case's time, so the default timer agrees with CUPTI. With cold L2 the flush
+// (a memset of twice the L2) is outside the sample and never among the records.
+TEST_F(Timer, CuptiCountsALaunchsMemsetButNotTheL2Flush) {
+  kwb::cuda::Stream stream;
+  kwb::cuda::DeviceBuffer<char> buf(64u << 20);  // ~30 us of memset on an H100
+  for (const bool cold : {false, true}) {
+    SCOPED_TRACE(cold ? "cold L2" : "hot L2");
+    kwb::cuda::L2Flusher flusher(std::size_t(kwb::cuda::queryDevice(0).l2Bytes));
+    auto opt = options(TimerMode::kIsolated);
+    opt.coldL2 = cold;
+    opt.rule = {.minSamples = 10, .maxSamples = 10, .minTimeS = 0, .maxTimeS = 1, .maxNoise = 0};
+    const auto m = measure(
+        [&] {
+          KWB_CUDA_CHECK(cudaMemsetAsync(buf.get(), 1, buf.bytes(), stream.get()));
+          kwb::cuda::launchSpinKernel(stream.get(), 20000);
+        },
+        stream.get(), opt, cold ? &flusher : nullptr);
+    ASSERT_EQ(m.kernels.size(), 2u) << m.cuptiNote;
+    EXPECT_EQ(m.kernels[0].name, kwb::cuda::kMemsetName);
+    for (const auto& k : m.kernels) EXPECT_DOUBLE_EQ(k.perLaunch, 1.0) << k.name;
+    ASSERT_TRUE(m.cuptiMedianMs.has_value());
+    const double sum = m.kernels[0].medianMs + m.kernels[1].medianMs;
+    EXPECT_NEAR(*m.cuptiMedianMs, sum, 0.02 * sum);
+    // The memset is not free: without it CUPTI would read the spin alone, 20 us.
+    EXPECT_GT(1e3 * *m.cuptiMedianMs, 21.0);
+  }
 }
 
 // Kernel names are shown without their parameter lists, anonymous namespaces kept.

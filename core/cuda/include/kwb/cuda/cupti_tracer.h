@@ -1,6 +1,7 @@
 #pragma once
-// The independent clock: CUPTI's activity records of every kernel the GPU ran, with its GPU
-// start and end. One tracer at a time per process (CUPTI's buffers are process-wide).
+// The independent clock: CUPTI's activity records of every kernel, memset and memcpy the GPU
+// ran, with its GPU start and end. One tracer at a time per process (CUPTI's buffers are
+// process-wide).
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -8,8 +9,12 @@
 
 namespace kwb::cuda {
 
+// The names CUPTI's memset and memcpy records carry (a kernel's name is its own).
+inline constexpr const char* kMemsetName = "[memset]";
+inline constexpr const char* kMemcpyName = "[memcpy]";
+
 struct KernelActivity {
-  std::string name;  // demangled, without the parameter list
+  std::string name;  // demangled, without the parameter list; kMemsetName, kMemcpyName
   std::uint64_t startNs = 0;
   std::uint64_t endNs = 0;
   double durationMs() const { return double(endNs - startNs) * 1e-6; }
@@ -29,8 +34,9 @@ class CuptiTracer {
   CuptiTracer(const CuptiTracer&) = delete;
   CuptiTracer& operator=(const CuptiTracer&) = delete;
 
-  // Flushes CUPTI's buffers and returns the kernels completed since the last call, in GPU
-  // start order, leaving out the timer's own kernels. Synchronise the work first.
+  // Flushes CUPTI's buffers and returns the kernels, memsets and memcpys completed since the
+  // last call, in GPU start order, leaving out the timer's own kernels. Synchronise the work
+  // first.
   std::vector<KernelActivity> take();
 };
 
