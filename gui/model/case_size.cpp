@@ -10,12 +10,14 @@ namespace kwb::gui {
 namespace {
 
 // Element types and problems as numbers of the key: 0 never appears, so an unknown text
-// still makes a key apart from a GEMM shape.
+// still makes a key apart from a GEMM shape. A problem is its place in core's family table
+// (gemm is 0 and never a 1-D key), so a new family needs nothing here.
 std::int64_t typeCode(const std::string& t) { return t == "i32" ? 2 : 1; }
 std::int64_t problemCode(const std::string& p) {
-  if (p == "reduce") return 1;
-  if (p == "scan") return 2;
-  return 3;
+  const auto all = families();
+  for (std::size_t i = 1; i < all.size(); ++i)
+    if (all[i].id == p) return std::int64_t(i);
+  return std::int64_t(all.size());  // a family this build does not know
 }
 
 }  // namespace
@@ -44,7 +46,9 @@ QString sizeText(const CaseResult& c, bool pretty) { return sizeKeyText(sizeKey(
 
 QString keyProblem(const Shape& key) {
   if (!isVectorKey(key)) return {};
-  return key.k == -1 ? "reduce" : key.k == -2 ? "scan" : "1-D";
+  const auto all = families();
+  const auto code = std::size_t(-key.k);
+  return code >= 1 && code < all.size() ? QString::fromStdString(all[code].id) : "1-D";
 }
 
 double sizeAxisValue(const Shape& key) {
@@ -146,9 +150,11 @@ std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc)
 
 double intensityOf(const CaseResult& c) {
   if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
-  if (c.problem == "reduce") return 1.0 / 4.0;
-  if (c.problem == "scan") return 1.0 / 8.0;
-  if (isVectorCase(c)) return 0;
+  if (isVectorCase(c)) {  // the family's declared work, as core derives it
+    const Family* f = tryFindFamily(c.problem);
+    const Work w = f && f->work ? f->work(c) : Work{};
+    return w.bytes > 0 ? w.flops / w.bytes : 0;
+  }
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback;
   const double elem = c.precision == Precision::kFp16Fp32Acc && !fp32 ? 2.0 : 4.0;
   return c.shape.flops() / c.shape.minBytes(elem);

@@ -57,8 +57,9 @@ bool memoryBoundDocument(const RunDocument& doc);
 // Percent of the measured device-to-device copy bandwidth (the roof of the 1-D families):
 // the case's "pct_of_roof" figure, else its GB/s over the document's copyBandwidthGBs.
 std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc);
-// FLOP per byte of the minimum traffic: recorded, else from the family's work (GEMM: its
-// shape; reduce: 1 add per 4-byte element read; scan: 1 add per 8 bytes read and written).
+// FLOP per byte of the minimum traffic: recorded, else from the work core's family table
+// declares (GEMM: its shape and precision; reduce: 1 add per 4-byte element read; scan: 1 add
+// per 8 bytes read and written).
 double intensityOf(const CaseResult& c);
 // The GFLOP/s of a case on the roofline: recorded, else its GB/s × its intensity.
 double roofGflops(const CaseResult& c);

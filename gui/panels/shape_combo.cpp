@@ -25,7 +25,13 @@ void ShapeCombo::setShapes(const QList<Shape>& shapes) {
     addItem(texts.count(texts[i]) > 1 ? keyProblem(shapes[i]) + " " + texts[i] : texts[i]);
   int index = previous ? int(shapes.indexOf(*previous)) : -1;
   if (index < 0) index = int(shapes.indexOf(Shape{1024, 1024, 1024}));
-  if (index < 0 && !shapes.isEmpty()) index = 0;
+  // Else the largest size (the first of equals): where a memory-bound kernel saturates the
+  // bus and its figures mean most; the smallest 1-D sizes measure launch latency.
+  if (index < 0 && !shapes.isEmpty()) {
+    index = 0;
+    for (int j = 1; j < shapes.size(); ++j)
+      if (sizeAxisValue(shapes[j]) > sizeAxisValue(shapes[index])) index = j;
+  }
   setCurrentIndex(index);
 }
 
