@@ -140,6 +140,28 @@ void MainWindow::startRun() {
     m_run->setStatus("Choose at least one kernel and one shape.", true);
     return;
   }
+  // One run is one problem family: the checked shapes say which, and the checked kernels of
+  // other families sit this run out.
+  QStringList kernelFamilies;
+  for (const QString& id : r.kernels)
+    kernelFamilies << QString::fromStdString(m_model->catalog().info(id).problem);
+  QString error;
+  const QString family = runFamily(r.shapes, kernelFamilies, &error);
+  if (family.isEmpty()) {
+    m_run->setStatus(error, true);
+    return;
+  }
+  QStringList ofFamily;
+  for (int i = 0; i < r.kernels.size(); ++i)
+    if (kernelFamilies[i] == family) ofFamily << r.kernels[i];
+  if (ofFamily.isEmpty()) {
+    m_run->setStatus("None of the checked kernels is of the " + family +
+                         " family these shapes are of: check one in the kernel list.",
+                     true);
+    return;
+  }
+  r.kernels = ofFamily;
+  if (family != "gemm") r.family = family;
   runRequest(r);
 }
 

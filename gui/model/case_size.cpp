@@ -31,6 +31,12 @@ Shape sizeKey(const CaseResult& c) {
 
 bool isVectorKey(const Shape& key) { return key.k <= 0 && key.n >= 1; }
 
+Shape vectorKey(const std::string& problem, std::int64_t count, const std::string& type) {
+  return Shape{count, typeCode(type), problem.empty() ? 0 : -problemCode(problem)};
+}
+
+QString keyType(const Shape& key) { return key.n == 2 ? "i32" : "f32"; }
+
 QString countText(std::int64_t count, bool grouped) {
   const std::string plain = kwb::countText(count);  // "2^20" or "1000003", as core writes it
   if (!grouped || plain.starts_with("2^")) return QString::fromStdString(plain);
@@ -39,7 +45,7 @@ QString countText(std::int64_t count, bool grouped) {
 
 QString sizeKeyText(const Shape& key, bool pretty) {
   if (!isVectorKey(key)) return QString::fromStdString(pretty ? shapeText(key) : toString(key));
-  return countText(key.m, pretty) + (key.n == 2 ? " i32" : " f32");
+  return countText(key.m, pretty) + " " + keyType(key);
 }
 
 QString sizeText(const CaseResult& c, bool pretty) { return sizeKeyText(sizeKey(c), pretty); }
@@ -72,7 +78,7 @@ std::optional<Shape> parseVectorSize(const QString& text) {
     ok = ok && count >= 0;
   }
   if (!ok) return std::nullopt;
-  return Shape{count, typeCode(type.toStdString()), 0};
+  return vectorKey("", count, type.toStdString());
 }
 
 bool sizeMatches(const CaseResult& c, const Shape& key) {

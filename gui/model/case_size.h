@@ -15,13 +15,18 @@ namespace kwb::gui {
 bool isVectorCase(const CaseResult& c);  // a 1-D problem family: reduce, scan, …
 Shape sizeKey(const CaseResult& c);      // the shape of a GEMM case, else its 1-D key
 bool isVectorKey(const Shape& key);
+// The 1-D key of `count` elements of `type` ("f32", "i32") of the family `problem`; an empty
+// problem makes a key of any 1-D family (k = 0), as a size typed by hand is.
+Shape vectorKey(const std::string& problem, std::int64_t count, const std::string& type);
+QString keyType(const Shape& key);  // "f32" or "i32" of a 1-D key
 // "512x512x512" (toString) or "1024³" (shapeText, `pretty`) for GEMM; "2^28 f32" or
 // "1,000,003 i32" for a 1-D key.
 QString sizeKeyText(const Shape& key, bool pretty = true);
 QString sizeText(const CaseResult& c, bool pretty = true);
 // "2^28" for powers of two from 2^10, else "1,000,003" (`grouped`) or "1000003".
 QString countText(std::int64_t count, bool grouped = true);
-// The problem family a 1-D key names: "reduce", "scan" (empty for GEMM).
+// The problem family a 1-D key names: "reduce", "scan" (empty for GEMM; "1-D" for a key of
+// any 1-D family or of one this build does not know).
 QString keyProblem(const Shape& key);
 // The x of the scaling plot: ∛(M·N·K) for GEMM, the element count for a 1-D key.
 double sizeAxisValue(const Shape& key);

@@ -5,6 +5,7 @@
 
 #include "kwb/error.h"
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -23,7 +24,7 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_list);
   auto* row = new QHBoxLayout;
   m_edit = new QLineEdit(this);
-  m_edit->setPlaceholderText("M×N×K, e.g. 256x384x640");
+  m_edit->setPlaceholderText("M×N×K, e.g. 256x384x640, or 2^28 f32");
   m_add = new QPushButton("+", this);
   m_add->setToolTip("Add this shape");
   m_add->setEnabled(false);
@@ -58,7 +59,11 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
     m_custom = false;
     // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
     m_list->setUpdatesEnabled(false);
-    for (const Shape& s : m_presets[i].shapes) insertShape(s, false);
+    const Suite& suite = m_presets[i];
+    for (const Shape& s : suite.shapes) insertShape(s, false);
+    for (const std::int64_t count : suite.counts)  // a 1-D family's sizes, in every type
+      for (const ElementType t : suite.types)
+        insertShape(vectorKey(suite.family, count, std::string(toString(t))), false);
     m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });
@@ -66,6 +71,7 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
 }
 
 QString ShapeListWidget::validate(const QString& text) {
+  if (parseVectorSize(text)) return {};  // "2^28 f32": a size of the 1-D families
   try {
     const Shape s = parseShape(text.trimmed().toStdString());
     if (s.m <= 0 || s.n <= 0 || s.k <= 0) return "Every dimension must be positive.";
@@ -103,6 +109,14 @@ void ShapeListWidget::addShape(const QString& text, bool custom) {
 }
 
 bool ShapeListWidget::insertShape(const QString& text, bool custom) {
+  if (const auto size = parseVectorSize(text)) {
+    // A typed size joins the 1-D family of the sizes listed, if they name one.
+    QString family;
+    for (const Shape& s : m_shapes)
+      if (isVectorKey(s) && s.k < 0) family = keyProblem(s);
+    return insertShape(vectorKey(family.toStdString(), size->m, keyType(*size).toStdString()),
+                       custom);
+  }
   try {
     return insertShape(parseShape(text.trimmed().toStdString()), custom);  // parsed here, once
   } catch (const InputError&) {
@@ -111,11 +125,13 @@ bool ShapeListWidget::insertShape(const QString& text, bool custom) {
 }
 
 bool ShapeListWidget::insertShape(const Shape& s, bool custom) {
-  const QString key = QString::fromStdString(toString(s));
+  // Keyed as the engine writes sizes ("512x512x512", "2^28 f32"), by family for 1-D sizes.
+  const QString key = isVectorKey(s) ? keyProblem(s) + " " + sizeKeyText(s, false)
+                                     : QString::fromStdString(toString(s));
   if (m_shapes.contains(key)) return false;
   m_shapes.insert(key, s);
   m_custom = m_custom || custom;
-  auto* item = new QListWidgetItem(QString::fromStdString(shapeText(s)), m_list);
+  auto* item = new QListWidgetItem(sizeKeyText(s), m_list);
   item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
@@ -135,8 +151,10 @@ QList<Shape> ShapeListWidget::checkedShapes() const {
 QStringList ShapeListWidget::customShapes() const {
   QStringList out;
   for (int i = 0; i < m_list->count(); ++i)
-    if (m_list->item(i)->data(Qt::UserRole + 1).toBool())
-      out << m_list->item(i)->data(Qt::UserRole).toString();
+    if (m_list->item(i)->data(Qt::UserRole + 1).toBool()) {
+      const Shape s = m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString());
+      out << (isVectorKey(s) ? sizeKeyText(s, false) : QString::fromStdString(toString(s)));
+    }
   return out;
 }
 

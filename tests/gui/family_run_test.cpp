@@ -1,0 +1,121 @@
+// Running a 1-D problem family from the GUI: a reduce or scan suite fills the shape list with
+// its sizes, a size can be typed, and Run asks the engine for that family alone.
+#include <gtest/gtest.h>
+
+#include "families_fixture.h"
+#include "model/case_size.h"
+#include "model/run_request.h"
+#include "panels/run_panel.h"
+#include "panels/shape_list_widget.h"
+#include "plots_fixture.h"
+
+using namespace kwb;
+using namespace kwb::gui;
+using namespace kwb::gui::test;
+
+namespace {
+
+constexpr std::int64_t k20 = std::int64_t{1} << 20;
+
+Suite reduceSuite() {
+  Suite s;
+  s.name = "small-reduce";
+  s.family = "reduce";
+  s.counts = {k20, 1000003};
+  s.types = {ElementType::kFloat32, ElementType::kInt32};
+  return s;
+}
+
+QString valueAfter(const QStringList& args, const QString& flag) {
+  const qsizetype at = args.indexOf(flag);
+  return at >= 0 ? args.value(at + 1) : QString("(no %1)").arg(flag);
+}
+
+}  // namespace
+
+TEST(FamilyRun, TheFamilyOfARunIsTheFamilyOfItsShapes) {
+  QString error;
+  EXPECT_EQ(runFamily({Shape{512, 512, 512}}, {"gemm", "reduce"}, &error), "gemm");
+  EXPECT_EQ(runFamily({vectorKey("scan", k20, "f32")}, {"gemm", "reduce"}, &error), "scan");
+  // Sizes typed by hand name no family: the checked 1-D kernels' one family.
+  EXPECT_EQ(runFamily({vectorKey("", k20, "i32")}, {"gemm", "scan"}, &error), "scan");
+
+  error.clear();
+  EXPECT_EQ(runFamily({vectorKey("", k20, "f32")}, {"reduce", "scan"}, &error), "");
+  EXPECT_TRUE(error.contains("reduce") && error.contains("scan")) << error.toStdString();
+  error.clear();
+  EXPECT_EQ(runFamily({vectorKey("", k20, "f32")}, {"gemm"}, &error), "");
+  EXPECT_FALSE(error.isEmpty());
+  error.clear();
+  EXPECT_EQ(runFamily({Shape{64, 64, 64}, vectorKey("reduce", k20, "f32")}, {"gemm"}, &error), "");
+  EXPECT_TRUE(error.contains("cannot run together")) << error.toStdString();
+}
+
+TEST(FamilyRun, AOneDimensionalSuiteFillsItsSizesAndRunsItsFamily) {
+  ShapeListWidget shapes;
+  shapes.setPresets({reduceSuite()});
+  shapes.choosePreset("small-reduce");
+  const QList<Shape> keys = shapes.checkedShapes();
+  ASSERT_EQ(keys.size(), 4) << "two counts in two types";
+  for (const Shape& k : keys) EXPECT_EQ(keyProblem(k), "reduce");
+  EXPECT_EQ(sizeKeyText(keys[0]), "2^20 f32");
+  EXPECT_EQ(sizeKeyText(keys[3]), "1,000,003 i32");
+
+  RunRequest r;
+  r.kernels = {"reduce.vectorized", "cub.reduce_sum"};
+  r.shapes = keys;
+  r.family = "reduce";
+  r.suite = shapes.suiteName();
+  const QStringList args = r.toArguments();
+  EXPECT_EQ(valueAfter(args, "--family"), "reduce");
+  EXPECT_EQ(valueAfter(args, "--sizes"), "2^20,1000003");
+  EXPECT_EQ(valueAfter(args, "--types"), "f32,i32");
+  EXPECT_EQ(valueAfter(args, "--suite"), "small-reduce");
+  EXPECT_FALSE(args.contains("--shapes"));
+  EXPECT_EQ(r.caseCount(), 2 * 2 * 2);
+
+  // A typed size joins the listed sizes' family, and the list is no longer the suite's.
+  EXPECT_EQ(ShapeListWidget::validate("2^24 i32"), "");
+  EXPECT_NE(ShapeListWidget::validate("2^24 f64"), "");
+  shapes.addShape("2^24 i32", true);
+  ASSERT_EQ(shapes.checkedShapes().size(), 5);
+  EXPECT_EQ(keyProblem(shapes.checkedShapes().back()), "reduce");
+  EXPECT_EQ(shapes.customShapes(), QStringList{"2^24 i32"}) << "saved as it is typed";
+  EXPECT_EQ(shapes.suiteName(), "");
+}
+
+// Run with a reduce suite chosen runs the checked reduce kernels only, as a reduce run; with
+// GEMM shapes, the GEMM kernels only.
+TEST_F(Plots, RunAsksTheEngineForTheFamilyOfTheCheckedShapes) {
+  const RunDocument gemmOnly = doc;
+  open(merged(gemmOnly, vectorDocument("reduce")));
+  std::optional<RunRequest> asked;
+  w->controller()->setArgumentBuilder([&](const RunRequest& r) {
+    asked = r;
+    return QStringList{"--version"};  // the request is what is tested, not the run
+  });
+  w->shapeList()->setPresets({reduceSuite()});
+  w->shapeList()->choosePreset("small-reduce");
+  emit w->runPanel()->runRequested();
+  ASSERT_TRUE(asked.has_value()) << w->runPanel()->statusLabel()->text().toStdString();
+  EXPECT_EQ(asked->family, "reduce");
+  ASSERT_FALSE(asked->kernels.isEmpty());
+  for (const QString& k : asked->kernels)
+    EXPECT_TRUE(k.startsWith("reduce.") || k == "cub.reduce_sum") << k.toStdString();
+  EXPECT_EQ(valueAfter(asked->toArguments(), "--family"), "reduce");
+  ASSERT_TRUE(test::waitFor([&] { return !w->controller()->isRunning(); }, 10000));
+
+  asked.reset();
+  open(merged(gemmOnly, vectorDocument("reduce")));  // the failed run above left its own document
+  Suite gemm;
+  gemm.name = "one-gemm";
+  gemm.shapes = {Shape{512, 512, 512}};
+  w->shapeList()->setPresets({gemm});
+  w->shapeList()->choosePreset("one-gemm");
+  emit w->runPanel()->runRequested();
+  ASSERT_TRUE(asked.has_value()) << w->runPanel()->statusLabel()->text().toStdString();
+  EXPECT_TRUE(asked->family.isEmpty());
+  for (const QString& k : asked->kernels)
+    EXPECT_FALSE(k.startsWith("reduce.") || k.startsWith("cub.")) << k.toStdString();
+  EXPECT_TRUE(asked->toArguments().contains("--shapes"));
+}
