@@ -17,6 +17,7 @@
 #include "kwb/run_info.h"
 #include "output.h"
 #include "run_options.h"
+#include "run_tuning.h"
 #include "user_source.h"
 
 namespace kwb::cli {
@@ -37,7 +38,8 @@ struct RunOpts {
   std::string timer;
   bool noCuptiCheck = false;
   std::string json, csv, md;
-  SourceOpts user;  // --source: a user kernel (docs/BRING_YOUR_OWN.md)
+  std::string tuning;  // a `kwb tune` document: its kernel runs each shape's chosen configuration
+  SourceOpts user;     // --source: a user kernel (docs/BRING_YOUR_OWN.md)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -130,7 +132,7 @@ std::string progressionText(const ProgressionCheck& p) {
 }
 
 int runCommand(const RunOpts& o) {
-  checkDistinct({{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
+  checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
   Selection selection = o.sel;
   std::vector<KernelDescriptor> userKernels;
@@ -166,7 +168,9 @@ int runCommand(const RunOpts& o) {
     cfg.measure.rule.minTimeS = 0;
     cfg.measure.rule.maxTimeS = 1e9;
   }
-  const auto plan = orderedPlan(sel);
+  auto plan = orderedPlan(sel);
+  AppliedTuning tuning;
+  if (!o.tuning.empty()) tuning = applyTuning(o.tuning, plan);  // outlives the run
 
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
@@ -250,7 +254,8 @@ int runCommand(const RunOpts& o) {
   caseTimeout.finish();
 
   writeDocument(doc);
-  if (!o.stream) std::cout << runTable(doc) << progressionText(doc.progression);
+  if (!o.stream)
+    std::cout << runTable(doc) << tunedCasesText(doc, tuning) << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
@@ -289,6 +294,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   addTimerOption(*sub, o->timer);
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");
+  sub->add_option("--tuning", o->tuning,
+                  "A kwb tune --json document: its kernel's cases run the configuration their "
+                  "shape's bucket chose, named in ranKernel (docs/KERNELS.md)")
+      ->check(kNotEmpty);
   addSourceOptions(*sub, o->user, false);
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");

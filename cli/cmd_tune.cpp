@@ -1,13 +1,15 @@
-// kwb tune — the tuning sweep of one tunable kernel on one shape: a plan over the kernel's
-// compile-time configurations, run by the case loop of `kwb run` (cuda::runPlan): each is
-// verified, the ones that pass are timed, and the fastest is reported.
+// kwb tune — the tuning sweep of one tunable kernel on one or more shapes: a plan over the
+// kernel as registered ("default") and its compile-time configurations, shape by shape, run by
+// the case loop of `kwb run` (cuda::runPlan): each is verified, the ones that pass are timed,
+// and each shape's bucket takes its fastest (kwb/tune_buckets.h).
+#include <cmath>
 #include <iostream>
 
 #include "commands.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
-#include "kwb/tuning.h"
+#include "kwb/tune_buckets.h"
 #include "output.h"
 #include "registry.h"
 #include "run_options.h"
@@ -20,6 +22,7 @@ namespace {
 struct TuneOpts {
   std::string kernel;
   std::string shape;
+  std::string shapes;
   std::string json;
   std::uint64_t seed = 0x5EED;
   int device = 0;
@@ -34,10 +37,11 @@ std::string joined(const std::vector<std::string>& xs) {
   return s;
 }
 
-// The sweep's table: one row per configuration, with the parameters people look at first.
+// The sweep's table: one row per configuration and shape, with the parameters people look at
+// first.
 std::string tuneTable(const TuneGrid& grid) {
-  std::vector<std::vector<std::string>> rows{
-      {"configuration", "status", "median ms", "GFLOP/s", "samples", "threads", "smem KB"}};
+  std::vector<std::vector<std::string>> rows{{"shape", "configuration", "status", "median ms",
+                                              "GFLOP/s", "samples", "threads", "smem KB"}};
   for (const auto& r : grid.results) {
     const auto& params = r.config->params;
     const auto param = [&](const char* name) {
@@ -46,12 +50,33 @@ std::string tuneTable(const TuneGrid& grid) {
     };
     const auto smem = params.find("smemBytes");
     const bool timed = r.summary.median > 0;
-    rows.push_back({r.config->name, std::string(toString(r.status)),
+    rows.push_back({toString(r.shape), r.config->name, std::string(toString(r.status)),
                     timed ? fixed(r.summary.median, 4) : "", timed ? fixed(r.gflops, 1) : "",
                     std::to_string(r.summary.count), param("threads"),
                     smem == params.end() ? "" : fixed(double(smem->second) / 1024, 1)});
   }
   return formatTable(rows);
+}
+
+std::string flopsText(double flops) {
+  return std::isinf(flops) ? "inf" : fixed(flops / 1e9, flops < 1e10 ? 3 : 1);
+}
+
+// The choice table: each tuned shape, the FLOPs its bucket spans and what it runs there.
+std::string choiceTable(const TuneGrid& grid) {
+  std::vector<std::vector<std::string>> rows{
+      {"tuned shape", "bucket GFLOP (2MNK)", "runs", "GFLOP/s"}};
+  for (const auto& c : grid.choices)
+    rows.push_back({toString(c.shape),
+                    "[" + flopsText(c.minFlops) + ", " + flopsText(c.maxFlops) + ")", c.config,
+                    c.gflops > 0 ? fixed(c.gflops, 1) : "not timed"});
+  return formatTable(rows);
+}
+
+std::vector<Shape> tunedShapes(const TuneOpts& o) {
+  if (o.shape.empty() == o.shapes.empty())
+    throw InputError("give the shapes to tune: --shape MxNxK or --shapes LIST (not both)");
+  return o.shapes.empty() ? std::vector<Shape>{parseShape(o.shape)} : parseShapeList(o.shapes);
 }
 
 int tuneCommand(const TuneOpts& o) {
@@ -61,15 +86,20 @@ int tuneCommand(const TuneOpts& o) {
   if (variants.empty())
     throw InputError("kernel '" + base.id + "' has no tuning configurations; tunable kernels: " +
                      joined(kernels::tunableKernels()));
-  const Shape shape = parseShape(o.shape);
+  const std::vector<Shape> shapes = tunedShapes(o);
+  chooseByBucket({}, shapes);  // two shapes of one bucket: refused before the device is opened
 
-  // A plan over the configuration axis: one case per configuration, same kernel and shape.
+  // A plan over the configuration axis, shape by shape: the kernel as registered, then each
+  // configuration; the cases of one shape share their inputs.
   std::vector<KernelDescriptor> configured;
   configured.reserve(variants.size());
   for (const auto& v : variants) configured.push_back(kernels::withVariant(base, v));
   std::vector<cuda::PlanCase> plan;
-  for (std::size_t i = 0; i < variants.size(); ++i)
-    plan.push_back({&configured[i], shape, variants[i].config});
+  for (const Shape& shape : shapes) {
+    plan.push_back({&base, shape, TuneConfig{std::string(kDefaultConfig), {}}});
+    for (std::size_t i = 0; i < variants.size(); ++i)
+      plan.push_back({&configured[i], shape, variants[i].config});
+  }
 
   cuda::RunConfig cfg;
   cfg.suite = "tune " + base.id;
@@ -83,14 +113,15 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
   const auto sink = [&](const StreamEvent& e) {
     if (e.type == EventType::kDevice && e.device)
-      std::cout << "tuning " << base.id << " on " << toString(shape) << ", device "
+      std::cout << "tuning " << base.id << " on " << o.shape << o.shapes << ", device "
                 << e.device->index << ": " << e.device->name << " (sm_" << e.device->ccMajor
-                << e.device->ccMinor << "), " << variants.size() << " configurations\n";
+                << e.device->ccMinor << "), " << variants.size()
+                << " configurations and the default\n";
     if (e.type == EventType::kLog && e.level != "info")
       std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result) {
       const CaseResult& r = *e.result;
-      std::cout << "  " << r.config->name << ": " << toString(r.status)
+      std::cout << "  " << toString(r.shape) << " " << r.config->name << ": " << toString(r.status)
                 << (r.timed() ? " " + fixed(r.gflops, 1) + " GFLOP/s" : "")
                 << (r.message.empty() ? "" : " (" + r.message.substr(0, 160) + ")") << '\n';
     }
@@ -99,19 +130,16 @@ int tuneCommand(const TuneOpts& o) {
 
   TuneGrid grid;
   grid.kernel = base.id;
-  grid.shape = shape;
+  grid.shape = shapes.front();
   grid.seed = o.seed;
   grid.results = std::move(doc.cases);
   doc.cases.clear();
-  std::cout << tuneTable(grid);
-  if (const auto best = fastest(grid.results)) {
-    const CaseResult& b = grid.results[*best];
-    grid.best = b.config->name;
-    std::cout << "best: " << b.config->name << "  " << fixed(b.gflops, 1) << " GFLOP/s, "
-              << fixed(b.summary.median, 4) << " ms\n";
-  } else {
-    std::cout << "best: none (no configuration passed verification on this shape)\n";
-  }
+  grid.choices = chooseByBucket(grid.results, shapes);
+  for (const TuneChoice& c : grid.choices)
+    if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
+  std::cout << tuneTable(grid) << "\nchoice by bucket (a shape runs the choice of the tuned shape "
+            << "nearest in log FLOPs; 'default': the kernel as registered):\n"
+            << choiceTable(grid);
   doc.tuning = std::move(grid);
   if (!o.json.empty()) writeDocument(doc, o.json);
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
@@ -122,13 +150,19 @@ int tuneCommand(const TuneOpts& o) {
 void addTuneCommand(CLI::App& app, int& exitCode) {
   auto* sub = app.add_subcommand(
       "tune",
-      "Verify and time every compile-time configuration of a tunable kernel on one shape and "
-      "report the fastest: exit 0 when every configuration verifies, 1 when one fails");
+      "Verify and time every compile-time configuration of a tunable kernel, and the kernel as "
+      "registered, on each shape, and choose the fastest per shape bucket (kwb run --tuning "
+      "reads the choice): exit 0 when every configuration verifies, 1 when one fails");
   auto o = std::make_shared<TuneOpts>();
   sub->add_option("--kernel", o->kernel,
                   "Tunable kernel id (" + joined(kernels::tunableKernels()) + ")")
       ->required();
-  sub->add_option("--shape", o->shape, "Shape MxNxK (or one number for a cube)")->required();
+  auto* one = sub->add_option("--shape", o->shape, "Shape MxNxK (or one number for a cube)")
+                  ->check(kNotEmpty);
+  sub->add_option("--shapes", o->shapes,
+                  "Comma-separated shapes, as kwb run --shapes: one bucket each (512,256x384x640)")
+      ->check(kNotEmpty)
+      ->excludes(one);
   sub->add_option("--json", o->json, "Also write the results document, grid included, to FILE");
   sub->add_option("--seed", o->seed, "Seed of the inputs")->check(kSeed);
   sub->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);

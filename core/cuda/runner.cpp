@@ -275,6 +275,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
       c = runCase(p, cfg, st, doc.cases, cancelled, warn, stopReason);
     }
     c.config = p.config;
+    if (!p.ranAs.empty() && !c.fallback) c.ranKernel = p.ranAs;
     if (const auto* u = findUserKernel(c.kernel)) {  // a user's kernel names its source
       c.sourcePath = u->source.path;
       c.sourceHash = u->hash;

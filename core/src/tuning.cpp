@@ -1,9 +1,13 @@
 #include "kwb/tuning.h"
 
+#include <cmath>
+#include <limits>
+
 #include "json_read.h"
 #include "kwb/error.h"
 #include "kwb/results.h"
 #include "kwb/results_json.h"
+#include "kwb/tune_buckets.h"
 #include "kwb/tuning_json.h"
 
 namespace kwb {
@@ -48,14 +52,33 @@ CaseResult legacyResult(const json& j, const TuneGrid& grid) {
   return c;
 }
 
+// A sweep of one shape written before per-shape buckets has no choices: its bucket is every
+// shape. A grid built without them (one shape) is written as a reader would derive it.
+std::vector<TuneChoice> oneShapeChoices(const TuneGrid& grid) {
+  return chooseByBucket(grid.results, std::span<const Shape>(&grid.shape, 1));
+}
+
 }  // namespace
 
+void to_json(json& j, const TuneChoice& v) {
+  j = {{"shape", v.shape},
+       {"minFlops", v.minFlops},
+       {"maxFlops", std::isinf(v.maxFlops) ? json(nullptr) : json(v.maxFlops)},
+       {"config", v.config},
+       {"gflops", v.gflops > 0 ? json(v.gflops) : json(nullptr)}};
+}
+void from_json(const json& j, TuneChoice& v) {
+  jsonread::get(j, "shape", v.shape);
+  jsonread::get(j, "minFlops", v.minFlops);
+  v.maxFlops = jsonread::value(j, "maxFlops", std::numeric_limits<double>::infinity());
+  jsonread::get(j, "config", v.config);
+  v.gflops = jsonread::value(j, "gflops", 0.0);
+}
+
 void to_json(json& j, const TuneGrid& v) {
-  j = {{"kernel", v.kernel},
-       {"shape", v.shape},
-       {"seed", v.seed},
-       {"best", v.best.empty() ? json(nullptr) : json(v.best)},
-       {"results", v.results}};
+  j = {{"kernel", v.kernel},   {"shape", v.shape},
+       {"seed", v.seed},       {"best", v.best.empty() ? json(nullptr) : json(v.best)},
+       {"results", v.results}, {"choices", v.choices.empty() ? oneShapeChoices(v) : v.choices}};
 }
 void from_json(const json& j, TuneGrid& v) {
   jsonread::get(j, "kernel", v.kernel);
@@ -69,6 +92,12 @@ void from_json(const json& j, TuneGrid& v) {
     if (!v.results.back().config)
       throw InputError("tuning result " + std::to_string(v.results.size()) + " ('" +
                        v.results.back().kernel + "') has no 'config'");
+  }
+  if (const auto c = j.find("choices"); c != j.end() && !c->is_null()) {
+    jsonread::get(j, "choices", v.choices);
+    checkBuckets(v.choices);
+  } else {
+    v.choices = oneShapeChoices(v);
   }
 }
 

@@ -87,6 +87,15 @@ void TuningPage::rebuild() {
   }
   const TuneGrid& grid = *doc.tuning;
   m_best = QString::fromStdString(grid.best);
+  // A sweep of several shapes (kwb tune --shapes): a row per configuration and shape, each
+  // shape's choice marked, as a sweep of one marks its fastest.
+  const bool manyShapes = std::any_of(grid.results.begin(), grid.results.end(),
+                                      [&](const CaseResult& r) { return r.shape != grid.shape; });
+  const auto chosen = [&](const CaseResult& r) {
+    return std::any_of(grid.choices.begin(), grid.choices.end(), [&](const TuneChoice& c) {
+      return c.shape == r.shape && c.gflops > 0 && c.config == r.config->name;
+    });
+  };
   // One row per configuration, its parameters across and GFLOP/s last: every cell of a row
   // takes the configuration's colour, so reading down a column shows which values run fast.
   const QStringList params = parameterOrder(grid);
@@ -109,9 +118,11 @@ void TuningPage::rebuild() {
   const QColor red = statusColor(CaseStatus::kFail);
   for (int y = 0; y < ny; ++y) {
     const CaseResult& r = grid.results[std::size_t(y)];
-    const QString name = QString::fromStdString(r.config->name);
+    const QString name =
+        (manyShapes ? QString::fromStdString(shapeText(r.shape)) + " · " : QString()) +
+        QString::fromStdString(r.config->name);
     const bool timed = r.status == CaseStatus::kPass && r.gflops > 0;
-    const bool isBest = name == m_best;
+    const bool isBest = manyShapes ? chosen(r) : name == m_best;
     m_cells[name] = QPoint(nx - 1, y);
     yt->addTick(y, (isBest ? "★ " : "") + name);
     QColor fg = red.darker(130);
@@ -164,6 +175,12 @@ void TuningPage::rebuild() {
   const auto bestIt =
       std::find_if(grid.results.begin(), grid.results.end(),
                    [&](const CaseResult& r) { return r.config->name == grid.best; });
+  if (manyShapes) {
+    setPlotTitle(p, QString("Tuning %1 at %2 shapes — ★ each shape's choice")
+                        .arg(QString::fromStdString(grid.kernel))
+                        .arg(grid.choices.size()));
+    return;
+  }
   setPlotTitle(p, QString("Tuning %1 at %2 — %3")
                       .arg(QString::fromStdString(grid.kernel),
                            QString::fromStdString(shapeText(grid.shape)))

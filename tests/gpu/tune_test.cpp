@@ -1,15 +1,20 @@
 // Every tuning configuration of every tunable kernel passes the verification pipeline on an
 // aligned shape, on shapes whose every dimension cuts a tile (ragged but 8-aligned), and on
-// unaligned shapes, where it must fall back and say so.
+// unaligned shapes, where it must fall back and say so. And through the built kwb: a sweep
+// over two shapes chooses per bucket, and `kwb run --tuning` runs what each case's bucket chose.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
 #include "gpu_fixture.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/results.h"
+#include "kwb/tune_buckets.h"
 #include "registry.h"
+#include "run_process.h"
 #include "tuning_variants.h"
 
 namespace {
@@ -66,6 +71,45 @@ TEST_F(Tune, EveryConfigurationVerifies) {
       }
     }
   }
+}
+
+TEST_F(Tune, RunWithTuningRunsTheChosenConfiguration) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("kwb_tune_gpu_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string tuneJson = (dir / "tune.json").string(), runJson = (dir / "run.json").string();
+  const auto t = runKwb({"tune", "--kernel", "sgemm.warp_tiled", "--shapes", "128,512",
+                         "--max-time", "0.05", "--json", tuneJson});
+  ASSERT_EQ(t.exitCode, 0) << t.out << t.err;
+  EXPECT_TRUE(t.out.find("choice by bucket") != std::string::npos) << t.out;
+  const kwb::RunDocument tuned = kwb::readDocument(tuneJson);
+  ASSERT_TRUE(tuned.tuning);
+  // The default and every configuration, on both shapes.
+  EXPECT_EQ(tuned.tuning->results.size(),
+            2 * (kwb::kernels::tuneVariants("sgemm.warp_tiled").size() + 1));
+  ASSERT_EQ(tuned.tuning->choices.size(), 2u);
+  for (const auto& c : tuned.tuning->choices) EXPECT_GT(c.gflops, 0.0) << toString(c.shape);
+
+  // 200x136x264 (14.4 MFLOP) was not tuned: it lies in 128³'s bucket (below 33.5 MFLOP).
+  const auto r = runKwb({"run", "--kernels", "sgemm.warp_tiled", "--shapes", "128,512,200x136x264",
+                         "--samples", "5", "--tuning", tuneJson, "--json", runJson});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const kwb::RunDocument doc = kwb::readDocument(runJson);
+  ASSERT_EQ(doc.cases.size(), 3u);
+  for (const kwb::CaseResult& c : doc.cases) {
+    SCOPED_TRACE(toString(c.shape));
+    const kwb::TuneChoice& choice = kwb::choiceFor(tuned.tuning->choices, c.shape);
+    const std::string tunedFor = "tuned for " + toString(choice.shape) + ")";
+    EXPECT_EQ(c.kernel, "sgemm.warp_tiled");
+    EXPECT_EQ(c.ranKernel, choice.config == kwb::kDefaultConfig
+                               ? "sgemm.warp_tiled (default, " + tunedFor
+                               : "sgemm.warp_tiled[" + choice.config + "] (" + tunedFor);
+    EXPECT_EQ(toString(c.status), toString(kwb::CaseStatus::kPass)) << c.message;
+    EXPECT_TRUE(c.timed());
+  }
+  EXPECT_EQ(kwb::choiceFor(tuned.tuning->choices, {200, 136, 264}).shape,
+            (kwb::Shape{128, 128, 128}));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "app/main_window.h"
 #include "gui_test_support.h"
 #include "app/main_window.h"
+#include "kwb/tune_buckets.h"
 #include "kwb/tuning.h"
 #include "pages/correctness_page.h"
 #include "pages/tuning_page.h"
@@ -125,4 +126,30 @@ TEST_F(Sections, TuningHeatMapHasACellPerConfigurationAndMarksFailures) {
   EXPECT_GT(failed, 0);
   EXPECT_EQ(t->bestConfig().toStdString(), grid.best);
   EXPECT_DOUBLE_EQ(t->colorScale()->dataRange().upper, grid.results[*fastest(grid.results)].gflops);
+}
+
+// kwb tune --shapes: a row per configuration and shape, each named after both.
+TEST_F(Sections, TuningOfSeveralShapesHasARowPerConfigurationAndShape) {
+  RunDocument d = test::tuningDocument();
+  TuneGrid& grid = *d.tuning;
+  const std::size_t perShape = grid.results.size();
+  for (std::size_t i = 0; i < perShape; ++i) {
+    CaseResult r = grid.results[i];
+    r.shape = {512, 512, 512};
+    grid.results.push_back(r);
+  }
+  const std::vector<Shape> tuned = {grid.shape, {512, 512, 512}};
+  grid.choices = chooseByBucket(grid.results, tuned);
+  open(d, "tune-shapes.json");
+  TuningPage* t = w->tuningPage();
+  QSet<QPair<int, int>> cells;
+  for (const CaseResult& r : grid.results) {
+    const QString row =
+        QString::fromStdString(shapeText(r.shape)) + " · " + QString::fromStdString(r.config->name);
+    const QPoint cell = t->cellOf(row);
+    ASSERT_GE(cell.x(), 0) << row.toStdString();
+    cells.insert({cell.x(), cell.y()});
+  }
+  EXPECT_EQ(cells.size(), qsizetype(grid.results.size()));
+  EXPECT_EQ(t->cellOf(QString::fromStdString(grid.results[0].config->name)), QPoint(-1, -1));
 }

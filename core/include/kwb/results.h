@@ -101,13 +101,25 @@ struct CaseResult {
   bool timed() const { return !samplesMs.empty(); }
 };
 
-// A tuning sweep (`kwb tune`): every configuration of one kernel on one shape.
+// What a tuning sweep chose for one tuned shape and the shapes of its bucket
+// (kwb/tune_buckets.h): those whose 2·M·N·K lies in [minFlops, maxFlops).
+struct TuneChoice {
+  Shape shape;
+  double minFlops = 0.0;
+  double maxFlops = 0.0;  // infinite for the largest tuned shape (written as null)
+  std::string config;     // the fastest configuration on `shape`, or "default"
+  double gflops = 0.0;    // the winner's rate on `shape`; 0 when nothing was timed there
+};
+
+// A tuning sweep (`kwb tune`): every configuration of one kernel, and the kernel as
+// registered ("default"), on one or more shapes.
 struct TuneGrid {
   std::string kernel;  // the tunable kernel id, "sgemm.warp_tiled"
-  Shape shape;
+  Shape shape;         // the first tuned shape (the only one before per-shape buckets)
   std::uint64_t seed = 0;
-  std::vector<CaseResult> results;  // one per configuration, in the kernel's order
-  std::string best;                 // name of the fastest timed configuration; empty if none
+  std::vector<CaseResult> results;  // shape by shape, each in the kernel's order
+  std::string best;                 // the fastest timed configuration on `shape`; empty if none
+  std::vector<TuneChoice> choices;  // one per tuned shape, in increasing FLOPs
 };
 
 struct KnownAnswer {

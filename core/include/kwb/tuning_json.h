@@ -8,6 +8,8 @@ namespace kwb {
 
 void to_json(nlohmann::json& j, const TuneConfig& v);
 void from_json(const nlohmann::json& j, TuneConfig& v);
+void to_json(nlohmann::json& j, const TuneChoice& v);
+void from_json(const nlohmann::json& j, TuneChoice& v);
 void to_json(nlohmann::json& j, const TuneGrid& v);
 void from_json(const nlohmann::json& j, TuneGrid& v);
 

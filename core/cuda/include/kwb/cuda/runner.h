@@ -42,6 +42,9 @@ struct PlanCase {
   Shape shape;
   std::optional<TuneConfig> config;
   VectorSize size = {};
+  // `kwb run --tuning`: what the case's ranKernel says ran in place of the kernel's own name,
+  // "sgemm.warp_tiled[cfg] (tuned for 1024x1024x1024)"; a launch that fell back names its own.
+  std::string ranAs = {};
 };
 // What the stream's plan says of a case, and its record when it is not run.
 PlannedCase plannedCase(const PlanCase& p);
