@@ -113,9 +113,14 @@ if has perf; then
   done
 fi
 if has tune; then
-  section "tuning sweeps at 4096^3"
-  $KWB tune --kernel sgemm.warp_tiled --shape 4096 --json "$OUT/tune-warp_tiled.json" 2>&1 | tail -12
-  $KWB tune --kernel sgemm.mma_multistage --shape 4096 --json "$OUT/tune-mma.json" 2>&1 | tail -12
+  section "tuning sweeps at 512^3, 1024^3, 4096^3: a choice per shape bucket"
+  for k in warp_tiled mma_multistage; do
+    $KWB tune --kernel sgemm.$k --shapes 512,1024,4096 --json "$OUT/tune-$k.json" >"$OUT/tune-$k.txt" 2>&1
+    echo "tune sgemm.$k: exit $?"; sed -n '/^choice/,$p' "$OUT/tune-$k.txt" | head -12
+  done
+  section "kwb run --tuning: each shape runs its bucket's choice"
+  $KWB run --kernels sgemm.warp_tiled,cublas.sgemm --shapes 512,768,1024,2048,4096,511x513x1025 \
+    --tuning "$OUT/tune-warp_tiled.json" --json "$OUT/tuned-run.json" 2>"$OUT/tuned-run.err" | tee "$OUT/tuned-run.txt"
 fi
 if has conformance; then
   section "kwb conformance"
