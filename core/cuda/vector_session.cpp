@@ -154,7 +154,7 @@ std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const Kernel
   if (need + kHeadroomBytes > double(freeBytes))
     throw InputError(countText(s.count) + " " + std::string(toString(s.type)) + " needs " +
                      mib(need) + " MiB of device memory, " + mib(double(freeBytes)) + " MiB free");
-  auto c = std::unique_ptr<VectorCase>(new VectorCase());
+  auto c = std::make_unique<VectorCase>();
   c->m_size = s;
   c->m_outCount = outCount;
   c->m_seed = seed;
@@ -260,11 +260,11 @@ KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescript
   KnownAnswer ka;
   ka.ran = true;
   ka.passed = true;
-  constexpr std::int64_t n = 1000;
+  constexpr std::int64_t kN = 1000;
   const bool scan = f.outputCount(2) == 2;
   for (const ElementType t : {ElementType::kFloat32, ElementType::kInt32}) {
     const bool isInt = t == ElementType::kInt32;
-    auto vc = prepare(f, k, {n, t}, 0, scan ? VectorPattern::kOnes : VectorPattern::kIota);
+    auto vc = prepare(f, k, {kN, t}, 0, scan ? VectorPattern::kOnes : VectorPattern::kIota);
     KWB_CUDA_CHECK(cudaMemsetAsync(vc->m_out.get(), 0xAA, vc->m_out.bytes(), m_stream));
     k.launchVector(vc->args());
     KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -274,7 +274,7 @@ KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescript
     const ElementRule rule{isInt, {0, 0}};
     std::int64_t wrong = -1;
     for (std::size_t i = 0; i < out.size() && wrong < 0; ++i) {
-      const double expected = scan ? double(i + 1) : double(n * (n + 1) / 2);
+      const double expected = scan ? double(i + 1) : double(kN) * double(kN + 1) / 2;
       if (!rule.matches(out[i], expected)) wrong = std::int64_t(i);
     }
     std::string what = k.id + " " + (scan ? "scan of 1000 ones" : "sum of 1..1000") + " (" +

@@ -11,6 +11,7 @@
 
 #include "app/main_window.h"
 #include "engine/app_paths.h"
+#include "panels/shape_list_widget.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
 #include "kwb/results_json.h"
@@ -42,6 +43,11 @@ QString MainWindow::openResults(const QString& path) {
   }
   addRecent(path);
   showDocumentTabs();
+  // The run panel offers the opened run's suite again (reduce-benchmark for a reduce run),
+  // unless shapes were added by hand, which a switch of suite would drop.
+  if (const std::string& suite = m_model->document().settings.suite;
+      !suite.empty() && !m_shapes->suiteName().isEmpty())
+    m_shapes->choosePreset(QString::fromStdString(suite));
   m_log->append("info",
                 QString("Opened %1 (%2 cases).").arg(path).arg(m_model->document().cases.size()));
   if (!m_device->hasLiveDevice()) {

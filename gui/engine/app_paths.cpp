@@ -79,7 +79,8 @@ QList<Suite> loadPresets(QStringList* problems) {
   for (const std::string& name : presetNames(path)) {
     try {
       Suite suite = loadSuite(name, path);
-      if (!suite.shapes.empty()) out << std::move(suite);
+      // GEMM suites list shapes, the 1-D families' suites counts (reduce-benchmark).
+      if (!suite.shapes.empty() || !suite.counts.empty()) out << std::move(suite);
     } catch (const std::exception& e) {
       if (problems) *problems << QString::fromStdString(e.what());
     }

@@ -204,6 +204,7 @@ void ScalingPage::rebuild() {
     for (double x : allSizes)
       ticks << QPair<double, QString>{
           x, vector ? countText(std::llround(x)) : QString::number(std::lround(x))};
+  ticks = thinLogTicks(ticks);
   if (!ticks.isEmpty() && ticks.size() <= kMaxSizeTicks)
     setTextTicks(p->xAxis, ticks);
   else

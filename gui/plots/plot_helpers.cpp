@@ -4,6 +4,7 @@
 #include <QPalette>
 #include <QSvgGenerator>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -133,6 +134,23 @@ void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   for (const auto& [v, text] : ticks) ticker->addTick(v, text);
   axis->setTicker(ticker);
+}
+
+QList<QPair<double, QString>> thinLogTicks(QList<QPair<double, QString>> ticks, double minRatio) {
+  std::sort(ticks.begin(), ticks.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto powerOfTwo = [](double x) {
+    const double e = std::log2(x);
+    return x > 0 && e == std::floor(e);
+  };
+  QList<QPair<double, QString>> kept;
+  for (const auto& t : ticks) {
+    if (kept.isEmpty() || t.first >= kept.back().first * minRatio)
+      kept << t;
+    else if (powerOfTwo(t.first) && !powerOfTwo(kept.back().first))
+      kept.back() = t;
+  }
+  return kept;
 }
 
 void fitTickLabels(QCPAxis* axis, const QStringList& labels) {

@@ -57,6 +57,11 @@ void makeGflopsAxis(QCPAxis* axis, bool log);
 void makeRateAxis(QCPAxis* axis, bool log, const QString& unit);
 // Ticks at the given values only (the sizes that were run), labelled as given.
 void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
+// Ticks of a log axis in increasing order, leaving out any within `minRatio` of the one kept
+// before it, whose labels would overprint (1,000,003 beside 2^20); of two such, the power of
+// two is kept.
+QList<QPair<double, QString>> thinLogTicks(QList<QPair<double, QString>> ticks,
+                                           double minRatio = 1.25);
 // A note in the middle of the plot saying why it is empty (and no empty legend box).
 void showEmptyNote(QCustomPlot* plot, const QString& text);
 // A title element at the top of the plot (kept as the first element of row 0).

@@ -8,6 +8,7 @@
 #include "model/case_size.h"
 #include "panels/case_detail_dialog.h"
 #include "plots/error_heat_map.h"
+#include "plots/plot_helpers.h"
 #include "panels/shape_combo.h"
 #include "plots_fixture.h"
 #include "report/report_tables.h"
@@ -135,6 +136,22 @@ TEST_F(Plots, ScalingPlotsGbpsAgainstTheElementCount) {
   EXPECT_TRUE(ticks.contains("2^20")) << ticks.join(' ').toStdString();
   EXPECT_FALSE(ticks.contains("1,000,003")) << "ticks at the joined (f32) counts";
   shoot(p, "scan-scaling");
+}
+
+// Sizes run close together (1,000,003 and 2^20 elements) would print their labels over each
+// other: one tick, the power of two, stands for both; sizes apart keep theirs.
+TEST(ScalingTicks, CloseSizesShareOneTickThePowerOfTwo) {
+  using Ticks = QList<QPair<double, QString>>;
+  const Ticks thinned = thinLogTicks(Ticks{{double(1 << 24), "2^24"},
+                                           {1000003.0, "1,000,003"},
+                                           {double(1 << 20), "2^20"},
+                                           {double(1 << 28), "2^28"}});
+  QStringList labels;
+  for (const auto& t : thinned) labels << t.second;
+  EXPECT_EQ(labels, (QStringList{"2^20", "2^24", "2^28"}));
+  const Ticks cubes = thinLogTicks(Ticks{{128, "128"}, {256, "256"}, {512, "512"}});
+  EXPECT_EQ(cubes.size(), 3) << "a factor of 2 apart: every tick kept";
+  EXPECT_EQ(thinLogTicks(Ticks{{1000, "1000"}, {1100, "1100"}}).size(), 1);
 }
 
 TEST_F(Plots, RooflinePlacesReduceAndScanAtTheirIntensityUnderTheCopyRoof) {

@@ -119,3 +119,16 @@ TEST_F(Plots, RunAsksTheEngineForTheFamilyOfTheCheckedShapes) {
     EXPECT_FALSE(k.startsWith("reduce.") || k.startsWith("cub.")) << k.toStdString();
   EXPECT_TRUE(asked->toArguments().contains("--shapes"));
 }
+
+// Opening a run offers its suite again in the run panel, so Run repeats it; shapes added by
+// hand are never dropped for it.
+TEST_F(Plots, OpeningARunChoosesItsSuiteUnlessShapesWereAddedByHand) {
+  ASSERT_EQ(w->openResults(test::bundled("reduce-benchmark-h100.json")), "");
+  EXPECT_EQ(w->shapeList()->presetName(), "reduce-benchmark");
+  EXPECT_EQ(w->shapeList()->checkedShapes().size(), 8) << "four counts in two types";
+
+  w->shapeList()->addShape("2^26 f32", true);
+  ASSERT_EQ(w->openResults(test::sampleRun()), "");
+  EXPECT_EQ(w->shapeList()->presetName(), "reduce-benchmark");
+  EXPECT_EQ(w->shapeList()->customShapes(), QStringList{"2^26 f32"});
+}

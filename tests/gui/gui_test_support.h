@@ -8,7 +8,7 @@ namespace kwb::gui::test {
 
 QString fixture(const QString& name);  // tests/data/<name>
 QString bundled(const QString& name);  // resources/samples/<name>: real recorded results
-QString sampleRun();                   // the bundled spec-benchmark run recorded on an H200
+QString sampleRun();                   // the bundled spec-benchmark run recorded on an H100
 QString sampleStream();                // the same run as its recorded event stream
 QString baselineRun();                 // the bundled scaling run: shares three shapes
 // Synthetic fixtures (tests/data, make_gui_fixtures) for what the real run does not have: a
