@@ -121,11 +121,11 @@ template <int BM, int BN, int WM, int WN>
 void launchWith(const GemmArgs& g) {
   constexpr int kBk = 32;
   const TileGrid grid = tileGrid(g.shape, BM, BN);
-  sgemmTensorCoreKernel<BM, BN, kBk, WM, WN><<<grid.blocks, (BM / WM) * (BN / WN) * 32, 0,
-                                                g.stream>>>(
-      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha,
-      static_cast<const __half*>(g.aHalf), static_cast<const __half*>(g.bHalf), g.beta, g.c,
-      grid.tilesN);
+  sgemmTensorCoreKernel<BM, BN, kBk, WM, WN>
+      <<<grid.blocks, (BM / WM) * (BN / WN) * 32, 0, g.stream>>>(
+          int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha,
+          static_cast<const __half*>(g.aHalf), static_cast<const __half*>(g.bHalf), g.beta, g.c,
+          grid.tilesN);
   KWB_CHECK_LAUNCH();
 }
 

@@ -109,6 +109,8 @@ __device__ inline void scanTile(Tile<T>& v, PrefixOp&& prefixOp) {
   }
 }
 
-__host__ __device__ inline std::int64_t tilesFor(std::int64_t n) { return (n + kTileItems - 1) / kTileItems; }
+__host__ __device__ inline std::int64_t tilesFor(std::int64_t n) {
+  return (n + kTileItems - 1) / kTileItems;
+}
 
 }  // namespace kwb::kernels::scan

@@ -171,7 +171,7 @@ TEST(Cli, ReplayOfRecordedSampleRebuildsRecordedDocument) {
   const auto at = std::mismatch(rebuilt.begin(), rebuilt.end(), want.begin(), want.end());
   const auto offset = std::size_t(at.first - rebuilt.begin());
   EXPECT_TRUE(at.first == rebuilt.end() && at.second == want.end())
-      << "first difference at character " << offset << ":\n rebuilt: "
-      << rebuilt.substr(offset < 200 ? 0 : offset - 200, 400)
+      << "first difference at character " << offset
+      << ":\n rebuilt: " << rebuilt.substr(offset < 200 ? 0 : offset - 200, 400)
       << "\n recorded: " << want.substr(offset < 200 ? 0 : offset - 200, 400);
 }

@@ -49,10 +49,16 @@ TEST(KernelInfo, UnknownKernelKeepsItsNameAndStageThroughTheDocument) {
 TEST(KernelInfo, ProgressionExplanationsSurviveTheDocument) {
   kwb::RunDocument d = documentWithFutureStage();
   d.progression.checked = true;
-  d.progression.violations = {{{512, 512, 512}, "sgemm.tiled", "sgemm.future_stage", 2.0, 1.0,
-                               false, "512x512x512", "small shapes"},
-                              {{1024, 1024, 1024}, "sgemm.tiled", "sgemm.future_stage", 2.0,
-                               1.0, true, "1024x1024x1024"}};
+  d.progression.violations = {
+      {{512, 512, 512},
+       "sgemm.tiled",
+       "sgemm.future_stage",
+       2.0,
+       1.0,
+       false,
+       "512x512x512",
+       "small shapes"},
+      {{1024, 1024, 1024}, "sgemm.tiled", "sgemm.future_stage", 2.0, 1.0, true, "1024x1024x1024"}};
   const std::string text = kwb::toJsonText(d);
   const kwb::RunDocument back = kwb::parseDocument(text, "explained.json");
   ASSERT_EQ(back.progression.violations.size(), 2u);

@@ -168,9 +168,8 @@ TEST(ProgressionOfADocument, NotesExplainOnlyTheCasesTheyCover) {
   kwb::RunDocument doc;
   doc.kernels = {{"sgemm.tiled", "Tiled", "sgemm", 2, "fp32", false, "", false},
                  {"sgemm.later", "Later", "sgemm", 3, "fp32", false, "", false}};
-  doc.kernels[1].progressionNotes = {
-      {.why = "small shapes", .maxFlops = 2.0 * 512 * 512 * 512},
-      {.why = "K or N not a multiple of 4", .unalignedOnly = true}};
+  doc.kernels[1].progressionNotes = {{.why = "small shapes", .maxFlops = 2.0 * 512 * 512 * 512},
+                                     {.why = "K or N not a multiple of 4", .unalignedOnly = true}};
   const kwb::Shape small{512, 512, 512}, large{1024, 1024, 1024}, odd{1000, 1001, 1000};
   for (const kwb::Shape& s : {small, large, odd})
     for (auto c : {at("sgemm.tiled", s, 900), at("sgemm.later", s, 800)}) doc.cases.push_back(c);

@@ -64,7 +64,6 @@ std::vector<Shape> propertyShapes(std::uint64_t seed) {
   return out;
 }
 
-
 }  // namespace
 
 class Property : public kwb::test::KernelTest {};
@@ -84,7 +83,8 @@ TEST_P(Property, RandomShapesMatchReference) {
     if (HasFailure() && ++failures >= 3) break;  // enough to diagnose; keep the log readable
   }
 }
-INSTANTIATE_TEST_SUITE_P(Registry, Property, testing::ValuesIn(kwb::test::kernelIds(kwb::test::isGemm)),
+INSTANTIATE_TEST_SUITE_P(Registry, Property,
+                         testing::ValuesIn(kwb::test::kernelIds(kwb::test::isGemm)),
                          kwb::test::paramName);
 
 // The generator itself: pure, in range, and the same triples for the same seed.

@@ -72,8 +72,8 @@ std::vector<int> launchInt(const KernelDescriptor& k, const kwb::Family& f, cons
 
 TEST_P(VectorKernel, PassesAtEveryBoundaryInBothTypes) {
   kwb::cuda::VectorSession session(stream());
-  for (const std::int64_t n : {1, 2, 3, 31, 32, 33, 255, 257, 1023, 4095, 4096, 4097, 65537,
-                               1000003, (1 << 22) + 5})
+  for (const std::int64_t n :
+       {1, 2, 3, 31, 32, 33, 255, 257, 1023, 4095, 4096, 4097, 65537, 1000003, (1 << 22) + 5})
     for (const ElementType t : {ElementType::kFloat32, ElementType::kInt32}) {
       const kwb::VectorSize s{n, t};
       auto vc = session.prepare(family(), kernel(), s, 0x5EED + std::uint64_t(n));
@@ -93,8 +93,8 @@ TEST_P(VectorKernel, MisalignedPointersMatchCubBitForBit) {
     for (std::size_t i = 0; i < host.size(); ++i)  // large values: int32 sums wrap
       host[i] = int(std::uint32_t(i * 2654435761u) >> 1) - (1 << 29);
     kwb::cuda::DeviceBuffer<int> in(host.size());
-    KWB_CUDA_CHECK(cudaMemcpy(in.get(), host.data(), host.size() * sizeof(int),
-                              cudaMemcpyHostToDevice));
+    KWB_CUDA_CHECK(
+        cudaMemcpy(in.get(), host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
     for (const int shift : {1, 2, 3}) {
       const auto want = launchInt(cub, family(), in.get(), n, shift, shift, stream());
       const auto got = launchInt(kernel(), family(), in.get(), n, shift, shift, stream());

@@ -134,9 +134,8 @@ TEST(SanitizerLog, RunSanitizerPassesTheLogFileAndReadsItBack) {
          "exit 86\n";
   }
   ASSERT_EQ(::chmod(fake.c_str(), 0755), 0);
-  const SanitizerRun r =
-      kwb::test::runSanitizer(fake, "initcheck", "/bin/true",
-                              kwb::test::gemmSelection("all", "1x1x1"), dir, "fake");
+  const SanitizerRun r = kwb::test::runSanitizer(
+      fake, "initcheck", "/bin/true", kwb::test::gemmSelection("all", "1x1x1"), dir, "fake");
   EXPECT_FALSE(r.process.timedOut);
   EXPECT_EQ(r.process.exitCode, kwb::test::kSanitizerErrorExitCode);
   ASSERT_TRUE(r.errors.has_value()) << r.log;

@@ -159,20 +159,20 @@ SanitizerRun runSanitizer(const std::string& sanitizer, const std::string& tool,
   // --check-exit-code no: kwb's verdict is its own exit code, kept apart from the tool's
   // errors. --show-backtrace device: the kernel and its offset, not pages of host frames.
   std::vector<std::string> args{sanitizer,
-                                      "--tool",
-                                      tool,
-                                      "--error-exitcode",
-                                      std::to_string(kSanitizerErrorExitCode),
-                                      "--check-exit-code",
-                                      "no",
-                                      "--print-limit",
-                                      "20",
-                                      "--show-backtrace",
-                                      "device",
-                                      "--log-file",
-                                      r.logPath,
-                                      kwb,
-                                      "verify"};
+                                "--tool",
+                                tool,
+                                "--error-exitcode",
+                                std::to_string(kSanitizerErrorExitCode),
+                                "--check-exit-code",
+                                "no",
+                                "--print-limit",
+                                "20",
+                                "--show-backtrace",
+                                "device",
+                                "--log-file",
+                                r.logPath,
+                                kwb,
+                                "verify"};
   args.insert(args.end(), selection.begin(), selection.end());
   r.commandLine = joined(args);
   r.process = runProcess(args, r.outPath, r.errPath);

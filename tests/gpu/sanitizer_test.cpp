@@ -65,8 +65,8 @@ class Sanitizer : public GpuTest {
   SanitizerRun run(const std::string& tool, const std::string& kwb, const std::string& kernels,
                    const std::string& shapes, const std::string& name) const {
     return kwb::test::runSanitizer(m_sanitizer, tool, kwb,
-                                   kwb::test::gemmSelection(kernels, shapes),
-                                   KWB_SANITIZER_LOG_DIR, name);
+                                   kwb::test::gemmSelection(kernels, shapes), KWB_SANITIZER_LOG_DIR,
+                                   name);
   }
   std::string m_sanitizer;
 };

@@ -30,7 +30,8 @@ TEST_P(Correctness, MatchesReferenceOnSpecShapes) {
   for (const Shape& s : {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{256, 384, 640}})
     expectVerified(session().verifyCase(kernel(), s, kSeed), kernel(), kSeed);
 }
-INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(kernelIds(kwb::test::isGemm)), paramName);
+INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(kernelIds(kwb::test::isGemm)),
+                         paramName);
 
 // Scenario 2: FP16 in, FP32 accumulate on 16-aligned shapes, rtol 5e-2 / atol 1e-2, no fallback.
 class TensorCore : public KernelTest {};
@@ -83,7 +84,8 @@ TEST_P(EdgeCase, MinimalAndDegenerateShapes) {
     expectVerified(session().verifyCase(kernel(), s, kSeed), kernel(), kSeed);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
-INSTANTIATE_TEST_SUITE_P(Registry, EdgeCase, testing::ValuesIn(kernelIds(kwb::test::isGemm)), paramName);
+INSTANTIATE_TEST_SUITE_P(Registry, EdgeCase, testing::ValuesIn(kernelIds(kwb::test::isGemm)),
+                         paramName);
 
 class EdgeCaseMemory : public GpuTest {};
 TEST_F(EdgeCaseMemory, TooLargeShapeIsRefusedBeforeAllocating) {

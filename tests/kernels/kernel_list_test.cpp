@@ -30,13 +30,21 @@ TEST(KernelList, RegistersTheProgressionInStageOrder) {
       {"sgemm.warp_tiled", 7},    {"sgemm.mma_multistage", 8},
   };
   if (kernels::registry().tryFind("sgemm.wgmma")) expected.emplace_back("sgemm.wgmma", 9);
-  expected.insert(expected.end(),
-                  {{"cublas.sgemm", 0}, {"cublas.hgemm_f32acc", 0}, {"cublas.tf32", 0},
-                   // The 1-D families: stages numbered from 1 per family, then CUB.
-                   {"reduce.atomic", 1}, {"reduce.shared_tree", 2}, {"reduce.warp_shuffle", 3},
-                   {"reduce.vectorized", 4}, {"reduce.cub_block", 5}, {"cub.reduce_sum", 0},
-                   {"scan.hillis_steele", 1}, {"scan.blelloch", 2}, {"scan.reduce_then_scan", 3},
-                   {"scan.decoupled_lookback", 4}, {"cub.inclusive_sum", 0}});
+  expected.insert(expected.end(), {{"cublas.sgemm", 0},
+                                   {"cublas.hgemm_f32acc", 0},
+                                   {"cublas.tf32", 0},
+                                   // The 1-D families: stages numbered from 1 per family, then CUB.
+                                   {"reduce.atomic", 1},
+                                   {"reduce.shared_tree", 2},
+                                   {"reduce.warp_shuffle", 3},
+                                   {"reduce.vectorized", 4},
+                                   {"reduce.cub_block", 5},
+                                   {"cub.reduce_sum", 0},
+                                   {"scan.hillis_steele", 1},
+                                   {"scan.blelloch", 2},
+                                   {"scan.reduce_then_scan", 3},
+                                   {"scan.decoupled_lookback", 4},
+                                   {"cub.inclusive_sum", 0}});
   EXPECT_EQ(idsAndStages({all.begin(), all.end()}), expected);
   for (const auto& d : all) {
     EXPECT_EQ(d.reference, d.family == "cublas" || d.family == "cub") << d.id;

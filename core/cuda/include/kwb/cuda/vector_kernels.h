@@ -1,7 +1,8 @@
 #pragma once
 // Device helpers of the 1-D families' pipeline (docs/FAMILIES.md): inputs from the seed or a
 // test pattern, and the sum of squares the float tolerance is scaled by. Plain C++17, so nvcc
-// and the host compiler both read it; also the copy that measures the bandwidth roof. Every launcher throws CudaError when the launch fails.
+// and the host compiler both read it; also the copy that measures the bandwidth roof. Every
+// launcher throws CudaError when the launch fails.
 #include <cstddef>
 #include <cstdint>
 
