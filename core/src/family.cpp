@@ -191,7 +191,7 @@ void deriveFigures(CaseResult& c, const DeviceInfo* device) {
   const Work w = f->work(c);
   c.gflops = w.flops / (ms * 1e6);
   c.bandwidthGBs = w.bytes / (ms * 1e6);
-  c.arithmeticIntensity = w.bytes > 0 ? w.flops / w.bytes : 0.0;
+  c.arithmeticIntensity = w.intensity();
   c.figures["gflops"] = c.gflops;
   c.figures["gbps"] = c.bandwidthGBs;
   if (device) derivePeakFigures(c, *device);

@@ -158,8 +158,7 @@ double intensityOf(const CaseResult& c) {
   if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
   if (isVectorCase(c)) {  // the family's declared work, as core derives it
     const Family* f = tryFindFamily(c.problem);
-    const Work w = f && f->work ? f->work(c) : Work{};
-    return w.bytes > 0 ? w.flops / w.bytes : 0;
+    return f && f->work ? f->work(c).intensity() : 0.0;
   }
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback;
   const double elem = c.precision == Precision::kFp16Fp32Acc && !fp32 ? 2.0 : 4.0;

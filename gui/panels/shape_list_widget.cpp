@@ -151,10 +151,8 @@ QList<Shape> ShapeListWidget::checkedShapes() const {
 QStringList ShapeListWidget::customShapes() const {
   QStringList out;
   for (int i = 0; i < m_list->count(); ++i)
-    if (m_list->item(i)->data(Qt::UserRole + 1).toBool()) {
-      const Shape s = m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString());
-      out << (isVectorKey(s) ? sizeKeyText(s, false) : QString::fromStdString(toString(s)));
-    }
+    if (m_list->item(i)->data(Qt::UserRole + 1).toBool())  // as typed: "96x32x16", "2^24 i32"
+      out << sizeKeyText(m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString()), false);
   return out;
 }
 

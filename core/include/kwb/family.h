@@ -27,6 +27,8 @@ std::string_view figureKey(Metric m);  // "gflops", "gbps"
 struct Work {
   double flops = 0.0;
   double bytes = 0.0;  // the fewest bytes the problem must move (read + write)
+  // FLOP per byte: where the case sits on the roofline (0 when it moves no bytes).
+  double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };
 
 struct Family {
