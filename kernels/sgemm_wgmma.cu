@@ -43,6 +43,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -68,6 +69,11 @@ constexpr int kThreads = (kConsumers + 1) * 128;
 constexpr int kSlabN = 64;              // n per 128-byte swizzled row of B
 constexpr int kABytes = kBM * kBK * 2;  // 16 KB per stage
 static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
+// The epilogue stages C through shared memory in boxes of 64 rows × 32 FP32 columns (one
+// 128-byte swizzled row each), two buffers per consumer warpgroup, and the TMA unit stores them.
+constexpr int kCBoxCols = 32, kCBoxRows = 64;
+constexpr int kCBoxBytes = kCBoxRows * kCBoxCols * 4;        // 8 KB
+constexpr int kCStagingBytes = kConsumers * 2 * kCBoxBytes;  // 32 KB
 
 // The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
 // leave multiprocessors idle (see chooseTileN).
@@ -77,29 +83,108 @@ struct TileN {
   static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
   static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
   static constexpr std::size_t kSmemBytes = 1024         // slack to align the tiles to 1024 B
-                                            + std::size_t(kStages) * kStageBytes + 2 * kStages * 8;
+                                            + std::size_t(kStages) * kStageBytes + kCStagingBytes +
+                                            2 * kStages * 8;
+  static_assert(kSmemBytes <= 227 * 1024, "more shared memory than a Hopper block may have");
 };
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
 #endif
 
-// Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. Compiled for sm_90a only: on
+#if KWB_WGMMA_TARGET
+// Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N): d[4j + 2h
+// + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of the warpgroup's 64 × N.
+
+// Epilogue for beta = 0: alpha·d goes into a 128B-swizzled box in shared memory (16-byte chunk
+// c of row r at c ^ (r % 8), the layout mapC is encoded with: a lane quad's 32 bytes land in
+// two chunks, the 8 rows of a warp instruction spread over all 32 banks), and the warpgroup's
+// first thread hands each box to the TMA unit. The stores then run while the warpgroup is
+// already on the next tile's wgmmas; a box is rewritten only after the TMA unit has read it
+// (two buffers; wait_group.read 1 keeps the newest store in flight). TMA clips rows ≥ M and
+// columns ≥ N itself.
+template <int BN>
+__device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
+                                             std::uint32_t staging, int consumer, int row0,
+                                             int col0, float alpha) {
+  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
+  const int row = (tid / 32) * 16 + lane / 4;  // + 8h
+  const int byteInChunk = (lane & 1) * 8;      // column 2·(lane % 4) of 4 per 16-byte chunk
+#pragma unroll
+  for (int q = 0; q < BN / kCBoxCols; ++q) {
+    const std::uint32_t buf = staging + std::uint32_t((q & 1) * kCBoxBytes);
+    if (tid == 0) bulkWaitRead<1>();  // the store issued from this buffer two boxes ago
+    namedBarrier(1 + consumer, 128);
+#pragma unroll
+    for (int jj = 0; jj < kCBoxCols / 8; ++jj) {
+      const int j = q * (kCBoxCols / 8) + jj;
+      const int chunk = 2 * jj + (lane % 4) / 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = row + 8 * h;
+        storeShared(buf + std::uint32_t(r * 128 + ((chunk ^ (r & 7)) << 4) + byteInChunk),
+                    alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+      }
+    }
+    fenceProxyAsync();
+    namedBarrier(1 + consumer, 128);
+    if (tid == 0) {
+      tmaStore2d(mapC, buf, col0 + q * kCBoxCols, row0 + 64 * consumer);
+      bulkCommit();
+    }
+  }
+}
+
+// Epilogue straight from registers: any beta (C is read only when beta != 0: BLAS lets C hold
+// NaN when beta == 0), rows and columns guarded. N % 8 == 0 and the column is even, so a pair
+// is wholly inside or outside; a lane quad writes one 32-byte sector.
+template <int BN>
+__device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float* c, int m, int n,
+                                                int consumer, int row0, int col0, float alpha,
+                                                float beta) {
+  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
+  const int rowBase = row0 + consumer * 64 + (tid / 32) * 16 + lane / 4;
+  const int colBase = col0 + 2 * (lane % 4);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int col = colBase + 8 * j;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = rowBase + 8 * h;
+      if (row >= m || col >= n) continue;
+      float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
+      float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+      if (beta != 0.f) {
+        const float2 old = *q;
+        v.x = fmaf(beta, old.x, v.x);
+        v.y = fmaf(beta, old.y, v.y);
+      }
+      *q = v;
+    }
+  }
+}
+#endif
+
+// Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. tmaStore (beta = 0 and C
+// 16-byte aligned) chooses the TMA epilogue, mapC its tensor map. Compiled for sm_90a only: on
 // any other target the body traps (the launcher never runs it there).
 template <int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
-                     const __grid_constant__ CUtensorMap mapB, int m, int n, int k, float alpha,
-                     float beta, float* __restrict__ c, int tilesM, int tilesN) {
+                     const __grid_constant__ CUtensorMap mapB,
+                     const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
+                     float beta, float* __restrict__ c, int tilesM, int tilesN, int group,
+                     bool tmaStore) {
 #if KWB_WGMMA_TARGET
   constexpr int kBN = BN, kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
   constexpr int kAcc = BN / 2;                   // FP32 accumulators per thread
   constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  const std::uint32_t sA = base;                      // kStages × 16 KB
-  const std::uint32_t sB = sA + kStages * kABytes;    // kStages × 32 KB
-  const std::uint32_t bars = sB + kStages * kBBytes;  // full[kStages], empty[kStages]
+  const std::uint32_t sA = base;                    // kStages × 16 KB
+  const std::uint32_t sB = sA + kStages * kABytes;  // kStages × 32 KB
+  const std::uint32_t sC = sB + kStages * kBBytes;  // kConsumers × 2 C boxes of 8 KB
+  const std::uint32_t bars = sC + kCStagingBytes;   // full[kStages], empty[kStages]
   auto full = [&](int s) { return bars + 8u * std::uint32_t(s); };
   auto empty = [&](int s) { return bars + 8u * std::uint32_t(kStages + s); };
 
@@ -129,7 +214,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       int s = 0;
       std::uint32_t phase = 0;
       for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-        const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, 8);
+        const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, group);
         const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
         for (int kt = 0; kt < kTiles; ++kt) {
           mbarWait(empty(s), phase ^ 1u);  // the consumers are done with this stage
@@ -149,12 +234,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
-    const int warp = (tid / 32) % 4, lane = tid % 32;
+    const int lane = tid % 32;
     float d[kAcc];
     int s = 0;
     std::uint32_t phase = 0;
     for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-      const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, 8);
+      const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, group);
       const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) d[i] = 0.f;
@@ -186,30 +271,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (lane == 0) mbarArrive(empty(prev));
       fenceOperands(d);
 
-      // Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N):
-      // d[4j + 2h + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e. N % 8 == 0
-      // and the column is even, so a pair is wholly inside or outside; a lane quad writes one
-      // 32-byte sector. C is read only when beta != 0 (BLAS: C may hold NaN when beta == 0).
-      const int rowBase = row0 + consumer * 64 + warp * 16 + lane / 4;
-      const int colBase = col0 + 2 * (lane % 4);
-#pragma unroll
-      for (int j = 0; j < kBN / 8; ++j) {
-        const int col = colBase + 8 * j;
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = rowBase + 8 * h;
-          if (row >= m || col >= n) continue;
-          float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
-          float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
-          if (beta != 0.f) {
-            const float2 old = *q;
-            v.x = fmaf(beta, old.x, v.x);
-            v.y = fmaf(beta, old.y, v.y);
-          }
-          *q = v;
-        }
-      }
+      if (tmaStore)
+        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * kCBoxBytes), consumer, row0,
+                         col0, alpha);
+      else
+        storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
     }
+    // The shared-memory boxes must outlive the TMA unit's reads of them.
+    if (tmaStore && tid % 128 == 0) bulkWaitAll();
   }
 #else
   __trap();
@@ -233,19 +302,22 @@ PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
   return fn;
 }
 
-// A row-major FP16 matrix of `rows` × `cols` seen as a 2-D tensor (cols innermost), copied in
-// boxes of boxCols × boxRows with the 128-byte swizzle; out-of-range elements read as zero.
-CUtensorMap halfTensorMap(const void* base, std::int64_t rows, std::int64_t cols,
-                          std::uint32_t boxCols, std::uint32_t boxRows, const char* what) {
+// A row-major matrix of `rows` × `cols` (FP16 or FP32) seen as a 2-D tensor (cols innermost),
+// copied in boxes of boxCols × boxRows with the 128-byte swizzle; out-of-range elements read
+// as zero and are not written.
+CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::int64_t rows,
+                      std::int64_t cols, std::uint32_t boxCols, std::uint32_t boxRows,
+                      const char* what) {
   CUtensorMap map{};
+  const cuuint64_t elementBytes = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ? 2 : 4;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(cols) * 2};  // bytes between rows
+  const cuuint64_t strides[1] = {cuuint64_t(cols) * elementBytes};  // bytes between rows
   const cuuint32_t box[2] = {boxCols, boxRows};
   const cuuint32_t elementStrides[2] = {1, 1};
-  const CUresult r = tensorMapEncoder()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box,
-      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult r =
+      tensorMapEncoder()(&map, type, 2, const_cast<void*>(base), dims, strides, box, elementStrides,
+                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw cuda::CudaError(std::string("sgemm.wgmma: cuTensorMapEncodeTiled failed for ") + what +
                               " (CUresult " + std::to_string(int(r)) + ")",
@@ -272,6 +344,26 @@ bool isHopper() {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+// Tile rows per group of the grouped tile order: 8 rows of 128x256 tiles at 4096^3 keep about
+// one wave's A and B panels (40 MB) in L2.
+int tileGroup() {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another group height
+  if (const char* e = std::getenv("KWB_WGMMA_GROUP")) return std::max(1, std::atoi(e));
+#endif
+  return 8;
+}
+
+// The TMA epilogue writes C without reading it, so it serves beta = 0 (every benchmark); a
+// beta != 0 call, or a C the tensor map cannot address (not 16-byte aligned), stores from
+// registers.
+bool tmaEpilogue(const GemmArgs& g) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force the epilogue from registers
+  if (const char* e = std::getenv("KWB_WGMMA_EPILOGUE"); e && std::string(e) == "direct")
+    return false;
+#endif
+  return g.beta == 0.f && aligned16(g.c);
+}
+
 template <int BN>
 void launchTiles(const GemmArgs& g) {
   using T = TileN<BN>;
@@ -280,13 +372,18 @@ void launchTiles(const GemmArgs& g) {
   const unsigned sms = unsigned(detail::multiprocessors());
   const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
 
-  const CUtensorMap mapA = halfTensorMap(g.aHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
-  const CUtensorMap mapB = halfTensorMap(g.bHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+  constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  const CUtensorMap mapA = tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
+  const CUtensorMap mapB = tensorMap(g.bHalf, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+  const bool tmaStore = tmaEpilogue(g);
+  const CUtensorMap mapC = tmaStore ? tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m,
+                                                g.shape.n, kCBoxCols, kCBoxRows, "C")
+                                    : CUtensorMap{};
   KWB_CUDA_CHECK(cudaFuncSetAttribute(
       &hgemmWgmmaKernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
   hgemmWgmmaKernel<BN><<<blocks, kThreads, T::kSmemBytes, g.stream>>>(
-      mapA, mapB, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c, tilesM,
-      grid.tilesN);
+      mapA, mapB, mapC, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c,
+      tilesM, grid.tilesN, tileGroup(), tmaStore);
   KWB_CHECK_LAUNCH();
 }
 

@@ -3,7 +3,10 @@
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
-#                        [ncu-timer] [conformance] [families] [ratios]
+#                        [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
+#                        [ab] [profile]
+# KWB_CUDA_FLAGS adds CUDA flags to the build: -DKWB_PERF_EXPERIMENT for `ab` (its environment
+# switches exist only in such a build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${RES:-/tmp/kwb-out}  # logs; pack them into the device tool's $OUT (it returns at most 8 files)
@@ -19,7 +22,8 @@ section() { echo; echo "=== $* ($(date +%T))"; }
 if has build; then
   section build
   cmake -S . -B "$B" -G Ninja -DKWB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} -DKWB_GIT_REVISION="${KWB_REVISION:-}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+    -DCMAKE_CUDA_ARCHITECTURES=${KWB_ARCH:-90a} -DKWB_GIT_REVISION="${KWB_REVISION:-}" \
+    -DCMAKE_CUDA_FLAGS="${KWB_CUDA_FLAGS:-}" >"$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
   cmake --build "$B" -j16 >"$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
   echo "built"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
   $KWB device | tee "$OUT/device.txt"
@@ -45,7 +49,7 @@ if has sanitizer; then
   section "compute-sanitizer racecheck over the pipelined stages"
   timeout 150 compute-sanitizer --tool racecheck --print-limit 20 $KWB verify \
     --kernels sgemm.double_buffer,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma \
-    --shapes 511x513x1025,256x384x640,512,17x19x23 >"$OUT/racecheck.log" 2>&1
+    --shapes 511x513x1025,256x384x640,512,17x19x23,2048x2048x64,264x200x136 >"$OUT/racecheck.log" 2>&1
   echo "exit $?"; grep -E "ERROR SUMMARY|hazard|cases pass" "$OUT/racecheck.log" | tail -8
 fi
 if has ncu; then
@@ -125,4 +129,35 @@ fi
 if has conformance; then
   section "kwb conformance"
   $KWB conformance --json "$OUT/conformance.json" 2>&1 | tee "$OUT/conformance.txt" | tail -60
+fi
+if has ab; then
+  section "A/B (KWB_PERF_EXPERIMENT build): wgmma epilogue and tile-group height, warp_tiled A-fragment layout"
+  W="--kernels sgemm.wgmma,cublas.hgemm_f32acc --shapes 2048,4096,8192 --no-cupti-check"
+  for rep in 1 2; do
+    for ep in tma direct; do
+      echo "-- sgemm.wgmma epilogue $ep (round $rep)"
+      KWB_WGMMA_EPILOGUE=$ep $KWB run $W 2>/dev/null | tee "$OUT/ab-wgmma-$ep-$rep.txt" | grep -E "wgmma|hgemm"
+    done
+  done
+  for gr in 4 16; do
+    echo "-- sgemm.wgmma tile group $gr"
+    KWB_WGMMA_GROUP=$gr $KWB run $W 2>/dev/null | tee "$OUT/ab-wgmma-group$gr.txt" | grep -E "wgmma|hgemm"
+  done
+  F="--kernels sgemm.warp_tiled,cublas.sgemm --shapes 4096,8192 --no-cupti-check"
+  for cfg in default t4 default t4; do
+    echo "-- sgemm.warp_tiled $cfg"
+    KWB_WT_CFG=$cfg $KWB run $F 2>/dev/null | tee -a "$OUT/ab-wt-$cfg.txt" | grep -E "warp_tiled|cublas"
+  done
+fi
+if has profile; then
+  section "ncu sections of the timed samples (clocks uncontrolled)"
+  for c in ${KWB_PROFILE_CASES:-"sgemm.warp_tiled:4096 cublas.sgemm:4096 sgemm.wgmma:4096 cublas.hgemm_f32acc:4096"}; do
+    k=${c%%:*}; shape=${c#*:}
+    ncu --clock-control none --nvtx --nvtx-include kwb_samples/ --launch-count 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy \
+      --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+      $KWB run --kernels $k --shapes $shape --timer host --samples 1 --no-cupti-check >"$OUT/profile-$k-$shape.txt" 2>&1
+    echo "== $k $shape: exit $?"
+    grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|SM Frequency|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Active Warps Per Scheduler|Eligible Warps|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|L2 Hit Rate|Memory Throughput|Executed Ipc A" "$OUT/profile-$k-$shape.txt" | head -20
+  done
 fi

@@ -70,6 +70,40 @@ __device__ __forceinline__ void tmaLoad2d(std::uint32_t dst, const CUtensorMap* 
       : "memory");
 }
 
+// The epilogue's bulk tensor store: a 2-D box of shared memory at `src` to the tensor map's
+// element coordinates (inner, outer); elements outside the tensor are not written. Stores
+// issued by one thread form bulk groups: commit them, then wait until at most N groups are
+// still reading shared memory (the buffer may be rewritten) or, at the end, until all are done.
+__device__ __forceinline__ void tmaStore2d(const CUtensorMap* map, std::uint32_t src, int inner,
+                                           int outer) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n" ::"l"(
+          reinterpret_cast<std::uint64_t>(map)),
+      "r"(inner), "r"(outer), "r"(src)
+      : "memory");
+}
+__device__ __forceinline__ void bulkCommit() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+template <int N>
+__device__ __forceinline__ void bulkWaitRead() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+__device__ __forceinline__ void bulkWaitAll() {
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+}
+// Orders this thread's ordinary shared-memory writes before the async proxy's (TMA's) reads.
+__device__ __forceinline__ void fenceProxyAsync() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+// Barrier `id` (1..15; 0 is __syncthreads) over `threads` threads, whole warps.
+__device__ __forceinline__ void namedBarrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void storeShared(std::uint32_t addr, float x, float y) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(x), "f"(y) : "memory");
+}
+
 __device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,
                                                   std::uint32_t sbo) {
   return std::uint64_t((addr & 0x3FFFFu) >> 4) | std::uint64_t(lbo >> 4) << 16 |

@@ -2,6 +2,10 @@
 // cases, over the registry.
 #include <cuda_runtime_api.h>
 
+#include <cmath>
+#include <cstddef>
+#include <vector>
+
 #include "kwb/error.h"
 #include "sgemm_support.h"
 
@@ -86,6 +90,45 @@ TEST_P(EdgeCase, MinimalAndDegenerateShapes) {
 }
 INSTANTIATE_TEST_SUITE_P(Registry, EdgeCase, testing::ValuesIn(kernelIds(kwb::test::isGemm)),
                          paramName);
+
+// The verification pipeline runs alpha = 1 with beta = 0 and alpha ≠ 1 with beta ≠ 0; kernels
+// may take another epilogue when beta = 0 (sgemm.wgmma's TMA store). This runs the third
+// combination on a C full of NaN: the output must be alpha times the alpha = 1 output, and C
+// must not be read (BLAS: with beta = 0, C may hold anything). 2048x2048x64 gives the widest
+// tiles; 264x200x136 partial ones in M and N.
+class AlphaWithoutBeta : public KernelTest {};
+TEST_P(AlphaWithoutBeta, ScalesAndNeverReadsC) {
+  const KernelDescriptor& k = kernel();
+  constexpr float kAlpha = 0.75f;
+  for (const Shape& s : {Shape{2048, 2048, 64}, Shape{264, 200, 136}}) {
+    const auto p = session().prepare(k, s, kSeed);
+    const std::size_t n = std::size_t(s.m * s.n);
+    std::vector<float> one(n), scaled(n);
+    auto run = [&](float alpha, std::vector<float>& out) {
+      ASSERT_EQ(cudaMemsetAsync(p->c(), 0xFF, n * sizeof(float), session().stream()),
+                cudaSuccess);  // every byte 0xFF: NaN
+      (void)k.launch(p->args(alpha, 0.0f));
+      ASSERT_EQ(cudaMemcpyAsync(out.data(), p->c(), n * sizeof(float), cudaMemcpyDeviceToHost,
+                                session().stream()),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(session().stream()), cudaSuccess);
+    };
+    run(1.0f, one);
+    run(kAlpha, scaled);
+    std::size_t bad = 0, firstBad = n;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float want = kAlpha * one[i];
+      const bool ok = std::isfinite(scaled[i]) && std::isfinite(one[i]) &&
+                      std::fabs(scaled[i] - want) <= k.atol() + k.rtol() * std::fabs(want);
+      if (!ok && bad++ == 0) firstBad = i;
+    }
+    EXPECT_EQ(bad, 0u) << toString(s) << ": first at " << firstBad << " got "
+                       << (firstBad < n ? scaled[firstBad] : 0.f) << " want "
+                       << (firstBad < n ? kAlpha * one[firstBad] : 0.f);
+  }
+}
+INSTANTIATE_TEST_SUITE_P(Registry, AlphaWithoutBeta,
+                         testing::ValuesIn(kernelIds(kwb::test::isGemm)), paramName);
 
 class EdgeCaseMemory : public GpuTest {};
 TEST_F(EdgeCaseMemory, TooLargeShapeIsRefusedBeforeAllocating) {
