@@ -165,10 +165,25 @@ __device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float*
 }
 #endif
 
+// Work unit u of a CTA: with CM = 1 tile u in grouped order; with clusters of CM CTAs along M,
+// the cluster's unit u is a column of CM vertically adjacent tiles (grouped order over those
+// columns, `group` tile rows high) and CTA rank r takes its r-th tile. A tile whose rows all lie
+// beyond M still runs (TMA reads zeros, the stores are clipped): the cluster's CTAs must walk
+// the same number of K slices, since each loads B for both.
+template <int CM>
+__device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
+  const detail::TileCoord t =
+      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, tilesN, max(1, group / CM));
+  return {t.tileRow * CM + int(blockIdx.x) % CM, t.tileCol};
+}
+
 // Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. tmaStore (beta = 0 and C
-// 16-byte aligned) chooses the TMA epilogue, mapC its tensor map. Compiled for sm_90a only: on
-// any other target the body traps (the launcher never runs it there).
-template <int BN>
+// 16-byte aligned) chooses the TMA epilogue, mapC its tensor map. CM = 2: clusters of two CTAs
+// along M that share B: each loads half of B's slabs into both CTAs' shared memory (TMA
+// multicast), so a stage is refilled only when the consumers of both CTAs have released it
+// (they arrive on both CTAs' "empty" barriers). Compiled for sm_90a only: on any other target
+// the body traps (the launcher never runs it there).
+template <int BN, int CM>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
@@ -179,6 +194,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   constexpr int kBN = BN, kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
   constexpr int kAcc = BN / 2;                   // FP32 accumulators per thread
   constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
+  constexpr int kOwnSlabs = BN / kSlabN / CM;    // B slabs this CTA loads (for the cluster)
+  static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
+  static_assert(kOwnSlabs * CM * kSlabN == BN, "the cluster's CTAs split B's slabs evenly");
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
   const std::uint32_t sA = base;                    // kStages × 16 KB
@@ -191,15 +209,20 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int tid = int(threadIdx.x);
   if (tid == 0) {
     for (int s = 0; s < kStages; ++s) {
-      mbarInit(full(s), 1);                // the producer's arrive.expect_tx
-      mbarInit(empty(s), kConsumers * 4);  // one arrival per consumer warp
+      mbarInit(full(s), 1);                     // the producer's arrive.expect_tx
+      mbarInit(empty(s), CM * kConsumers * 4);  // one arrival per consumer warp of the cluster
     }
-    // Make the initialised barriers visible to the async proxy (TMA) as well.
+    // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  __syncthreads();
+  if constexpr (CM > 1)
+    clusterSync();
+  else
+    __syncthreads();
 
-  const int tiles = tilesM * tilesN;
+  const int units = (tilesM + CM - 1) / CM * tilesN;
+  const int firstUnit = int(blockIdx.x) / CM, unitStride = int(gridDim.x) / CM;
+  const int rank = int(blockIdx.x) % CM;
   const int kTiles = (k + kBK - 1) / kBK;
   const int warpgroup = tid / 128;
 
@@ -213,17 +236,23 @@ __global__ void __launch_bounds__(kThreads, 1)
                    : "memory");
       int s = 0;
       std::uint32_t phase = 0;
-      for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-        const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, group);
+      for (int u = firstUnit; u < units; u += unitStride) {
+        const detail::TileCoord tc = unitTile<CM>(u, tilesM, tilesN, group);
         const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
         for (int kt = 0; kt < kTiles; ++kt) {
-          mbarWait(empty(s), phase ^ 1u);  // the consumers are done with this stage
-          mbarExpectTx(full(s), kStageBytes);
+          mbarWait(empty(s), phase ^ 1u);      // the cluster's consumers are done with this stage
+          mbarExpectTx(full(s), kStageBytes);  // own A, all of B (own slabs and the peer's)
           tmaLoad2d(sA + std::uint32_t(s * kABytes), &mapA, kt * kBK, row0, full(s));
 #pragma unroll
-          for (int j = 0; j < kBN / kSlabN; ++j)
-            tmaLoad2d(sB + std::uint32_t(s * kBBytes + j * kBSlabBytes), &mapB, col0 + j * kSlabN,
-                      kt * kBK, full(s));
+          for (int i = 0; i < kOwnSlabs; ++i) {
+            const int j = rank * kOwnSlabs + i;
+            const std::uint32_t dst = sB + std::uint32_t(s * kBBytes + j * kBSlabBytes);
+            if constexpr (CM > 1)
+              tmaLoad2dMulticast(dst, &mapB, col0 + j * kSlabN, kt * kBK, full(s),
+                                 std::uint16_t((1u << CM) - 1u));
+            else
+              tmaLoad2d(dst, &mapB, col0 + j * kSlabN, kt * kBK, full(s));
+          }
           if (++s == kStages) {
             s = 0;
             phase ^= 1u;
@@ -238,8 +267,18 @@ __global__ void __launch_bounds__(kThreads, 1)
     float d[kAcc];
     int s = 0;
     std::uint32_t phase = 0;
-    for (int t = int(blockIdx.x); t < tiles; t += int(gridDim.x)) {
-      const detail::TileCoord tc = detail::groupedTile(unsigned(t), tilesM, tilesN, group);
+    // A consumer warp hands a stage back to the producers of every CTA that wrote into it.
+    auto release = [&](int stage) {
+      if (lane != 0) return;
+      if constexpr (CM > 1) {
+#pragma unroll
+        for (int r = 0; r < CM; ++r) mbarArriveCluster(empty(stage), std::uint32_t(r));
+      } else {
+        mbarArrive(empty(stage));
+      }
+    };
+    for (int u = firstUnit; u < units; u += unitStride) {
+      const detail::TileCoord tc = unitTile<CM>(u, tilesM, tilesN, group);
       const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) d[i] = 0.f;
@@ -259,7 +298,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         // goes back to the producer.
         if (kt > 0) {
           wgmmaWait<1>();
-          if (lane == 0) mbarArrive(empty(prev));
+          release(prev);
         }
         prev = s;
         if (++s == kStages) {
@@ -268,7 +307,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
       }
       wgmmaWait<0>();
-      if (lane == 0) mbarArrive(empty(prev));
+      release(prev);
       fenceOperands(d);
 
       if (tmaStore)
@@ -280,6 +319,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // The shared-memory boxes must outlive the TMA unit's reads of them.
     if (tmaStore && tid % 128 == 0) bulkWaitAll();
   }
+  if constexpr (CM > 1) clusterSync();  // no CTA leaves while its peer may still signal it
 #else
   __trap();
 #endif
@@ -364,13 +404,52 @@ bool tmaEpilogue(const GemmArgs& g) {
   return g.beta == 0.f && aligned16(g.c);
 }
 
-template <int BN>
+// How many clusters of CM CTAs of this kernel the device runs at once: one CTA per SM, but a
+// cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
+// than that would leave its last clusters waiting for a whole block's tiles to finish (queried
+// once per device).
+template <int BN, int CM>
+int activeClusters(std::size_t smemBytes) {
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int> cached[kMaxDevices];  // 0 = not queried yet
+  int device = 0;
+  KWB_CUDA_CHECK(cudaGetDevice(&device));
+  int clusters = device < kMaxDevices ? cached[device].load(std::memory_order_relaxed) : 0;
+  if (clusters == 0) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(unsigned(CM * detail::multiprocessors()));
+    cfg.blockDim = dim3(kThreads);
+    cfg.dynamicSmemBytes = smemBytes;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = CM;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<BN, CM>, &cfg));
+    clusters = std::max(clusters, 1);
+    if (device < kMaxDevices) cached[device].store(clusters, std::memory_order_relaxed);
+  }
+  return clusters;
+}
+
+// Clusters of two CTAs sharing B where there are tile rows to pair (the 128x256 tile, large
+// shapes), else one CTA per cluster.
+int clusterSize(int tilesM) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: KWB_WGMMA_CLUSTER=1 turns clusters off
+  if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"); e && std::atoi(e) == 1) return 1;
+#endif
+  return tilesM >= 2 ? 2 : 1;
+}
+
+template <int BN, int CM>
 void launchTiles(const GemmArgs& g) {
   using T = TileN<BN>;
+  auto* kernel = &hgemmWgmmaKernel<BN, CM>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
-  const unsigned sms = unsigned(detail::multiprocessors());
-  const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
+  const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
 
   constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   const CUtensorMap mapA = tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
@@ -379,12 +458,33 @@ void launchTiles(const GemmArgs& g) {
   const CUtensorMap mapC = tmaStore ? tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m,
                                                 g.shape.n, kCBoxCols, kCBoxRows, "C")
                                     : CUtensorMap{};
-  KWB_CUDA_CHECK(cudaFuncSetAttribute(
-      &hgemmWgmmaKernel<BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
-  hgemmWgmmaKernel<BN><<<blocks, kThreads, T::kSmemBytes, g.stream>>>(
-      mapA, mapB, mapC, int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, g.beta, g.c,
-      tilesM, grid.tilesN, tileGroup(), tmaStore);
-  KWB_CHECK_LAUNCH();
+  KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(T::kSmemBytes)));
+  const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
+  if constexpr (CM == 1) {
+    const unsigned sms = unsigned(detail::multiprocessors());
+    const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
+    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(
+        mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c, tilesM, grid.tilesN, group, tmaStore);
+    KWB_CHECK_LAUNCH();
+  } else {
+    const std::int64_t clusters =
+        std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(unsigned(clusters * CM));
+    cfg.blockDim = dim3(kThreads);
+    cfg.dynamicSmemBytes = T::kSmemBytes;
+    cfg.stream = g.stream;
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = CM;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
+                                      tilesM, grid.tilesN, group, tmaStore));
+  }
 }
 
 std::int64_t tileCount(const Shape& s, int bn) {
@@ -423,13 +523,16 @@ LaunchInfo launch(const GemmArgs& g) {
 
   switch (chooseTileN(g.shape, detail::multiprocessors())) {
     case 64:
-      launchTiles<64>(g);
+      launchTiles<64, 1>(g);
       return {false, "sgemm.wgmma (128x64 tile)"};
     case 128:
-      launchTiles<128>(g);
+      launchTiles<128, 1>(g);
       return {false, "sgemm.wgmma (128x128 tile)"};
     default:
-      launchTiles<256>(g);
+      if (clusterSize(int((g.shape.m + kBM - 1) / kBM)) == 2)
+        launchTiles<256, 2>(g);
+      else
+        launchTiles<256, 1>(g);
       return {false, kId};
   }
 }

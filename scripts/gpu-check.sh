@@ -131,27 +131,29 @@ if has conformance; then
   $KWB conformance --json "$OUT/conformance.json" 2>&1 | tee "$OUT/conformance.txt" | tail -60
 fi
 if has ab; then
-  section "A/B (KWB_PERF_EXPERIMENT build): wgmma epilogue and tile-group height, warp_tiled A-fragment layout"
+  section "A/B (KWB_PERF_EXPERIMENT build): wgmma clusters, epilogue and tile-group height; warp_tiled A-fragment layout"
   W="--kernels sgemm.wgmma,cublas.hgemm_f32acc --shapes 2048,4096,8192 --no-cupti-check"
+  ab() {  # label, then environment assignments
+    local label=$1; shift
+    echo "-- sgemm.wgmma $label"
+    env "$@" timeout 300 $KWB run $W 2>/dev/null | tee -a "$OUT/ab-wgmma.txt" | grep -E "wgmma|hgemm"
+  }
   for rep in 1 2; do
-    for ep in tma direct; do
-      echo "-- sgemm.wgmma epilogue $ep (round $rep)"
-      KWB_WGMMA_EPILOGUE=$ep $KWB run $W 2>/dev/null | tee "$OUT/ab-wgmma-$ep-$rep.txt" | grep -E "wgmma|hgemm"
-    done
+    ab "cluster 2, TMA epilogue (round $rep)" X=1
+    ab "no cluster, TMA epilogue (round $rep)" KWB_WGMMA_CLUSTER=1
   done
-  for gr in 4 16; do
-    echo "-- sgemm.wgmma tile group $gr"
-    KWB_WGMMA_GROUP=$gr $KWB run $W 2>/dev/null | tee "$OUT/ab-wgmma-group$gr.txt" | grep -E "wgmma|hgemm"
-  done
+  ab "no cluster, register epilogue" KWB_WGMMA_CLUSTER=1 KWB_WGMMA_EPILOGUE=direct
+  ab "cluster 2, tile group 4" KWB_WGMMA_GROUP=4
+  ab "cluster 2, tile group 16" KWB_WGMMA_GROUP=16
   F="--kernels sgemm.warp_tiled,cublas.sgemm --shapes 4096,8192 --no-cupti-check"
-  for cfg in default t4 default t4; do
+  for cfg in ${KWB_AB_WT:-}; do
     echo "-- sgemm.warp_tiled $cfg"
-    KWB_WT_CFG=$cfg $KWB run $F 2>/dev/null | tee -a "$OUT/ab-wt-$cfg.txt" | grep -E "warp_tiled|cublas"
+    KWB_WT_CFG=$cfg timeout 300 $KWB run $F 2>/dev/null | tee -a "$OUT/ab-wt-$cfg.txt" | grep -E "warp_tiled|cublas"
   done
 fi
 if has profile; then
   section "ncu sections of the timed samples (clocks uncontrolled)"
-  for c in ${KWB_PROFILE_CASES:-"sgemm.warp_tiled:4096 cublas.sgemm:4096 sgemm.wgmma:4096 cublas.hgemm_f32acc:4096"}; do
+  for c in ${KWB_PROFILE_CASES:-sgemm.warp_tiled:4096 cublas.sgemm:4096 sgemm.wgmma:4096 cublas.hgemm_f32acc:4096}; do
     k=${c%%:*}; shape=${c#*:}
     ncu --clock-control none --nvtx --nvtx-include kwb_samples/ --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy \

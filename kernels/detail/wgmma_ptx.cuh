@@ -104,6 +104,40 @@ __device__ __forceinline__ void storeShared(std::uint32_t addr, float x, float y
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(x), "f"(y) : "memory");
 }
 
+// The same copy delivered to the same shared-memory offset, and completed on the same barrier
+// offset, in every CTA of the cluster whose bit is set in ctaMask (TMA multicast).
+__device__ __forceinline__ void tmaLoad2dMulticast(std::uint32_t dst, const CUtensorMap* map,
+                                                   int inner, int outer, std::uint32_t bar,
+                                                   std::uint16_t ctaMask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
+      "cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(bar), "h"(ctaMask)
+      : "memory");
+}
+
+// Arrives on the barrier at this CTA's shared-memory offset `bar` in cluster CTA `rank`
+// (this CTA's own rank included), releasing this thread's prior accesses to the cluster.
+__device__ __forceinline__ void mbarArriveCluster(std::uint32_t bar, std::uint32_t rank) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+
+// Every thread of every CTA in the cluster: barriers initialised before any peer uses them,
+// and no CTA exits while a peer may still arrive on its barriers or write its shared memory.
+__device__ __forceinline__ void clusterSync() {
+  asm volatile(
+      "barrier.cluster.arrive.release;\n"
+      "barrier.cluster.wait.acquire;\n" ::
+          : "memory");
+}
+
 __device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,
                                                   std::uint32_t sbo) {
   return std::uint64_t((addr & 0x3FFFFu) >> 4) | std::uint64_t(lbo >> 4) << 16 |

@@ -44,7 +44,10 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
   EXPECT_EQ(k.rtol(), 5e-2);
   EXPECT_EQ(k.atol(), 1e-2);
   for (const Shape& s :
-       {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{16, 16, 16}, Shape{32, 32, 32}}) {
+       {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{16, 16, 16}, Shape{32, 32, 32},
+        // The widest tiles (sgemm.wgmma: 128x256, clusters of two CTAs sharing B); 2064 rows
+        // make an odd number of tile rows, so one cluster's second tile lies wholly below M.
+        Shape{2048, 2048, 2048}, Shape{2064, 2048, 80}}) {
     const kwb::CaseResult c = session().verifyCase(k, s, kSeed);
     expectVerified(c, k, kSeed);
     EXPECT_FALSE(c.fallback);
