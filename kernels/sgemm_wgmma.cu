@@ -47,6 +47,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -468,8 +469,13 @@ void launchTiles(const GemmArgs& g) {
         mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c, tilesM, grid.tilesN, group, tmaStore);
     KWB_CHECK_LAUNCH();
   } else {
-    const std::int64_t clusters =
-        std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
+    if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
+    if (std::getenv("KWB_WGMMA_DEBUG"))
+      std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
+                   activeClusters<BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
+#endif
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(unsigned(clusters * CM));
     cfg.blockDim = dim3(kThreads);

@@ -155,11 +155,11 @@ if has profile; then
   section "ncu sections of the timed samples (clocks uncontrolled)"
   for c in ${KWB_PROFILE_CASES:-sgemm.warp_tiled:4096 cublas.sgemm:4096 sgemm.wgmma:4096 cublas.hgemm_f32acc:4096}; do
     k=${c%%:*}; shape=${c#*:}
-    ncu --clock-control none --nvtx --nvtx-include kwb_samples/ --launch-count 1 \
+    ncu --clock-control none --nvtx --nvtx-include kwb_samples/ -k regex:"gemm|Gemm|nvjet|xmma" --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy \
-      --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-      $KWB run --kernels $k --shapes $shape --timer host --samples 1 --no-cupti-check >"$OUT/profile-$k-$shape.txt" 2>&1
-    echo "== $k $shape: exit $?"
-    grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|SM Frequency|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Active Warps Per Scheduler|Eligible Warps|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|L2 Hit Rate|Memory Throughput|Executed Ipc A" "$OUT/profile-$k-$shape.txt" | head -20
+      --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section LaunchStats \
+      $KWB run --kernels $k --shapes $shape --timer host --samples 1 --no-cupti-check >"$OUT/profile-$k-$shape${KWB_PROFILE_TAG:-}.txt" 2>&1
+    echo "== $k $shape ${KWB_PROFILE_TAG:-}: exit $?"
+    grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|SM Frequency|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Active Warps Per Scheduler|Eligible Warps|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|L2 Hit Rate|Memory Throughput|Executed Ipc A|L2 Cache Throughput|DRAM Throughput|Cluster Size|Grid Size|Waves Per SM" "$OUT/profile-$k-$shape${KWB_PROFILE_TAG:-}.txt" | head -24
   done
 fi
