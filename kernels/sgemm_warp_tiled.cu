@@ -197,6 +197,11 @@ LaunchInfo launch(const GemmArgs& g) {
     if (c == "t4")
       return splits > 1 ? launchSplitK<T4Config>(g, splits)
                         : launchWarpTiled<T4Config, true>(g, kId);
+    // cuBLAS's FP32 tile on Hopper (256x128, 8 warps of 64x64, one block per SM).
+    using Tall8Config = WarpTiledConfig<256, 128, 16, 64, 64, 4, 8, 4>;
+    if (c == "tall8")
+      return splits > 1 ? launchSplitK<Tall8Config>(g, splits)
+                        : launchWarpTiled<Tall8Config, true>(g, kId);
     if (c == "medium")
       return splits > 1 ? launchSplitK<MediumConfig>(g, splits)
                         : launchWarpTiled<MediumConfig, true>(g, kId);

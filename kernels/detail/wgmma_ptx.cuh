@@ -123,7 +123,7 @@ __device__ __forceinline__ void mbarArriveCluster(std::uint32_t bar, std::uint32
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(bar),
       "r"(rank)
       : "memory");
