@@ -191,17 +191,6 @@ LaunchInfo launch(const GemmArgs& g) {
     if (c == "wide8")
       return splits > 1 ? launchSplitK<Wide8Config>(g, splits)
                         : launchWarpTiled<Wide8Config, true>(g, kId);
-    // 4x16 outputs per thread in two row sub-tiles: a warp's A reads hit 8 addresses 16 bytes
-    // apart (conflict-free) instead of 32 bytes apart.
-    using T4Config = WarpTiledConfig<128, 128, 16, 64, 64, 4, 4, 4>;
-    if (c == "t4")
-      return splits > 1 ? launchSplitK<T4Config>(g, splits)
-                        : launchWarpTiled<T4Config, true>(g, kId);
-    // cuBLAS's FP32 tile on Hopper (256x128, 8 warps of 64x64, one block per SM).
-    using Tall8Config = WarpTiledConfig<256, 128, 16, 64, 64, 4, 8, 4>;
-    if (c == "tall8")
-      return splits > 1 ? launchSplitK<Tall8Config>(g, splits)
-                        : launchWarpTiled<Tall8Config, true>(g, kId);
     if (c == "medium")
       return splits > 1 ? launchSplitK<MediumConfig>(g, splits)
                         : launchWarpTiled<MediumConfig, true>(g, kId);

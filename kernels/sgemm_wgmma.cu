@@ -168,13 +168,13 @@ __device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float*
 
 // Work unit u of a CTA: with CM = 1 tile u in grouped order; with clusters of CM CTAs along M,
 // the cluster's unit u is a column of CM vertically adjacent tiles (grouped order over those
-// columns, `group` tile rows high) and CTA rank r takes its r-th tile. A tile whose rows all lie
+// columns, `group` units high) and CTA rank r takes its r-th tile. A tile whose rows all lie
 // beyond M still runs (TMA reads zeros, the stores are clipped): the cluster's CTAs must walk
 // the same number of K slices, since each loads B for both.
 template <int CM>
 __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
   const detail::TileCoord t =
-      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, tilesN, max(1, group / CM));
+      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, tilesN, group);
   return {t.tileRow * CM + int(blockIdx.x) % CM, t.tileCol};
 }
 
@@ -385,8 +385,9 @@ bool isHopper() {
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-// Tile rows per group of the grouped tile order: 8 rows of 128x256 tiles at 4096^3 keep about
-// one wave's A and B panels (40 MB) in L2.
+// Units (tiles, or a cluster's pair of tiles) per group column of the grouped order: 8 rows
+// of 128x256 tiles at 4096^3 keep about one wave's A and B panels (40 MB) in L2; with clusters
+// the group is 16 tile rows high (measured best at 8192^3 among 4, 8 and 16).
 int tileGroup() {
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another group height
   if (const char* e = std::getenv("KWB_WGMMA_GROUP")) return std::max(1, std::atoi(e));
@@ -435,13 +436,16 @@ int activeClusters(std::size_t smemBytes) {
   return clusters;
 }
 
-// Clusters of two CTAs sharing B where there are tile rows to pair (the 128x256 tile, large
-// shapes), else one CTA per cluster.
-int clusterSize(int tilesM) {
-#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: KWB_WGMMA_CLUSTER=1 turns clusters off
-  if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"); e && std::atoi(e) == 1) return 1;
+// Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
+// (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
+// tie each CTA's pipeline to its peer's; at 8192^3 that paid (99.2-100.0% of cuBLAS against
+// 98.6-99.3%), at 4096^3 (3.9 tiles per SM) it did not (98.1-98.8% against 98.5%), and at
+// 2048^3 (one wave) it cost 5%.
+int clusterSize(std::int64_t tiles, int sms) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: KWB_WGMMA_CLUSTER=1 or 2 forces it
+  if (const char* e = std::getenv("KWB_WGMMA_CLUSTER")) return std::atoi(e) == 2 ? 2 : 1;
 #endif
-  return tilesM >= 2 ? 2 : 1;
+  return tiles >= 8 * std::int64_t(sms) ? 2 : 1;
 }
 
 template <int BN, int CM>
@@ -535,10 +539,11 @@ LaunchInfo launch(const GemmArgs& g) {
       launchTiles<128, 1>(g);
       return {false, "sgemm.wgmma (128x128 tile)"};
     default:
-      if (clusterSize(int((g.shape.m + kBM - 1) / kBM)) == 2)
+      if (clusterSize(tileCount(g.shape, 256), detail::multiprocessors()) == 2) {
         launchTiles<256, 2>(g);
-      else
-        launchTiles<256, 1>(g);
+        return {false, "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)"};
+      }
+      launchTiles<256, 1>(g);
       return {false, kId};
   }
 }

@@ -49,7 +49,7 @@ if has sanitizer; then
   section "compute-sanitizer racecheck over the pipelined stages"
   timeout 150 compute-sanitizer --tool racecheck --print-limit 20 $KWB verify \
     --kernels sgemm.double_buffer,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma \
-    --shapes 511x513x1025,256x384x640,512,17x19x23,2048x2048x64,264x200x136 >"$OUT/racecheck.log" 2>&1
+    --shapes 511x513x1025,256x384x640,512,17x19x23,2048x2048x64,4224x8192x80 >"$OUT/racecheck.log" 2>&1
   echo "exit $?"; grep -E "ERROR SUMMARY|hazard|cases pass" "$OUT/racecheck.log" | tail -8
 fi
 if has ncu; then
@@ -131,7 +131,7 @@ if has conformance; then
   $KWB conformance --json "$OUT/conformance.json" 2>&1 | tee "$OUT/conformance.txt" | tail -60
 fi
 if has ab; then
-  section "A/B (KWB_PERF_EXPERIMENT build): wgmma clusters, epilogue and tile-group height; warp_tiled A-fragment layout"
+  section "A/B (KWB_PERF_EXPERIMENT build): wgmma clusters, epilogue and tile-group height; warp_tiled tiles (KWB_AB_WT)"
   W="--kernels sgemm.wgmma,cublas.hgemm_f32acc --shapes 2048,4096,8192 --no-cupti-check"
   ab() {  # label, then environment assignments
     local label=$1; shift
@@ -139,12 +139,12 @@ if has ab; then
     env "$@" timeout 300 $KWB run $W 2>/dev/null | tee -a "$OUT/ab-wgmma.txt" | grep -E "wgmma|hgemm"
   }
   for rep in 1 2; do
-    ab "cluster 2, TMA epilogue (round $rep)" X=1
+    ab "cluster 2, TMA epilogue (round $rep)" KWB_WGMMA_CLUSTER=2
     ab "no cluster, TMA epilogue (round $rep)" KWB_WGMMA_CLUSTER=1
   done
   ab "no cluster, register epilogue" KWB_WGMMA_CLUSTER=1 KWB_WGMMA_EPILOGUE=direct
-  ab "cluster 2, tile group 4" KWB_WGMMA_GROUP=4
-  ab "cluster 2, tile group 16" KWB_WGMMA_GROUP=16
+  ab "cluster 2, 4 units per group" KWB_WGMMA_CLUSTER=2 KWB_WGMMA_GROUP=4
+  ab "no cluster, 16 tiles per group" KWB_WGMMA_CLUSTER=1 KWB_WGMMA_GROUP=16
   F="--kernels sgemm.warp_tiled,cublas.sgemm --shapes 4096,8192 --no-cupti-check"
   for cfg in ${KWB_AB_WT:-}; do
     echo "-- sgemm.warp_tiled $cfg"

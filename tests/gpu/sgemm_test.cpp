@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "kwb/error.h"
@@ -45,14 +46,22 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
   EXPECT_EQ(k.atol(), 1e-2);
   for (const Shape& s :
        {Shape{512, 512, 512}, Shape{1024, 1024, 1024}, Shape{16, 16, 16}, Shape{32, 32, 32},
-        // The widest tiles (sgemm.wgmma: 128x256, clusters of two CTAs sharing B); 2064 rows
-        // make an odd number of tile rows, so one cluster's second tile lies wholly below M.
-        Shape{2048, 2048, 2048}, Shape{2064, 2048, 80}}) {
+        // sgemm.wgmma's 128x256 tile, alone (2048^3) and in clusters of two CTAs sharing B
+        // (from 8 tiles per SM: 33 x 32 tiles here); 33 tile rows leave one cluster's second
+        // tile wholly below M, and K = 80 ends in a partial K slice.
+        Shape{2048, 2048, 2048}, Shape{4224, 8192, 80}}) {
     const kwb::CaseResult c = session().verifyCase(k, s, kSeed);
     expectVerified(c, k, kSeed);
     EXPECT_FALSE(c.fallback);
     // The kernel itself ran; a stage that picks its tile by shape names the tile after its id.
     EXPECT_TRUE(c.ranKernel.starts_with(k.id)) << c.ranKernel;
+    if (k.id == "sgemm.wgmma" && s.k == 80) {
+      int sms = 0;
+      ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+      if (33 * 32 >= 8 * sms) {  // the clustered kernel ran, not the single-CTA one
+        EXPECT_NE(c.ranKernel.find("clusters of 2"), std::string::npos) << c.ranKernel;
+      }
+    }
   }
 }
 INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(fp16Inputs)), paramName);
