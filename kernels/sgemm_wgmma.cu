@@ -18,6 +18,12 @@
 // 4 stages × 48 KB = 192 KB of shared memory, one block per SM; the grid is persistent (one
 // block per SM walking tiles blockIdx.x, + gridDim.x, … in grouped order), so the producer
 // loads the next tile's first slices while the consumers run the epilogue of this one.
+//   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory to TMA bulk
+//     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
+//     stores from registers, reading C.
+//   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
+//     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
+//     goes back to the producers only when the consumers of both have released it.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -561,7 +567,8 @@ KernelDescriptor sgemmWgmma() {
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
-      "grid; needs sm_90a (others run sgemm.mma_multistage) and "
+      "grid, epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
+      "multicast from 8 tiles per SM; needs sm_90a (others run sgemm.mma_multistage) and "
       "shapes a multiple of 8 (others run sgemm.warp_tiled)";
   d.launch = &launch;
   return d;
