@@ -32,9 +32,6 @@
 #include "detail/workspace.h"
 #include "descriptors.h"
 #include "sgemm_warp_tiled.cuh"
-#ifdef KWB_PERF_EXPERIMENT
-#include "sgemm_warp_tiled_async.cuh"
-#endif
 
 namespace kwb::kernels {
 
@@ -194,18 +191,6 @@ LaunchInfo launch(const GemmArgs& g) {
     if (c == "wide8")
       return splits > 1 ? launchSplitK<Wide8Config>(g, splits)
                         : launchWarpTiled<Wide8Config, true>(g, kId);
-    // The cp.async multistage experiment (sgemm_warp_tiled_async.cuh), full tiles only.
-    if (c.rfind("async", 0) == 0 && warpTiledAsyncFits(g, c == "async32x3" ? 32 : 16)) {
-      if (c == "async16x3")
-        launchWarpTiledAsync<16, 3>(g);
-      else if (c == "async16x4")
-        launchWarpTiledAsync<16, 4>(g);
-      else if (c == "async32x3")
-        launchWarpTiledAsync<32, 3>(g);
-      else
-        launchWarpTiledAsync<16, 2>(g);
-      return {false, kId};
-    }
     if (c == "medium")
       return splits > 1 ? launchSplitK<MediumConfig>(g, splits)
                         : launchWarpTiled<MediumConfig, true>(g, kId);
