@@ -374,19 +374,15 @@ CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::int64_t r
 
 // Compute capability 9.0, the only device the sm_90a code runs on; queried once per device.
 bool isHopper() {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<int> cached[kMaxDevices];  // 0 unknown, 1 Hopper, 2 other
-  int device = 0;
-  KWB_CUDA_CHECK(cudaGetDevice(&device));
-  int v = device < kMaxDevices ? cached[device].load(std::memory_order_relaxed) : 0;
-  if (v == 0) {
-    int major = 0, minor = 0;
-    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    v = major == 9 && minor == 0 ? 1 : 2;
-    if (device < kMaxDevices) cached[device].store(v, std::memory_order_relaxed);
-  }
-  return v == 1;
+  static std::atomic<int> cache[detail::kMaxCachedDevices];  // 1 Hopper, 2 other
+  return detail::cachedPerDevice(cache, [](int device) {
+           int major = 0, minor = 0;
+           KWB_CUDA_CHECK(
+               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+           KWB_CUDA_CHECK(
+               cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+           return major == 9 && minor == 0 ? 1 : 2;
+         }) == 1;
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -412,34 +408,40 @@ bool tmaEpilogue(const GemmArgs& g) {
   return g.beta == 0.f && aligned16(g.c);
 }
 
+// A launch of `blocks` CTAs in clusters of `clusterSize` along x; `attr` holds the cluster
+// dimension and must outlive the configuration.
+cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
+                                 cudaStream_t stream, cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = smemBytes;
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = unsigned(clusterSize);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 // How many clusters of CM CTAs of this kernel the device runs at once: one CTA per SM, but a
 // cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
 // than that would leave its last clusters waiting for a whole block's tiles to finish (queried
 // once per device).
 template <int BN, int CM>
 int activeClusters(std::size_t smemBytes) {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<int> cached[kMaxDevices];  // 0 = not queried yet
-  int device = 0;
-  KWB_CUDA_CHECK(cudaGetDevice(&device));
-  int clusters = device < kMaxDevices ? cached[device].load(std::memory_order_relaxed) : 0;
-  if (clusters == 0) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(unsigned(CM * detail::multiprocessors()));
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = smemBytes;
+  static std::atomic<int> cache[detail::kMaxCachedDevices];
+  return detail::cachedPerDevice(cache, [smemBytes](int) {
     cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = CM;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    const cudaLaunchConfig_t cfg =
+        clusterLaunch(unsigned(CM * detail::multiprocessors()), CM, smemBytes, nullptr, attr);
+    int clusters = 0;
     KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<BN, CM>, &cfg));
-    clusters = std::max(clusters, 1);
-    if (device < kMaxDevices) cached[device].store(clusters, std::memory_order_relaxed);
-  }
-  return clusters;
+    return std::max(clusters, 1);
+  });
 }
 
 // Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
@@ -486,18 +488,9 @@ void launchTiles(const GemmArgs& g) {
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
                    activeClusters<BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
 #endif
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(unsigned(clusters * CM));
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = T::kSmemBytes;
-    cfg.stream = g.stream;
     cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = CM;
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
+    const cudaLaunchConfig_t cfg =
+        clusterLaunch(unsigned(clusters * CM), CM, T::kSmemBytes, g.stream, attr);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
                                       tilesM, grid.tilesN, group, tmaStore));
   }

@@ -1,7 +1,7 @@
 #pragma once
-// Host helper shared by launchers that size their block tile to the GPU: the current device's
-// multiprocessor count, queried once per device and cached (a launch must not pay an attribute
-// query; the count never changes while the process runs).
+// Host helpers shared by launchers that size their work to the GPU: a per-device cache of a
+// device property (a launch must not pay an attribute query; the value never changes while the
+// process runs), and the multiprocessor count through it.
 #include <cuda_runtime_api.h>
 
 #include <atomic>
@@ -10,17 +10,30 @@
 
 namespace kwb::kernels::detail {
 
-inline int multiprocessors() {
-  constexpr int kMaxDevices = 64;
-  static std::atomic<int> cached[kMaxDevices];  // 0 = not queried yet
+// One slot per device index below 64 (0 = not known yet); `query` computes a positive value
+// for the current device, asked again for devices beyond the cache. Each caller holds its own
+// cache: `static std::atomic<int> cache[kMaxCachedDevices];`.
+inline constexpr int kMaxCachedDevices = 64;
+template <class Query>
+int cachedPerDevice(std::atomic<int> (&cache)[kMaxCachedDevices], Query query) {
   int device = 0;
   KWB_CUDA_CHECK(cudaGetDevice(&device));
-  int sms = device < kMaxDevices ? cached[device].load(std::memory_order_relaxed) : 0;
-  if (sms == 0) {
-    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    if (device < kMaxDevices) cached[device].store(sms, std::memory_order_relaxed);
+  const bool slot = device < kMaxCachedDevices;
+  int v = slot ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (v == 0) {
+    v = query(device);
+    if (slot) cache[device].store(v, std::memory_order_relaxed);
   }
-  return sms;
+  return v;
+}
+
+inline int multiprocessors() {
+  static std::atomic<int> cache[kMaxCachedDevices];
+  return cachedPerDevice(cache, [](int device) {
+    int sms = 0;
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+  });
 }
 
 }  // namespace kwb::kernels::detail
