@@ -46,7 +46,6 @@
 // sgemm.warp_tiled, reported as a fallback. The launcher also refuses a device that is not
 // compute capability 9.0 (the sm_90a code runs nowhere else) and runs sgemm.mma_multistage.
 #include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -60,6 +59,8 @@
 
 #include "detail/gemm_tile_io.cuh"
 #include "detail/multiprocessors.h"
+#include "detail/tensor_map.h"
+#include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
@@ -76,11 +77,7 @@ constexpr int kThreads = (kConsumers + 1) * 128;
 constexpr int kSlabN = 64;              // n per 128-byte swizzled row of B
 constexpr int kABytes = kBM * kBK * 2;  // 16 KB per stage
 static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
-// The epilogue stages C through shared memory in boxes of 64 rows × 32 FP32 columns (one
-// 128-byte swizzled row each), two buffers per consumer warpgroup, and the TMA unit stores them.
-constexpr int kCBoxCols = 32, kCBoxRows = 64;
-constexpr int kCBoxBytes = kCBoxRows * kCBoxCols * 4;        // 8 KB
-constexpr int kCStagingBytes = kConsumers * 2 * kCBoxBytes;  // 32 KB
+constexpr int kCStagingBytes = kConsumers * 2 * wgmma::kCBoxBytes;  // 32 KB of C boxes
 
 // The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
 // leave multiprocessors idle (see chooseTileN).
@@ -97,79 +94,6 @@ struct TileN {
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
-#endif
-
-#if KWB_WGMMA_TARGET
-// Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N): d[4j + 2h
-// + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of the warpgroup's 64 × N.
-
-// Epilogue for beta = 0: alpha·d goes into a 128B-swizzled box in shared memory (16-byte chunk
-// c of row r at c ^ (r % 8), the layout mapC is encoded with: a lane quad's 32 bytes land in
-// two chunks, the 8 rows of a warp instruction spread over all 32 banks), and the warpgroup's
-// first thread hands each box to the TMA unit. The stores then run while the warpgroup is
-// already on the next tile's wgmmas; a box is rewritten only after the TMA unit has read it
-// (two buffers; wait_group.read 1 keeps the newest store in flight). TMA clips rows ≥ M and
-// columns ≥ N itself.
-template <int BN>
-__device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
-                                             std::uint32_t staging, int consumer, int row0,
-                                             int col0, float alpha) {
-  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
-  const int row = (tid / 32) * 16 + lane / 4;  // + 8h
-  const int byteInChunk = (lane & 1) * 8;      // column 2·(lane % 4) of 4 per 16-byte chunk
-#pragma unroll
-  for (int q = 0; q < BN / kCBoxCols; ++q) {
-    const std::uint32_t buf = staging + std::uint32_t((q & 1) * kCBoxBytes);
-    if (tid == 0) bulkWaitRead<1>();  // the store issued from this buffer two boxes ago
-    namedBarrier(1 + consumer, 128);
-#pragma unroll
-    for (int jj = 0; jj < kCBoxCols / 8; ++jj) {
-      const int j = q * (kCBoxCols / 8) + jj;
-      const int chunk = 2 * jj + (lane % 4) / 2;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int r = row + 8 * h;
-        storeShared(buf + std::uint32_t(r * 128 + ((chunk ^ (r & 7)) << 4) + byteInChunk),
-                    alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
-      }
-    }
-    fenceProxyAsync();
-    namedBarrier(1 + consumer, 128);
-    if (tid == 0) {
-      tmaStore2d(mapC, buf, col0 + q * kCBoxCols, row0 + 64 * consumer);
-      bulkCommit();
-    }
-  }
-}
-
-// Epilogue straight from registers: any beta (C is read only when beta != 0: BLAS lets C hold
-// NaN when beta == 0), rows and columns guarded. N % 8 == 0 and the column is even, so a pair
-// is wholly inside or outside; a lane quad writes one 32-byte sector.
-template <int BN>
-__device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float* c, int m, int n,
-                                                int consumer, int row0, int col0, float alpha,
-                                                float beta) {
-  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
-  const int rowBase = row0 + consumer * 64 + (tid / 32) * 16 + lane / 4;
-  const int colBase = col0 + 2 * (lane % 4);
-#pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    const int col = colBase + 8 * j;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int row = rowBase + 8 * h;
-      if (row >= m || col >= n) continue;
-      float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
-      float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
-      if (beta != 0.f) {
-        const float2 old = *q;
-        v.x = fmaf(beta, old.x, v.x);
-        v.y = fmaf(beta, old.y, v.y);
-      }
-      *q = v;
-    }
-  }
-}
 #endif
 
 // Work unit u of a CTA: with CM = 1 tile u in grouped order; with clusters of CM CTAs along M,
@@ -318,8 +242,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       fenceOperands(d);
 
       if (tmaStore)
-        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * kCBoxBytes), consumer, row0,
-                         col0, alpha);
+        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
+                         row0, col0, alpha);
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
     }
@@ -333,44 +257,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // --- host -------------------------------------------------------------------------------------
-
-// cuTensorMapEncodeTiled is a driver API function; fetched through the runtime so the library
-// needs no -lcuda.
-PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* p = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    KWB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
-                                                    cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || !p)
-      throw cuda::CudaError("sgemm.wgmma: the driver has no cuTensorMapEncodeTiled", 0, false);
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-  }();
-  return fn;
-}
-
-// A row-major matrix of `rows` × `cols` (FP16 or FP32) seen as a 2-D tensor (cols innermost),
-// copied in boxes of boxCols × boxRows with the 128-byte swizzle; out-of-range elements read
-// as zero and are not written.
-CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::int64_t rows,
-                      std::int64_t cols, std::uint32_t boxCols, std::uint32_t boxRows,
-                      const char* what) {
-  CUtensorMap map{};
-  const cuuint64_t elementBytes = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ? 2 : 4;
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(cols) * elementBytes};  // bytes between rows
-  const cuuint32_t box[2] = {boxCols, boxRows};
-  const cuuint32_t elementStrides[2] = {1, 1};
-  const CUresult r =
-      tensorMapEncoder()(&map, type, 2, const_cast<void*>(base), dims, strides, box, elementStrides,
-                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS)
-    throw cuda::CudaError(std::string("sgemm.wgmma: cuTensorMapEncodeTiled failed for ") + what +
-                              " (CUresult " + std::to_string(int(r)) + ")",
-                          int(r), false);
-  return map;
-}
 
 // Compute capability 9.0, the only device the sm_90a code runs on; queried once per device.
 bool isHopper() {
@@ -465,12 +351,14 @@ void launchTiles(const GemmArgs& g) {
   const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
 
   constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  const CUtensorMap mapA = tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
-  const CUtensorMap mapB = tensorMap(g.bHalf, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+  const CUtensorMap mapA = detail::tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
+  const CUtensorMap mapB =
+      detail::tensorMap(g.bHalf, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
   const bool tmaStore = tmaEpilogue(g);
-  const CUtensorMap mapC = tmaStore ? tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m,
-                                                g.shape.n, kCBoxCols, kCBoxRows, "C")
-                                    : CUtensorMap{};
+  const CUtensorMap mapC =
+      tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
+                                   wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
+               : CUtensorMap{};
   KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(T::kSmemBytes)));
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();

@@ -1,0 +1,90 @@
+#pragma once
+// sgemm.wgmma's epilogues (sm_90a): how a consumer warpgroup's accumulators reach C, through
+// the TMA unit (beta = 0) or straight from registers (any beta). Included by sgemm_wgmma.cu.
+#include <cuda.h>
+
+#include <cstdint>
+
+#include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+
+namespace kwb::kernels::wgmma {
+
+// The TMA epilogue stages C through shared memory in boxes of 64 rows × 32 FP32 columns (one
+// 128-byte swizzled row each), two buffers per consumer warpgroup.
+constexpr int kCBoxCols = 32, kCBoxRows = 64;
+constexpr int kCBoxBytes = kCBoxRows * kCBoxCols * 4;  // 8 KB
+
+#if KWB_WGMMA_TARGET
+// Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N): d[4j + 2h
+// + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of the warpgroup's 64 × N.
+
+// Epilogue for beta = 0: alpha·d goes into a 128B-swizzled box in shared memory (16-byte chunk
+// c of row r at c ^ (r % 8), the layout mapC is encoded with: a lane quad's 32 bytes land in
+// two chunks, the 8 rows of a warp instruction spread over all 32 banks), and the warpgroup's
+// first thread hands each box to the TMA unit. The stores then run while the warpgroup is
+// already on the next tile's wgmmas; a box is rewritten only after the TMA unit has read it
+// (two buffers; wait_group.read 1 keeps the newest store in flight). TMA clips rows ≥ M and
+// columns ≥ N itself.
+template <int BN>
+__device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
+                                             std::uint32_t staging, int consumer, int row0,
+                                             int col0, float alpha) {
+  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
+  const int row = (tid / 32) * 16 + lane / 4;  // + 8h
+  const int byteInChunk = (lane & 1) * 8;      // column 2·(lane % 4) of 4 per 16-byte chunk
+#pragma unroll
+  for (int q = 0; q < BN / kCBoxCols; ++q) {
+    const std::uint32_t buf = staging + std::uint32_t((q & 1) * kCBoxBytes);
+    if (tid == 0) bulkWaitRead<1>();  // the store issued from this buffer two boxes ago
+    namedBarrier(1 + consumer, 128);
+#pragma unroll
+    for (int jj = 0; jj < kCBoxCols / 8; ++jj) {
+      const int j = q * (kCBoxCols / 8) + jj;
+      const int chunk = 2 * jj + (lane % 4) / 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = row + 8 * h;
+        storeShared(buf + std::uint32_t(r * 128 + ((chunk ^ (r & 7)) << 4) + byteInChunk),
+                    alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+      }
+    }
+    fenceProxyAsync();
+    namedBarrier(1 + consumer, 128);
+    if (tid == 0) {
+      tmaStore2d(mapC, buf, col0 + q * kCBoxCols, row0 + 64 * consumer);
+      bulkCommit();
+    }
+  }
+}
+
+// Epilogue straight from registers: any beta (C is read only when beta != 0: BLAS lets C hold
+// NaN when beta == 0), rows and columns guarded. N % 8 == 0 and the column is even, so a pair
+// is wholly inside or outside; a lane quad writes one 32-byte sector.
+template <int BN>
+__device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float* c, int m, int n,
+                                                int consumer, int row0, int col0, float alpha,
+                                                float beta) {
+  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
+  const int rowBase = row0 + consumer * 64 + (tid / 32) * 16 + lane / 4;
+  const int colBase = col0 + 2 * (lane % 4);
+#pragma unroll
+  for (int j = 0; j < BN / 8; ++j) {
+    const int col = colBase + 8 * j;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = rowBase + 8 * h;
+      if (row >= m || col >= n) continue;
+      float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
+      float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+      if (beta != 0.f) {
+        const float2 old = *q;
+        v.x = fmaf(beta, old.x, v.x);
+        v.y = fmaf(beta, old.y, v.y);
+      }
+      *q = v;
+    }
+  }
+}
+#endif
+
+}  // namespace kwb::kernels::wgmma
