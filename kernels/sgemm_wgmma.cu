@@ -348,7 +348,6 @@ void launchTiles(const GemmArgs& g) {
   auto* kernel = &hgemmWgmmaKernel<BN, CM>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
-  const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
 
   constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   const CUtensorMap mapA = detail::tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
@@ -369,6 +368,7 @@ void launchTiles(const GemmArgs& g) {
         mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c, tilesM, grid.tilesN, group, tmaStore);
     KWB_CHECK_LAUNCH();
   } else {
+    const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
     std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));

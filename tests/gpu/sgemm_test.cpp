@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,8 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
     if (k.id == "sgemm.wgmma" && s.k == 80) {
       int sms = 0;
       ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-      if (33 * 32 >= 8 * sms) {  // the clustered kernel ran, not the single-CTA one
+      const std::int64_t tiles = (s.m + 127) / 128 * ((s.n + 255) / 256);  // 128x256 tiles
+      if (tiles >= 8 * std::int64_t(sms)) {  // the clustered kernel ran, not the single-CTA one
         EXPECT_NE(c.ranKernel.find("clusters of 2"), std::string::npos) << c.ranKernel;
       }
     }
