@@ -17,23 +17,6 @@ struct CompareOpts {
   double sameWithin = 2.0;   // percent
 };
 
-// "3%" and "3" both mean three percent; anything else names the option and the value.
-double parsePercent(const std::string& text, const char* option) {
-  std::string s = text;
-  if (!s.empty() && s.back() == '%') s.pop_back();
-  std::size_t used = 0;
-  double v = NAN;
-  try {
-    v = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty() || !std::isfinite(v) || v < 0 || v > 1000)
-    throw InputError(std::string(option) + " '" + text +
-                     "': expected a percentage from 0 to 1000, e.g. 3%");
-  return v / 100.0;
-}
-
 std::string us(double ms) { return fixed(ms * 1e3, 2); }
 
 std::string compareTable(const RunComparison& r) {

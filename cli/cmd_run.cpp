@@ -12,6 +12,7 @@
 #include "kwb/error.h"
 #include "kwb/exporters.h"
 #include "kwb/output_watch.h"
+#include "kwb/profiler_env.h"
 #include "kwb/progression.h"
 #include "kwb/results.h"
 #include "kwb/run_info.h"
@@ -29,7 +30,9 @@ struct RunOpts {
   int warmups = 2;
   bool cold = false;
   double maxNoise = 0.01;
-  double minTime = 0.02;
+  double minTime = 0.04;
+  int rounds = 10;
+  bool timerGiven = false;
   double maxTime = 0.3;
   bool maxTimeGiven = false;  // the user's --max-time caps the minimum sample count too
   double maxCaseSeconds = kDefaultMaxCaseSeconds;
@@ -162,12 +165,18 @@ int runCommand(const RunOpts& o) {
   cfg.maxCaseSeconds = o.maxCaseSeconds;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = !o.noCuptiCheck;
+  cfg.measure.rounds = o.rounds;
+  cfg.measure.seed = o.sel.seed;
   if (o.samples > 0) {
     // A fixed count: no noise target, no time cap.
     cfg.measure.rule.minSamples = cfg.measure.rule.maxSamples = o.samples;
     cfg.measure.rule.minTimeS = 0;
     cfg.measure.rule.maxTimeS = 1e9;
+    cfg.measure.rule.maxNoise = 0;
   }
+  const Profiler profiler = detectProfiler();
+  cfg.profilerNote = cuda::adaptToProfiler(profiler, o.timerGiven, cfg.measure);
+  cfg.profiler = std::string(toString(profiler));
   auto plan = orderedPlan(sel);
   AppliedTuning tuning;
   if (!o.tuning.empty()) tuning = applyTuning(o.tuning, plan);  // outlives the run
@@ -229,6 +238,8 @@ int runCommand(const RunOpts& o) {
     std::cerr << "kwb: " << what << " " << failed.result->message << "; "
               << partial.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
   });
+  // Interleaved rounds move between the cases of a block: the watch follows each sample.
+  cfg.heartbeat = [&](int index) { caseTimeout.started(index); };
   const auto sink = [&](const StreamEvent& e) {
     const std::lock_guard<std::mutex> hold(watchdog.lock());
     if (e.type == EventType::kCaseStarted) caseTimeout.started(e.index);
@@ -274,7 +285,8 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(0, 1000000));
   sub->add_flag("--cold", o->cold, "Flush L2 before every sample (default: hot L2)");
   sub->add_option("--max-noise", o->maxNoise,
-                  "Stop once the median's 95% CI is within ±X (relative)")
+                  "A case whose median's 95% CI is wider than ±X (relative) after the rounds gets "
+                  "up to as many rounds again, within --max-time (default 0.01; 0: no extra rounds)")
       ->check(finiteRange(0.0, 1.0));
   sub->add_option("--min-time", o->minTime, "Minimum sampling time per case, seconds")
       ->check(finiteRange(0.0, 86400.0));
@@ -291,7 +303,11 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "End the run when one case runs longer than this many seconds (a kernel that "
                   "never ends): that case is an error, the rest are not run; 0: no limit (default)")
       ->check(finiteRange(0.0, 1e9));
-  addTimerOption(*sub, o->timer);
+  auto* timer = addTimerOption(*sub, o->timer);
+  sub->add_option("--rounds", o->rounds,
+                  "Spread each case's samples over N rounds, round-robin across the cases; the "
+                  "CI comes from the spread between rounds (default 10; 1: all at once)")
+      ->check(CLI::Range(1, 1000));
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");
   sub->add_option("--tuning", o->tuning,
@@ -303,8 +319,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");
   sub->add_option("--md", o->md, "Write a Markdown report here");
-  sub->callback([o, maxTime, &exitCode] {
+  sub->callback([o, maxTime, timer, &exitCode] {
     o->maxTimeGiven = maxTime->count() > 0;
+    o->timerGiven = timer->count() > 0;
     exitCode = runCommand(*o);
   });
 }

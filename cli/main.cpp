@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   kwb::cli::addExportCommand(app, exitCode);
   kwb::cli::addTuneCommand(app, exitCode);
   kwb::cli::addCompareCommand(app, exitCode);
+  kwb::cli::addAbCommand(app, exitCode);
   kwb::cli::addProfileCommand(app, exitCode);
   kwb::cli::addCompileCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.

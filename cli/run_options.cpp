@@ -73,9 +73,9 @@ void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite
   sub.add_option("--device", sel.device, "CUDA device index")->check(CLI::NonNegativeNumber);
 }
 
-void addTimerOption(CLI::App& sub, std::string& timer) {
+CLI::Option* addTimerOption(CLI::App& sub, std::string& timer) {
   timer = std::string(toString(kDefaultTimer));
-  sub.add_option("--timer", timer,
+  return sub.add_option("--timer", timer,
                  "What clock times a sample: back-to-back (default; launches replayed from a CUDA "
                  "graph), isolated (launches queued behind a blocking kernel), cupti (CUPTI's "
                  "kernel durations) or host (host-inclusive, dispatch included)")
@@ -155,6 +155,22 @@ std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel) {
   if (sel.family->oneDimensional)
     return cuda::orderVectorPlan(sel.kernels, *sel.family, sel.counts, sel.types);
   return cuda::orderPlan(sel.kernels, sel.shapes);
+}
+
+double parsePercent(const std::string& text, const char* option) {
+  std::string s = text;
+  if (!s.empty() && s.back() == '%') s.pop_back();
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty() || !std::isfinite(v) || v < 0 || v > 1000)
+    throw InputError(std::string(option) + " '" + text +
+                     "': expected a percentage from 0 to 1000, e.g. 3%");
+  return v / 100.0;
 }
 
 void checkWritable(const std::string& path) {

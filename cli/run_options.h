@@ -41,7 +41,7 @@ ResolvedSelection resolve(const Selection& sel, const char* defaultSuite);
 std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel);
 
 // --timer isolated|back-to-back|cupti|host, shared by run and tune (docs/MEASUREMENT.md).
-void addTimerOption(CLI::App& sub, std::string& timer);
+CLI::Option* addTimerOption(CLI::App& sub, std::string& timer);
 // A number option's check: finite and within [lo, hi] ("nan", "inf" and "1e999" are refused,
 // which CLI::Range lets through). CLI11 reports the message with the option's name (exit 2).
 CLI::Validator finiteRange(double lo, double hi);
@@ -50,6 +50,10 @@ CLI::Validator finiteRange(double lo, double hi);
 extern const CLI::Validator kNotEmpty;
 // A seed: a whole number from 0 to 2^64 - 1 ("-1" is refused, not wrapped).
 extern const CLI::Validator kSeed;
+
+// "3%" and "3" both mean three percent (returned as 0.03); anything else is an InputError naming
+// the option and the value.
+double parsePercent(const std::string& text, const char* option);
 
 // Fails early (InputError naming the path) when an output file could not be written, so a
 // long run never ends in losing its results.

@@ -101,12 +101,15 @@ if has scaling; then
   tail -2 "$OUT/scaling.err"
 fi
 if has repeat; then
-  section "spec-benchmark three times: each case's spread of medians"
+  section "spec-benchmark three times back to back: spread of medians, CI coverage, kwb compare"
   for i in 1 2 3; do
     /usr/bin/time -f "run $i: wall %e s" $KWB run --suite spec-benchmark --json "$OUT/repeat$i.json" >/dev/null 2>"$OUT/repeat$i.err"
     tail -1 "$OUT/repeat$i.err"
   done
   python3 scripts/median-spread.py "$OUT"/repeat{1,2,3}.json | tee "$OUT/repeat.txt" | tail -3
+  # Reports the repeatability targets (docstring of repeat-check.py); it does not fail the step.
+  python3 scripts/repeat-check.py --kwb $KWB "$OUT"/repeat{1,2,3}.json --json "$OUT/repeat-check.json" \
+    | tee "$OUT/repeat-check.txt"
 fi
 if has ncu-timer; then
   section "kwb's timers against Nsight Compute gpu__time_duration"

@@ -2,11 +2,13 @@
 #include "kwb/cuda/runner.h"
 #include "kwb/family.h"
 #include "kwb/format.h"
+#include "kwb/replicates.h"
 
 namespace kwb::cuda {
 
 void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c) {
   c.samplesMs = m.samplesMs;
+  c.sampleRounds = m.rounds;
   c.launchesPerSample = m.launchesPerSample;
   c.coldL2 = opt.coldL2;
   c.timer = m.timer;
@@ -16,6 +18,10 @@ void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResu
   c.kernels = m.kernels;
   c.cuptiMedianMs = m.cuptiMedianMs;
   c.summary = stats::summarize(c.samplesMs);
+  // The CI includes the drift between rounds (kwb/replicates.h), not only the samples' scatter.
+  const auto honest = stats::estimateReplicated(c.samplesMs, c.sampleRounds);
+  c.summary.ci95 = honest.ci95;
+  c.uncertainty = honest.uncertainty;
   c.timerVsCuptiPct.reset();
   if (m.cuptiMedianMs && *m.cuptiMedianMs > 0 && c.summary.median > 0)
     c.timerVsCuptiPct = 100.0 * (c.summary.median - *m.cuptiMedianMs) / *m.cuptiMedianMs;

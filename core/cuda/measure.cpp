@@ -11,8 +11,9 @@
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/timer_kernels.h"
-#include "kwb/throttle_filter.h"
+#include "kwb/error.h"
 #include "kwb/stats.h"
+#include "kwb/throttle_filter.h"
 #include "sampler.h"
 
 namespace kwb::cuda {
@@ -123,7 +124,32 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
 
 }  // namespace
 
+std::string adaptToProfiler(Profiler p, bool timerGiven, MeasureOptions& opt) {
+  if (p == Profiler::kNone) return "";
+  const std::string name(toString(p));
+  opt.cuptiCheck = false;
+  if (p == Profiler::kNsightSystems)
+    return "running under " + name + ": timer " + std::string(toString(opt.timer)) +
+           ", no CUPTI check (the profiler owns CUPTI)";
+  if (timerGiven && opt.timer != TimerMode::kHost)
+    throw InputError("--timer " + std::string(toString(opt.timer)) + " cannot run under " + name +
+                     ": it replays each kernel while the blocking kernel holds the stream; use "
+                     "--timer host (the default under a profiler)");
+  opt.timer = TimerMode::kHost;
+  opt.rounds = 1;
+  opt.warmups = 1;
+  opt.maxWarmupS = 0;
+  opt.rule.minSamples = opt.rule.maxSamples = 3;
+  opt.rule.minTimeS = 0;
+  opt.rule.maxNoise = 0;
+  opt.batchBelowMs = 0;  // one launch per sample: each is profiled
+  return "running under " + name +
+         ": timer host, 3 samples of one launch per case, no CUPTI check (the profiler replays "
+         "every kernel; its own durations are the figures to read)";
+}
+
 void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings) {
+  settings.replicates = opt.rounds;
   settings.coldL2 = opt.coldL2;
   settings.warmups = opt.warmups;
   settings.minSamples = opt.rule.minSamples;
@@ -145,70 +171,93 @@ void L2Flusher::flush(CUstream_st* stream) {
   KWB_CUDA_CHECK(cudaMemsetAsync(m_buf.get(), value, m_buf.bytes(), stream));
 }
 
+TimedCase::TimedCase(std::function<void()> enqueue, CUstream_st* stream,
+                     const MeasureOptions& opt, L2Flusher* flusher)
+    : m_enqueue(std::move(enqueue)), m_stream(stream), m_opt(opt) {
+  m_m.timer = opt.timer;
+  // One plain launch first: lazy module loading and cuBLAS's first-call work must not
+  // happen behind the blocking kernel (they can wait on the device).
+  m_enqueue();
+  KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  m_sampler = std::make_unique<Sampler>(m_enqueue, stream, flusher);
+  const WarmUp warm = warmUp(*m_sampler, opt);
+  m_m.warmupSmClockMhz = warm.smClockMhz;
+  m_m.launchesPerSample = launchesFor(m_m.timer, opt, warm.fastestMs);
+  if (m_m.timer == TimerMode::kBackToBack) {
+    if (auto why = m_sampler->captureGraph(m_m.launchesPerSample)) {
+      m_m.timerNote = *why + "; timed isolated instead";
+      m_m.timer = TimerMode::kIsolated;
+      m_m.launchesPerSample = launchesFor(m_m.timer, opt, warm.fastestMs);
+    }
+  }
+  if (m_m.timer == TimerMode::kCupti) {
+    m_tracer = std::make_unique<CuptiTracer>();  // CuptiUnavailable: the caller reports it
+    m_sampler->attachTracer(m_tracer.get());
+  }
+  m_sampleMs = std::max(warm.fastestMs, 1e-4) * m_m.launchesPerSample;
+  m_throttle = std::make_unique<ThrottleFilter>(m_m.warmupSmClockMhz, opt.throttleFraction,
+                                                std::size_t(std::max(opt.rule.minSamples, 10)));
+}
+
+TimedCase::~TimedCase() = default;
+
+int TimedCase::targetSamples() const {
+  const StoppingRule& r = m_opt.rule;
+  const double perSample = std::max(m_sampleMs, 1e-4) * 1e-3;  // seconds
+  int n = std::max(r.minSamples, int(std::ceil(r.minTimeS / perSample)));
+  const int byTime = int(std::floor(r.maxTimeS / perSample));
+  n = std::min(n, std::max(byTime, r.timeCapsMinSamples ? 1 : r.minSamples));
+  return std::clamp(n, 1, std::max(r.maxSamples, 1));
+}
+
+int TimedCase::sweepsPerRound(int rounds) const {
+  const int n = targetSamples();
+  return n >= rounds ? (n + rounds - 1) / rounds : 1;
+}
+
+bool TimedCase::wantsSample(int round, int sweep, int rounds) const {
+  const int n = targetSamples();
+  if (n >= rounds) return sweep < (n + rounds - 1) / rounds;
+  // Fewer samples than rounds: one in each of n rounds spread evenly over the run.
+  const int r = round % rounds;
+  return sweep == 0 && (r + 1) * n / rounds > r * n / rounds;
+}
+
+void TimedCase::take(int round, int sweep) {
+  const auto t0 = Clock::now();
+  NvtxRange range(m_opt.nvtxRange);
+  const Sample s = m_sampler->take(m_m.timer, m_m.launchesPerSample, m_opt.coldL2);
+  if (m_throttle->keep(s.smClockMhz, m_m.samplesMs.size())) {
+    m_m.samplesMs.push_back(s.ms);
+    m_m.rounds.push_back(round);
+    m_m.sweeps.push_back(sweep);
+    m_traced.insert(m_traced.end(), s.kernels.begin(), s.kernels.end());
+  }
+  m_m.throttledSamples = m_throttle->dropped();
+  m_sampledS += secondsSince(t0);
+}
+
+Measurement TimedCase::finish(const std::function<bool()>& cancelled) {
+  if (m_throttle->rebased())
+    m_m.timerNote += std::string(m_m.timerNote.empty() ? "" : "; ") + m_throttle->note();
+  if (m_tracer) {
+    m_sampler->attachTracer(nullptr);
+    m_m.kernels = kernelRecords(m_traced, m_m.launchesPerSample * int(m_m.samplesMs.size()));
+    if (!m_m.samplesMs.empty()) m_m.cuptiMedianMs = stats::median(m_m.samplesMs);
+  } else if (m_opt.cuptiCheck && !(cancelled && cancelled())) {
+    crossCheckWithCupti(*m_sampler, m_m.timer, m_m.launchesPerSample, m_opt, m_m);
+  }
+  return m_m;
+}
+
 Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
                     const MeasureOptions& opt, L2Flusher* flusher,
                     const std::function<bool()>& cancelled) {
-  Measurement m;
-  m.timer = opt.timer;
-  // One plain launch first: lazy module loading and cuBLAS's first-call work must not
-  // happen behind the blocking kernel (they can wait on the device).
-  enqueue();
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
-
-  Sampler sampler(enqueue, stream, flusher);
-  const WarmUp warm = warmUp(sampler, opt);
-  m.warmupSmClockMhz = warm.smClockMhz;
-  m.launchesPerSample = launchesFor(m.timer, opt, warm.fastestMs);
-  if (m.timer == TimerMode::kBackToBack) {
-    if (auto why = sampler.captureGraph(m.launchesPerSample)) {
-      m.timerNote = *why + "; timed isolated instead";
-      m.timer = TimerMode::kIsolated;
-      m.launchesPerSample = launchesFor(m.timer, opt, warm.fastestMs);
-    }
-  }
-  std::unique_ptr<CuptiTracer> tracer;
-  if (m.timer == TimerMode::kCupti) {
-    tracer = std::make_unique<CuptiTracer>();  // CuptiUnavailable: the caller reports it
-    sampler.attachTracer(tracer.get());
-  }
-
-  std::vector<KernelActivity> traced;
-  const auto begin = Clock::now();
-  std::optional<NvtxRange> range(std::in_place, opt.nvtxRange);
-  ThrottleFilter throttle(m.warmupSmClockMhz, opt.throttleFraction,
-                          std::size_t(std::max(opt.rule.minSamples, 10)));
-  for (;;) {
-    if (cancelled && cancelled()) break;
-    Sample s = sampler.take(m.timer, m.launchesPerSample, opt.coldL2);
-    if (throttle.keep(s.smClockMhz, m.samplesMs.size())) {
-      m.samplesMs.push_back(s.ms);
-      traced.insert(traced.end(), s.kernels.begin(), s.kernels.end());
-    }
-    m.throttledSamples = throttle.dropped();
-    const double elapsed = secondsSince(begin);
-    m.reason = shouldStop(opt.rule, m.samplesMs, elapsed);
-    // Dropped samples count toward the minimum the time cap waits for, and a GPU that
-    // throttles every sample must not keep the case running forever.
-    const std::size_t taken = m.samplesMs.size() + std::size_t(m.throttledSamples);
-    if (m.reason == StopReason::kContinue && m.throttledSamples > 0 &&
-        ((elapsed >= opt.rule.maxTimeS &&
-          taken >=
-              std::size_t(opt.rule.timeCapsMinSamples ? 1 : std::max(opt.rule.minSamples, 1))) ||
-         taken >= 2 * std::size_t(opt.rule.maxSamples) + 10))
-      m.reason = StopReason::kMaxTime;
-    if (m.reason != StopReason::kContinue) break;
-  }
-  if (throttle.rebased())
-    m.timerNote += std::string(m.timerNote.empty() ? "" : "; ") + throttle.note();
-  range.reset();
-  if (tracer) {
-    sampler.attachTracer(nullptr);
-    m.kernels = kernelRecords(traced, m.launchesPerSample * int(m.samplesMs.size()));
-    if (!m.samplesMs.empty()) m.cuptiMedianMs = stats::median(m.samplesMs);
-  } else if (opt.cuptiCheck && !(cancelled && cancelled())) {
-    crossCheckWithCupti(sampler, m.timer, m.launchesPerSample, opt, m);
-  }
-  return m;
+  TimedCase t(enqueue, stream, opt, flusher);
+  std::vector<RoundCase> one{{&t, 0}};
+  runRounds(one, opt, cancelled, {}, [](int, const CudaError& e) { throw e; });
+  return t.finish(cancelled);
 }
 
 LaunchOverhead measureLaunchOverhead(CUstream_st* stream) {

@@ -16,6 +16,7 @@
 #include "kwb/cuda/user_kernel.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/cuda/vector_session.h"
+#include "case_block.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
 #include "kwb/progression.h"
@@ -41,7 +42,7 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
 }
 
 // What the whole run shares: the session (stream, cuBLAS, reference cache), the L2 flusher,
-// the clock sampler, and the inputs a tuning sweep reuses.
+// the clock sampler, and the inputs a tuning sweep's configurations share.
 struct RunState {
   RunState(const RunConfig& cfg, const DeviceInfo& d)
       : session(cfg.device),
@@ -56,24 +57,19 @@ struct RunState {
   CaseGate gate;  // --max-case-seconds
   std::unique_ptr<L2Flusher> flusher;
   NvmlSampler nvml;
-  std::unique_ptr<PreparedCase> inputs;
-  std::string inputsKey;  // the kernel and shape `inputs` were prepared for
-  VectorSession vectors;  // the 1-D families' pipeline, on the session's stream
+  std::shared_ptr<PreparedCase> inputs;  // the last configurations' shared inputs
+  std::string inputsKey;                 // the kernel and shape `inputs` were prepared for
+  VectorSession vectors;                 // the 1-D families' pipeline, on the session's stream
   DeviceInfo device;
 };
 
-// Verifies `p` and, when it passed and the run times, times it. Failures are data; a lost
-// context sets `stopReason`.
-CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
-                   const std::vector<CaseResult>& done, const std::function<bool()>& cancelled,
-                   const std::function<void(const std::string&)>& warn, std::string& stopReason) {
+// Verifies a GEMM case and, when it passed and the run times, readies it for the rounds.
+// Failures are data; a lost context sets `stopReason`.
+PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
+                          const std::vector<CaseResult>& done, std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
-  if (k.problem != "gemm")
-    return runVectorCase(p, cfg, {st.vectors, st.flusher.get(), st.nvml, st.device}, done,
-                         cancelled, warn, stopReason);
-  const std::string lost =
-      "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
-  CaseResult c;
+  PendingCase pc;
+  CaseResult& c = pc.result;
   try {
     // Over --max-case-seconds: recorded as skipped with the estimate, like a shape too large.
     if (const auto why = st.gate.skipReason(k, p.shape, done)) throw InputError(*why);
@@ -81,68 +77,74 @@ CaseResult runCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     const std::string key =
         p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape) : std::string();
     if (key.empty() || key != st.inputsKey) {
-      st.inputs.reset();  // its memory is free before the next allocation
+      st.inputs.reset();  // the run's own reference goes; a block may still hold them
+      st.inputsKey.clear();
       st.inputs = st.session.prepare(k, p.shape, cfg.seed);
       st.inputsKey = key;
+    }
+    std::shared_ptr<PreparedCase> inputs = st.inputs;
+    if (key.empty()) {
+      st.inputs.reset();
+      st.inputsKey.clear();
     }
     // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions,
     // so a kernel writing past C fails before it can scribble over the pipeline's buffers.
     const bool user = k.family == "user";
-    const std::string outside = user ? guardViolation(k, *st.inputs, st.session.stream()) : "";
+    const std::string outside = user ? guardViolation(k, *inputs, st.session.stream()) : "";
     if (outside.empty()) {
-      c = st.session.verify(k, *st.inputs);
+      c = st.session.verify(k, *inputs);
     } else {
       c = skippedCase(k, p.shape, outside);
       c.status = CaseStatus::kFail;
     }
-    if (isGood(c.status) && !cfg.verifyOnly) {
-      if (p.config && c.status == CaseStatus::kFallback) {
-        c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
-      } else {
-        const GemmArgs args = st.inputs->args(1.0f, 0.0f);
-        st.nvml.start();
-        const Measurement m = measure([&] { k.launch(args); }, st.session.stream(), cfg.measure,
-                                      st.flusher.get(), cancelled);
-        c.clocks = st.nvml.stop();
-        recordMeasurement(m, cfg.measure, c);
-        deriveFigures(c, &st.device);
-        fillPercentOfReference(c, done);
-        fillReferenceFigure(c, done);
-        if (!m.cuptiNote.empty()) warn(k.id + " " + toString(p.shape) + ": " + m.cuptiNote);
-        if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
-          st.inputs.reset();
-          st.inputsKey.clear();
-          const CaseResult again = st.session.verifyCase(k, p.shape, freshSeed(cfg.seed));
-          if (!isGood(again.status)) {
-            c.status = again.status;
-            c.message = "second seed (after timing): " + again.message;
-          }
+    if (!isGood(c.status) || cfg.verifyOnly) return pc;
+    if (p.config && c.status == CaseStatus::kFallback) {
+      c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
+      return pc;
+    }
+    const GemmArgs args = inputs->args(1.0f, 0.0f);
+    pc.deviceBytes = key.empty() ? inputs->deviceBytes() : 0;
+    pc.inputs = std::move(inputs);
+    pc.timing = std::make_unique<TimedCase>([&k, args] { k.launch(args); }, st.session.stream(),
+                                            cfg.measure, st.flusher.get());
+    if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
+      GemmSession* session = &st.session;
+      const Shape shape = p.shape;
+      const std::uint64_t seed = freshSeed(cfg.seed);
+      pc.afterTiming = [session, &k, shape, seed](CaseResult& r) {
+        const CaseResult again = session->verifyCase(k, shape, seed);
+        if (!isGood(again.status)) {
+          r.status = again.status;
+          r.message = "second seed (after timing): " + again.message;
         }
-      }
+      };
     }
   } catch (const InputError& e) {
     c = skippedCase(k, p.shape, e.what());  // e.g. too large for device memory
+    pc.timing.reset();
   } catch (const CuptiUnavailable& e) {
-    c.clocks = st.nvml.stop();
     c.status = CaseStatus::kError;
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
+    pc.timing.reset();
   } catch (const ContextLost& e) {
     c = e.result();
-    stopReason = lost;
+    stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
+    pc.timing.reset();
   } catch (const CudaError& e) {
-    c.clocks = st.nvml.stop();
     c.kernel = k.id;
     c.shape = p.shape;
     c.precision = k.precision;
     c.status = CaseStatus::kError;
     c.message = e.what();
-    if (e.sticky()) stopReason = lost;
+    pc.timing.reset();
+    if (e.sticky())
+      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
   }
-  if (!p.config || !stopReason.empty()) {  // a case's own inputs go with it
+  if (!stopReason.empty()) {
     st.inputs.reset();
     st.inputsKey.clear();
   }
-  return c;
+  return pc;
 }
 
 }  // namespace
@@ -201,6 +203,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   doc.settings.seed = cfg.seed;
   doc.settings.verifyOnly = cfg.verifyOnly;
   if (!cfg.verifyOnly) recordMeasureOptions(cfg.measure, doc.settings);  // nothing is timed
+  doc.settings.profiler = cfg.profiler;
   doc.kernels = planKernels(plan);
 
   StreamEvent hello(EventType::kHello);
@@ -247,6 +250,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   if (doc.device->copyBandwidthGBs > 0)
     log("info", "device-to-device copy: " + fixed(doc.device->copyBandwidthGBs, 1) +
                     " GB/s read + write (the roof of the memory-bound families)");
+  if (!cfg.profilerNote.empty()) log("warn", cfg.profilerNote);
   if (!cfg.verifyOnly && !st.nvml.available())
     log("warn", "clocks not sampled: " + st.nvml.whyUnavailable());
   // The host timer also serves under profilers that serialise launches, where a stream held
@@ -261,19 +265,12 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
 
   std::string stopReason;  // set once the run cannot go on
   const auto warn = [&](const std::string& m) { log("warn", m); };
-  for (std::size_t i = 0; i < plan.size(); ++i) {
+  // Cases verified and waiting for their rounds; timed together, finished in plan order.
+  std::vector<PendingCase> block;
+  std::size_t blockBytes = 0;
+  const double budget = kBlockMemoryShare * double(doc.device->totalMemoryBytes);
+  auto finishCase = [&](CaseResult c, std::size_t i) {
     const PlanCase& p = plan[i];
-    if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
-    CaseResult c;
-    if (!stopReason.empty()) {
-      c = skippedPlanCase(p, stopReason);
-    } else {
-      StreamEvent started(EventType::kCaseStarted);
-      started.index = int(i);
-      started.planned = plannedCase(p);
-      emit(started);
-      c = runCase(p, cfg, st, doc.cases, cancelled, warn, stopReason);
-    }
     c.config = p.config;
     if (!p.ranAs.empty() && !c.fallback) c.ranKernel = p.ranAs;
     if (const auto* u = findUserKernel(c.kernel)) {  // a user's kernel names its source
@@ -285,6 +282,51 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     fin.index = int(i);
     fin.result = std::move(c);
     emit(fin);
+  };
+  auto flush = [&] {
+    BlockContext ctx{cfg, st.nvml, &st.device, cancelled, warn};
+    timeBlock(block, ctx, stopReason);
+    for (PendingCase& pc : block) {
+      finishPending(pc, ctx, doc.cases, block);
+      finishCase(std::move(pc.result), pc.index);
+    }
+    block.clear();
+    blockBytes = 0;
+  };
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const PlanCase& p = plan[i];
+    if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
+    if (!stopReason.empty()) {
+      if (!block.empty()) flush();
+      finishCase(skippedPlanCase(p, stopReason), i);
+      continue;
+    }
+    StreamEvent started(EventType::kCaseStarted);
+    started.index = int(i);
+    started.planned = plannedCase(p);
+    emit(started);
+    if (cfg.heartbeat) cfg.heartbeat(int(i));
+    auto start = [&] {
+      return p.kernel->problem == "gemm"
+                 ? startGemmCase(p, cfg, st, doc.cases, stopReason)
+                 : startVectorCase(p, cfg, {st.vectors, st.flusher.get(), st.nvml, st.device},
+                                   stopReason);
+    };
+    PendingCase pc = start();
+    // The block's inputs may be what left too little memory: time the block, free it, retry.
+    if (pc.result.status == CaseStatus::kSkipped && !block.empty() && stopReason.empty()) {
+      flush();
+      pc = start();
+    }
+    pc.index = i;
+    blockBytes += pc.deviceBytes;
+    block.push_back(std::move(pc));
+    // A block ends with the plan, or at a change of size once it holds its share of memory.
+    const bool last = i + 1 == plan.size();
+    const bool sizeEnds = last || plannedCase(plan[i + 1]).problem != plannedCase(p).problem ||
+                          plan[i + 1].shape != p.shape || !(plan[i + 1].size == p.size);
+    if (last || !stopReason.empty() || cfg.verifyOnly || (sizeEnds && double(blockBytes) >= budget))
+      flush();
   }
 
   if (!cfg.verifyOnly) doc.progression = checkProgression(doc);

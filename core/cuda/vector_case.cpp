@@ -7,6 +7,7 @@
 #include "kwb/cuda/vector_session.h"
 #include "kwb/error.h"
 #include "kwb/run_info.h"
+#include "case_block.h"
 
 namespace kwb::cuda {
 
@@ -43,46 +44,39 @@ std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>
   return plan;
 }
 
-CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
-                         const std::vector<CaseResult>& done,
-                         const std::function<bool()>& cancelled,
-                         const std::function<void(const std::string&)>& warn,
-                         std::string& stopReason) {
+PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
+                            std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
   const Family& f = findFamily(k.problem);
   const std::string label =
       k.id + " " + countText(p.size.count) + " " + std::string(toString(p.size.type));
-  CaseResult c;
+  PendingCase pc;
+  CaseResult& c = pc.result;
   try {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
-    auto vc = st.session.prepare(f, k, p.size, cfg.seed);
+    std::shared_ptr<VectorCase> vc = st.session.prepare(f, k, p.size, cfg.seed);
     c = st.session.verify(f, k, *vc);
     if (isGood(c.status) && !cfg.verifyOnly) {
       const VectorArgs args = vc->args();
-      st.nvml.start();
-      const Measurement m =
-          measure([&] { k.launchVector(args); }, args.stream, cfg.measure, st.flusher, cancelled);
-      c.clocks = st.nvml.stop();
-      recordMeasurement(m, cfg.measure, c);
-      deriveFigures(c, &st.device);
-      fillReferenceFigure(c, done);
-      if (!m.cuptiNote.empty()) warn(label + ": " + m.cuptiNote);
+      pc.deviceBytes = vc->deviceBytes();
+      pc.inputs = std::move(vc);
+      pc.timing = std::make_unique<TimedCase>([&k, args] { k.launchVector(args); }, args.stream,
+                                              cfg.measure, st.flusher);
     }
   } catch (const InputError& e) {
     c = skippedPlanCase(p, e.what());  // e.g. too large for device memory
+    pc.timing.reset();
   } catch (const CuptiUnavailable& e) {
-    c.clocks = st.nvml.stop();
     c.status = CaseStatus::kError;
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
+    pc.timing.reset();
   } catch (const CudaError& e) {
-    c.clocks = st.nvml.stop();
-    const ClockSample clocks = c.clocks;
     c = skippedPlanCase(p, e.what());
-    c.clocks = clocks;
     c.status = CaseStatus::kError;
+    pc.timing.reset();
     if (e.sticky()) stopReason = "not run: the CUDA context was lost after " + label;
   }
-  return c;
+  return pc;
 }
 
 std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,

@@ -49,6 +49,12 @@ CaseStatus parseCaseStatus(std::string_view text) {
                    "' (known: pass, fail, fallback, invalid, error, crashed, skipped)");
 }
 
+const PairedRatio* CaseResult::pairedWith(std::string_view reference) const {
+  for (const auto& p : paired)
+    if (p.reference == reference) return &p;
+  return nullptr;
+}
+
 const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape) const {
   for (const auto& c : cases)
     if (c.kernel == kernel && c.shape == shape) return &c;

@@ -179,6 +179,45 @@ static stats::Summary summaryFromJson(const json& j) {
   return s;
 }
 
+static json pairedToJson(const std::vector<PairedRatio>& paired) {
+  json a = json::array();
+  for (const auto& p : paired)
+    a.push_back({{"reference", p.reference},
+                 {"pct", p.pct},
+                 {"ci95", {p.ci95.low, p.ci95.high}},
+                 {"pairs", p.pairs},
+                 {"replicates", p.replicates}});
+  return a;
+}
+static std::vector<PairedRatio> pairedFromJson(const json& a) {
+  std::vector<PairedRatio> out;
+  for (const auto& j : a) {
+    PairedRatio p;
+    get(j, "reference", p.reference);
+    get(j, "pct", p.pct);
+    jsonread::read(j.at("ci95").at(0), "ci95", p.ci95.low);
+    jsonread::read(j.at("ci95").at(1), "ci95", p.ci95.high);
+    get(j, "pairs", p.pairs);
+    get(j, "replicates", p.replicates);
+    out.push_back(p);
+  }
+  return out;
+}
+static json uncertaintyToJson(const stats::Uncertainty& u) {
+  return {{"replicates", u.replicates},
+          {"withinPct", u.withinPct},
+          {"betweenPct", u.betweenPct},
+          {"ciMethod", toString(u.method)}};
+}
+static stats::Uncertainty uncertaintyFromJson(const json& j) {
+  stats::Uncertainty u;
+  get(j, "replicates", u.replicates);
+  get(j, "withinPct", u.withinPct);
+  get(j, "betweenPct", u.betweenPct);
+  u.method = stats::parseCiMethod(j.at("ciMethod").get<std::string>());
+  return u;
+}
+
 void to_json(json& j, const CaseResult& v) {
   j = {{"kernel", v.kernel},
        {"problem", v.problem},
@@ -192,6 +231,8 @@ void to_json(json& j, const CaseResult& v) {
        {"ranKernel", v.ranKernel},
        {"verification", nullptr},
        {"samplesMs", v.samplesMs},
+       {"sampleRounds", v.sampleRounds},
+       {"uncertainty", uncertaintyToJson(v.uncertainty)},
        {"launchesPerSample", v.launchesPerSample},
        {"coldL2", v.coldL2},
        {"timer", toString(v.timer)},
@@ -205,6 +246,7 @@ void to_json(json& j, const CaseResult& v) {
        {"gflops", v.gflops},
        {"pctOfFp32Reference", v.pctOfFp32Reference ? json(*v.pctOfFp32Reference) : json(nullptr)},
        {"pctOfFp16Reference", v.pctOfFp16Reference ? json(*v.pctOfFp16Reference) : json(nullptr)},
+       {"paired", pairedToJson(v.paired)},
        {"arithmeticIntensity", v.arithmeticIntensity},
        {"bandwidthGBs", v.bandwidthGBs},
        {"clocks",
@@ -269,6 +311,18 @@ void from_json(const json& j, CaseResult& v) {
     v.verification = out;
   }
   get(j, "samplesMs", v.samplesMs);
+  // Schema 5: each sample's round and the CI's make-up; older documents are one round with
+  // the distribution-free CI they were written with.
+  v.sampleRounds.clear();
+  v.uncertainty = {};
+  if (auto r = j.find("sampleRounds"); r != j.end() && !r->is_null()) get(j, "sampleRounds", v.sampleRounds);
+  if (!v.sampleRounds.empty() && v.sampleRounds.size() != v.samplesMs.size())
+    throw InputError("sampleRounds has " + std::to_string(v.sampleRounds.size()) +
+                     " entries for " + std::to_string(v.samplesMs.size()) + " samples");
+  if (auto u = j.find("uncertainty"); u != j.end() && !u->is_null())
+    v.uncertainty = uncertaintyFromJson(*u);
+  else if (!v.samplesMs.empty())
+    v.uncertainty.replicates = 1;
   get(j, "launchesPerSample", v.launchesPerSample);
   get(j, "coldL2", v.coldL2);
   // Schema 1 had no timer field: its events enclosed the host's enqueue.
@@ -292,6 +346,8 @@ void from_json(const json& j, CaseResult& v) {
   get(j, "gflops", v.gflops);
   getOpt(j, "pctOfFp32Reference", v.pctOfFp32Reference);
   getOpt(j, "pctOfFp16Reference", v.pctOfFp16Reference);
+  v.paired.clear();
+  if (auto p = j.find("paired"); p != j.end() && !p->is_null()) v.paired = pairedFromJson(*p);
   get(j, "arithmeticIntensity", v.arithmeticIntensity);
   get(j, "bandwidthGBs", v.bandwidthGBs);
   const auto& c = j.at("clocks");
@@ -318,7 +374,8 @@ void to_json(json& j, const RunSettings& v) {
        {"warmups", v.warmups},       {"minSamples", v.minSamples},
        {"maxSamples", v.maxSamples}, {"minTimeS", v.minTimeS},
        {"maxTimeS", v.maxTimeS},     {"maxNoise", v.maxNoise},
-       {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck}};
+       {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck},
+       {"replicates", v.replicates}, {"profiler", v.profiler}};
 }
 void from_json(const json& j, RunSettings& v) {
   get(j, "suite", v.suite);
@@ -334,6 +391,8 @@ void from_json(const json& j, RunSettings& v) {
   v.timer =
       parseTimerMode(jsonread::value(j, "timer", std::string(toString(TimerMode::kHostEvents))));
   v.cuptiCheck = jsonread::value(j, "cuptiCheck", false);
+  v.replicates = jsonread::value(j, "replicates", 1);
+  v.profiler = jsonread::value(j, "profiler", std::string());
 }
 
 void to_json(json& j, const KnownAnswer& v) {

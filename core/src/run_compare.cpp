@@ -8,33 +8,9 @@
 namespace kwb {
 namespace {
 
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, std::abs(x) < 0.01 ? "%+.2f%%" : "%+.1f%%", 100.0 * x);
-  return buf;
-}
-
-double halfWidth(const stats::Interval& ci, double median) {
-  return median > 0 ? (ci.high - ci.low) / 2.0 / median : INFINITY;
-}
-
 std::string caseName(const CaseResult& c) { return c.kernel + " " + sizeLabel(c); }
 
 }  // namespace
-
-std::string_view toString(Verdict v) {
-  switch (v) {
-    case Verdict::kFaster:
-      return "FASTER";
-    case Verdict::kSlower:
-      return "SLOWER";
-    case Verdict::kSame:
-      return "SAME";
-    case Verdict::kUncertain:
-      return "UNCERTAIN";
-  }
-  return "?";
-}
 
 int RunComparison::count(Verdict v) const {
   return int(std::count_if(cases.begin(), cases.end(),
@@ -62,31 +38,27 @@ CaseComparison compareCase(const CaseResult& base, const CaseResult& now, const 
     r.reason = "a median is not positive";
     return r;
   }
-  const bool disjoint = r.newCi.low > r.baseCi.high || r.newCi.high < r.baseCi.low;
-  const double noise = std::max(halfWidth(r.baseCi, r.baseMs), halfWidth(r.newCi, r.newMs));
-  if (std::abs(r.change) <= rule.sameWithin) {
-    if (noise <= rule.sameWithin) {
-      r.verdict = Verdict::kSame;
-      r.reason = "change " + percent(r.change) + " within " + percent(rule.sameWithin).substr(1) +
-                 ", both medians known within " + percent(noise).substr(1);
-    } else {
-      r.verdict = Verdict::kUncertain;
-      r.reason = "change " + percent(r.change) + " is small, but a median is only known within " +
-                 percent(noise).substr(1);
-    }
-  } else if (disjoint) {
-    r.verdict = r.change > 0 ? Verdict::kSlower : Verdict::kFaster;
-    r.reason = "change " + percent(r.change) + ", the medians' 95% CIs are disjoint";
-  } else {
-    r.verdict = Verdict::kUncertain;
-    r.reason = "change " + percent(r.change) + ", but the medians' 95% CIs overlap";
-  }
+  r.changeCi = ratioCi(r.baseMs, r.baseCi, r.newMs, r.newCi);
+  const Decision d = decide(r.newMs / r.baseMs, r.changeCi, rule.sameWithin);
+  r.changeCi = {r.changeCi.low - 1.0, r.changeCi.high - 1.0};
+  r.verdict = d.verdict;
+  r.reason = d.reason;
+  if (d.verdict == Verdict::kUncertain)
+    r.reason += "; separate runs cannot decide this: measure both in one run with kwb ab";
   return r;
 }
 
 RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
                           const CompareRule& rule) {
   RunComparison out;
+  const std::string baseGpu = base.device ? base.device->name : "";
+  const std::string newGpu = now.device ? now.device->name : "";
+  if (baseGpu != newGpu || baseGpu.empty()) {
+    out.crossDevice = true;
+    out.deviceNote = "cross-device comparison: base " + (baseGpu.empty() ? "(no device)" : baseGpu) +
+                     ", new " + (newGpu.empty() ? "(no device)" : newGpu) +
+                     "; a change here may be the GPU, not the code";
+  }
   for (const auto& c : now.cases) {
     const CaseResult* b = base.findLike(c);
     if (!b) {

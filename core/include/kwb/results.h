@@ -12,6 +12,7 @@
 #include "kwb/device_info.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/kernel_info.h"
+#include "kwb/replicates.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
 #include "kwb/timer.h"
@@ -19,12 +20,14 @@
 
 namespace kwb {
 
-// Bumped on any incompatible change (docs/RESULTS.md). Version 4 adds problem families (a
+// Bumped on any incompatible change (docs/RESULTS.md). Version 5 takes samples in rounds spread
+// over the run (each sample's round, the CI from between-round variation, both variance
+// components) and measures "% of reference" from paired samples; version 4 adds problem families (a
 // case's problem, count, elementType and figures map; the device's copy bandwidth); version 3
 // writes a tuning sweep's configurations as cases; version 2 named the timer of every figure;
 // versions 1 to 3 are still read (version 1's timing marked host-inclusive, figures derived
 // from the GEMM fields before version 4).
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
@@ -60,6 +63,16 @@ struct KernelRecord {
   double medianMs = 0;   // median duration of one instance on the GPU
 };
 
+// A stage against a reference, measured interleaved: each of the stage's samples paired with
+// the reference's sample of the same sweep (taken milliseconds apart), their ratio per pair.
+struct PairedRatio {
+  std::string reference;  // the reference kernel id
+  double pct = 0;         // median of reference time / stage time over the pairs, in %
+  stats::Interval ci95;   // its 95% CI in %, from the rounds (kwb/replicates.h)
+  int pairs = 0;
+  int replicates = 0;
+};
+
 struct CaseResult {
   std::string kernel;
   std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
@@ -76,6 +89,10 @@ struct CaseResult {
   std::optional<Verification> verification;
   // Timing: every sample kept, milliseconds per launch.
   std::vector<double> samplesMs;
+  // The round of the run each sample was taken in (same length as samplesMs; empty before
+  // schema 5, read as one round). Rounds go round-robin over the run's cases.
+  std::vector<int> sampleRounds;
+  stats::Uncertainty uncertainty;  // what the CI in `summary` is made of
   int launchesPerSample = 1;
   bool coldL2 = false;
   TimerMode timer = kDefaultTimer;        // the timer that made samplesMs
@@ -89,6 +106,9 @@ struct CaseResult {
   double gflops = 0.0;
   std::optional<double> pctOfFp32Reference;  // vs cublas.sgemm on the same shape
   std::optional<double> pctOfFp16Reference;  // vs cublas.hgemm_f32acc (tensor-core stages)
+  // Every "% of reference" above and in `figures`, measured from paired samples (schema 5):
+  // one entry per reference the case was paired with.
+  std::vector<PairedRatio> paired;
   double arithmeticIntensity = 0.0;          // FLOP per byte of the minimum traffic
   double bandwidthGBs = 0.0;                 // minimum traffic / median time
   ClockSample clocks;
@@ -99,6 +119,8 @@ struct CaseResult {
   std::optional<TuneConfig> config;
 
   bool timed() const { return !samplesMs.empty(); }
+  // The paired ratio against `reference`, if the case was paired with it.
+  const PairedRatio* pairedWith(std::string_view reference) const;
 };
 
 // What a tuning sweep chose for one tuned shape and the shapes of its bucket
@@ -163,6 +185,10 @@ struct RunSettings {
   double maxNoise = 0;
   TimerMode timer = kDefaultTimer;
   bool cuptiCheck = true;  // each case also timed by CUPTI, its kernels listed
+  int replicates = 1;      // rounds each case's samples are spread over (schema 5)
+  // An outside profiler kwb found itself running under ("Nsight Compute", "Nsight Systems"),
+  // which chose the timer and turned the CUPTI check off; empty when none.
+  std::string profiler;
 };
 
 // The fixed GPU-side cost of one launch, measured with an empty kernel per timer: reported

@@ -1,24 +1,22 @@
 #pragma once
 // Comparing two results documents case by case: is the new run faster, slower, the same, or
-// can the samples not tell? The verdict reads the medians' 95% confidence intervals, not the
-// ratio of medians alone (nvbench's compare script classifies the same way).
+// can the samples not tell? The verdict reads the medians' 95% confidence intervals (which
+// include the drift between rounds of a run, kwb/replicates.h) through the one decision rule
+// of kwb/verdict_rule.h. Two separate runs can only decide changes larger than the drift;
+// `kwb ab` measures two things interleaved and decides far smaller ones.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "kwb/results.h"
+#include "kwb/verdict_rule.h"
 
 namespace kwb {
 
-enum class Verdict { kFaster, kSlower, kSame, kUncertain };
-std::string_view toString(Verdict v);  // "FASTER", "SLOWER", "SAME", "UNCERTAIN"
-
 struct CompareRule {
-  // Changes of the median time smaller than this (relative) are SAME when both medians are
-  // known this well; larger changes must also have disjoint CIs to be FASTER or SLOWER.
-  // 2%: three spec-benchmark runs on an H100 put 87% of case medians within 1% of each
-  // other and all within 2.7% (docs/MEASUREMENT.md); within-run CIs do not see that spread.
+  // The equivalence margin of decide(): a change whose whole CI lies within ±sameWithin is
+  // SAME; FASTER and SLOWER need a CI that excludes no change and a change beyond it.
   double sameWithin = 0.02;
 };
 
@@ -29,6 +27,7 @@ struct CaseComparison {
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
   double change = 0;  // newMs / baseMs - 1: positive is slower
+  stats::Interval changeCi;  // its 95% CI (as new / base - 1)
   Verdict verdict = Verdict::kUncertain;
   std::string reason;  // one sentence: why this verdict
 };
@@ -36,6 +35,11 @@ struct CaseComparison {
 struct RunComparison {
   std::vector<CaseComparison> cases;               // timed in both, in the new document's order
   std::vector<std::string> onlyInBase, onlyInNew;  // "kernel shape", untimed ones included
+  // The two documents were recorded on different GPU models (or one names none): their times
+  // are not comparable as a change of the code. Every verdict still stands as computed; the
+  // CLI, the Baseline tab and the report say this first.
+  bool crossDevice = false;
+  std::string deviceNote;  // "cross-device comparison: base NVIDIA H200, new NVIDIA H100 ..."
   int count(Verdict v) const;
 };
 

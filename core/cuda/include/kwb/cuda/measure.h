@@ -1,13 +1,19 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device_buffer.h"
+#include "kwb/profiler_env.h"
 #include "kwb/results.h"
 #include "kwb/stopping.h"
+#include "kwb/throttle_filter.h"
 #include "kwb/timer.h"
 
 struct CUstream_st;
@@ -16,7 +22,15 @@ namespace kwb::cuda {
 
 struct MeasureOptions {
   int warmups = 2;  // at least; warm-ups go on until the SM clock is steady
+  // How many samples a case takes (its total over the run): at least minSamples and minTimeS,
+  // at most maxSamples and maxTimeS (minSamples wins unless timeCapsMinSamples). maxNoise:
+  // a case whose CI is still wider than ±maxNoise after the rounds gets up to as many rounds
+  // again (with the cases it is paired with) while within maxTimeS.
   StoppingRule rule;
+  // The samples of every case are spread over this many rounds, round-robin across the
+  // cases timed together (docs/MEASUREMENT.md, "Rounds"); the CI comes from between rounds.
+  int rounds = 10;
+  std::uint64_t seed = 0x5EED;  // orders the cases within each sweep (seeded shuffle)
   bool coldL2 = false;
   TimerMode timer = kDefaultTimer;
   bool cuptiCheck = true;  // after sampling, time a few samples with CUPTI too
@@ -38,6 +52,8 @@ struct MeasureOptions {
 
 struct Measurement {
   std::vector<double> samplesMs;  // per launch
+  std::vector<int> rounds;        // the round of each sample
+  std::vector<int> sweeps;        // the sweep within its round: (round, sweep) pairs samples
   int launchesPerSample = 1;
   StopReason reason = StopReason::kContinue;
   TimerMode timer = kDefaultTimer;  // what made the samples (a graph may fall back)
@@ -48,6 +64,13 @@ struct Measurement {
   std::optional<double> cuptiMedianMs;  // CUPTI's per-launch kernel time
   std::string cuptiNote;                // why CUPTI gave nothing, where it did not
 };
+
+// Under an outside profiler (kwb/profiler_env.h): Nsight Compute gets the host timer (its
+// kernel replay would wait on a held stream), one round of a few samples and no CUPTI check;
+// Nsight Systems keeps the timer without the CUPTI check (CUPTI has one subscriber). Returns
+// the sentence the run logs, empty with no profiler. A timer the user chose that cannot work
+// there (`timerGiven`) is an InputError naming --timer.
+std::string adaptToProfiler(Profiler p, bool timerGiven, MeasureOptions& opt);
 
 // Writes the measurement options into the settings a results document records.
 void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings);
@@ -64,12 +87,63 @@ class L2Flusher {
   DeviceBuffer<unsigned char> m_buf;
 };
 
-// Times `enqueue` (which launches work on `stream` and returns at once) with the timer the
-// options name (docs/MEASUREMENT.md): one plain launch (module loading), warm-ups until the
-// SM clock is steady, then samples until the stopping rule says stop. Samples taken below
-// the throttle fraction of the warm-up clock are dropped and counted. Every kept sample is
-// returned. `cancelled` is polled between samples. Throws CudaError, also when a launch
-// waited on the host while the blocking kernel held the stream.
+class Sampler;
+
+// One case being timed: `enqueue` (which launches work on `stream` and returns at once) with
+// the timer the options name (docs/MEASUREMENT.md). Construction makes one plain launch
+// (module loading), warms up until the SM clock is steady, sizes a sample and captures the
+// graph; take() adds one sample of a round. Samples taken below the throttle fraction of the
+// warm-up clock are dropped and counted. What `enqueue` reads must outlive the TimedCase.
+// Throws CudaError (also when a launch waited on the host while the blocking kernel held the
+// stream) and CuptiUnavailable (timer cupti without CUPTI).
+class TimedCase {
+ public:
+  TimedCase(std::function<void()> enqueue, CUstream_st* stream, const MeasureOptions& opt,
+            L2Flusher* flusher);
+  ~TimedCase();
+  TimedCase(const TimedCase&) = delete;
+  TimedCase& operator=(const TimedCase&) = delete;
+
+  double sampleMs() const { return m_sampleMs; }  // expected length of one sample
+  // The case's total sample count (kwb/stopping.h's bounds) and how it spreads over `rounds`.
+  int targetSamples() const;
+  bool wantsSample(int round, int sweep, int rounds) const;
+  int sweepsPerRound(int rounds) const;
+  void take(int round, int sweep);
+  double sampledSeconds() const { return m_sampledS; }
+  // The CUPTI check (unless off or `cancelled`), then everything measured.
+  Measurement finish(const std::function<bool()>& cancelled);
+  const Measurement& soFar() const { return m_m; }
+
+ private:
+  std::function<void()> m_enqueue;
+  CUstream_st* m_stream;
+  MeasureOptions m_opt;
+  std::unique_ptr<Sampler> m_sampler;
+  std::unique_ptr<CuptiTracer> m_tracer;  // timer cupti
+  std::unique_ptr<ThrottleFilter> m_throttle;
+  std::vector<KernelActivity> m_traced;
+  Measurement m_m;
+  double m_sampleMs = 0;
+  double m_sampledS = 0;
+};
+
+// Times several cases together: `rounds` rounds, each a pass over the groups in order; within
+// a group (cases compared with each other: one size), sweeps of one sample per case in a
+// seeded shuffled order, so the samples of a sweep are milliseconds apart and pair up.
+// Cases whose CI is wider than rule.maxNoise afterwards get extra rounds with their group.
+// `heartbeat(i)` is called before each sample of cases[i]; `failed(i, error)` when one throws
+// a CudaError, after which that case takes no more samples (a sticky error rethrows).
+struct RoundCase {
+  TimedCase* timing = nullptr;
+  int group = 0;
+};
+void runRounds(std::vector<RoundCase>& cases, const MeasureOptions& opt,
+               const std::function<bool()>& cancelled, const std::function<void(int)>& heartbeat,
+               const std::function<void(int, const CudaError&)>& failed);
+
+// Times one case on its own (its rounds back to back): the launch overhead, the copy roof,
+// tests. `cancelled` is polled between samples.
 Measurement measure(const std::function<void()>& enqueue, CUstream_st* stream,
                     const MeasureOptions& opt, L2Flusher* flusher,
                     const std::function<bool()>& cancelled = {});

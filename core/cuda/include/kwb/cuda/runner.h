@@ -28,6 +28,14 @@ struct RunConfig {
   double maxCaseSeconds = 60.0;
   std::string toolVersion;
   std::string gitRevision;
+  // Called with a case's plan index before its verification and before each of its samples:
+  // `kwb run --case-timeout` watches the case the engine is in.
+  std::function<void(int)> heartbeat = {};
+  // Which references a case is paired with (kwb ab pairs B with A); empty: the case's own
+  // references (case_block.h, pairedReferences).
+  std::function<std::vector<std::string>(const CaseResult&)> pairWith = {};
+  std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
+  std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
 };
 
 using EventSink = std::function<void(const StreamEvent&)>;
@@ -63,8 +71,12 @@ std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
                                   const std::vector<PlannedCase>& plan);
 
-// Runs a plan case by case: verify first, then time only what verified (unless verifyOnly);
-// emits every event to `sink` and returns the results document. A case's CUDA error is
+// Runs a plan: each case is verified in plan order into a block; a block (whole sizes, up to
+// a share of device memory: the whole plan for most suites) is then timed in interleaved
+// rounds and its cases finish in plan order (docs/MEASUREMENT.md, "Rounds"). Only what
+// verified is timed (nothing with verifyOnly). Emits every event to `sink` (a case's
+// case_started at its verification, its case_finished when its block is timed) and returns
+// the results document. A case's CUDA error is
 // recorded in that case; an error that loses the CUDA context ends the run, the cases left
 // marked skipped with the reason. `cancelled` (may be empty) is polled between samples and
 // cases. Throws NoDeviceError.
@@ -83,13 +95,11 @@ struct VectorRunState {
   NvmlSampler& nvml;
   const DeviceInfo& device;
 };
-// Verifies and (unless verifyOnly) times one 1-D case, as runPlan does a GEMM case: failures
-// are data, a lost context sets `stopReason`.
-CaseResult runVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
-                         const std::vector<CaseResult>& done,
-                         const std::function<bool()>& cancelled,
-                         const std::function<void(const std::string&)>& warn,
-                         std::string& stopReason);
+struct PendingCase;
+// Verifies one 1-D case and (unless verifyOnly) readies it for the rounds, as runPlan does a
+// GEMM case: failures are data, a lost context sets `stopReason`.
+PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
+                            std::string& stopReason);
 // The known-answer tests of every 1-D family in `plan`, each with the family's reference
 // kernel where the plan has it, else its first kernel; nullopt when the plan has none.
 std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,

@@ -1,0 +1,152 @@
+// kwb ab: two kernels, or two versions of a user's kernel, timed interleaved in one run
+// (docs/MEASUREMENT.md, "A/B in one run").
+#include <iostream>
+
+#include "commands.h"
+#include "interrupt.h"
+#include "kwb/cuda/ab.h"
+#include "kwb/cuda/device.h"
+#include "kwb/error.h"
+#include "kwb/family.h"
+#include "kwb/format.h"
+#include "output.h"
+#include "run_options.h"
+#include "user_source.h"
+
+namespace kwb::cli {
+namespace {
+
+struct AbOpts {
+  Selection sel;
+  std::string a, b;
+  std::string against;  // --against old.cu: A is this version, B is --source
+  SourceOpts user;
+  std::string sameWithin = "1%";
+  std::string failOnSlower;
+  int rounds = 10;
+  std::string json;
+};
+
+std::string abTable(const AbReport& r) {
+  std::vector<std::vector<std::string>> rows{
+      {"size", "A us", "B us", "B / A", "95% CI", "pairs", "verdict"}};
+  for (const AbResult& x : r.results)
+    rows.push_back({x.size, fixed(x.aMs * 1e3, 2), fixed(x.bMs * 1e3, 2),
+                    x.ratio > 0 ? fixed(x.ratio, 4) : "", x.ratio > 0
+                        ? fixed(x.ci95.low, 4) + " .. " + fixed(x.ci95.high, 4)
+                        : "",
+                    std::to_string(x.pairs), std::string(toString(x.verdict))});
+  return formatTable(rows);
+}
+
+int abCommand(const AbOpts& o) {
+  checkWritable(o.json);
+  const double sameWithin = parsePercent(o.sameWithin, "--same-within");
+  std::optional<double> failAbove;
+  if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");
+  Selection sel = o.sel;
+  std::vector<KernelDescriptor> users;  // outlive the run
+  std::string aLabel = o.a, bLabel = o.b;
+  if (!o.user.source.empty() || !o.against.empty()) {
+    if (o.user.source.empty() || o.against.empty())
+      throw InputError("--source and --against go together: --against old.cu --source new.cu");
+    if (!o.a.empty() || !o.b.empty())
+      throw InputError("give either two kernel ids or --against/--source, not both");
+    std::string arch;
+    try {
+      arch = cuda::deviceArch(o.sel.device);
+    } catch (const cuda::CudaError&) {  // no device: runAb reports it (exit 3)
+    }
+    SourceOpts old = o.user;
+    old.source = o.against;
+    users.push_back(cuda::makeUserKernel(compileSource(old, arch)));
+    users.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+    sel.kernels = "cublas.sgemm";  // only for the shapes: user kernels are GEMM kernels
+    aLabel = o.against;
+    bLabel = o.user.source;
+  } else {
+    if (o.a.empty() || o.b.empty())
+      throw InputError("kwb ab needs two kernel ids (kwb ab sgemm.tiled sgemm.bank_free) or "
+                       "--against old.cu --source new.cu");
+    sel.kernels = o.a + "," + o.b;
+  }
+  const ResolvedSelection resolved = resolve(sel, "quick");
+  const KernelDescriptor* a = users.empty() ? nullptr : &users[0];
+  const KernelDescriptor* b = users.empty() ? nullptr : &users[1];
+  for (const KernelDescriptor* k : resolved.kernels) {
+    if (!a && k->id == o.a) a = k;
+    if (!b && k->id == o.b) b = k;
+  }
+  if (!a || !b) throw InputError("kernel '" + (a ? o.b : o.a) + "' was not found");
+  if (a->problem != b->problem)
+    throw InputError(a->id + " (" + a->problem + ") and " + b->id + " (" + b->problem +
+                     ") solve different problems");
+  std::vector<cuda::PlanCase> sizes;
+  for (const cuda::PlanCase& p : orderedPlan(resolved))
+    if (p.kernel == resolved.kernels.front()) sizes.push_back(p);
+
+  cuda::RunConfig cfg;
+  cfg.suite = resolved.suiteName;
+  cfg.seed = o.sel.seed;
+  cfg.device = o.sel.device;
+  cfg.toolVersion = KWB_VERSION;
+  cfg.gitRevision = KWB_GIT_REVISION;
+  cfg.measure.rounds = o.rounds;
+  cfg.measure.seed = o.sel.seed;
+  cfg.measure.rule.minTimeS = 0.1;  // both sides sampled for at least 0.1 s at each size
+  cfg.measure.rule.maxTimeS = 1.0;
+  const Profiler profiler = detectProfiler();
+  if (profiler != Profiler::kNone)
+    throw InputError("kwb ab times two kernels against each other and cannot run under " +
+                     std::string(toString(profiler)) + "; profile each with kwb profile");
+
+  installInterruptHandlers();
+  const auto sink = [&](const StreamEvent& e) {
+    if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
+    if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
+  };
+  AbReport r = cuda::runAb(*a, *b, sizes, cfg, sameWithin, sink, [] { return interruptRequested(); });
+  r.aLabel = aLabel.empty() ? r.a : aLabel;
+  r.bLabel = bLabel.empty() ? r.b : bLabel;
+  if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }}});
+
+  std::cout << "A: " << r.aLabel << (r.aLabel != r.a ? " (" + r.a + ")" : "") << "\n"
+            << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"
+            << "timed interleaved, " << o.rounds << " rounds; SAME within ±"
+            << fixed(100 * sameWithin, 1) << "%\n"
+            << abTable(r);
+  int regressions = 0;
+  for (const AbResult& x : r.results) {
+    std::cout << "  " << x.size << ": " << toString(x.verdict) << ": " << x.reason << '\n';
+    if (failAbove && x.verdict == Verdict::kSlower && x.ratio - 1.0 > *failAbove) ++regressions;
+  }
+  if (interruptRequested()) return kExitInterrupted;
+  if (!allPassed(r.document)) return kExitCaseFailed;
+  return regressions > 0 ? kExitCaseFailed : kExitOk;
+}
+
+}  // namespace
+
+void addAbCommand(CLI::App& app, int& exitCode) {
+  auto* sub = app.add_subcommand(
+      "ab", "Time two kernels (or two versions of your .cu) interleaved in one run: B / A with "
+            "its 95% CI and FASTER, SLOWER, SAME or UNCERTAIN at each size");
+  auto o = std::make_shared<AbOpts>();
+  sub->add_option("a", o->a, "Kernel A (the baseline), e.g. sgemm.tiled");
+  sub->add_option("b", o->b, "Kernel B (the candidate), e.g. sgemm.bank_free");
+  addSelectionOptions(*sub, o->sel, "quick");
+  addSourceOptions(*sub, o->user, false);
+  sub->add_option("--against", o->against,
+                  "With --source: the earlier version of the .cu, timed as A (the new one is B)")
+      ->check(kNotEmpty);
+  sub->add_option("--same-within", o->sameWithin,
+                  "SAME when the whole 95% CI of B / A lies within this (default 1%)");
+  sub->add_option("--fail-on-slower", o->failOnSlower,
+                  "Exit 1 when B is SLOWER than A by more than this at some size, e.g. 2%");
+  sub->add_option("--rounds", o->rounds, "Rounds the samples are spread over (default 10)")
+      ->check(CLI::Range(2, 1000));
+  sub->add_option("--json", o->json, "Write the A/B report (both documents included) here");
+  sub->callback([o, &exitCode] { exitCode = abCommand(*o); });
+}
+
+}  // namespace kwb::cli

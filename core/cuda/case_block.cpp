@@ -1,0 +1,117 @@
+#include "case_block.h"
+
+#include <algorithm>
+
+#include "kwb/cuda/nvml_sampler.h"
+#include "kwb/cuda/runner.h"
+#include "kwb/family.h"
+#include "kwb/paired.h"
+
+namespace kwb::cuda {
+
+std::vector<std::string> pairedReferences(const CaseResult& c) {
+  std::vector<std::string> refs;
+  auto add = [&](const std::string& id) {
+    if (!id.empty() && id != c.kernel && std::find(refs.begin(), refs.end(), id) == refs.end())
+      refs.push_back(id);
+  };
+  if (c.problem == "gemm") {
+    add("cublas.sgemm");
+    if (c.precision == Precision::kFp16Fp32Acc) add("cublas.hgemm_f32acc");
+  }
+  if (const Family* f = tryFindFamily(c.problem)) add(f->reference);
+  return refs;
+}
+
+void applyPairedRatios(CaseResult& c, const Measurement& m, const std::vector<PendingCase>& block,
+                       const std::vector<std::string>& references) {
+  c.paired.clear();
+  if (m.samplesMs.empty()) return;
+  const Family* family = tryFindFamily(c.problem);
+  for (const std::string& ref : references) {
+    const auto it = std::find_if(block.begin(), block.end(), [&](const PendingCase& p) {
+      return p.result.kernel == ref && sameSize(p.result, c) && !p.measured.samplesMs.empty() &&
+             !p.errored && isGood(p.result.status);
+    });
+    if (it == block.end()) continue;
+    const Measurement& r = it->measured;
+    const PairedRatio pr = pairedRatio(ref, {m.samplesMs, m.rounds, m.sweeps},
+                                       {r.samplesMs, r.rounds, r.sweeps});
+    if (pr.pairs == 0) continue;
+    c.paired.push_back(pr);
+    if (ref == "cublas.sgemm") c.pctOfFp32Reference = pr.pct;
+    if (ref == "cublas.hgemm_f32acc") c.pctOfFp16Reference = pr.pct;
+    if (family && ref == family->reference) c.figures["pct_of_reference"] = pr.pct;
+  }
+}
+
+void timeBlock(std::vector<PendingCase>& block, BlockContext& ctx, std::string& stopReason) {
+  std::vector<RoundCase> cases;
+  std::vector<PendingCase*> owners;
+  int group = 0;
+  const CaseResult* last = nullptr;
+  for (PendingCase& pc : block) {
+    if (!pc.timing) continue;
+    if (last && !sameSize(*last, pc.result)) ++group;
+    last = &pc.result;
+    cases.push_back({pc.timing.get(), group});
+    owners.push_back(&pc);
+  }
+  if (cases.empty()) return;
+  ctx.nvml.start();
+  try {
+    runRounds(
+        cases, ctx.cfg.measure, ctx.cancelled,
+        [&](int i) {
+          if (ctx.cfg.heartbeat) ctx.cfg.heartbeat(int(owners[std::size_t(i)]->index));
+        },
+        [&](int i, const CudaError& e) {
+          PendingCase& pc = *owners[std::size_t(i)];
+          pc.errored = true;
+          pc.result.status = CaseStatus::kError;
+          pc.result.message = std::string("while timing: ") + e.what();
+          if (e.sticky())
+            stopReason = "not run: the CUDA context was lost while timing " + pc.result.kernel +
+                         " " + sizeLabel(pc.result);
+        });
+  } catch (const CudaError&) {  // sticky: recorded by the callback above
+    ctx.contextLost = true;
+  }
+  const ClockSample clocks = ctx.nvml.stop();
+  for (PendingCase* pc : owners) pc->result.clocks = clocks;
+}
+
+void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<CaseResult>& done,
+                   const std::vector<PendingCase>& block) {
+  if (!pc.timing) return;
+  CaseResult& c = pc.result;
+  if (!pc.errored) {
+    try {
+      pc.measured = ctx.contextLost ? pc.timing->soFar() : pc.timing->finish(ctx.cancelled);
+      recordMeasurement(pc.measured, ctx.cfg.measure, c);
+      deriveFigures(c, ctx.device);
+      fillPercentOfReference(c, done);
+      fillReferenceFigure(c, done);
+      applyPairedRatios(c, pc.measured, block,
+                        ctx.cfg.pairWith ? ctx.cfg.pairWith(c) : pairedReferences(c));
+      if (!pc.measured.cuptiNote.empty())
+        ctx.warn(c.kernel + " " + sizeLabel(c) + ": " + pc.measured.cuptiNote);
+    } catch (const CudaError& e) {
+      pc.errored = true;
+      c.status = CaseStatus::kError;
+      c.message = std::string("CUPTI check: ") + e.what();
+    }
+  }
+  pc.timing.reset();
+  pc.inputs.reset();  // its memory is free before the next check allocates
+  if (pc.afterTiming && !pc.errored && !ctx.contextLost && isGood(c.status)) {
+    try {
+      pc.afterTiming(c);
+    } catch (const CudaError& e) {
+      c.status = CaseStatus::kError;
+      c.message = std::string("after timing: ") + e.what();
+    }
+  }
+}
+
+}  // namespace kwb::cuda

@@ -1,0 +1,46 @@
+#pragma once
+// Honest uncertainty across a run (docs/MEASUREMENT.md, "Uncertainty"). A case's samples are
+// taken in rounds spread over the run, round-robin with the other cases; the GPU's speed drifts
+// over seconds, so samples of one round are alike and rounds differ. The confidence interval of
+// a median therefore comes from the spread between the rounds' medians (Student's t over the
+// rounds), never narrower than the distribution-free interval of all samples, and both variance
+// components are reported.
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "kwb/stats.h"
+
+namespace kwb::stats {
+
+// Two-sided 95% quantile of Student's t with `dof` degrees of freedom (dof ≥ 1; 1.96 beyond
+// the table).
+double t975(int dof);
+
+// How a CI was made.
+enum class CiMethod {
+  kOrderStatistic,  // one round only: the distribution-free CI of all samples
+  kReplicates,      // Student's t over the rounds' medians, at least the order-statistic CI
+};
+std::string_view toString(CiMethod m);  // "order-statistic", "replicates"
+CiMethod parseCiMethod(std::string_view text);  // throws InputError
+
+// What the document records of a case's uncertainty.
+struct Uncertainty {
+  int replicates = 0;       // rounds that kept at least one sample
+  double withinPct = 0;     // within-round standard deviation, % of the median
+  double betweenPct = 0;    // between-round standard deviation (beyond what within explains)
+  CiMethod method = CiMethod::kOrderStatistic;
+};
+
+struct ReplicatedEstimate {
+  double median = 0;  // of all samples
+  Interval ci95;
+  Uncertainty uncertainty;
+};
+
+// `samples[i]` was taken in round `rounds[i]` (any integers; equal means same round). Spans
+// of unequal length are an error (std::invalid_argument). No samples: all zero.
+ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds);
+
+}  // namespace kwb::stats

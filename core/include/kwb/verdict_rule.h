@@ -1,0 +1,34 @@
+#pragma once
+// The one rule that turns a measured change into a verdict, for `kwb compare` (two separate
+// runs) and `kwb ab` (two things measured interleaved in one run), by where the whole 95% CI of
+// the change lies against the margin ±sameWithin: inside it, SAME; wholly above it, SLOWER;
+// wholly below it, FASTER; across a bound, UNCERTAIN: these samples cannot decide
+// (docs/MEASUREMENT.md, "Verdicts").
+#include <string>
+#include <string_view>
+
+#include "kwb/stats.h"
+
+namespace kwb {
+
+enum class Verdict { kFaster, kSlower, kSame, kUncertain };
+std::string_view toString(Verdict v);  // "FASTER", "SLOWER", "SAME", "UNCERTAIN"
+
+struct Decision {
+  Verdict verdict = Verdict::kUncertain;
+  std::string reason;  // one sentence: the change, its CI and why
+};
+
+// `ratio`: new time / base time (above 1 is slower); `ci`: its 95% CI; `sameWithin`: the
+// relative change below which two times count as the same (0.02 = 2%).
+Decision decide(double ratio, const stats::Interval& ci, double sameWithin);
+
+// The CI of new / base from two independently measured medians and their 95% CIs (separate
+// runs): the relative half-widths add in quadrature.
+stats::Interval ratioCi(double baseMedian, const stats::Interval& baseCi, double newMedian,
+                        const stats::Interval& newCi);
+
+// "+3.1%", "-0.40%": a relative change as people read it.
+std::string signedPercent(double change);
+
+}  // namespace kwb

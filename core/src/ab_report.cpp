@@ -1,0 +1,116 @@
+#include "kwb/ab_report.h"
+
+#include <cmath>
+
+#include "json_read.h"
+#include "kwb/error.h"
+#include "kwb/family.h"
+#include "kwb/results_json.h"
+
+namespace kwb {
+
+AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& paired,
+                  double sameWithin) {
+  AbResult r;
+  r.size = sizeLabel(b);
+  r.aMs = a.summary.median;
+  r.bMs = b.summary.median;
+  r.pairs = paired.pairs;
+  r.rounds = paired.replicates;
+  if (paired.pairs == 0 || !(paired.pct > 0) || !(paired.ci95.low > 0)) {
+    r.reason = paired.pairs == 0 ? "no paired samples (a side was not timed)"
+                                 : "no usable ratio of paired samples";
+    return r;
+  }
+  // pct is A's time / B's time in %; its reciprocal is B's time / A's time.
+  r.ratio = 100.0 / paired.pct;
+  r.ci95 = {100.0 / paired.ci95.high, 100.0 / paired.ci95.low};
+  const Decision d = decide(r.ratio, r.ci95, sameWithin);
+  r.verdict = d.verdict;
+  r.reason = d.reason;
+  return r;
+}
+
+namespace {
+Verdict parseVerdict(const std::string& s) {
+  for (Verdict v : {Verdict::kFaster, Verdict::kSlower, Verdict::kSame, Verdict::kUncertain})
+    if (toString(v) == s) return v;
+  throw InputError("unknown verdict '" + s + "'");
+}
+}  // namespace
+
+std::string toJsonText(const AbReport& r) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const AbResult& x : r.results)
+    results.push_back({{"size", x.size},
+                       {"aMs", x.aMs},
+                       {"bMs", x.bMs},
+                       {"ratio", x.ratio},
+                       {"ci95", {x.ci95.low, x.ci95.high}},
+                       {"pairs", x.pairs},
+                       {"rounds", x.rounds},
+                       {"verdict", toString(x.verdict)},
+                       {"reason", x.reason}});
+  nlohmann::json j = {{"kind", "kwb-ab"},
+                      {"version", AbReport::kVersion},
+                      {"a", r.a},
+                      {"b", r.b},
+                      {"aLabel", r.aLabel},
+                      {"bLabel", r.bLabel},
+                      {"sameWithin", r.sameWithin},
+                      {"device", r.device ? nlohmann::json(*r.device) : nlohmann::json(nullptr)},
+                      {"results", results},
+                      {"document", nlohmann::json::parse(toJsonText(r.document, -1))}};
+  return j.dump(2) + "\n";
+}
+
+AbReport parseAbReport(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("cannot read A/B report '" + src + "': not valid JSON (" +
+                     jsonread::plain(e.what()) + ")");
+  }
+  try {
+    if (!j.is_object() || j.value("kind", std::string()) != "kwb-ab")
+      throw InputError("not a kwb ab report (no \"kind\": \"kwb-ab\")");
+    if (j.at("version").get<int>() != AbReport::kVersion)
+      throw InputError("version " + j.at("version").dump() + " is not supported");
+    AbReport r;
+    r.a = j.at("a").get<std::string>();
+    r.b = j.at("b").get<std::string>();
+    r.aLabel = j.value("aLabel", r.a);
+    r.bLabel = j.value("bLabel", r.b);
+    r.sameWithin = j.at("sameWithin").get<double>();
+    if (!j.at("device").is_null()) r.device = j.at("device").get<DeviceInfo>();
+    for (const auto& x : j.at("results")) {
+      AbResult a;
+      a.size = x.at("size").get<std::string>();
+      a.aMs = x.at("aMs").get<double>();
+      a.bMs = x.at("bMs").get<double>();
+      a.ratio = x.at("ratio").get<double>();
+      a.ci95 = {x.at("ci95").at(0).get<double>(), x.at("ci95").at(1).get<double>()};
+      a.pairs = x.at("pairs").get<int>();
+      a.rounds = x.at("rounds").get<int>();
+      a.verdict = parseVerdict(x.at("verdict").get<std::string>());
+      a.reason = x.at("reason").get<std::string>();
+      r.results.push_back(a);
+    }
+    r.document = parseDocument(j.at("document").dump(), source);
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("cannot read A/B report '" + src + "': " + jsonread::plain(e.what()));
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (what.rfind("cannot read", 0) == 0) throw;
+    throw InputError("cannot read A/B report '" + src + "': " + what);
+  }
+}
+
+AbReport readAbReport(const std::filesystem::path& path) {
+  return parseAbReport(readTextFile(path, "A/B report", kMaxDocumentBytes), path.string());
+}
+
+}  // namespace kwb

@@ -1,0 +1,47 @@
+#include "kwb/profiler_env.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace kwb {
+
+std::string_view toString(Profiler p) {
+  switch (p) {
+    case Profiler::kNsightCompute:
+      return "Nsight Compute";
+    case Profiler::kNsightSystems:
+      return "Nsight Systems";
+    case Profiler::kNone:
+      break;
+  }
+  return "";
+}
+
+namespace {
+bool contains(std::string haystack, std::string_view needle) {
+  std::transform(haystack.begin(), haystack.end(), haystack.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  return haystack.find(needle) != std::string::npos;
+}
+}  // namespace
+
+Profiler detectProfiler(const std::function<const char*(const char*)>& env) {
+  auto get = [&](const char* name) -> std::string {
+    const char* v = env ? env(name) : std::getenv(name);
+    return v ? std::string(v) : std::string();
+  };
+  const std::string forced = get("KWB_PROFILER");
+  if (forced == "ncu") return Profiler::kNsightCompute;
+  if (forced == "nsys") return Profiler::kNsightSystems;
+  if (forced == "none") return Profiler::kNone;
+  const std::string inject = get("CUDA_INJECTION64_PATH");
+  for (const char* ncu : {"nsight-compute", "nsight_compute", "treelauncher", "/ncu"})
+    if (contains(inject, ncu)) return Profiler::kNsightCompute;
+  for (const char* nsys : {"nsight-systems", "nsight_systems", "toolsinjection", "/nsys"})
+    if (contains(inject, nsys)) return Profiler::kNsightSystems;
+  if (!get("NSYS_PROFILING_SESSION_ID").empty()) return Profiler::kNsightSystems;
+  return Profiler::kNone;
+}
+
+}  // namespace kwb

@@ -1,0 +1,225 @@
+// Honest uncertainty (kwb/replicates.h), paired ratios (kwb/paired.h), the verdict rule
+// (kwb/verdict_rule.h), profiler detection and the A/B report: pure functions, no GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kwb/ab_report.h"
+#include "kwb/error.h"
+#include "kwb/paired.h"
+#include "kwb/profiler_env.h"
+#include "kwb/replicates.h"
+#include "kwb/run_compare.h"
+#include "kwb/verdict_rule.h"
+
+namespace {
+
+using kwb::Verdict;
+
+// `rounds` rounds of `perRound` samples: 1.0 times the round's drift factor, with ±noise
+// (relative, normal) scatter inside the round.
+struct Drifted {
+  std::vector<double> ms;
+  std::vector<int> rounds, sweeps;
+};
+Drifted drifted(const std::vector<double>& drift, int perRound, double noise, unsigned seed,
+                double scale = 1.0) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> n(0.0, noise);
+  Drifted d;
+  for (int r = 0; r < int(drift.size()); ++r)
+    for (int s = 0; s < perRound; ++s) {
+      d.ms.push_back(scale * drift[std::size_t(r)] * (1.0 + n(rng)));
+      d.rounds.push_back(r);
+      d.sweeps.push_back(s);
+    }
+  return d;
+}
+const std::vector<double> kDrift = {1.00, 1.02, 0.99, 1.03, 0.98, 1.01, 1.02, 0.97, 1.00, 1.01};
+
+double halfWidthPct(const kwb::stats::Interval& ci, double median) {
+  return 100.0 * (ci.high - ci.low) / 2.0 / median;
+}
+
+TEST(Replicates, DriftBetweenRoundsWidensTheInterval) {
+  const Drifted d = drifted(kDrift, 20, 0.001, 1);
+  const auto e = kwb::stats::estimateReplicated(d.ms, d.rounds);
+  const auto naive = kwb::stats::medianCi95(d.ms);
+  EXPECT_EQ(e.uncertainty.method, kwb::stats::CiMethod::kReplicates);
+  EXPECT_EQ(e.uncertainty.replicates, 10);
+  // The samples' own CI sees only part of the ±3% drift; the rounds see all of it.
+  EXPECT_GT(halfWidthPct(e.ci95, e.median), 2 * halfWidthPct(naive, e.median));
+  EXPECT_GT(halfWidthPct(e.ci95, e.median), 0.8);
+  // Components: within ≈ 0.1%, between ≈ the drift's standard deviation (about 1.9%).
+  EXPECT_NEAR(e.uncertainty.withinPct, 0.1, 0.03);
+  EXPECT_NEAR(e.uncertainty.betweenPct, 1.9, 0.3);
+}
+
+TEST(Replicates, NoDriftKeepsTheIntervalTight) {
+  const Drifted d = drifted(std::vector<double>(10, 1.0), 20, 0.001, 2);
+  const auto e = kwb::stats::estimateReplicated(d.ms, d.rounds);
+  EXPECT_LT(halfWidthPct(e.ci95, e.median), 0.1);
+  EXPECT_LT(e.uncertainty.betweenPct, 0.05);
+}
+
+TEST(Replicates, OneRoundFallsBackToTheOrderStatistic) {
+  const std::vector<double> xs = {1.0, 1.1, 0.9, 1.05, 0.95};
+  const std::vector<int> rounds(xs.size(), 0);
+  const auto e = kwb::stats::estimateReplicated(xs, rounds);
+  EXPECT_EQ(e.uncertainty.method, kwb::stats::CiMethod::kOrderStatistic);
+  const auto os = kwb::stats::medianCi95(xs);
+  EXPECT_EQ(e.ci95.low, os.low);
+  EXPECT_EQ(e.ci95.high, os.high);
+  EXPECT_THROW(kwb::stats::estimateReplicated(xs, std::vector<int>{0}), std::invalid_argument);
+  EXPECT_EQ(kwb::stats::estimateReplicated({}, {}).median, 0.0);
+}
+
+TEST(Replicates, StudentsQuantiles) {
+  EXPECT_NEAR(kwb::stats::t975(1), 12.706, 1e-3);
+  EXPECT_NEAR(kwb::stats::t975(9), 2.262, 1e-3);
+  EXPECT_NEAR(kwb::stats::t975(1000), 1.96, 1e-3);
+  EXPECT_TRUE(std::isinf(kwb::stats::t975(0)));
+}
+
+// A stage and its reference drift together, sample by sample: the ratio of paired samples
+// cancels the drift that makes each median uncertain.
+TEST(Paired, CommonDriftCancelsInThePairs) {
+  const Drifted ref = drifted(kDrift, 5, 0.001, 3);
+  const Drifted stage = drifted(kDrift, 5, 0.001, 4, 1.03);  // 3% slower, same drift
+  const kwb::PairedRatio p = kwb::pairedRatio("ref", {stage.ms, stage.rounds, stage.sweeps},
+                                              {ref.ms, ref.rounds, ref.sweeps});
+  EXPECT_EQ(p.pairs, 50);
+  EXPECT_EQ(p.replicates, 10);
+  EXPECT_NEAR(p.pct, 100.0 / 1.03, 0.2);
+  EXPECT_LT(p.ci95.high - p.ci95.low, 0.3);  // percentage points
+  EXPECT_GT(p.ci95.high, p.pct);
+  // Unpaired, the medians' own CIs are an order of magnitude wider.
+  const auto e = kwb::stats::estimateReplicated(stage.ms, stage.rounds);
+  EXPECT_GT(halfWidthPct(e.ci95, e.median), 5 * (p.ci95.high - p.ci95.low) / 2 / p.pct * 100);
+}
+
+TEST(Paired, OnlySamplesOfTheSameRoundAndSweepPair) {
+  const std::vector<double> a = {1, 1, 1}, b = {2, 2};
+  const std::vector<int> ar = {0, 0, 1}, as = {0, 1, 0}, br = {0, 1}, bs = {1, 1};
+  const kwb::PairedRatio p = kwb::pairedRatio("b", {a, ar, as}, {b, br, bs});
+  EXPECT_EQ(p.pairs, 1);  // only (0, 1)
+  EXPECT_DOUBLE_EQ(p.pct, 200.0);
+  const kwb::PairedRatio none = kwb::pairedRatio("b", {a, ar, as}, {{}, {}, {}});
+  EXPECT_EQ(none.pairs, 0);
+  EXPECT_THROW(kwb::pairedRatio("b", {a, br, bs}, {b, br, bs}), std::invalid_argument);
+}
+
+TEST(VerdictRule, EquivalenceMarginDecides) {
+  EXPECT_EQ(kwb::decide(1.000, {0.995, 1.005}, 0.01).verdict, Verdict::kSame);
+  EXPECT_EQ(kwb::decide(1.030, {1.025, 1.035}, 0.01).verdict, Verdict::kSlower);
+  EXPECT_EQ(kwb::decide(0.970, {0.965, 0.975}, 0.01).verdict, Verdict::kFaster);
+  // Significant but inside the margin with its CI: SAME.
+  EXPECT_EQ(kwb::decide(1.004, {1.002, 1.006}, 0.01).verdict, Verdict::kSame);
+  // The CI straddles the margin: cannot decide.
+  const auto d = kwb::decide(1.012, {1.004, 1.020}, 0.01);
+  EXPECT_EQ(d.verdict, Verdict::kUncertain);
+  EXPECT_NE(d.reason.find("+1.2%"), std::string::npos) << d.reason;
+  // Beyond the margin and clear of no change, but the CI reaches into the margin: cannot
+  // decide (between separate runs this is what drift looks like).
+  EXPECT_EQ(kwb::decide(1.03, {1.005, 1.055}, 0.01).verdict, Verdict::kUncertain);
+  EXPECT_EQ(kwb::decide(1.05, {0.98, 1.12}, 0.01).verdict, Verdict::kUncertain);
+  EXPECT_EQ(kwb::decide(NAN, {0.9, 1.1}, 0.01).verdict, Verdict::kUncertain);
+}
+
+TEST(VerdictRule, SeparateRunsAddTheirUncertainties) {
+  const auto ci = kwb::ratioCi(1.0, {0.97, 1.03}, 1.0, {0.96, 1.04});
+  EXPECT_NEAR(std::log(ci.high), 0.05, 1e-9);  // √(3² + 4²) = 5%
+  EXPECT_NEAR(std::log(ci.low), -0.05, 1e-9);
+}
+
+kwb::CaseResult timed(const std::string& device, double median, double half) {
+  kwb::CaseResult c;
+  c.kernel = "sgemm.tiled";
+  c.shape = {512, 512, 512};
+  c.status = kwb::CaseStatus::kPass;
+  c.samplesMs = {median};
+  c.summary.median = median;
+  c.summary.ci95 = {median * (1 - half), median * (1 + half)};
+  (void)device;
+  return c;
+}
+
+TEST(RunCompareRule, DriftWideCisAreUncertainAndCrossDeviceIsMarked) {
+  kwb::RunDocument base, now;
+  base.device = kwb::DeviceInfo{};
+  base.device->name = "NVIDIA H200";
+  now.device = kwb::DeviceInfo{};
+  now.device->name = "NVIDIA H100 80GB HBM3";
+  base.cases = {timed("", 1.0, 0.02)};
+  now.cases = {timed("", 1.03, 0.02)};
+  const auto r = kwb::compareRuns(base, now);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].verdict, Verdict::kUncertain) << r.cases[0].reason;
+  EXPECT_TRUE(r.crossDevice);
+  EXPECT_NE(r.deviceNote.find("NVIDIA H200"), std::string::npos);
+  now.device->name = base.device->name;
+  now.cases = {timed("", 1.05, 0.005)};
+  const auto same = kwb::compareRuns(base, now);
+  EXPECT_FALSE(same.crossDevice);
+  base.cases = {timed("", 1.0, 0.005)};
+  EXPECT_EQ(kwb::compareRuns(base, now).cases[0].verdict, Verdict::kSlower);
+}
+
+TEST(ProfilerEnv, FindsNsightByItsInjectionLibrary) {
+  std::map<std::string, std::string> env;
+  auto get = [&](const char* name) -> const char* {
+    const auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNone);
+  env["CUDA_INJECTION64_PATH"] =
+      "/usr/local/cuda/nsight-compute-2025.3.0/target/linux-desktop-glibc_2_11_3-x64/"
+      "libTreeLauncherTargetInjection.so";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightCompute);
+  env["CUDA_INJECTION64_PATH"] = "/opt/nvidia/nsight-systems/2025.1/target-linux-x64/"
+                                 "libToolsInjection64.so";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightSystems);
+  env["KWB_PROFILER"] = "none";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNone);
+  env["KWB_PROFILER"] = "ncu";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightCompute);
+  EXPECT_EQ(kwb::toString(kwb::Profiler::kNsightSystems), "Nsight Systems");
+}
+
+TEST(AbReport, RoundTripsAndRefusesOtherFiles) {
+  kwb::AbReport r;
+  r.a = "sgemm.tiled";
+  r.b = "sgemm.tiled#b";
+  r.aLabel = "old.cu";
+  r.bLabel = "new.cu";
+  r.sameWithin = 0.01;
+  kwb::CaseResult a = timed("", 1.0, 0.01), b = timed("", 1.03, 0.01);
+  b.kernel = r.b;
+  kwb::PairedRatio p;
+  p.reference = r.a;
+  p.pct = 100.0 / 1.03;
+  p.ci95 = {100.0 / 1.035, 100.0 / 1.025};
+  p.pairs = 40;
+  p.replicates = 10;
+  r.results.push_back(kwb::abResult(a, b, p, r.sameWithin));
+  EXPECT_EQ(r.results[0].verdict, Verdict::kSlower);
+  EXPECT_NEAR(r.results[0].ratio, 1.03, 1e-12);
+  r.document.cases = {a, b};
+  const auto back = kwb::parseAbReport(kwb::toJsonText(r), "mem");
+  EXPECT_EQ(back.bLabel, "new.cu");
+  ASSERT_EQ(back.results.size(), 1u);
+  EXPECT_EQ(back.results[0].verdict, Verdict::kSlower);
+  EXPECT_NEAR(back.results[0].ci95.high, 1.035, 1e-12);
+  EXPECT_EQ(back.document.cases.size(), 2u);
+  EXPECT_THROW(kwb::parseAbReport("{\"schemaVersion\": 5}", "x.json"), kwb::InputError);
+  EXPECT_THROW(kwb::parseAbReport("{\"kind\": \"kwb-ab\", \"version\": 1}", "x.json"),
+               kwb::InputError);
+  // No pairs (a side not timed): no verdict.
+  EXPECT_EQ(kwb::abResult(a, b, {}, 0.01).verdict, Verdict::kUncertain);
+}
+
+}  // namespace
