@@ -4,7 +4,7 @@
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
 #                        [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
-#                        [ab] [profile]
+#                        [ab] [profile] [kat] [kwbab] [profilers]
 # KWB_REVISION: the commit of the tree, given by the machine that sent it (the GPU machine's
 # copy of .git may name an older commit). KWB_CUDA_FLAGS adds CUDA flags to the build:
 # -DKWB_PERF_EXPERIMENT for `ab` (its environment switches exist only in such a build).
@@ -171,4 +171,38 @@ if has profile; then
     echo "== $k $shape ${KWB_PROFILE_TAG:-}: exit $?"
     grep -E "^  [a-zA-Z_0-9]+.*\(|Duration|SM Frequency|Compute \(SM\) Throughput|Issue Slots Busy|No Eligible|Active Warps Per Scheduler|Eligible Warps|Warp Cycles Per Issued|Registers Per|Achieved Occupancy|L2 Hit Rate|Memory Throughput|Executed Ipc A|L2 Cache Throughput|DRAM Throughput|Cluster Size|Grid Size|Waves Per SM" "$OUT/profile-$k-$shape${KWB_PROFILE_TAG:-}.txt" | head -24
   done
+fi
+if has kat; then
+  section "verdict known answers (spin 100/100 and 100/103 us, 20 repetitions) and the timer's"
+  $B/tests/gpu/test_verdict_kat 2>&1 | tee "$OUT/verdict-kat.txt" | grep -E "OK|FAILED|against itself|Failure|Expected|SAME in|SLOWER in" | head -20
+  $B/tests/gpu/test_timer --gtest_filter='Timer.KnownAnswer*:Timer.Cupti*' 2>&1 | tee "$OUT/timer-kat.txt" | grep -E "spin|OK|FAILED|Failure|Expected|Which is|actual" | head -30
+fi
+if has kwbab; then
+  section "kwb ab: a kernel against itself, two stages, two versions of a user kernel"
+  $KWB ab sgemm.tiled sgemm.tiled --shapes 512 2>&1 | tail -8
+  $KWB ab sgemm.tiled sgemm.bank_free --shapes 512,1024 --json "$OUT/ab.json" 2>&1 | tail -8
+  $KWB ab cub.reduce_sum reduce.vectorized --family reduce --sizes 2^24 --types f32 2>&1 | tail -6
+  src=resources/examples/sgemm_tiled_user.cu
+  if [[ -f $src ]]; then
+    $KWB ab --against $src --source $src --shapes 1024 2>&1 | tail -6
+  fi
+fi
+if has profilers; then
+  section "kwb under Nsight Compute and Nsight Systems"
+  ncu --target-processes all env 2>/dev/null | grep -iE "inject|nsight|nsys|ncu" | head -5
+  /usr/bin/time -f "ncu wall %e s" timeout 400 ncu --clock-control none $KWB run --shapes 512 \
+    --json "$OUT/ncu-run.json" >"$OUT/ncu-run.log" 2>&1
+  echo "ncu --clock-control none kwb run --shapes 512: exit $?"
+  grep -E "running under|\[warn\]|\[error\]|kwb:|wall" "$OUT/ncu-run.log" | head -8
+  NSYS=$(command -v nsys || ls /opt/nvidia/nsight-compute/*/host/target-linux-x64/nsys /usr/local/cuda/bin/nsys 2>/dev/null | head -1)
+  if [[ -n $NSYS ]]; then
+    /usr/bin/time -f "nsys wall %e s" timeout 300 $NSYS profile -o /tmp/kwb-nsys --force-overwrite true \
+      $KWB run --shapes 512 --json "$OUT/nsys-run.json" >"$OUT/nsys-run.log" 2>&1
+    echo "nsys profile kwb run --shapes 512 ($NSYS): exit $?"
+    grep -E "running under|\[warn\]|\[error\]|kwb:|wall|exit|rror" "$OUT/nsys-run.log" | head -8
+    python3 -c "import json;d=json.load(open('$OUT/nsys-run.json'));print('nsys document: profiler', repr(d['settings']['profiler']), 'timer', d['settings']['timer'], sum(1 for c in d['cases'] if c['samplesMs']), 'timed cases')"
+  else
+    echo "no nsys on this machine"
+  fi
+  python3 -c "import json;d=json.load(open('$OUT/ncu-run.json'));print('ncu document: profiler', repr(d['settings']['profiler']), 'timer', d['settings']['timer'], sum(1 for c in d['cases'] if c['samplesMs']), 'timed cases')"
 fi

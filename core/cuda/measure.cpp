@@ -100,7 +100,7 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
   }
   sampler.attachTracer(tracer.get());
   std::vector<KernelActivity> all;
-  std::vector<double> perLaunch;
+  std::vector<double> perLaunch, span;
   try {
     // Bounded like sampling: a slow case stops after two once the time cap has passed.
     const auto begin = Clock::now();
@@ -108,6 +108,7 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
       if (i >= 2 && secondsSince(begin) >= opt.rule.maxTimeS) break;
       const Sample s = sampler.take(mode, launches, opt.coldL2);
       perLaunch.push_back(s.kernelMs);
+      span.push_back(s.kernelSpanMs);
       all.insert(all.end(), s.kernels.begin(), s.kernels.end());
     }
   } catch (const CuptiUnavailable& e) {
@@ -120,6 +121,7 @@ void crossCheckWithCupti(Sampler& sampler, TimerMode mode, int launches, const M
   }
   m.kernels = kernelRecords(all, launches * int(perLaunch.size()));
   m.cuptiMedianMs = stats::median(perLaunch);
+  m.cuptiSpanMedianMs = stats::median(span);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/measure.h"
@@ -116,8 +118,14 @@ void Sampler::takeKernels(Sample& s, int launches) {
   if (!m_tracer) return;
   s.kernels = m_tracer->take();
   double sum = 0;
-  for (const auto& k : s.kernels) sum += k.durationMs();
+  std::uint64_t first = UINT64_MAX, last = 0;
+  for (const auto& k : s.kernels) {
+    sum += k.durationMs();
+    first = std::min(first, k.startNs);
+    last = std::max(last, k.endNs);
+  }
   s.kernelMs = sum / launches;
+  if (last > first) s.kernelSpanMs = double(last - first) * 1e-6 / launches;
 }
 
 }  // namespace kwb::cuda

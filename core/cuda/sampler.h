@@ -22,6 +22,9 @@ struct Sample {
   double smClockMhz = 0;                // measured by the blocking kernel just before the launches
   std::vector<KernelActivity> kernels;  // CUPTI's records, when a tracer is attached
   double kernelMs = 0;                  // their durations summed, per launch
+  // First start to last end of the records, per launch: back to back, the next launch's start
+  // overlaps the previous one's end, which the summed durations count twice.
+  double kernelSpanMs = 0;
 };
 
 class Sampler {

@@ -75,12 +75,22 @@ TEST_F(Timer, KnownAnswerSpinKernels) {
     }
     ASSERT_TRUE(m.cuptiMedianMs.has_value()) << m.cuptiNote;
     const double cupti = 1e3 * *m.cuptiMedianMs;
-    EXPECT_NEAR(median, cupti, std::max(0.02 * cupti, 0.2)) << "programmed " << us << " us";
+    ASSERT_TRUE(m.cuptiSpanMedianMs.has_value());
+    const double span = 1e3 * *m.cuptiSpanMedianMs;
+    // Back to back, the events time a launch's share of the replay: CUPTI's span of the same
+    // replay (first start to last end, per launch) is that quantity on CUPTI's clock. Its
+    // summed durations count the overlap of one kernel's end with the next one's start twice:
+    // within 0.2 us on an H100, 0.22 us on an H200 at 3 us (docs/MEASUREMENT.md).
+    EXPECT_NEAR(median, span, std::max(0.02 * span, 0.2)) << "programmed " << us << " us";
+    EXPECT_NEAR(median, cupti, std::max(0.02 * cupti, 0.3)) << "programmed " << us << " us";
     RecordProperty("spin_" + std::to_string(int(us)) + "us",
-                   std::to_string(median) + " us, CUPTI " + std::to_string(cupti) + " us");
-    std::printf("spin %6.1f us: %s %.3f us, CUPTI %.3f us, %d launches/sample, %zu samples\n", us,
-                std::string(kwb::toString(m.timer)).c_str(), median, cupti, m.launchesPerSample,
-                m.samplesMs.size());
+                   std::to_string(median) + " us, CUPTI " + std::to_string(cupti) + " us, span " +
+                       std::to_string(span) + " us");
+    std::printf(
+        "spin %6.1f us: %s %.3f us, CUPTI %.3f us (span %.3f us), %d launches/sample, %zu "
+        "samples\n",
+        us, std::string(kwb::toString(m.timer)).c_str(), median, cupti, span, m.launchesPerSample,
+        m.samplesMs.size());
   }
 }
 

@@ -62,6 +62,7 @@ struct Measurement {
   double warmupSmClockMhz = 0;
   std::vector<KernelRecord> kernels;    // from CUPTI, where it ran
   std::optional<double> cuptiMedianMs;  // CUPTI's per-launch kernel time
+  std::optional<double> cuptiSpanMedianMs;  // CUPTI's first start to last end, per launch
   std::string cuptiNote;                // why CUPTI gave nothing, where it did not
 };
 
