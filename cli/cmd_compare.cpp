@@ -21,9 +21,13 @@ std::string us(double ms) { return fixed(ms * 1e3, 2); }
 
 std::string compareTable(const RunComparison& r) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
-                                              "base 95% CI us", "new 95% CI us", "verdict"}};
+                                              "change 95% CI", "base 95% us", "new 95% us",
+                                              "verdict"}};
   for (const auto& c : r.cases)
     rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs), fixed(100 * c.change, 1) + "%",
+                    c.changeCi.high > c.changeCi.low ? signedPercent(c.changeCi.low) + " .. " +
+                                                           signedPercent(c.changeCi.high)
+                                                     : "",
                     us(c.baseCi.low) + " .. " + us(c.baseCi.high),
                     us(c.newCi.low) + " .. " + us(c.newCi.high), std::string(toString(c.verdict))});
   return formatTable(rows);
@@ -42,6 +46,7 @@ int compareCommand(const CompareOpts& o) {
             << base.timestamp << ")\n"
             << "new:  " << o.now << " (" << timerLabel(now.settings.timer) << ", " << now.timestamp
             << ")\n";
+  if (r.crossDevice) std::cout << "warning: " << r.deviceNote << '\n';
   if (base.settings.timer != now.settings.timer)
     std::cout << "warning: the two runs used different timers; their cases are UNCERTAIN\n";
   std::cout << compareTable(r);

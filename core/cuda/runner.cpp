@@ -288,7 +288,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     timeBlock(block, ctx, stopReason);
     for (PendingCase& pc : block) {
       finishPending(pc, ctx, doc.cases, block);
-      finishCase(std::move(pc.result), pc.index);
+      finishCase(pc.result, pc.index);  // a copy: later cases pair with it
     }
     block.clear();
     blockBytes = 0;

@@ -30,7 +30,7 @@ PairedRatio pairedRatio(const std::string& reference, const TaggedSamples& stage
   out.reference = reference;
   out.pairs = int(pct.size());
   if (pct.empty()) return out;
-  const auto e = stats::estimateReplicated(pct, rounds);
+  const auto e = stats::estimateReplicated(pct, rounds, stats::IntervalKind::kConfidence);
   out.pct = e.median;
   out.ci95 = e.ci95;
   out.replicates = e.uncertainty.replicates;

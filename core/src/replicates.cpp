@@ -34,7 +34,8 @@ CiMethod parseCiMethod(std::string_view text) {
                    "' (expected replicates or order-statistic)");
 }
 
-ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds) {
+ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds,
+                                      IntervalKind kind) {
   if (samples.size() != rounds.size())
     throw std::invalid_argument("estimateReplicated: samples and rounds differ in length");
   ReplicatedEstimate out;
@@ -69,9 +70,11 @@ ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span
   }
   if (r < 2) return out;
 
-  // The rounds' medians as r draws of the case's median: the CI of their centre.
+  // The rounds' medians as r draws of the case's median: the CI of their centre, and for a
+  // repeat run the difference of two such centres (√2 the standard error).
   out.uncertainty.method = CiMethod::kReplicates;
-  const double half = t975(r - 1) * stddev(medians) / std::sqrt(double(r));
+  const double repeat = kind == IntervalKind::kRepeat ? std::sqrt(2.0) : 1.0;
+  const double half = repeat * t975(r - 1) * stddev(medians) / std::sqrt(double(r));
   out.ci95.low = std::min(out.ci95.low, out.median - half);
   out.ci95.high = std::max(out.ci95.high, out.median + half);
   return out;

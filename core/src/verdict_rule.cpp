@@ -60,7 +60,7 @@ stats::Interval ratioCi(double baseMedian, const stats::Interval& baseCi, double
   if (!(baseMedian > 0) || !(newMedian > 0)) return {0, INFINITY};
   const double hb = std::max(baseMedian - baseCi.low, baseCi.high - baseMedian) / baseMedian;
   const double hn = std::max(newMedian - newCi.low, newCi.high - newMedian) / newMedian;
-  const double h = std::sqrt(hb * hb + hn * hn);
+  const double h = std::sqrt((hb * hb + hn * hn) / 2.0);
   const double r = newMedian / baseMedian;
   return {r * std::exp(-h), r * std::exp(h)};
 }

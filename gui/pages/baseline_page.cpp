@@ -65,16 +65,26 @@ void BaselinePage::rebuildNow() {
                             QString::fromUtf8(timerLabel(doc.settings.timer).data()));
   if (baseline->settings.timer != doc.settings.timer)
     timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
-  m_header->setText(QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the "
-                            "verdict reads the medians' 95% confidence intervals. %4")
-                        .arg(QFileInfo(m_model->baselineSource()).fileName(),
+  const RunComparison all = compareRuns(*baseline, doc);
+  // Another GPU model: every verdict below may be the GPU, not the code. Said first, in red.
+  const QString crossDevice =
+      all.crossDevice ? "<b style='color:#b00020'>Cross-device comparison: " +
+                            QString::fromStdString(all.deviceNote).toHtmlEscaped() + ".</b><br>"
+                      : QString();
+  m_header->setTextFormat(Qt::RichText);
+  m_header->setText(crossDevice +
+                    QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
+                            "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
+                            "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
+                            "kwb ab to decide). %4")
+                        .arg(QFileInfo(m_model->baselineSource()).fileName().toHtmlEscaped(),
                              baseline->device ? QString::fromStdString(baseline->device->name)
                                               : QString("no device"),
                              recordedDate(*baseline), timers, unit));
   // GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
   std::vector<std::pair<const CaseResult*, const CaseResult*>> pairs;
   std::vector<CaseComparison> comparisons;
-  for (const auto& r : compareRuns(*baseline, doc).cases)
+  for (const auto& r : all.cases)
     if (const CaseResult* c = doc.find(r.kernel, r.shape); c && !isVectorCase(*c))
       pairs.emplace_back(baseline->find(r.kernel, r.shape), c), comparisons.push_back(r);
   for (const auto& c : doc.cases)

@@ -13,6 +13,7 @@ class BaselinePage : public QWidget {
  public:
   explicit BaselinePage(ResultsModel* model, QWidget* parent = nullptr);
   QTableWidget* table() const { return m_table; }
+  QString headerText() const { return m_header->text(); }
   void rebuildNow();
 
  private:

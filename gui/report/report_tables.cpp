@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "kwb/run_compare.h"
 #include "kwb/shape.h"
 #include "model/case_size.h"
 #include "model/doc_queries.h"
@@ -172,9 +173,13 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
   rp.newPage();
   rp.heading("Speedup against the baseline");
   const QString unit = headlineUnit(doc);
+  const RunComparison all = compareRuns(baseline, doc);
+  if (all.crossDevice)
+    rp.paragraph("Cross-device comparison: " + QString::fromStdString(all.deviceNote) + ".", 10);
   rp.paragraph(QString("Baseline %1 (%2, %3). Speedup = this run's %4 ÷ the baseline's. "
-                       "Verdict: FASTER or SLOWER when the medians' 95% CIs are apart, SAME when "
-                       "they overlap within 2%, else UNCERTAIN.")
+                       "Verdict: SAME when the whole 95% interval of the change lies within ±2%, "
+                       "FASTER or SLOWER when it lies wholly beyond, else UNCERTAIN (kwb ab "
+                       "decides by timing both in one run).")
                    .arg(baselineName,
                         baseline.device ? QString::fromStdString(baseline.device->name)
                                         : QString("no device recorded"),

@@ -82,3 +82,31 @@ TEST(CompareCli, BadThresholdAndMissingFileExitTwo) {
   EXPECT_EQ(missing.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(missing.err, "/nonexistent/new.json")) << missing.err;
 }
+
+// An H100 run against an H200 baseline says so before the table.
+TEST(CompareCli, AnotherGpuModelIsACrossDeviceComparison) {
+  const fs::path h200 =
+      fs::path(KWB_SOURCE_DIR) / "resources" / "samples" / "h200" / "spec-benchmark-h200.json";
+  const auto r = runKwb({"compare", h200.string(), kSample.string()});
+  EXPECT_EQ(r.exitCode, kwb::kExitOk) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "warning: cross-device comparison: base NVIDIA H200")) << r.out;
+  EXPECT_FALSE(contains(runKwb({"compare", kSample.string(), kSample.string()}).out, "cross-device"));
+}
+
+// kwb ab: bad input is exit 2 naming what is wrong, before any device is needed.
+TEST(AbCli, BadInputNamesItAndExitsTwo) {
+  const auto none = runKwb({"ab"});
+  EXPECT_EQ(none.exitCode, kwb::kExitBadInput) << none.out << none.err;
+  EXPECT_TRUE(contains(none.err, "two kernel ids")) << none.err;
+  const auto unknown = runKwb({"ab", "sgemm.tiled", "sgemm.nope", "--shapes", "512"});
+  EXPECT_EQ(unknown.exitCode, kwb::kExitBadInput) << unknown.err;
+  EXPECT_TRUE(contains(unknown.err, "sgemm.nope")) << unknown.err;
+  const auto half = runKwb({"ab", "--against", "old.cu"});
+  EXPECT_EQ(half.exitCode, kwb::kExitBadInput) << half.err;
+  EXPECT_TRUE(contains(half.err, "--source and --against go together")) << half.err;
+  const auto margin = runKwb({"ab", "sgemm.tiled", "sgemm.tiled", "--same-within", "x"});
+  EXPECT_EQ(margin.exitCode, kwb::kExitBadInput) << margin.err;
+  EXPECT_TRUE(contains(margin.err, "--same-within 'x'")) << margin.err;
+  const auto families = runKwb({"ab", "sgemm.tiled", "cub.reduce_sum"});
+  EXPECT_EQ(families.exitCode, kwb::kExitBadInput) << families.err;
+}

@@ -66,6 +66,15 @@ TEST(Replicates, NoDriftKeepsTheIntervalTight) {
   EXPECT_LT(e.uncertainty.betweenPct, 0.05);
 }
 
+TEST(Replicates, TheRepeatIntervalHoldsTwoRunsErrors) {
+  const Drifted d = drifted(kDrift, 20, 0.001, 5);
+  const auto repeat = kwb::stats::estimateReplicated(d.ms, d.rounds);
+  const auto ci =
+      kwb::stats::estimateReplicated(d.ms, d.rounds, kwb::stats::IntervalKind::kConfidence);
+  EXPECT_NEAR(halfWidthPct(repeat.ci95, repeat.median) / halfWidthPct(ci.ci95, ci.median),
+              std::sqrt(2.0), 1e-6);
+}
+
 TEST(Replicates, OneRoundFallsBackToTheOrderStatistic) {
   const std::vector<double> xs = {1.0, 1.1, 0.9, 1.05, 0.95};
   const std::vector<int> rounds(xs.size(), 0);
@@ -132,8 +141,8 @@ TEST(VerdictRule, EquivalenceMarginDecides) {
 
 TEST(VerdictRule, SeparateRunsAddTheirUncertainties) {
   const auto ci = kwb::ratioCi(1.0, {0.97, 1.03}, 1.0, {0.96, 1.04});
-  EXPECT_NEAR(std::log(ci.high), 0.05, 1e-9);  // √(3² + 4²) = 5%
-  EXPECT_NEAR(std::log(ci.low), -0.05, 1e-9);
+  EXPECT_NEAR(std::log(ci.high), 0.05 / std::sqrt(2.0), 1e-9);  // √((3² + 4²) / 2)
+  EXPECT_NEAR(std::log(ci.low), -0.05 / std::sqrt(2.0), 1e-9);
 }
 
 kwb::CaseResult timed(const std::string& device, double median, double half) {

@@ -350,3 +350,18 @@ TEST(GuiShapes, CustomShapesAreValidatedAsTyped) {
   ASSERT_EQ(w.checkedShapes().size(), 1);
   EXPECT_EQ(w.checkedShapes()[0], (Shape{17, 19, 23}));
 }
+
+// A baseline recorded on another GPU model is marked as a cross-device comparison before
+// anything else; one from the same model is not.
+TEST_F(Loaded, ABaselineFromAnotherGpuIsMarkedCrossDevice) {
+  ASSERT_EQ(w->openBaseline(test::bundled("h200/spec-benchmark-h200.json")), "");
+  w->rebuildAllNow();
+  const QString other = w->baselinePage()->headerText();
+  EXPECT_TRUE(other.startsWith("<b")) << other.toStdString();
+  EXPECT_TRUE(other.contains("Cross-device comparison")) << other.toStdString();
+  EXPECT_TRUE(other.contains("NVIDIA H200")) << other.toStdString();
+  ASSERT_EQ(w->openBaseline(test::baselineRun()), "");
+  w->rebuildAllNow();
+  EXPECT_FALSE(w->baselinePage()->headerText().contains("Cross-device"))
+      << w->baselinePage()->headerText().toStdString();
+}

@@ -1,10 +1,12 @@
 #pragma once
 // Honest uncertainty across a run (docs/MEASUREMENT.md, "Uncertainty"). A case's samples are
 // taken in rounds spread over the run, round-robin with the other cases; the GPU's speed drifts
-// over seconds, so samples of one round are alike and rounds differ. The confidence interval of
-// a median therefore comes from the spread between the rounds' medians (Student's t over the
-// rounds), never narrower than the distribution-free interval of all samples, and both variance
-// components are reported.
+// over seconds, so samples of one round are alike and rounds differ. An interval of a median
+// therefore comes from the spread between the rounds' medians (Student's t over the rounds),
+// never narrower than the distribution-free interval of all samples, and both variance
+// components are reported. Two intervals are made from it: the confidence interval of the
+// median, and the repeat interval, where the median of another run of the same build falls
+// with 95% probability (√2 wider: both runs' errors), which is what a case's ci95 reports.
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,8 +41,14 @@ struct ReplicatedEstimate {
   Uncertainty uncertainty;
 };
 
+enum class IntervalKind {
+  kConfidence,  // of this run's median (a paired ratio's, kwb ab's)
+  kRepeat,      // where a repeat run's median falls: the document's ci95 of a case
+};
+
 // `samples[i]` was taken in round `rounds[i]` (any integers; equal means same round). Spans
 // of unequal length are an error (std::invalid_argument). No samples: all zero.
-ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds);
+ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds,
+                                      IntervalKind kind = IntervalKind::kRepeat);
 
 }  // namespace kwb::stats

@@ -23,8 +23,9 @@ struct Decision {
 // relative change below which two times count as the same (0.02 = 2%).
 Decision decide(double ratio, const stats::Interval& ci, double sameWithin);
 
-// The CI of new / base from two independently measured medians and their 95% CIs (separate
-// runs): the relative half-widths add in quadrature.
+// The CI of new / base from two separate runs' medians and their repeat intervals (a case's
+// ci95, kwb/replicates.h): each repeat interval already holds two runs' errors, so the
+// relative half-widths add in quadrature over √2.
 stats::Interval ratioCi(double baseMedian, const stats::Interval& baseCi, double newMedian,
                         const stats::Interval& newCi);
 
