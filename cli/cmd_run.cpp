@@ -30,8 +30,8 @@ struct RunOpts {
   int warmups = 2;
   bool cold = false;
   double maxNoise = 0.01;
-  double minTime = 0.04;
-  int rounds = 10;
+  double minTime = 0.08;
+  int rounds = 20;
   bool timerGiven = false;
   double maxTime = 0.3;
   bool maxTimeGiven = false;  // the user's --max-time caps the minimum sample count too
@@ -166,6 +166,7 @@ int runCommand(const RunOpts& o) {
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = !o.noCuptiCheck;
   cfg.measure.rounds = o.rounds;
+  cfg.isolateUserKernels = o.caseTimeout > 0;
   cfg.measure.seed = o.sel.seed;
   if (o.samples > 0) {
     // A fixed count: no noise target, no time cap.
@@ -306,7 +307,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   auto* timer = addTimerOption(*sub, o->timer);
   sub->add_option("--rounds", o->rounds,
                   "Spread each case's samples over N rounds, round-robin across the cases; the "
-                  "CI comes from the spread between rounds (default 10; 1: all at once)")
+                  "CI comes from the spread between rounds (default 20; 1: all at once)")
       ->check(CLI::Range(1, 1000));
   sub->add_flag("--no-cupti-check", o->noCuptiCheck,
                 "Do not time each case with CUPTI too (its kernel list and agreement figure)");

@@ -88,6 +88,8 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
   if (!pc.errored) {
     try {
       pc.measured = ctx.contextLost ? pc.timing->soFar() : pc.timing->finish(ctx.cancelled);
+      if (pc.measured.samplesMs.empty() && ctx.contextLost)
+        c.message = "verified; not timed: the CUDA context was lost before its block was timed";
       recordMeasurement(pc.measured, ctx.cfg.measure, c);
       deriveFigures(c, ctx.device);
       fillPercentOfReference(c, done);

@@ -19,7 +19,8 @@ void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResu
   c.cuptiMedianMs = m.cuptiMedianMs;
   c.summary = stats::summarize(c.samplesMs);
   // The CI includes the drift between rounds (kwb/replicates.h), not only the samples' scatter.
-  const auto honest = stats::estimateReplicated(c.samplesMs, c.sampleRounds);
+  const auto honest = stats::estimateReplicated(c.samplesMs, c.sampleRounds,
+                                                stats::IntervalKind::kRepeat, opt.runToRunPct);
   c.summary.ci95 = honest.ci95;
   c.uncertainty = honest.uncertainty;
   c.timerVsCuptiPct.reset();

@@ -285,7 +285,9 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   };
   auto flush = [&] {
     BlockContext ctx{cfg, st.nvml, &st.device, cancelled, warn};
-    timeBlock(block, ctx, stopReason);
+    // A case of this block lost the context: the verified cases keep their verdicts, untimed.
+    ctx.contextLost = stopReason.find("context was lost") != std::string::npos;
+    if (!ctx.contextLost) timeBlock(block, ctx, stopReason);
     for (PendingCase& pc : block) {
       finishPending(pc, ctx, doc.cases, block);
       finishCase(pc.result, pc.index);  // a copy: later cases pair with it
@@ -305,6 +307,9 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     started.index = int(i);
     started.planned = plannedCase(p);
     emit(started);
+    // Under --case-timeout a user's kernel may never return: what is verified so far is timed
+    // and finished first, so the engine's end keeps it.
+    if (cfg.isolateUserKernels && p.kernel->family == "user" && !block.empty()) flush();
     if (cfg.heartbeat) cfg.heartbeat(int(i));
     auto start = [&] {
       return p.kernel->problem == "gemm"

@@ -35,12 +35,16 @@ Profiler detectProfiler(const std::function<const char*(const char*)>& env) {
   if (forced == "ncu") return Profiler::kNsightCompute;
   if (forced == "nsys") return Profiler::kNsightSystems;
   if (forced == "none") return Profiler::kNone;
-  const std::string inject = get("CUDA_INJECTION64_PATH");
-  for (const char* ncu : {"nsight-compute", "nsight_compute", "treelauncher", "/ncu"})
+  // Nsight Systems first: a copy of nsys ships inside Nsight Compute's folder, so the folder's
+  // name alone does not tell them apart; its injection library and variables do.
+  const std::string inject = get("CUDA_INJECTION64_PATH") + " " + get("LD_PRELOAD");
+  if (!get("NSYS_PROFILING_SESSION_ID").empty() || contains(inject, "toolsinjection") ||
+      contains(inject, "nsight-systems") || contains(inject, "nsight_systems"))
+    return Profiler::kNsightSystems;
+  for (const char* ncu : {"treelauncher", "interceptorinjection", "nsight-compute", "/ncu"})
     if (contains(inject, ncu)) return Profiler::kNsightCompute;
-  for (const char* nsys : {"nsight-systems", "nsight_systems", "toolsinjection", "/nsys"})
-    if (contains(inject, nsys)) return Profiler::kNsightSystems;
-  if (!get("NSYS_PROFILING_SESSION_ID").empty()) return Profiler::kNsightSystems;
+  // Nsight Compute's launcher sets these for the process it profiles.
+  if (!get("NV_NSIGHT_INJECTION_PORT_BASE").empty()) return Profiler::kNsightCompute;
   return Profiler::kNone;
 }
 

@@ -34,8 +34,21 @@ CiMethod parseCiMethod(std::string_view text) {
                    "' (expected replicates or order-statistic)");
 }
 
+namespace {
+// Lag-1 autocorrelation of a series, clamped to [0, 0.9]: positive drift correlation only.
+double lag1(const std::vector<double>& xs) {
+  const double m = mean(xs);
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    den += (xs[i] - m) * (xs[i] - m);
+    if (i + 1 < xs.size()) num += (xs[i] - m) * (xs[i + 1] - m);
+  }
+  return den > 0 ? std::clamp(num / den, 0.0, 0.9) : 0.0;
+}
+}  // namespace
+
 ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds,
-                                      IntervalKind kind) {
+                                      IntervalKind kind, double runToRunPct) {
   if (samples.size() != rounds.size())
     throw std::invalid_argument("estimateReplicated: samples and rounds differ in length");
   ReplicatedEstimate out;
@@ -70,11 +83,21 @@ ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span
   }
   if (r < 2) return out;
 
-  // The rounds' medians as r draws of the case's median: the CI of their centre, and for a
-  // repeat run the difference of two such centres (√2 the standard error).
+  // The rounds' medians (in time order) as effectiveRounds draws of the case's median: the CI
+  // of their centre, and for a repeat run the difference of two such centres (√2 the standard
+  // error) plus both runs' run-level deviation.
   out.uncertainty.method = CiMethod::kReplicates;
-  const double repeat = kind == IntervalKind::kRepeat ? std::sqrt(2.0) : 1.0;
-  const double half = repeat * t975(r - 1) * stddev(medians) / std::sqrt(double(r));
+  const double rho = lag1(medians);
+  const double eff = std::max(2.0, r * (1.0 - rho) / (1.0 + rho));
+  out.uncertainty.effectiveRounds = eff;
+  const double se = stddev(medians) / std::sqrt(eff);
+  const double t = t975(int(std::floor(eff)) - 1);
+  double half = t * se;
+  if (kind == IntervalKind::kRepeat) {
+    const double run = runToRunPct / 100.0 * out.median;
+    out.uncertainty.runToRunPct = runToRunPct;
+    half = std::sqrt(2.0) * std::sqrt(half * half + 1.96 * 1.96 * run * run);
+  }
   out.ci95.low = std::min(out.ci95.low, out.median - half);
   out.ci95.high = std::max(out.ci95.high, out.median + half);
   return out;

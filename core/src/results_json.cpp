@@ -207,6 +207,8 @@ static json uncertaintyToJson(const stats::Uncertainty& u) {
   return {{"replicates", u.replicates},
           {"withinPct", u.withinPct},
           {"betweenPct", u.betweenPct},
+          {"effectiveRounds", u.effectiveRounds},
+          {"runToRunPct", u.runToRunPct},
           {"ciMethod", toString(u.method)}};
 }
 static stats::Uncertainty uncertaintyFromJson(const json& j) {
@@ -214,6 +216,8 @@ static stats::Uncertainty uncertaintyFromJson(const json& j) {
   get(j, "replicates", u.replicates);
   get(j, "withinPct", u.withinPct);
   get(j, "betweenPct", u.betweenPct);
+  u.effectiveRounds = jsonread::value(j, "effectiveRounds", 0.0);
+  u.runToRunPct = jsonread::value(j, "runToRunPct", 0.0);
   u.method = stats::parseCiMethod(j.at("ciMethod").get<std::string>());
   return u;
 }

@@ -192,6 +192,14 @@ TEST(ProfilerEnv, FindsNsightByItsInjectionLibrary) {
   env["CUDA_INJECTION64_PATH"] = "/opt/nvidia/nsight-systems/2025.1/target-linux-x64/"
                                  "libToolsInjection64.so";
   EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightSystems);
+  // The nsys shipped in Nsight Compute's folder is still Nsight Systems.
+  env["CUDA_INJECTION64_PATH"] =
+      "/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/libToolsInjection64.so";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightSystems);
+  // ncu's launcher preloads its library and names its ports.
+  env.erase("CUDA_INJECTION64_PATH");
+  env["NV_NSIGHT_INJECTION_PORT_BASE"] = "49152";
+  EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightCompute);
   env["KWB_PROFILER"] = "none";
   EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNone);
   env["KWB_PROFILER"] = "ncu";

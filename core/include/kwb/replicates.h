@@ -30,6 +30,12 @@ CiMethod parseCiMethod(std::string_view text);  // throws InputError
 // What the document records of a case's uncertainty.
 struct Uncertainty {
   int replicates = 0;       // rounds that kept at least one sample
+  // Rounds close in time drift together: the rounds' medians' lag-1 autocorrelation (clamped
+  // to [0, 0.9]) makes them worth effectiveRounds = R (1 - rho) / (1 + rho) independent draws.
+  double effectiveRounds = 0;
+  // The run-to-run standard deviation that no single run can see (measured from repeated
+  // runs, docs/MEASUREMENT.md), added to the repeat interval; % of the median.
+  double runToRunPct = 0;
   double withinPct = 0;     // within-round standard deviation, % of the median
   double betweenPct = 0;    // between-round standard deviation (beyond what within explains)
   CiMethod method = CiMethod::kOrderStatistic;
@@ -48,7 +54,14 @@ enum class IntervalKind {
 
 // `samples[i]` was taken in round `rounds[i]` (any integers; equal means same round). Spans
 // of unequal length are an error (std::invalid_argument). No samples: all zero.
+// `runToRunPct` (kRepeat only): a run-level standard deviation in % of the median, added in
+// quadrature to the repeat interval (both runs carry it).
 ReplicatedEstimate estimateReplicated(std::span<const double> samples, std::span<const int> rounds,
-                                      IntervalKind kind = IntervalKind::kRepeat);
+                                      IntervalKind kind = IntervalKind::kRepeat,
+                                      double runToRunPct = 0.0);
+
+// The run-to-run standard deviation of a median beyond what the rounds show, measured on an
+// H100 from three spec-benchmark runs of one build (docs/MEASUREMENT.md, "Repeatability").
+inline constexpr double kRunToRunPct = 0.24;
 
 }  // namespace kwb::stats

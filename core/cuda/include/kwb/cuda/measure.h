@@ -29,7 +29,9 @@ struct MeasureOptions {
   StoppingRule rule;
   // The samples of every case are spread over this many rounds, round-robin across the
   // cases timed together (docs/MEASUREMENT.md, "Rounds"); the CI comes from between rounds.
-  int rounds = 10;
+  int rounds = 20;
+  // The run-level deviation a repeat interval adds (kwb/replicates.h, kRunToRunPct); 0: none.
+  double runToRunPct = stats::kRunToRunPct;
   std::uint64_t seed = 0x5EED;  // orders the cases within each sweep (seeded shuffle)
   bool coldL2 = false;
   TimerMode timer = kDefaultTimer;

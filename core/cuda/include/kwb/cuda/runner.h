@@ -31,6 +31,10 @@ struct RunConfig {
   // Called with a case's plan index before its verification and before each of its samples:
   // `kwb run --case-timeout` watches the case the engine is in.
   std::function<void(int)> heartbeat = {};
+  // Time and finish the block before each user kernel's case (kwb run --case-timeout): a
+  // kernel that never returns then loses no finished case. Its % of reference is then the
+  // ratio of medians, not of paired samples.
+  bool isolateUserKernels = false;
   // Which references a case is paired with (kwb ab pairs B with A); empty: the case's own
   // references (case_block.h, pairedReferences).
   std::function<std::vector<std::string>(const CaseResult&)> pairWith = {};
