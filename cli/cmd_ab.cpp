@@ -32,9 +32,8 @@ std::string abTable(const AbReport& r) {
       {"size", "A us", "B us", "B / A", "95% CI", "pairs", "verdict"}};
   for (const AbResult& x : r.results)
     rows.push_back({x.size, fixed(x.aMs * 1e3, 2), fixed(x.bMs * 1e3, 2),
-                    x.ratio > 0 ? fixed(x.ratio, 4) : "", x.ratio > 0
-                        ? fixed(x.ci95.low, 4) + " .. " + fixed(x.ci95.high, 4)
-                        : "",
+                    x.ratio > 0 ? fixed(x.ratio, 4) : "",
+                    x.ratio > 0 ? fixed(x.ci95.low, 4) + " .. " + fixed(x.ci95.high, 4) : "",
                     std::to_string(x.pairs), std::string(toString(x.verdict))});
   return formatTable(rows);
 }
@@ -66,8 +65,9 @@ int abCommand(const AbOpts& o) {
     bLabel = o.user.source;
   } else {
     if (o.a.empty() || o.b.empty())
-      throw InputError("kwb ab needs two kernel ids (kwb ab sgemm.tiled sgemm.bank_free) or "
-                       "--against old.cu --source new.cu");
+      throw InputError(
+          "kwb ab needs two kernel ids (kwb ab sgemm.tiled sgemm.bank_free) or "
+          "--against old.cu --source new.cu");
     sel.kernels = o.a + "," + o.b;
   }
   const ResolvedSelection resolved = resolve(sel, "quick");
@@ -105,7 +105,8 @@ int abCommand(const AbOpts& o) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
   };
-  AbReport r = cuda::runAb(*a, *b, sizes, cfg, sameWithin, sink, [] { return interruptRequested(); });
+  AbReport r =
+      cuda::runAb(*a, *b, sizes, cfg, sameWithin, sink, [] { return interruptRequested(); });
   r.aLabel = aLabel.empty() ? r.a : aLabel;
   r.bLabel = bLabel.empty() ? r.b : bLabel;
   if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }}});
@@ -129,8 +130,9 @@ int abCommand(const AbOpts& o) {
 
 void addAbCommand(CLI::App& app, int& exitCode) {
   auto* sub = app.add_subcommand(
-      "ab", "Time two kernels (or two versions of your .cu) interleaved in one run: B / A with "
-            "its 95% CI and FASTER, SLOWER, SAME or UNCERTAIN at each size");
+      "ab",
+      "Time two kernels (or two versions of your .cu) interleaved in one run: B / A with "
+      "its 95% CI and FASTER, SLOWER, SAME or UNCERTAIN at each size");
   auto o = std::make_shared<AbOpts>();
   sub->add_option("a", o->a, "Kernel A (the baseline), e.g. sgemm.tiled");
   sub->add_option("b", o->b, "Kernel B (the candidate), e.g. sgemm.bank_free");

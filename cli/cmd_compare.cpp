@@ -25,9 +25,9 @@ std::string compareTable(const RunComparison& r) {
                                               "verdict"}};
   for (const auto& c : r.cases)
     rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs), fixed(100 * c.change, 1) + "%",
-                    c.changeCi.high > c.changeCi.low ? signedPercent(c.changeCi.low) + " .. " +
-                                                           signedPercent(c.changeCi.high)
-                                                     : "",
+                    c.changeCi.high > c.changeCi.low
+                        ? signedPercent(c.changeCi.low) + " .. " + signedPercent(c.changeCi.high)
+                        : "",
                     us(c.baseCi.low) + " .. " + us(c.baseCi.high),
                     us(c.newCi.low) + " .. " + us(c.newCi.high), std::string(toString(c.verdict))});
   return formatTable(rows);

@@ -285,9 +285,10 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--warmups", o->warmups, "Warm-up launches before sampling")
       ->check(CLI::Range(0, 1000000));
   sub->add_flag("--cold", o->cold, "Flush L2 before every sample (default: hot L2)");
-  sub->add_option("--max-noise", o->maxNoise,
-                  "A case whose median's 95% CI is wider than ±X (relative) after the rounds gets "
-                  "up to as many rounds again, within --max-time (default 0.01; 0: no extra rounds)")
+  sub->add_option(
+         "--max-noise", o->maxNoise,
+         "A case whose median's 95% CI is wider than ±X (relative) after the rounds gets "
+         "up to as many rounds again, within --max-time (default 0.01; 0: no extra rounds)")
       ->check(finiteRange(0.0, 1.0));
   sub->add_option("--min-time", o->minTime, "Minimum sampling time per case, seconds")
       ->check(finiteRange(0.0, 86400.0));

@@ -75,10 +75,11 @@ void addSelectionOptions(CLI::App& sub, Selection& sel, const char* defaultSuite
 
 CLI::Option* addTimerOption(CLI::App& sub, std::string& timer) {
   timer = std::string(toString(kDefaultTimer));
-  return sub.add_option("--timer", timer,
-                 "What clock times a sample: back-to-back (default; launches replayed from a CUDA "
-                 "graph), isolated (launches queued behind a blocking kernel), cupti (CUPTI's "
-                 "kernel durations) or host (host-inclusive, dispatch included)")
+  return sub
+      .add_option("--timer", timer,
+                  "What clock times a sample: back-to-back (default; launches replayed from a CUDA "
+                  "graph), isolated (launches queued behind a blocking kernel), cupti (CUPTI's "
+                  "kernel durations) or host (host-inclusive, dispatch included)")
       ->check(CLI::IsMember({"isolated", "back-to-back", "cupti", "host"}));
 }
 

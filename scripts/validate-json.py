@@ -102,8 +102,15 @@ def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2, 3, 4), w, "schemaVersion must be 1, 2, 3 or 4")
-    if j.get("schemaVersion") in (2, 3, 4):
+    need(j.get("schemaVersion") in (1, 2, 3, 4, 5), w, "schemaVersion must be 1 to 5")
+    if j.get("schemaVersion") == 5:
+        for i, c in enumerate(j.get("cases", [])):
+            if c.get("samplesMs"):
+                need(len(c.get("sampleRounds", [])) == len(c["samplesMs"]), f"{w} case {i}",
+                     "schema 5: sampleRounds must give each sample's round")
+                need(isinstance(c.get("uncertainty"), dict), f"{w} case {i}",
+                     "schema 5: a timed case records its uncertainty")
+    if j.get("schemaVersion") in (2, 3, 4, 5):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):

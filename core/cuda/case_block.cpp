@@ -35,8 +35,8 @@ void applyPairedRatios(CaseResult& c, const Measurement& m, const std::vector<Pe
     });
     if (it == block.end()) continue;
     const Measurement& r = it->measured;
-    const PairedRatio pr = pairedRatio(ref, {m.samplesMs, m.rounds, m.sweeps},
-                                       {r.samplesMs, r.rounds, r.sweeps});
+    const PairedRatio pr =
+        pairedRatio(ref, {m.samplesMs, m.rounds, m.sweeps}, {r.samplesMs, r.rounds, r.sweeps});
     if (pr.pairs == 0) continue;
     c.paired.push_back(pr);
     if (ref == "cublas.sgemm") c.pctOfFp32Reference = pr.pct;

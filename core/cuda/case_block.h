@@ -14,9 +14,9 @@
 namespace kwb::cuda {
 
 struct PendingCase {
-  std::size_t index = 0;  // in the plan
-  CaseResult result;      // verified (or failed, skipped, errored: then nothing is timed)
-  std::shared_ptr<void> inputs;       // what the timed launches read; freed with the block
+  std::size_t index = 0;         // in the plan
+  CaseResult result;             // verified (or failed, skipped, errored: then nothing is timed)
+  std::shared_ptr<void> inputs;  // what the timed launches read; freed with the block
   std::unique_ptr<TimedCase> timing;  // null when the case is not timed
   Measurement measured;               // filled by the block's rounds
   bool errored = false;               // a sample failed (result says why)

@@ -204,12 +204,9 @@ static std::vector<PairedRatio> pairedFromJson(const json& a) {
   return out;
 }
 static json uncertaintyToJson(const stats::Uncertainty& u) {
-  return {{"replicates", u.replicates},
-          {"withinPct", u.withinPct},
-          {"betweenPct", u.betweenPct},
-          {"effectiveRounds", u.effectiveRounds},
-          {"runToRunPct", u.runToRunPct},
-          {"ciMethod", toString(u.method)}};
+  return {{"replicates", u.replicates},   {"withinPct", u.withinPct},
+          {"betweenPct", u.betweenPct},   {"effectiveRounds", u.effectiveRounds},
+          {"runToRunPct", u.runToRunPct}, {"ciMethod", toString(u.method)}};
 }
 static stats::Uncertainty uncertaintyFromJson(const json& j) {
   stats::Uncertainty u;
@@ -319,10 +316,11 @@ void from_json(const json& j, CaseResult& v) {
   // the distribution-free CI they were written with.
   v.sampleRounds.clear();
   v.uncertainty = {};
-  if (auto r = j.find("sampleRounds"); r != j.end() && !r->is_null()) get(j, "sampleRounds", v.sampleRounds);
+  if (auto r = j.find("sampleRounds"); r != j.end() && !r->is_null())
+    get(j, "sampleRounds", v.sampleRounds);
   if (!v.sampleRounds.empty() && v.sampleRounds.size() != v.samplesMs.size())
-    throw InputError("sampleRounds has " + std::to_string(v.sampleRounds.size()) +
-                     " entries for " + std::to_string(v.samplesMs.size()) + " samples");
+    throw InputError("sampleRounds has " + std::to_string(v.sampleRounds.size()) + " entries for " +
+                     std::to_string(v.samplesMs.size()) + " samples");
   if (auto u = j.find("uncertainty"); u != j.end() && !u->is_null())
     v.uncertainty = uncertaintyFromJson(*u);
   else if (!v.samplesMs.empty())

@@ -55,9 +55,9 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
   const std::string newGpu = now.device ? now.device->name : "";
   if (baseGpu != newGpu || baseGpu.empty()) {
     out.crossDevice = true;
-    out.deviceNote = "cross-device comparison: base " + (baseGpu.empty() ? "(no device)" : baseGpu) +
-                     ", new " + (newGpu.empty() ? "(no device)" : newGpu) +
-                     "; a change here may be the GPU, not the code";
+    out.deviceNote =
+        "cross-device comparison: base " + (baseGpu.empty() ? "(no device)" : baseGpu) + ", new " +
+        (newGpu.empty() ? "(no device)" : newGpu) + "; a change here may be the GPU, not the code";
   }
   for (const auto& c : now.cases) {
     const CaseResult* b = base.findLike(c);

@@ -49,8 +49,8 @@ Decision decide(double ratio, const stats::Interval& ci, double sameWithin) {
     d.verdict = Verdict::kFaster;
     d.reason = what + " lies wholly below -" + unsignedPercent(sameWithin);
   } else {
-    d.reason = what + " is neither within ±" + unsignedPercent(sameWithin) +
-               " nor clearly beyond it";
+    d.reason =
+        what + " is neither within ±" + unsignedPercent(sameWithin) + " nor clearly beyond it";
   }
   return d;
 }

@@ -72,15 +72,16 @@ void BaselinePage::rebuildNow() {
                             QString::fromStdString(all.deviceNote).toHtmlEscaped() + ".</b><br>"
                       : QString();
   m_header->setTextFormat(Qt::RichText);
-  m_header->setText(crossDevice +
-                    QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
-                            "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
-                            "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
-                            "kwb ab to decide). %4")
-                        .arg(QFileInfo(m_model->baselineSource()).fileName().toHtmlEscaped(),
-                             baseline->device ? QString::fromStdString(baseline->device->name)
-                                              : QString("no device"),
-                             recordedDate(*baseline), timers, unit));
+  m_header->setText(
+      crossDevice +
+      QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
+              "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
+              "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
+              "kwb ab to decide). %4")
+          .arg(QFileInfo(m_model->baselineSource()).fileName().toHtmlEscaped(),
+               baseline->device ? QString::fromStdString(baseline->device->name)
+                                : QString("no device"),
+               recordedDate(*baseline), timers, unit));
   // GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
   std::vector<std::pair<const CaseResult*, const CaseResult*>> pairs;
   std::vector<CaseComparison> comparisons;

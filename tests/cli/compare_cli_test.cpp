@@ -90,7 +90,8 @@ TEST(CompareCli, AnotherGpuModelIsACrossDeviceComparison) {
   const auto r = runKwb({"compare", h200.string(), kSample.string()});
   EXPECT_EQ(r.exitCode, kwb::kExitOk) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "warning: cross-device comparison: base NVIDIA H200")) << r.out;
-  EXPECT_FALSE(contains(runKwb({"compare", kSample.string(), kSample.string()}).out, "cross-device"));
+  EXPECT_FALSE(
+      contains(runKwb({"compare", kSample.string(), kSample.string()}).out, "cross-device"));
 }
 
 // kwb ab: bad input is exit 2 naming what is wrong, before any device is needed.

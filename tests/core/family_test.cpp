@@ -143,7 +143,8 @@ TEST(Family, CurrentSchemaRoundTripsOneDimensionalCases) {
   c.verification = v;
   doc.cases.push_back(c);
   const std::string text = kwb::toJsonText(doc);
-  EXPECT_NE(text.find("\"schemaVersion\": " + std::to_string(kwb::kSchemaVersion)), std::string::npos);
+  EXPECT_NE(text.find("\"schemaVersion\": " + std::to_string(kwb::kSchemaVersion)),
+            std::string::npos);
   const auto back = kwb::parseDocument(text, "mem");
   EXPECT_EQ(back.device->copyBandwidthGBs, 3010.5);
   const auto& r = back.cases.back();

@@ -189,8 +189,9 @@ TEST(ProfilerEnv, FindsNsightByItsInjectionLibrary) {
       "/usr/local/cuda/nsight-compute-2025.3.0/target/linux-desktop-glibc_2_11_3-x64/"
       "libTreeLauncherTargetInjection.so";
   EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightCompute);
-  env["CUDA_INJECTION64_PATH"] = "/opt/nvidia/nsight-systems/2025.1/target-linux-x64/"
-                                 "libToolsInjection64.so";
+  env["CUDA_INJECTION64_PATH"] =
+      "/opt/nvidia/nsight-systems/2025.1/target-linux-x64/"
+      "libToolsInjection64.so";
   EXPECT_EQ(kwb::detectProfiler(get), kwb::Profiler::kNsightSystems);
   // The nsys shipped in Nsight Compute's folder is still Nsight Systems.
   env["CUDA_INJECTION64_PATH"] =

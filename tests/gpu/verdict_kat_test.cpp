@@ -17,8 +17,8 @@
 #include "registry.h"
 
 using kwb::Verdict;
-using kwb::cuda::MeasureOptions;
 using kwb::cuda::Measurement;
+using kwb::cuda::MeasureOptions;
 using kwb::cuda::RoundCase;
 using kwb::cuda::TimedCase;
 
@@ -31,8 +31,8 @@ MeasureOptions katOptions() {
   MeasureOptions opt;
   opt.cuptiCheck = false;
   opt.rounds = 10;
-  opt.rule = {.minSamples = 10, .maxSamples = 200, .minTimeS = 0.03, .maxTimeS = 0.5,
-              .maxNoise = 0.01};
+  opt.rule = {
+      .minSamples = 10, .maxSamples = 200, .minTimeS = 0.03, .maxTimeS = 0.5, .maxNoise = 0.01};
   return opt;
 }
 
@@ -71,8 +71,8 @@ kwb::AbResult interleaved(kwb::cuda::Stream& s, double aUs, double bUs) {
   std::vector<RoundCase> both{{&a, 0}, {&b, 0}};
   rounds(both, opt);
   const Measurement ma = a.finish({}), mb = b.finish({});
-  const kwb::PairedRatio p =
-      kwb::pairedRatio("a", {mb.samplesMs, mb.rounds, mb.sweeps}, {ma.samplesMs, ma.rounds, ma.sweeps});
+  const kwb::PairedRatio p = kwb::pairedRatio("a", {mb.samplesMs, mb.rounds, mb.sweeps},
+                                              {ma.samplesMs, ma.rounds, ma.sweeps});
   return kwb::abResult(result(ma, opt), result(mb, opt), p, 0.01);
 }
 
@@ -89,9 +89,9 @@ TEST_F(VerdictKat, InterleavedSpinKernelsAreDecided) {
     same += eq.verdict == Verdict::kSame;
     slower += up.verdict == Verdict::kSlower;
     std::printf("ab %2d: 100/100 %s (%.4f, %.4f .. %.4f); 103/100 %s (%.4f, %.4f .. %.4f)\n", i,
-                std::string(kwb::toString(eq.verdict)).c_str(), eq.ratio, eq.ci95.low,
-                eq.ci95.high, std::string(kwb::toString(up.verdict)).c_str(), up.ratio,
-                up.ci95.low, up.ci95.high);
+                std::string(kwb::toString(eq.verdict)).c_str(), eq.ratio, eq.ci95.low, eq.ci95.high,
+                std::string(kwb::toString(up.verdict)).c_str(), up.ratio, up.ci95.low,
+                up.ci95.high);
   }
   EXPECT_GE(same, kNeeded) << "100 us against 100 us was SAME in " << same << " of 20";
   EXPECT_GE(slower, kNeeded) << "103 us against 100 us was SLOWER in " << slower << " of 20";

@@ -16,7 +16,7 @@
 namespace kwb {
 
 struct AbResult {
-  std::string size;        // sizeLabel of the cases: "512x512x512", "2^20 f32"
+  std::string size;         // sizeLabel of the cases: "512x512x512", "2^20 f32"
   double aMs = 0, bMs = 0;  // medians per launch
   // B's time / A's time from paired samples (below 1: B is faster), and its 95% CI.
   double ratio = 0;
@@ -29,7 +29,7 @@ struct AbResult {
 
 struct AbReport {
   static constexpr int kVersion = 1;
-  std::string a, b;  // what was compared: kernel ids (a user kernel's before/after names)
+  std::string a, b;            // what was compared: kernel ids (a user kernel's before/after names)
   std::string aLabel, bLabel;  // how the user named them (a path, an id)
   double sameWithin = 0.01;
   std::optional<DeviceInfo> device;

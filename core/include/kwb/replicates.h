@@ -24,20 +24,20 @@ enum class CiMethod {
   kOrderStatistic,  // one round only: the distribution-free CI of all samples
   kReplicates,      // Student's t over the rounds' medians, at least the order-statistic CI
 };
-std::string_view toString(CiMethod m);  // "order-statistic", "replicates"
+std::string_view toString(CiMethod m);          // "order-statistic", "replicates"
 CiMethod parseCiMethod(std::string_view text);  // throws InputError
 
 // What the document records of a case's uncertainty.
 struct Uncertainty {
-  int replicates = 0;       // rounds that kept at least one sample
+  int replicates = 0;  // rounds that kept at least one sample
   // Rounds close in time drift together: the rounds' medians' lag-1 autocorrelation (clamped
   // to [0, 0.9]) makes them worth effectiveRounds = R (1 - rho) / (1 + rho) independent draws.
   double effectiveRounds = 0;
   // The run-to-run standard deviation that no single run can see (measured from repeated
   // runs, docs/MEASUREMENT.md), added to the repeat interval; % of the median.
   double runToRunPct = 0;
-  double withinPct = 0;     // within-round standard deviation, % of the median
-  double betweenPct = 0;    // between-round standard deviation (beyond what within explains)
+  double withinPct = 0;   // within-round standard deviation, % of the median
+  double betweenPct = 0;  // between-round standard deviation (beyond what within explains)
   CiMethod method = CiMethod::kOrderStatistic;
 };
 

@@ -109,8 +109,8 @@ struct CaseResult {
   // Every "% of reference" above and in `figures`, measured from paired samples (schema 5):
   // one entry per reference the case was paired with.
   std::vector<PairedRatio> paired;
-  double arithmeticIntensity = 0.0;          // FLOP per byte of the minimum traffic
-  double bandwidthGBs = 0.0;                 // minimum traffic / median time
+  double arithmeticIntensity = 0.0;  // FLOP per byte of the minimum traffic
+  double bandwidthGBs = 0.0;         // minimum traffic / median time
   ClockSample clocks;
   // The figures of the case, keyed: "gflops", "gbps", "pct_of_reference", "pct_of_peak"
   // (derived by the framework from the family's declared work and the median time).

@@ -26,7 +26,7 @@ struct CaseComparison {
   std::string size = {};         // sizeLabel: the shape, or "2^20 f32" for a 1-D case
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
-  double change = 0;  // newMs / baseMs - 1: positive is slower
+  double change = 0;         // newMs / baseMs - 1: positive is slower
   stats::Interval changeCi;  // its 95% CI (as new / base - 1)
   Verdict verdict = Verdict::kUncertain;
   std::string reason;  // one sentence: why this verdict

@@ -62,10 +62,10 @@ struct Measurement {
   std::string timerNote;
   int throttledSamples = 0;
   double warmupSmClockMhz = 0;
-  std::vector<KernelRecord> kernels;    // from CUPTI, where it ran
-  std::optional<double> cuptiMedianMs;  // CUPTI's per-launch kernel time
+  std::vector<KernelRecord> kernels;        // from CUPTI, where it ran
+  std::optional<double> cuptiMedianMs;      // CUPTI's per-launch kernel time
   std::optional<double> cuptiSpanMedianMs;  // CUPTI's first start to last end, per launch
-  std::string cuptiNote;                // why CUPTI gave nothing, where it did not
+  std::string cuptiNote;                    // why CUPTI gave nothing, where it did not
 };
 
 // Under an outside profiler (kwb/profiler_env.h): Nsight Compute gets the host timer (its
