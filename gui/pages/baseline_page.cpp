@@ -68,9 +68,10 @@ void BaselinePage::rebuildNow() {
   const RunComparison all = compareRuns(*baseline, doc);
   // Another GPU model: every verdict below may be the GPU, not the code. Said first, in red.
   const QString crossDevice =
-      all.crossDevice ? "<b style='color:#b00020'>Cross-device comparison: " +
-                            QString::fromStdString(all.deviceNote).toHtmlEscaped() + ".</b><br>"
-                      : QString();
+      all.crossDevice
+          ? "<b style='color:#b00020'>C" +
+                QString::fromStdString(all.deviceNote.substr(1)).toHtmlEscaped() + ".</b><br>"
+          : QString();
   m_header->setTextFormat(Qt::RichText);
   m_header->setText(
       crossDevice +

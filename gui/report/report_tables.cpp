@@ -175,7 +175,7 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
   const QString unit = headlineUnit(doc);
   const RunComparison all = compareRuns(baseline, doc);
   if (all.crossDevice)
-    rp.paragraph("Cross-device comparison: " + QString::fromStdString(all.deviceNote) + ".", 10);
+    rp.paragraph("C" + QString::fromStdString(all.deviceNote.substr(1)) + ".", 10);
   rp.paragraph(QString("Baseline %1 (%2, %3). Speedup = this run's %4 ÷ the baseline's. "
                        "Verdict: SAME when the whole 95% interval of the change lies within ±2%, "
                        "FASTER or SLOWER when it lies wholly beyond, else UNCERTAIN (kwb ab "
