@@ -85,12 +85,7 @@ int abCommand(const AbOpts& o) {
   for (const cuda::PlanCase& p : orderedPlan(resolved))
     if (p.kernel == resolved.kernels.front()) sizes.push_back(p);
 
-  cuda::RunConfig cfg;
-  cfg.suite = resolved.suiteName;
-  cfg.seed = o.sel.seed;
-  cfg.device = o.sel.device;
-  cfg.toolVersion = KWB_VERSION;
-  cfg.gitRevision = KWB_GIT_REVISION;
+  cuda::RunConfig cfg = baseRunConfig(resolved.suiteName, o.sel.seed, o.sel.device);
   cfg.measure.rounds = o.rounds;
   cfg.measure.seed = o.sel.seed;
   cfg.measure.rule.minTimeS = 0.1;  // both sides sampled for at least 0.1 s at each size

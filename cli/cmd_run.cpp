@@ -150,12 +150,7 @@ int runCommand(const RunOpts& o) {
   }
   ResolvedSelection sel = resolve(selection, "quick");
   for (const auto& u : userKernels) sel.kernels.push_back(&u);  // userKernels outlives the run
-  cuda::RunConfig cfg;
-  cfg.suite = sel.suiteName;
-  cfg.seed = o.sel.seed;
-  cfg.device = o.sel.device;
-  cfg.toolVersion = KWB_VERSION;
-  cfg.gitRevision = KWB_GIT_REVISION;
+  cuda::RunConfig cfg = baseRunConfig(sel.suiteName, o.sel.seed, o.sel.device);
   cfg.measure.warmups = o.warmups;
   cfg.measure.coldL2 = o.cold;
   cfg.measure.rule.maxNoise = o.maxNoise;

@@ -101,12 +101,7 @@ int tuneCommand(const TuneOpts& o) {
       plan.push_back({&configured[i], shape, variants[i].config});
   }
 
-  cuda::RunConfig cfg;
-  cfg.suite = "tune " + base.id;
-  cfg.seed = o.seed;
-  cfg.device = o.device;
-  cfg.toolVersion = KWB_VERSION;
-  cfg.gitRevision = KWB_GIT_REVISION;
+  cuda::RunConfig cfg = baseRunConfig("tune " + base.id, o.seed, o.device);
   cfg.measure.coldL2 = o.cold;
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.timer = parseTimerMode(o.timer);

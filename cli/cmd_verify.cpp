@@ -54,13 +54,8 @@ int verifyCommand(const Selection& selection, const std::string& json) {
       for (const ElementType t : sel.types)
         for (const KernelDescriptor* k : sel.kernels)
           plan.push_back({k, Shape{}, std::nullopt, VectorSize{n, t}});
-  cuda::RunConfig cfg;
-  cfg.suite = sel.suiteName;
-  cfg.seed = selection.seed;
+  cuda::RunConfig cfg = baseRunConfig(sel.suiteName, selection.seed, selection.device);
   cfg.verifyOnly = true;
-  cfg.device = selection.device;
-  cfg.toolVersion = KWB_VERSION;
-  cfg.gitRevision = KWB_GIT_REVISION;
   const auto sink = [&](const StreamEvent& e) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)

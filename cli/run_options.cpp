@@ -158,6 +158,16 @@ std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel) {
   return cuda::orderPlan(sel.kernels, sel.shapes);
 }
 
+cuda::RunConfig baseRunConfig(const std::string& suite, std::uint64_t seed, int device) {
+  cuda::RunConfig cfg;
+  cfg.suite = suite;
+  cfg.seed = seed;
+  cfg.device = device;
+  cfg.toolVersion = KWB_VERSION;
+  cfg.gitRevision = KWB_GIT_REVISION;
+  return cfg;
+}
+
 double parsePercent(const std::string& text, const char* option) {
   std::string s = text;
   if (!s.empty() && s.back() == '%') s.pop_back();

@@ -51,6 +51,10 @@ extern const CLI::Validator kNotEmpty;
 // A seed: a whole number from 0 to 2^64 - 1 ("-1" is refused, not wrapped).
 extern const CLI::Validator kSeed;
 
+// A run's configuration as every command starts it: what it records of itself (the suite or
+// label, seed, device, kwb's version and revision); measurement options are the defaults.
+cuda::RunConfig baseRunConfig(const std::string& suite, std::uint64_t seed, int device);
+
 // "3%" and "3" both mean three percent (returned as 0.03); anything else is an InputError naming
 // the option and the value.
 double parsePercent(const std::string& text, const char* option);

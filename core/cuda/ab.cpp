@@ -31,12 +31,13 @@ AbReport runAb(const KernelDescriptor& a, const KernelDescriptor& b,
     const CaseResult& cb = cases[i + 1];
     const PairedRatio* p = cb.pairedWith(aId);
     AbResult x = abResult(ca, cb, p ? *p : PairedRatio{}, sameWithin);
-    if (!isGood(ca.status) || !isGood(cb.status))
-      x.reason = "not compared: " + std::string(isGood(ca.status) ? "B" : "A") + " " +
-                 std::string(toString(isGood(ca.status) ? cb.status : ca.status)) +
-                 ((isGood(ca.status) ? cb : ca).message.empty()
-                      ? ""
-                      : " (" + (isGood(ca.status) ? cb : ca).message + ")");
+    if (!isGood(ca.status) || !isGood(cb.status)) {
+      const bool aBad = !isGood(ca.status);
+      const CaseResult& bad = aBad ? ca : cb;
+      x.reason = std::string("not compared: ") + (aBad ? "A " : "B ") +
+                 std::string(toString(bad.status)) +
+                 (bad.message.empty() ? "" : " (" + bad.message + ")");
+    }
     x.size = sizeLabel(cb);
     r.results.push_back(x);
   }

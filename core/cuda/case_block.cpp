@@ -31,7 +31,7 @@ void applyPairedRatios(CaseResult& c, const Measurement& m, const std::vector<Pe
   for (const std::string& ref : references) {
     const auto it = std::find_if(block.begin(), block.end(), [&](const PendingCase& p) {
       return p.result.kernel == ref && sameSize(p.result, c) && !p.measured.samplesMs.empty() &&
-             !p.errored && isGood(p.result.status);
+             isGood(p.result.status);
     });
     if (it == block.end()) continue;
     const Measurement& r = it->measured;
@@ -67,7 +67,6 @@ void timeBlock(std::vector<PendingCase>& block, BlockContext& ctx, std::string& 
         },
         [&](int i, const CudaError& e) {
           PendingCase& pc = *owners[std::size_t(i)];
-          pc.errored = true;
           pc.result.status = CaseStatus::kError;
           pc.result.message = std::string("while timing: ") + e.what();
           if (e.sticky())
@@ -85,7 +84,8 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
                    const std::vector<PendingCase>& block) {
   if (!pc.timing) return;
   CaseResult& c = pc.result;
-  if (!pc.errored) {
+  // A timed case was verified good: an error status now means one of its samples failed.
+  if (isGood(c.status)) {
     try {
       pc.measured = ctx.contextLost ? pc.timing->soFar() : pc.timing->finish(ctx.cancelled);
       if (pc.measured.samplesMs.empty() && ctx.contextLost)
@@ -99,14 +99,13 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
       if (!pc.measured.cuptiNote.empty())
         ctx.warn(c.kernel + " " + sizeLabel(c) + ": " + pc.measured.cuptiNote);
     } catch (const CudaError& e) {
-      pc.errored = true;
       c.status = CaseStatus::kError;
       c.message = std::string("CUPTI check: ") + e.what();
     }
   }
   pc.timing.reset();
   pc.inputs.reset();  // its memory is free before the next check allocates
-  if (pc.afterTiming && !pc.errored && !ctx.contextLost && isGood(c.status)) {
+  if (pc.afterTiming && !ctx.contextLost && isGood(c.status)) {
     try {
       pc.afterTiming(c);
     } catch (const CudaError& e) {

@@ -18,8 +18,7 @@ struct PendingCase {
   CaseResult result;             // verified (or failed, skipped, errored: then nothing is timed)
   std::shared_ptr<void> inputs;  // what the timed launches read; freed with the block
   std::unique_ptr<TimedCase> timing;  // null when the case is not timed
-  Measurement measured;               // filled by the block's rounds
-  bool errored = false;               // a sample failed (result says why)
+  Measurement measured;  // filled by the block's rounds (status error: a sample failed)
   // Runs after timing on the case's own result (a user kernel's second seed); may change it.
   std::function<void(CaseResult&)> afterTiming;
   std::size_t deviceBytes = 0;  // held by `inputs`

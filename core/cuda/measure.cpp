@@ -61,6 +61,16 @@ WarmUp warmUp(Sampler& sampler, const MeasureOptions& opt) {
   return {stats::median(last), fastest};
 }
 
+// A case's total sample count: at least minSamples and minTimeS, at most maxSamples and maxTimeS
+// (minSamples wins over maxTimeS unless timeCapsMinSamples).
+int samplesFor(const StoppingRule& r, double sampleMs) {
+  const double perSample = std::max(sampleMs, 1e-4) * 1e-3;  // seconds
+  int n = std::max(r.minSamples, int(std::ceil(r.minTimeS / perSample)));
+  const int byTime = int(std::floor(r.maxTimeS / perSample));
+  n = std::min(n, std::max(byTime, r.timeCapsMinSamples ? 1 : r.minSamples));
+  return std::clamp(n, 1, std::max(r.maxSamples, 1));
+}
+
 int launchesFor(TimerMode mode, const MeasureOptions& opt, double estimateMs) {
   if (opt.coldL2) return 1;  // every launch must find a cold L2
   const double est = std::max(estimateMs, 1e-4);
@@ -175,7 +185,7 @@ void L2Flusher::flush(CUstream_st* stream) {
 
 TimedCase::TimedCase(std::function<void()> enqueue, CUstream_st* stream, const MeasureOptions& opt,
                      L2Flusher* flusher)
-    : m_enqueue(std::move(enqueue)), m_stream(stream), m_opt(opt) {
+    : m_enqueue(std::move(enqueue)), m_opt(opt) {
   m_m.timer = opt.timer;
   // One plain launch first: lazy module loading and cuBLAS's first-call work must not
   // happen behind the blocking kernel (they can wait on the device).
@@ -198,29 +208,20 @@ TimedCase::TimedCase(std::function<void()> enqueue, CUstream_st* stream, const M
     m_sampler->attachTracer(m_tracer.get());
   }
   m_sampleMs = std::max(warm.fastestMs, 1e-4) * m_m.launchesPerSample;
+  m_target = samplesFor(opt.rule, m_sampleMs);
   m_throttle = std::make_unique<ThrottleFilter>(m_m.warmupSmClockMhz, opt.throttleFraction,
                                                 std::size_t(std::max(opt.rule.minSamples, 10)));
 }
 
 TimedCase::~TimedCase() = default;
 
-int TimedCase::targetSamples() const {
-  const StoppingRule& r = m_opt.rule;
-  const double perSample = std::max(m_sampleMs, 1e-4) * 1e-3;  // seconds
-  int n = std::max(r.minSamples, int(std::ceil(r.minTimeS / perSample)));
-  const int byTime = int(std::floor(r.maxTimeS / perSample));
-  n = std::min(n, std::max(byTime, r.timeCapsMinSamples ? 1 : r.minSamples));
-  return std::clamp(n, 1, std::max(r.maxSamples, 1));
-}
-
 int TimedCase::sweepsPerRound(int rounds) const {
-  const int n = targetSamples();
-  return n >= rounds ? (n + rounds - 1) / rounds : 1;
+  return m_target >= rounds ? (m_target + rounds - 1) / rounds : 1;
 }
 
 bool TimedCase::wantsSample(int round, int sweep, int rounds) const {
-  const int n = targetSamples();
-  if (n >= rounds) return sweep < (n + rounds - 1) / rounds;
+  const int n = m_target;
+  if (n >= rounds) return sweep < sweepsPerRound(rounds);
   // Fewer samples than rounds: one in each of n rounds spread evenly over the run.
   const int r = round % rounds;
   return sweep == 0 && (r + 1) * n / rounds > r * n / rounds;

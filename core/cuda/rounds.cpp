@@ -10,6 +10,8 @@
 namespace kwb::cuda {
 namespace {
 
+// More rounds shrink only the rounds' part of a case's interval, so the noise target reads that
+// part (no run-to-run deviation, which no number of rounds changes).
 bool noisy(const TimedCase& t, const MeasureOptions& opt) {
   const Measurement& m = t.soFar();
   if (m.samplesMs.empty() || t.sampledSeconds() >= opt.rule.maxTimeS) return false;

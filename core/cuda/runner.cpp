@@ -121,22 +121,18 @@ PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     }
   } catch (const InputError& e) {
     c = skippedCase(k, p.shape, e.what());  // e.g. too large for device memory
-    pc.timing.reset();
   } catch (const CuptiUnavailable& e) {
     c.status = CaseStatus::kError;
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
-    pc.timing.reset();
   } catch (const ContextLost& e) {
     c = e.result();
     stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
-    pc.timing.reset();
   } catch (const CudaError& e) {
     c.kernel = k.id;
     c.shape = p.shape;
     c.precision = k.precision;
     c.status = CaseStatus::kError;
     c.message = e.what();
-    pc.timing.reset();
     if (e.sticky())
       stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
   }
@@ -263,7 +259,8 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
                     " us back-to-back (reported, never subtracted)");
   }
 
-  std::string stopReason;  // set once the run cannot go on
+  std::string stopReason;    // set once the run cannot go on
+  bool contextLost = false;  // a case's verification lost the CUDA context
   const auto warn = [&](const std::string& m) { log("warn", m); };
   // Cases verified and waiting for their rounds; timed together, finished in plan order.
   std::vector<PendingCase> block;
@@ -286,7 +283,7 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
   auto flush = [&] {
     BlockContext ctx{cfg, st.nvml, &st.device, cancelled, warn};
     // A case of this block lost the context: the verified cases keep their verdicts, untimed.
-    ctx.contextLost = stopReason.find("context was lost") != std::string::npos;
+    ctx.contextLost = contextLost;
     if (!ctx.contextLost) timeBlock(block, ctx, stopReason);
     for (PendingCase& pc : block) {
       finishPending(pc, ctx, doc.cases, block);
@@ -323,12 +320,13 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
       flush();
       pc = start();
     }
+    contextLost = !stopReason.empty();  // the start functions set it only for a lost context
     pc.index = i;
     blockBytes += pc.deviceBytes;
     block.push_back(std::move(pc));
     // A block ends with the plan, or at a change of size once it holds its share of memory.
     const bool last = i + 1 == plan.size();
-    const bool sizeEnds = last || plannedCase(plan[i + 1]).problem != plannedCase(p).problem ||
+    const bool sizeEnds = last || plan[i + 1].kernel->problem != p.kernel->problem ||
                           plan[i + 1].shape != p.shape || !(plan[i + 1].size == p.size);
     if (last || !stopReason.empty() || cfg.verifyOnly || (sizeEnds && double(blockBytes) >= budget))
       flush();

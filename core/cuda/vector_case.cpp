@@ -65,15 +65,12 @@ PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const Vecto
     }
   } catch (const InputError& e) {
     c = skippedPlanCase(p, e.what());  // e.g. too large for device memory
-    pc.timing.reset();
   } catch (const CuptiUnavailable& e) {
     c.status = CaseStatus::kError;
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
-    pc.timing.reset();
   } catch (const CudaError& e) {
     c = skippedPlanCase(p, e.what());
     c.status = CaseStatus::kError;
-    pc.timing.reset();
     if (e.sticky()) stopReason = "not run: the CUDA context was lost after " + label;
   }
   return pc;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "json_read.h"
+#include "timing_json.h"
 #include "kwb/error.h"
 #include "kwb/family.h"
 #include "kwb/tuning_json.h"
@@ -146,77 +147,6 @@ void from_json(const json& j, DeviceInfo& v) {
   get(j, "peakTf32TensorTflops", v.peakTf32TensorTflops);
   get(j, "peakBandwidthGBs", v.peakBandwidthGBs);
   v.copyBandwidthGBs = jsonread::value(j, "copyBandwidthGBs", 0.0);  // schema 4
-}
-
-static json kernelsToJson(const std::vector<KernelRecord>& kernels) {
-  json a = json::array();
-  for (const auto& k : kernels)
-    a.push_back({{"name", k.name}, {"perLaunch", k.perLaunch}, {"medianMs", k.medianMs}});
-  return a;
-}
-
-static json summaryToJson(const stats::Summary& s) {
-  return {{"count", s.count}, {"median", s.median}, {"min", s.min},
-          {"max", s.max},     {"mean", s.mean},     {"stddev", s.stddev},
-          {"cv", s.cv},       {"p5", s.p5},         {"p25", s.p25},
-          {"p75", s.p75},     {"p95", s.p95},       {"ci95", {s.ci95.low, s.ci95.high}}};
-}
-static stats::Summary summaryFromJson(const json& j) {
-  stats::Summary s;
-  get(j, "count", s.count);
-  get(j, "median", s.median);
-  get(j, "min", s.min);
-  get(j, "max", s.max);
-  get(j, "mean", s.mean);
-  get(j, "stddev", s.stddev);
-  get(j, "cv", s.cv);
-  get(j, "p5", s.p5);
-  get(j, "p25", s.p25);
-  get(j, "p75", s.p75);
-  get(j, "p95", s.p95);
-  jsonread::read(j.at("ci95").at(0), "ci95", s.ci95.low);
-  jsonread::read(j.at("ci95").at(1), "ci95", s.ci95.high);
-  return s;
-}
-
-static json pairedToJson(const std::vector<PairedRatio>& paired) {
-  json a = json::array();
-  for (const auto& p : paired)
-    a.push_back({{"reference", p.reference},
-                 {"pct", p.pct},
-                 {"ci95", {p.ci95.low, p.ci95.high}},
-                 {"pairs", p.pairs},
-                 {"replicates", p.replicates}});
-  return a;
-}
-static std::vector<PairedRatio> pairedFromJson(const json& a) {
-  std::vector<PairedRatio> out;
-  for (const auto& j : a) {
-    PairedRatio p;
-    get(j, "reference", p.reference);
-    get(j, "pct", p.pct);
-    jsonread::read(j.at("ci95").at(0), "ci95", p.ci95.low);
-    jsonread::read(j.at("ci95").at(1), "ci95", p.ci95.high);
-    get(j, "pairs", p.pairs);
-    get(j, "replicates", p.replicates);
-    out.push_back(p);
-  }
-  return out;
-}
-static json uncertaintyToJson(const stats::Uncertainty& u) {
-  return {{"replicates", u.replicates},   {"withinPct", u.withinPct},
-          {"betweenPct", u.betweenPct},   {"effectiveRounds", u.effectiveRounds},
-          {"runToRunPct", u.runToRunPct}, {"ciMethod", toString(u.method)}};
-}
-static stats::Uncertainty uncertaintyFromJson(const json& j) {
-  stats::Uncertainty u;
-  get(j, "replicates", u.replicates);
-  get(j, "withinPct", u.withinPct);
-  get(j, "betweenPct", u.betweenPct);
-  u.effectiveRounds = jsonread::value(j, "effectiveRounds", 0.0);
-  u.runToRunPct = jsonread::value(j, "runToRunPct", 0.0);
-  u.method = stats::parseCiMethod(j.at("ciMethod").get<std::string>());
-  return u;
 }
 
 void to_json(json& j, const CaseResult& v) {

@@ -109,7 +109,7 @@ class TimedCase {
 
   double sampleMs() const { return m_sampleMs; }  // expected length of one sample
   // The case's total sample count (kwb/stopping.h's bounds) and how it spreads over `rounds`.
-  int targetSamples() const;
+  int targetSamples() const { return m_target; }
   bool wantsSample(int round, int sweep, int rounds) const;
   int sweepsPerRound(int rounds) const;
   void take(int round, int sweep);
@@ -120,7 +120,6 @@ class TimedCase {
 
  private:
   std::function<void()> m_enqueue;
-  CUstream_st* m_stream;
   MeasureOptions m_opt;
   std::unique_ptr<Sampler> m_sampler;
   std::unique_ptr<CuptiTracer> m_tracer;  // timer cupti
@@ -128,6 +127,7 @@ class TimedCase {
   std::vector<KernelActivity> m_traced;
   Measurement m_m;
   double m_sampleMs = 0;
+  int m_target = 1;  // total samples, from the stopping rule's bounds and m_sampleMs
   double m_sampledS = 0;
 };
 
