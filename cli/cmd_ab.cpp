@@ -19,7 +19,8 @@ namespace {
 struct AbOpts {
   Selection sel;
   std::string a, b;
-  std::string against;  // --against old.cu: A is this version, B is --source
+  std::string against;     // --against old.cu: A is this version, B is --source
+  std::string againstKwb;  // --against-kwb PATH: A is the kernel in that build of kwb
   SourceOpts user;
   std::string sameWithin = "1%";
   std::string failOnSlower;
@@ -38,54 +39,86 @@ std::string abTable(const AbReport& r) {
   return formatTable(rows);
 }
 
+// What is compared: A and B with the labels the user gave them, and the sizes (from B).
+struct Sides {
+  const KernelDescriptor* a = nullptr;  // null with --against-kwb: A lives in the other build
+  const KernelDescriptor* b = nullptr;
+  std::string aKernel;  // A's id (in the other build with --against-kwb)
+  std::string aLabel, bLabel;
+  std::vector<KernelDescriptor> users;  // --against/--source: the two versions, compiled
+  std::vector<cuda::PlanCase> sizes;
+  std::string suiteName;
+};
+
+// --against old.cu --source new.cu: both versions compiled for the device.
+void userSides(const AbOpts& o, Sides& s) {
+  if (o.user.source.empty() || o.against.empty())
+    throw InputError("--source and --against go together: --against old.cu --source new.cu");
+  if (!o.a.empty() || !o.b.empty() || !o.againstKwb.empty())
+    throw InputError(
+        "give either two kernel ids (with --against-kwb: one or two) or --against/--source");
+  std::string arch;
+  try {
+    arch = cuda::deviceArch(o.sel.device);
+  } catch (const cuda::CudaError&) {  // no device: runAb reports it (exit 3)
+  }
+  SourceOpts old = o.user;
+  old.source = o.against;
+  s.users.reserve(2);  // a and b point into it
+  s.users.push_back(cuda::makeUserKernel(compileSource(old, arch)));
+  s.users.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+  s.a = &s.users[0];
+  s.b = &s.users[1];
+  s.aLabel = o.against;
+  s.bLabel = o.user.source;
+}
+
+void resolveSides(const AbOpts& o, Sides& s) {
+  Selection sel = o.sel;
+  std::string bId = o.b;
+  if (!o.user.source.empty() || !o.against.empty()) {
+    userSides(o, s);
+    sel.kernels = "cublas.sgemm";  // only for the shapes: user kernels are GEMM kernels
+  } else if (!o.againstKwb.empty()) {
+    if (o.a.empty())
+      throw InputError(
+          "kwb ab --against-kwb PATH needs a kernel id (kwb ab sgemm.tiled "
+          "--against-kwb ../old/build/cli/kwb)");
+    if (bId.empty()) bId = o.a;  // the same kernel in both builds
+    sel.kernels = bId;
+    s.aKernel = o.a;
+    s.aLabel = o.a + " in " + o.againstKwb;
+    s.bLabel = bId + " in this kwb";
+  } else {
+    if (o.a.empty() || o.b.empty())
+      throw InputError(
+          "kwb ab needs two kernel ids (kwb ab sgemm.tiled sgemm.bank_free), one with "
+          "--against-kwb PATH, or --against old.cu --source new.cu");
+    sel.kernels = o.a + "," + o.b;
+  }
+  const ResolvedSelection resolved = resolve(sel, "quick");
+  s.suiteName = resolved.suiteName;
+  for (const KernelDescriptor* k : resolved.kernels) {
+    if (!s.a && o.againstKwb.empty() && k->id == o.a) s.a = k;
+    if (!s.b && k->id == bId) s.b = k;
+  }
+  if (!s.b || (!s.a && o.againstKwb.empty()))
+    throw InputError("kernel '" + (s.b ? o.a : bId) + "' was not found");
+  if (s.a && s.a->problem != s.b->problem)
+    throw InputError(s.a->id + " (" + s.a->problem + ") and " + s.b->id + " (" + s.b->problem +
+                     ") solve different problems");
+  for (const cuda::PlanCase& p : orderedPlan(resolved))
+    if (p.kernel == resolved.kernels.front()) s.sizes.push_back(p);
+}
+
 int abCommand(const AbOpts& o) {
   checkWritable(o.json);
   const double sameWithin = parsePercent(o.sameWithin, "--same-within");
   std::optional<double> failAbove;
   if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");
-  Selection sel = o.sel;
-  std::vector<KernelDescriptor> users;  // outlive the run
-  std::string aLabel = o.a, bLabel = o.b;
-  if (!o.user.source.empty() || !o.against.empty()) {
-    if (o.user.source.empty() || o.against.empty())
-      throw InputError("--source and --against go together: --against old.cu --source new.cu");
-    if (!o.a.empty() || !o.b.empty())
-      throw InputError("give either two kernel ids or --against/--source, not both");
-    std::string arch;
-    try {
-      arch = cuda::deviceArch(o.sel.device);
-    } catch (const cuda::CudaError&) {  // no device: runAb reports it (exit 3)
-    }
-    SourceOpts old = o.user;
-    old.source = o.against;
-    users.push_back(cuda::makeUserKernel(compileSource(old, arch)));
-    users.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
-    sel.kernels = "cublas.sgemm";  // only for the shapes: user kernels are GEMM kernels
-    aLabel = o.against;
-    bLabel = o.user.source;
-  } else {
-    if (o.a.empty() || o.b.empty())
-      throw InputError(
-          "kwb ab needs two kernel ids (kwb ab sgemm.tiled sgemm.bank_free) or "
-          "--against old.cu --source new.cu");
-    sel.kernels = o.a + "," + o.b;
-  }
-  const ResolvedSelection resolved = resolve(sel, "quick");
-  const KernelDescriptor* a = users.empty() ? nullptr : &users[0];
-  const KernelDescriptor* b = users.empty() ? nullptr : &users[1];
-  for (const KernelDescriptor* k : resolved.kernels) {
-    if (!a && k->id == o.a) a = k;
-    if (!b && k->id == o.b) b = k;
-  }
-  if (!a || !b) throw InputError("kernel '" + (a ? o.b : o.a) + "' was not found");
-  if (a->problem != b->problem)
-    throw InputError(a->id + " (" + a->problem + ") and " + b->id + " (" + b->problem +
-                     ") solve different problems");
-  std::vector<cuda::PlanCase> sizes;
-  for (const cuda::PlanCase& p : orderedPlan(resolved))
-    if (p.kernel == resolved.kernels.front()) sizes.push_back(p);
-
-  cuda::RunConfig cfg = baseRunConfig(resolved.suiteName, o.sel.seed, o.sel.device);
+  Sides sides;
+  resolveSides(o, sides);
+  cuda::RunConfig cfg = baseRunConfig(sides.suiteName, o.sel.seed, o.sel.device);
   cfg.measure.rounds = o.rounds;
   cfg.measure.seed = o.sel.seed;
   cfg.measure.rule.minTimeS = 0.1;  // both sides sampled for at least 0.1 s at each size
@@ -100,10 +133,13 @@ int abCommand(const AbOpts& o) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
   };
-  AbReport r =
-      cuda::runAb(*a, *b, sizes, cfg, sameWithin, sink, [] { return interruptRequested(); });
-  r.aLabel = aLabel.empty() ? r.a : aLabel;
-  r.bLabel = bLabel.empty() ? r.b : bLabel;
+  const auto cancelled = [] { return interruptRequested(); };
+  AbReport r = sides.a
+                   ? cuda::runAb(*sides.a, *sides.b, sides.sizes, cfg, sameWithin, sink, cancelled)
+                   : cuda::runAbAcrossBuilds(o.againstKwb, sides.aKernel, *sides.b, sides.sizes,
+                                             cfg, sameWithin, sink, cancelled);
+  r.aLabel = sides.aLabel.empty() ? r.a : sides.aLabel;
+  r.bLabel = sides.bLabel.empty() ? r.b : sides.bLabel;
   if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }}});
 
   std::cout << "A: " << r.aLabel << (r.aLabel != r.a ? " (" + r.a + ")" : "") << "\n"
@@ -130,11 +166,17 @@ void addAbCommand(CLI::App& app, int& exitCode) {
       "its 95% CI and FASTER, SLOWER, SAME or UNCERTAIN at each size");
   auto o = std::make_shared<AbOpts>();
   sub->add_option("a", o->a, "Kernel A (the baseline), e.g. sgemm.tiled");
-  sub->add_option("b", o->b, "Kernel B (the candidate), e.g. sgemm.bank_free");
+  sub->add_option("b", o->b,
+                  "Kernel B (the candidate), e.g. sgemm.bank_free; with --against-kwb the "
+                  "default is A's id");
   addSelectionOptions(*sub, o->sel, "quick");
   addSourceOptions(*sub, o->user, false);
   sub->add_option("--against", o->against,
                   "With --source: the earlier version of the .cu, timed as A (the new one is B)")
+      ->check(kNotEmpty);
+  sub->add_option("--against-kwb", o->againstKwb,
+                  "Another build of kwb (its kwb executable): A is the kernel there, B the kernel "
+                  "in this build; both are timed interleaved on the same GPU")
       ->check(kNotEmpty);
   sub->add_option("--same-within", o->sameWithin,
                   "SAME when the whole 95% CI of B / A lies within this (default 1%)");
@@ -144,6 +186,16 @@ void addAbCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(2, 1000));
   sub->add_option("--json", o->json, "Write the A/B report (both documents included) here");
   sub->callback([o, &exitCode] { exitCode = abCommand(*o); });
+
+  // The other build's side of --against-kwb (docs/MEASUREMENT.md, "Two builds of kwb"): not
+  // for users, so not listed in --help.
+  auto* peer = app.add_subcommand("ab-peer", "")->group("");
+  auto device = std::make_shared<int>(0);
+  peer->add_option("--device", *device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  peer->callback([device, &exitCode] {
+    exitCode = cuda::servePeer(std::cin, std::cout, commandRegistry(),
+                               baseRunConfig("ab-peer", 0, *device));
+  });
 }
 
 }  // namespace kwb::cli

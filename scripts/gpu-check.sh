@@ -186,6 +186,9 @@ if has kwbab; then
   if [[ -f $src ]]; then
     $KWB ab --against $src --source $src --shapes 1024 2>&1 | tail -6
   fi
+  # Two builds of kwb: this kwb is its own other build here (SAME), then a slower stage there.
+  $KWB ab sgemm.tiled --against-kwb "$KWB" --shapes 512,2048 --json "$OUT/ab-builds.json" 2>&1 | tail -8
+  $KWB ab sgemm.naive sgemm.tiled --against-kwb "$KWB" --shapes 1024 2>&1 | tail -5
 fi
 if has profilers; then
   section "kwb under Nsight Compute and Nsight Systems"

@@ -17,7 +17,7 @@ struct PendingCase {
   std::size_t index = 0;         // in the plan
   CaseResult result;             // verified (or failed, skipped, errored: then nothing is timed)
   std::shared_ptr<void> inputs;  // what the timed launches read; freed with the block
-  std::unique_ptr<TimedCase> timing;  // null when the case is not timed
+  std::unique_ptr<Timing> timing;  // null when the case is not timed
   Measurement measured;  // filled by the block's rounds (status error: a sample failed)
   // Runs after timing on the case's own result (a user kernel's second seed); may change it.
   std::function<void(CaseResult&)> afterTiming;

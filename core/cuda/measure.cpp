@@ -215,11 +215,11 @@ TimedCase::TimedCase(std::function<void()> enqueue, CUstream_st* stream, const M
 
 TimedCase::~TimedCase() = default;
 
-int TimedCase::sweepsPerRound(int rounds) const {
+int Timing::sweepsPerRound(int rounds) const {
   return m_target >= rounds ? (m_target + rounds - 1) / rounds : 1;
 }
 
-bool TimedCase::wantsSample(int round, int sweep, int rounds) const {
+bool Timing::wantsSample(int round, int sweep, int rounds) const {
   const int n = m_target;
   if (n >= rounds) return sweep < sweepsPerRound(rounds);
   // Fewer samples than rounds: one in each of n rounds spread evenly over the run.

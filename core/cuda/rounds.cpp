@@ -12,7 +12,7 @@ namespace {
 
 // More rounds shrink only the rounds' part of a case's interval, so the noise target reads that
 // part (no run-to-run deviation, which no number of rounds changes).
-bool noisy(const TimedCase& t, const MeasureOptions& opt) {
+bool noisy(const Timing& t, const MeasureOptions& opt) {
   const Measurement& m = t.soFar();
   if (m.samplesMs.empty() || t.sampledSeconds() >= opt.rule.maxTimeS) return false;
   const auto e = stats::estimateReplicated(m.samplesMs, m.rounds);

@@ -17,6 +17,7 @@
 #include "kwb/cuda/stream.h"
 #include "kwb/cuda/vector_session.h"
 #include "case_block.h"
+#include "case_start.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
 #include "kwb/progression.h"
@@ -39,108 +40,6 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
     return std::tie(a.reference, a.family, a.stage) < std::tie(b.reference, b.family, b.stage);
   });
   return out;
-}
-
-// What the whole run shares: the session (stream, cuBLAS, reference cache), the L2 flusher,
-// the clock sampler, and the inputs a tuning sweep's configurations share.
-struct RunState {
-  RunState(const RunConfig& cfg, const DeviceInfo& d)
-      : session(cfg.device),
-        gate(session, cfg.measure, cfg.seed, cfg.verifyOnly, cfg.maxCaseSeconds),
-        nvml(cfg.device),
-        vectors(session.stream()),
-        device(d) {
-    if (cfg.measure.coldL2 && !cfg.verifyOnly)
-      flusher = std::make_unique<L2Flusher>(std::size_t(d.l2Bytes));
-  }
-  GemmSession session;
-  CaseGate gate;  // --max-case-seconds
-  std::unique_ptr<L2Flusher> flusher;
-  NvmlSampler nvml;
-  std::shared_ptr<PreparedCase> inputs;  // the last configurations' shared inputs
-  std::string inputsKey;                 // the kernel and shape `inputs` were prepared for
-  VectorSession vectors;                 // the 1-D families' pipeline, on the session's stream
-  DeviceInfo device;
-};
-
-// Verifies a GEMM case and, when it passed and the run times, readies it for the rounds.
-// Failures are data; a lost context sets `stopReason`.
-PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
-                          const std::vector<CaseResult>& done, std::string& stopReason) {
-  const KernelDescriptor& k = *p.kernel;
-  PendingCase pc;
-  CaseResult& c = pc.result;
-  try {
-    // Over --max-case-seconds: recorded as skipped with the estimate, like a shape too large.
-    if (const auto why = st.gate.skipReason(k, p.shape, done)) throw InputError(*why);
-    // Configurations of one kernel share their inputs; any other case prepares its own.
-    const std::string key =
-        p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape) : std::string();
-    if (key.empty() || key != st.inputsKey) {
-      st.inputs.reset();  // the run's own reference goes; a block may still hold them
-      st.inputsKey.clear();
-      st.inputs = st.session.prepare(k, p.shape, cfg.seed);
-      st.inputsKey = key;
-    }
-    std::shared_ptr<PreparedCase> inputs = st.inputs;
-    if (key.empty()) {
-      st.inputs.reset();
-      st.inputsKey.clear();
-    }
-    // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions,
-    // so a kernel writing past C fails before it can scribble over the pipeline's buffers.
-    const bool user = k.family == "user";
-    const std::string outside = user ? guardViolation(k, *inputs, st.session.stream()) : "";
-    if (outside.empty()) {
-      c = st.session.verify(k, *inputs);
-    } else {
-      c = skippedCase(k, p.shape, outside);
-      c.status = CaseStatus::kFail;
-    }
-    if (!isGood(c.status) || cfg.verifyOnly) return pc;
-    if (p.config && c.status == CaseStatus::kFallback) {
-      c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
-      return pc;
-    }
-    const GemmArgs args = inputs->args(1.0f, 0.0f);
-    pc.deviceBytes = key.empty() ? inputs->deviceBytes() : 0;
-    pc.inputs = std::move(inputs);
-    pc.timing = std::make_unique<TimedCase>([&k, args] { k.launch(args); }, st.session.stream(),
-                                            cfg.measure, st.flusher.get());
-    if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
-      GemmSession* session = &st.session;
-      const Shape shape = p.shape;
-      const std::uint64_t seed = freshSeed(cfg.seed);
-      pc.afterTiming = [session, &k, shape, seed](CaseResult& r) {
-        const CaseResult again = session->verifyCase(k, shape, seed);
-        if (!isGood(again.status)) {
-          r.status = again.status;
-          r.message = "second seed (after timing): " + again.message;
-        }
-      };
-    }
-  } catch (const InputError& e) {
-    c = skippedCase(k, p.shape, e.what());  // e.g. too large for device memory
-  } catch (const CuptiUnavailable& e) {
-    c.status = CaseStatus::kError;
-    c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
-  } catch (const ContextLost& e) {
-    c = e.result();
-    stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
-  } catch (const CudaError& e) {
-    c.kernel = k.id;
-    c.shape = p.shape;
-    c.precision = k.precision;
-    c.status = CaseStatus::kError;
-    c.message = e.what();
-    if (e.sticky())
-      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
-  }
-  if (!stopReason.empty()) {
-    st.inputs.reset();
-    st.inputsKey.clear();
-  }
-  return pc;
 }
 
 }  // namespace
@@ -309,10 +208,9 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     if (cfg.isolateUserKernels && p.kernel->family == "user" && !block.empty()) flush();
     if (cfg.heartbeat) cfg.heartbeat(int(i));
     auto start = [&] {
-      return p.kernel->problem == "gemm"
-                 ? startGemmCase(p, cfg, st, doc.cases, stopReason)
-                 : startVectorCase(p, cfg, {st.vectors, st.flusher.get(), st.nvml, st.device},
-                                   stopReason);
+      PendingCase pc;
+      if (cfg.startElsewhere && cfg.startElsewhere(p, pc)) return pc;
+      return startCase(p, cfg, st, doc.cases, stopReason);
     };
     PendingCase pc = start();
     // The block's inputs may be what left too little memory: time the block, free it, retry.

@@ -92,6 +92,26 @@ class L2Flusher {
 
 class Sampler;
 
+// What the rounds (runRounds) need of a case being timed: how many samples it wants in each
+// sweep of each round, one more sample, and in the end everything measured. TimedCase times
+// a launch in this process; kwb ab's other build is timed in its own process (peer.h).
+class Timing {
+ public:
+  virtual ~Timing() = default;
+  // The case's total sample count (kwb/stopping.h's bounds) and how it spreads over `rounds`.
+  int targetSamples() const { return m_target; }
+  bool wantsSample(int round, int sweep, int rounds) const;
+  int sweepsPerRound(int rounds) const;
+  virtual void take(int round, int sweep) = 0;
+  virtual double sampledSeconds() const = 0;
+  // The CUPTI check (unless off or `cancelled`), then everything measured.
+  virtual Measurement finish(const std::function<bool()>& cancelled) = 0;
+  virtual const Measurement& soFar() const = 0;
+
+ protected:
+  int m_target = 1;  // total samples, from the stopping rule's bounds and the sample's length
+};
+
 // One case being timed: `enqueue` (which launches work on `stream` and returns at once) with
 // the timer the options name (docs/MEASUREMENT.md). Construction makes one plain launch
 // (module loading), warms up until the SM clock is steady, sizes a sample and captures the
@@ -99,24 +119,19 @@ class Sampler;
 // warm-up clock are dropped and counted. What `enqueue` reads must outlive the TimedCase.
 // Throws CudaError (also when a launch waited on the host while the blocking kernel held the
 // stream) and CuptiUnavailable (timer cupti without CUPTI).
-class TimedCase {
+class TimedCase : public Timing {
  public:
   TimedCase(std::function<void()> enqueue, CUstream_st* stream, const MeasureOptions& opt,
             L2Flusher* flusher);
-  ~TimedCase();
+  ~TimedCase() override;
   TimedCase(const TimedCase&) = delete;
   TimedCase& operator=(const TimedCase&) = delete;
 
   double sampleMs() const { return m_sampleMs; }  // expected length of one sample
-  // The case's total sample count (kwb/stopping.h's bounds) and how it spreads over `rounds`.
-  int targetSamples() const { return m_target; }
-  bool wantsSample(int round, int sweep, int rounds) const;
-  int sweepsPerRound(int rounds) const;
-  void take(int round, int sweep);
-  double sampledSeconds() const { return m_sampledS; }
-  // The CUPTI check (unless off or `cancelled`), then everything measured.
-  Measurement finish(const std::function<bool()>& cancelled);
-  const Measurement& soFar() const { return m_m; }
+  void take(int round, int sweep) override;
+  double sampledSeconds() const override { return m_sampledS; }
+  Measurement finish(const std::function<bool()>& cancelled) override;
+  const Measurement& soFar() const override { return m_m; }
 
  private:
   std::function<void()> m_enqueue;
@@ -127,7 +142,6 @@ class TimedCase {
   std::vector<KernelActivity> m_traced;
   Measurement m_m;
   double m_sampleMs = 0;
-  int m_target = 1;  // total samples, from the stopping rule's bounds and m_sampleMs
   double m_sampledS = 0;
 };
 
@@ -138,7 +152,7 @@ class TimedCase {
 // `heartbeat(i)` is called before each sample of cases[i]; `failed(i, error)` when one throws
 // a CudaError, after which that case takes no more samples (a sticky error rethrows).
 struct RoundCase {
-  TimedCase* timing = nullptr;
+  Timing* timing = nullptr;
   int group = 0;
 };
 void runRounds(std::vector<RoundCase>& cases, const MeasureOptions& opt,

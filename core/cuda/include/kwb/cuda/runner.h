@@ -16,6 +16,9 @@
 
 namespace kwb::cuda {
 
+struct PlanCase;
+struct PendingCase;
+
 struct RunConfig {
   std::string suite;  // name or file, recorded in the document
   std::uint64_t seed = 0x5EED;
@@ -38,6 +41,9 @@ struct RunConfig {
   // Which references a case is paired with (kwb ab pairs B with A); empty: the case's own
   // references (case_block.h, pairedReferences).
   std::function<std::vector<std::string>(const CaseResult&)> pairWith = {};
+  // Starts a case somewhere other than this process (kwb ab's other build, peer.h): true when
+  // it did, with the case in `out`; false, or empty: the case loop starts it here.
+  std::function<bool(const PlanCase&, PendingCase& out)> startElsewhere = {};
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
 };

@@ -1,0 +1,68 @@
+// kwb ab against another build of kwb (--against-kwb), through the built kwb: the built kwb
+// is its own "other build" here, so A and B are the same code and the ratio's known answer is
+// 1 (SAME); a slower stage there against a faster one here is FASTER; a program that is not a
+// kwb (or an old kwb without ab-peer) is refused with a message naming it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "gpu_fixture.h"
+#include "kwb/exit_codes.h"
+#include "run_process.h"
+
+namespace {
+
+class AbAcrossBuilds : public GpuTest {};
+
+nlohmann::json abReport(const std::vector<std::string>& args, int expectExit) {
+  const std::string json = ::testing::TempDir() + "ab_builds.json";
+  std::vector<std::string> all = args;
+  all.insert(all.end(), {"--json", json});
+  const auto r = runKwb(all);
+  EXPECT_EQ(r.exitCode, expectExit) << r.out << r.err;
+  return nlohmann::json::parse(slurp(json));
+}
+
+TEST_F(AbAcrossBuilds, AKernelAgainstItselfInTheOtherBuildIsSame) {
+  const auto rep =
+      abReport({"ab", "sgemm.tiled", "--against-kwb", KWB_EXE, "--shapes", "512"}, kwb::kExitOk);
+  ASSERT_EQ(rep["results"].size(), 1u) << rep["results"].dump(1);
+  const auto& x = rep["results"][0];
+  EXPECT_EQ(x["verdict"], "SAME") << x.dump(1);
+  EXPECT_GT(x["pairs"].get<int>(), 50);
+  EXPECT_EQ(rep["a"].get<std::string>().rfind("sgemm.tiled@", 0), 0u) << rep["a"];
+  EXPECT_EQ(rep["b"], "sgemm.tiled");
+  // A's case is the other build's verification and samples, both sides verified good.
+  const auto& cases = rep["document"]["cases"];
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0]["status"], "pass") << cases[0].dump(1);
+  EXPECT_EQ(cases[1]["status"], "pass");
+  EXPECT_GT(cases[0]["samplesMs"].size(), 50u);
+}
+
+TEST_F(AbAcrossBuilds, TheFasterStageHereAgainstTheNaiveOneThereIsFaster) {
+  const auto rep =
+      abReport({"ab", "sgemm.naive", "sgemm.tiled", "--against-kwb", KWB_EXE, "--shapes", "1024"},
+               kwb::kExitOk);
+  ASSERT_EQ(rep["results"].size(), 1u);
+  EXPECT_EQ(rep["results"][0]["verdict"], "FASTER") << rep["results"][0].dump(1);
+  EXPECT_LT(rep["results"][0]["ratio"].get<double>(), 0.9);
+}
+
+TEST_F(AbAcrossBuilds, AProgramThatIsNotAKwbIsRefusedByName) {
+  const auto r = runKwb({"ab", "sgemm.tiled", "--against-kwb", "/bin/echo", "--shapes", "64"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << r.out << r.err;
+  EXPECT_NE(r.err.find("'/bin/echo' is not a kwb that can time against this one"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(AbAcrossBuilds, AKernelTheOtherBuildLacksIsRefusedByName) {
+  const auto r =
+      runKwb({"ab", "no.such_kernel", "sgemm.tiled", "--against-kwb", KWB_EXE, "--shapes", "64"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << r.out << r.err;
+  EXPECT_NE(r.err.find("no.such_kernel"), std::string::npos) << r.err;
+}
+
+}  // namespace
