@@ -1,8 +1,9 @@
 // `kwb-gui --source F.cu --engine KWB --kernels K,... --shapes S,... --screenshot out.png`:
 // the hot-reload loop of a user kernel, headless. The kernel runs once through the engine,
 // the file is saved again unchanged (what an editor's save does to the watcher), the watcher's
-// re-run goes through the engine a second time, and the window is shot after that run, with
-// the kernel next to its previous run and the change in % (docs/BRING_YOUR_OWN.md).
+// re-run goes through the engine a second time, `kwb ab` times the copy of the second run's file
+// against the first's, and the window is shot after it, with the kernel next to its previous
+// run and kwb ab's verdict, or why there is none (docs/BRING_YOUR_OWN.md).
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -90,8 +91,11 @@ int runHeadlessSource(const HeadlessOptions& o) {
     return fail(QString("saving '%1' did not start a run that ended within %2 s.")
                     .arg(o.source)
                     .arg(kRunLimitS));
+  if (!waitUntil([&] { return !w.abRunner()->isRunning(); }, kRunLimitS))
+    return fail(QString("kwb ab did not end within %1 s.").arg(kRunLimitS));
   say("after run 2: " + w.userKernelPanel()->changesText().replace('\n', "; "));
   say("status: " + w.userKernelPanel()->statusText());
+  say(w.userKernelPanel()->abText().replace('\n', "; "));
 
   const QString tab = o.tab.isEmpty() ? QString("Progression") : o.tab;
   if (!w.selectTab(tab))

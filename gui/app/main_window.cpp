@@ -53,6 +53,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_model = new ResultsModel(this);
   m_controller = new RunController(this);
   m_userWatcher = new UserKernelWatcher(this);
+  m_ab = new AbRunner(this);
   m_controller->setEngine(findEngine(options.engineOverride).program);
 
   m_tabs = new QTabWidget(this);

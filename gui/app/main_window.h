@@ -5,9 +5,12 @@
 #include <QMenu>
 #include <QTabWidget>
 
+#include "engine/ab_runner.h"
 #include "engine/engine_driver.h"
 #include "engine/run_controller.h"
+#include "engine/source_snapshots.h"
 #include "engine/user_kernel_watcher.h"
+#include "model/kernel_change.h"
 #include "model/results_model.h"
 
 namespace kwb::gui {
@@ -69,6 +72,8 @@ class MainWindow : public QMainWindow {
   QString userKernelSource() const { return m_userWatcher->source(); }
   UserKernelWatcher* userKernelWatcher() const { return m_userWatcher; }
   UserKernelPanel* userKernelPanel() const { return m_userPanel; }
+  // `kwb ab` of this save against the last good one, started when a good run of it ends.
+  AbRunner* abRunner() const { return m_ab; }
   void cancelRun();
 
   ResultsModel* model() const { return m_model; }
@@ -111,7 +116,9 @@ class MainWindow : public QMainWindow {
   void connectController();  // live runs: the controller feeds the model and the run panel
   void connectUserKernel();  // a user kernel's saves, compile errors and change vs last run
   void onUserKernelSaved();
-  void onUserRunFinished(const RunDocument& doc);
+  void onUserRunFinished(const RunDocument& doc, bool ok);
+  // After a good run of the user kernel: `kwb ab` of its copy against the last good one's.
+  void startUserAb(const RunDocument& doc, bool ok, bool hadPrevious);
   void onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err);
   // Profiles are kept beside the open results file (or in the app's data folder for a live run).
   ProfileContext profileContext() const;
@@ -150,9 +157,13 @@ class MainWindow : public QMainWindow {
   bool m_engineMissing = false;
   bool m_noDevice = false;
   // The user kernel: its panel, the request that last ran it, what was shown before a run
-  // (a failed compile puts it back), and the last good run (the next run's baseline).
+  // (a failed compile puts it back), the last good run (the next run's baseline), the copies of
+  // the file as its runs compiled it, and kwb ab of the last two good ones.
   UserKernelWatcher* m_userWatcher;
   UserKernelPanel* m_userPanel;
+  AbRunner* m_ab;
+  SourceSnapshots m_snapshots;
+  QList<KernelChange> m_userChanges;  // the last good run against the one before, separately
   std::optional<RunRequest> m_userRequest;
   bool m_runHasSource = false;
   bool m_rerunPending = false;

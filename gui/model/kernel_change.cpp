@@ -1,7 +1,5 @@
 #include "model/kernel_change.h"
 
-#include "kwb/run_compare.h"
-
 namespace kwb::gui {
 
 QString KernelChange::line() const {
@@ -9,14 +7,15 @@ QString KernelChange::line() const {
   if (gflops <= 0) return s + status;
   s += QString("%1 GFLOP/s").arg(gflops, 0, 'f', 1);
   if (status != "pass") s += " (" + status + ")";
-  if (changePct)
-    s += QString(", %1%2% vs the previous run")
-             .arg(*changePct >= 0 ? "+" : "")
-             .arg(*changePct, 0, 'f', 1);
-  else
-    s += ", no previous run";
-  if (!verdict.isEmpty()) s += " (" + verdict + ")";
   return s;
+}
+
+QString KernelChange::separateRunLine() const {
+  if (gflops <= 0) return line();
+  if (!changePct) return line() + ", no previous run";
+  return line() + QString(", %1%2% vs the previous run")
+                      .arg(*changePct >= 0 ? "+" : "")
+                      .arg(*changePct, 0, 'f', 1);
 }
 
 QList<KernelChange> kernelChanges(const RunDocument& now,
@@ -33,7 +32,6 @@ QList<KernelChange> kernelChanges(const RunDocument& now,
     if (p && p->timed() && p->gflops > 0 && k.gflops > 0) {
       k.previous = p->gflops;
       k.changePct = (k.gflops / p->gflops - 1) * 100;
-      k.verdict = QString::fromUtf8(toString(compareCase(*p, c, {}).verdict).data());
     }
     out << k;
   }

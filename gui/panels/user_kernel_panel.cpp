@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <QVBoxLayout>
 
+#include "model/ab_lines.h"
+
 namespace kwb::gui {
 
 namespace {
@@ -21,6 +23,15 @@ UserKernelPanel::UserKernelPanel(QWidget* parent) : QWidget(parent) {
   m_changes->setObjectName("userKernelChanges");
   m_changes->setWordWrap(true);
   m_changes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_ab = new QLabel(this);
+  m_ab->setObjectName("userKernelAb");
+  m_ab->setWordWrap(true);
+  m_ab->setTextFormat(Qt::PlainText);
+  m_ab->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_ab->setToolTip(
+      "kwb ab times the last good save (A) and this save (B) interleaved in one engine process. "
+      "B/A is B's time over A's: below 1, this save is faster.");
+  m_ab->hide();
   m_diagnostics = new QListWidget(this);
   m_diagnostics->setObjectName("compileErrors");
   m_diagnostics->setToolTip("Click an error to open the file at its line.");
@@ -30,6 +41,7 @@ UserKernelPanel::UserKernelPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_file);
   layout->addWidget(m_status);
   layout->addWidget(m_changes);
+  layout->addWidget(m_ab);
   layout->addWidget(m_diagnostics);
   layout->addWidget(m_open);
   connect(m_open, &QPushButton::clicked, this, [this] { emit openRequested(m_path, 0); });
@@ -45,6 +57,8 @@ void UserKernelPanel::setSource(const QString& path, const QString& caseId) {
                       .arg(caseId.toHtmlEscaped(), QFileInfo(path).fileName().toHtmlEscaped()));
   m_file->setToolTip(path);
   m_changes->clear();
+  m_ab->clear();
+  m_ab->hide();
   m_diagnostics->clear();
   m_diagnostics->hide();
   show();
@@ -62,6 +76,27 @@ void UserKernelPanel::setChanges(const QList<KernelChange>& changes) {
                                      : lines.join('\n'));
   m_diagnostics->clear();
   m_diagnostics->hide();
+}
+
+void UserKernelPanel::setAbNote(const QString& text, bool error) {
+  m_ab->setText(QString(kAbHeader) + ": " + text);
+  m_ab->setStyleSheet(error ? "color: #b00020;" : QString());
+  m_ab->show();
+}
+
+void UserKernelPanel::setAbReport(const AbReport& report) {
+  const QStringList lines = abLines(report);
+  m_ab->setText(QString(kAbHeader) + ", B/A below 1 is faster:\n" +
+                (lines.isEmpty() ? QString("no size was compared.") : lines.join('\n')));
+  m_ab->setStyleSheet(QString());
+  m_ab->show();
+}
+
+void UserKernelPanel::setAbFailed(const QString& why, const QList<KernelChange>& separate) {
+  setAbNote(why, true);
+  QStringList lines{"Separate runs (not a decision; no kwb ab result):"};
+  for (const KernelChange& c : separate) lines << c.separateRunLine();
+  m_changes->setText(lines.join('\n'));
 }
 
 void UserKernelPanel::setDiagnostics(const QList<CompileDiagnostic>& diagnostics) {

@@ -18,6 +18,8 @@
 // Like `kwb run --stream`, it stops when its stdout's reader is gone (kwb/output_watch.h), also
 // in the middle of a case's pause, and then writes nothing more.
 // `list --json` is answered by the real engine built beside it, so the registry list is current.
+// `ab --against A.cu --source B.cu --shapes S --json R` writes a kwb-ab report whose B / A at
+// each shape is A's fake-speedup over B's, with a 95% CI of ±0.1% and core's verdict rule.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -30,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kwb/ab_report.h"
 #include "kwb/events.h"
 #include "kwb/output_watch.h"
 #include "kwb/results_json.h"
@@ -108,11 +111,64 @@ double fakeSpeedup(const std::string& path) {
   return 1.0;
 }
 
+std::string optionValue(const std::vector<std::string>& args, const std::string& name) {
+  for (std::size_t i = 1; i + 1 < args.size(); ++i)
+    if (args[i] == name) return args[i + 1];
+  return {};
+}
+
+// `kwb ab --against A.cu --source B.cu`: both versions "timed" from their fake-speedup lines.
+int ab(const std::vector<std::string>& args) {
+  const std::string against = optionValue(args, "--against");
+  const std::string source = optionValue(args, "--source");
+  const std::string json = optionValue(args, "--json");
+  if (against.empty() || source.empty() || json.empty()) {
+    std::fprintf(stderr, "fake kwb: ab needs --against, --source and --json\n");
+    return 2;
+  }
+  for (const std::string& path : {against, source})
+    if (!std::ifstream(path)) {
+      std::fprintf(stderr, "kwb: error: cannot read the kernel source '%s'\n", path.c_str());
+      return 2;
+    }
+  kwb::AbReport r;
+  const auto slash = source.find_last_of('/');
+  const std::string name = source.substr(slash == std::string::npos ? 0 : slash + 1);
+  r.a = "user." + name.substr(0, name.rfind('.'));
+  r.b = r.a + "#b";
+  r.aLabel = against;
+  r.bLabel = source;
+  if (const char* docPath = std::getenv("KWB_FAKE_DOC")) {
+    r.document = kwb::readDocument(docPath);
+    r.document.cases.clear();
+    r.device = r.document.device;
+  }
+  const double ratio = fakeSpeedup(against) / fakeSpeedup(source);
+  for (const auto& s : split(optionValue(args, "--shapes"))) {
+    kwb::AbResult x;
+    x.size = kwb::toString(kwb::parseShape(s));
+    x.aMs = 1.0;
+    x.bMs = ratio;
+    x.ratio = ratio;
+    x.ci95 = {ratio * 0.999, ratio * 1.001};
+    x.pairs = 200;
+    x.rounds = 10;
+    const kwb::Decision d = kwb::decide(x.ratio, x.ci95, r.sameWithin);
+    x.verdict = d.verdict;
+    x.reason = d.reason;
+    r.results.push_back(x);
+  }
+  std::ofstream(json) << kwb::toJsonText(r);
+  std::cout << "A: " << against << "\nB: " << source << "\nB / A " << ratio << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "device") return device();
+  if (!args.empty() && args[0] == "ab") return ab(args);
   if (!args.empty() && args[0] == "list") {
     execv(KWB_REAL_ENGINE, argv);
     std::perror("fake kwb: cannot start " KWB_REAL_ENGINE);
@@ -120,7 +176,7 @@ int main(int argc, char** argv) {
   }
   if (args.empty() || args[0] != "run") {
     std::fprintf(stderr,
-                 "fake kwb: only run --stream, device --json and list --json are supported\n");
+                 "fake kwb: only run --stream, ab, device --json and list --json are supported\n");
     return 2;
   }
   const std::string hostile =
