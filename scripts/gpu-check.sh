@@ -2,14 +2,19 @@
 # The full GPU check in one call (docs/VALIDATION.md): build the engine and tests (no Qt),
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
-#   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [scaling] [repeat]
-#                        [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
-#                        [ab] [profile] [kat] [kwbab] [profilers]
+#   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [stream] [scaling]
+#                        [repeat] [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
+#                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote]
+# (no argument: build tests verify bench). byok: bring your own kernel (docs/BRING_YOUR_OWN.md):
+# the user copy of sgemm.tiled against the built-in, both examples, save-to-result time with a
+# cold and a warm NVRTC cache, a compile error and a write past C. remote: the GUI's remote path
+# with a real engine, no Qt: kwb's stream reader leaving mid-case, and where an OpenSSH server
+# can start here, a case and a cancel through ssh on 127.0.0.1 (CI does it without a GPU: ctest -L ssh).
 # KWB_REVISION: the commit of the tree, given by the machine that sent it (the GPU machine's
 # copy of .git may name an older commit). KWB_CUDA_FLAGS adds CUDA flags to the build:
 # -DKWB_PERF_EXPERIMENT for `ab` (its environment switches exist only in such a build).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUT=${RES:-/tmp/kwb-out}  # logs; pack them into the device tool's $OUT (it returns at most 8 files)
 mkdir -p "$OUT"
 B=${KWB_GPU_BUILD:-/tmp/kwb-build}
@@ -76,6 +81,7 @@ if has bench; then
 fi
 if has families; then
   section "reduce and scan: suites, every size verified (boundary, prime, 2^30), memcheck at small sizes"
+  $KWB list >"$OUT/list.txt" 2>&1; echo "kwb list: exit $?"; grep "^family" "$OUT/list.txt"
   for fam in reduce scan; do
     /usr/bin/time -f "wall %e s" $KWB run --suite $fam-benchmark --json "$OUT/$fam-benchmark.json" \
       --csv "$OUT/$fam-benchmark.csv" --md "$OUT/$fam-benchmark.md" 2>"$OUT/$fam.err" | tee "$OUT/$fam-benchmark.txt"
@@ -83,7 +89,13 @@ if has families; then
     timeout 400 $KWB verify --family $fam --sizes 0,1,31,33,1000003,2^20,2^28,2^30 \
       --json "$OUT/verify-$fam.json" >"$OUT/verify-$fam.txt" 2>&1
     echo "verify $fam: exit $?"; tail -4 "$OUT/verify-$fam.txt"
+    timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20 \
+      $KWB verify --family $fam --sizes 0,1,31,33,1000,4099 >"$OUT/memcheck-$fam.log" 2>&1
+    echo "memcheck $fam (9: errors): exit $?"; grep -E "ERROR SUMMARY|Invalid|cases pass" "$OUT/memcheck-$fam.log" | tail -4
   done
+  # A 1-D document against itself: every case SAME.
+  $KWB compare "$OUT/reduce-benchmark.json" "$OUT/reduce-benchmark.json" >"$OUT/compare-reduce.txt" 2>&1
+  echo "kwb compare reduce against itself: exit $?"; tail -4 "$OUT/compare-reduce.txt"
 fi
 if has ratios; then
   section "best stages against cuBLAS, one run (512^3 .. 8192^3, 511x513x1025)"
@@ -121,7 +133,8 @@ if has perf; then
   $KWB run --kernels sgemm.bank_free,sgemm.double_buffer,sgemm.tensor_core,sgemm.register_blocked,sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma,cublas.sgemm,cublas.hgemm_f32acc \
     --shapes 4096,8192,1024,512,511x513x1025 --json "$OUT/perf.json" 2>/dev/null | tee "$OUT/perf.txt"
   section "SASS of the stages"
-  for f in $(ls "$B"/kernels/CMakeFiles/kwb_kernels.dir/*.cu.o); do
+  for f in "$B"/kernels/CMakeFiles/kwb_kernels.dir/*.cu.o; do
+    [[ -e $f ]] || continue
     echo "$(basename $f): LDS.128=$(cuobjdump -sass $f | grep -c 'LDS.128') LDS=$(cuobjdump -sass $f | grep -cE 'LDS[ .]') HMMA=$(cuobjdump -sass $f | grep -c HMMA) LDSM=$(cuobjdump -sass $f | grep -c LDSM) LDGSTS=$(cuobjdump -sass $f | grep -c LDGSTS)"
   done
 fi
@@ -208,4 +221,186 @@ if has profilers; then
     echo "no nsys on this machine"
   fi
   python3 -c "import json;d=json.load(open('$OUT/ncu-run.json'));print('ncu document: profiler', repr(d['settings']['profiler']), 'timer', d['settings']['timer'], sum(1 for c in d['cases'] if c['samplesMs']), 'timed cases')"
+fi
+if has byok; then
+  EX=resources/examples
+  section "bring your own kernel: the user copy of sgemm.tiled against the built-in at 4096^3 (within 3%)"
+  $KWB run --source $EX/sgemm_tiled_user.cu --kernels sgemm.tiled,cublas.sgemm --shapes 4096 \
+    --json "$OUT/byok-tiled4096.json" 2>"$OUT/byok-tiled4096.err" | tee "$OUT/byok-tiled4096.txt"
+  echo "exit ${PIPESTATUS[0]}"
+  python3 - "$OUT/byok-tiled4096.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+med = {c["kernel"]: (sorted(c["samplesMs"])[len(c["samplesMs"]) // 2] if c["samplesMs"] else None,
+                     c["status"], c.get("sourceHash")) for c in d["cases"]}
+print(med)
+u, b = med.get("user.sgemm_tiled_user", (None,))[0], med.get("sgemm.tiled", (None,))[0]
+if u and b:
+    diff = 100 * (u - b) / b
+    print("user vs built-in median: %+.2f%% -> %s" % (diff, "WITHIN 3%" if abs(diff) <= 3 else "OUTSIDE 3%"))
+else:
+    print("user vs built-in median: not both timed")
+PY
+  section "bring your own kernel: both examples at 1024^3"
+  $KWB run --source $EX/sgemm_tiled_user.cu --kernels sgemm.tiled,cublas.sgemm --shapes 1024 \
+    >"$OUT/byok-tiled1024.txt" 2>&1
+  echo "sgemm_tiled_user: exit $?"
+  $KWB run --source $EX/hgemm_simple.cu --kernels cublas.hgemm_f32acc,cublas.sgemm --shapes 1024 \
+    >"$OUT/byok-hgemm1024.txt" 2>&1
+  echo "hgemm_simple: exit $?"
+  grep -E "user\.|sgemm.tiled|cublas" "$OUT/byok-tiled1024.txt" "$OUT/byok-hgemm1024.txt"
+  section "bring your own kernel: save to verified and timed result at 1024^3 (one kwb run, wall time)"
+  cache=$(mktemp -d); nocache=$(mktemp -d)
+  for pass in cold warm warm-again; do
+    XDG_CACHE_HOME=$cache /usr/bin/time -f "$pass NVRTC cache: wall %e s, exit %x" -o "$OUT/byok-save-$pass.time" \
+      $KWB run --source $EX/sgemm_tiled_user.cu --kernels sgemm.tiled --shapes 1024 >"$OUT/byok-save-$pass.txt" 2>&1
+    cat "$OUT/byok-save-$pass.time"; grep -E "compiled|wall time" "$OUT/byok-save-$pass.txt"
+  done
+  CUDA_CACHE_DISABLE=1 XDG_CACHE_HOME=$nocache /usr/bin/time \
+    -f "cold NVRTC cache and no driver JIT cache: wall %e s, exit %x" -o "$OUT/byok-save-nocache.time" \
+    $KWB run --source $EX/sgemm_tiled_user.cu --kernels sgemm.tiled --shapes 1024 >"$OUT/byok-save-nocache.txt" 2>&1
+  cat "$OUT/byok-save-nocache.time"; grep -E "compiled|wall time" "$OUT/byok-save-nocache.txt"
+  rm -rf "$cache" "$nocache"
+  section "bring your own kernel: a compile error exits 2; a kernel writing past C fails its case, the next runs"
+  $KWB run --source tests/data/byok/syntax_error.cu --shapes 256 >"$OUT/byok-syntax.txt" 2>&1
+  echo "compile error: exit $? (want 2)"; head -3 "$OUT/byok-syntax.txt"
+  $KWB run --source tests/data/byok/writes_past_c.cu --kernels sgemm.naive --shapes 70x48x32 >"$OUT/byok-oob.txt" 2>&1
+  echo "write past C: exit $? (want 1)"; grep -E "writes_past_c|sgemm.naive" "$OUT/byok-oob.txt"
+fi
+if has remote; then
+  # The GUI's remote path with a real engine, no Qt. Summary lines also in $OUT/remote.txt.
+  say() { echo "$*" | tee -a "$OUT/remote.txt"; }
+  : >"$OUT/remote.txt"
+  section "remote 1: kwb's stdout closed mid-case (a case of a million samples, minutes, unless the engine notices)"
+  # The reader reads up to case_started, waits 2 s into the case, and leaves.
+  ( timeout 300 $KWB run --stream --kernels cublas.sgemm --shapes 1024 --samples 1000000 \
+      2>"$OUT/remote-closed-stdout.stderr"; echo $? >"$OUT/remote-closed-stdout.rc"
+    date +%s.%N >"$OUT/remote-closed-stdout.end" ) |
+    python3 -c '
+import sys, time
+for line in sys.stdin:
+    sys.stdout.write(line)
+    if "case_started" in line:
+        time.sleep(2)
+        break
+sys.stdout.flush()
+open(sys.argv[1], "w").write(repr(time.time()))
+' "$OUT/remote-closed-stdout.left" >"$OUT/remote-closed-stdout.jsonl"
+  secs=$(python3 -c "print(f'{float(open(\"$OUT/remote-closed-stdout.end\").read()) - float(open(\"$OUT/remote-closed-stdout.left\").read()):.1f}')")
+  say "kwb ended ${secs} s after its reader left mid-case, exit $(cat "$OUT/remote-closed-stdout.rc");" \
+    "$(grep -c case_started "$OUT/remote-closed-stdout.jsonl") case_started seen;" \
+    "stderr: $(grep -c 'reader is gone' "$OUT/remote-closed-stdout.stderr") 'reader is gone' line(s)"
+  if ! grep -q case_started "$OUT/remote-closed-stdout.jsonl"; then say "FAIL: no case started (remote-closed-stdout.stderr)"
+  elif python3 -c "import sys; sys.exit(0 if $secs < 10 else 1)"; then say "PASS: ended long before its million-sample case could"
+  else say "FAIL: kwb ran on for ${secs} s after its reader left"; fi
+
+  section "remote 2: a spec-benchmark case and a cancel through ssh to an sshd on 127.0.0.1"
+  remote_sshd_pid='' remote_tmp=''
+  remote_cleanup() {
+    [[ -n $remote_sshd_pid ]] && kill "$remote_sshd_pid" 2>/dev/null
+    [[ -n $remote_tmp ]] && rm -rf "$remote_tmp"
+    remote_sshd_pid='' remote_tmp=''
+  }
+  trap remote_cleanup EXIT
+  remote_ssh() {
+    local sshd t port user rc replay check before gone start secs ssh_pid
+    sshd=$(command -v sshd || ls /usr/sbin/sshd 2>/dev/null || true)
+    if [[ -z $sshd ]] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+      say "SKIPPED: no OpenSSH server/client here (sshd: ${sshd:-absent}, ssh: $(command -v ssh || echo absent));"
+      say "this machine has no internet to install one. CI runs the same through a real sshd: ctest -L ssh."
+      return
+    fi
+    t=$(mktemp -d /tmp/kwb-ssh-XXXXXX); remote_tmp=$t
+    chmod 700 "$t"
+    [[ $(id -u) == 0 ]] && mkdir -p /run/sshd
+    for k in host_key user_key; do ssh-keygen -q -t ed25519 -N "" -f "$t/$k" -C "kwb-gpu-check $k"; done
+    cp "$t/user_key.pub" "$t/authorized_keys"; chmod 600 "$t/authorized_keys"
+    port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+    user=$(id -un)
+    cat >"$t/sshd_config" <<CFG
+ListenAddress 127.0.0.1
+Port $port
+HostKey $t/host_key
+PidFile none
+AuthorizedKeysFile $t/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+AllowUsers $user
+CFG
+    cat >"$t/ssh_config" <<CFG
+Host localhost
+  HostName 127.0.0.1
+  Port $port
+  User $user
+  IdentityFile $t/user_key
+  IdentitiesOnly yes
+  IdentityAgent none
+  HostKeyAlias kwb-gpu-check
+  UserKnownHostsFile $t/known_hosts
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+CFG
+    echo "kwb-gpu-check $(cat "$t/host_key.pub")" >"$t/known_hosts"
+    "$sshd" -D -e -f "$t/sshd_config" 2>"$OUT/remote-sshd.log" &
+    remote_sshd_pid=$!
+    for _ in $(seq 50); do grep -q "Server listening" "$OUT/remote-sshd.log" && break; sleep 0.1; done
+    if ! grep -q "Server listening" "$OUT/remote-sshd.log"; then
+      say "SKIPPED: sshd ($sshd) did not start: $(tail -3 "$OUT/remote-sshd.log" | tr '\n' ' ')"
+      say "CI runs the same through a real sshd: ctest -L ssh."
+      return
+    fi
+    say "sshd listening on 127.0.0.1:$port as $user"
+    # A unique path for the remote engine, so its processes can be found afterwards.
+    ln -sf "$KWB" "$t/kwb-remote-marker"
+    # The engine driver's command line (gui/engine/ssh_command.cpp), plus -F for the throw-away config.
+    local -a ssh_cmd=(ssh -T -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5
+                      -o ServerAliveCountMax=3 -F "$t/ssh_config" -- localhost)
+    printf '%q ' "${ssh_cmd[@]}" "'$t/kwb-remote-marker' run --stream --kernels sgemm.tiled --shapes 1024" \
+      >"$OUT/remote-ssh-command.txt"
+    timeout 300 "${ssh_cmd[@]}" "'$t/kwb-remote-marker' run --stream --kernels sgemm.tiled --shapes 1024" \
+      >"$OUT/remote.jsonl" 2>"$OUT/remote.stderr"
+    rc=$?
+    say "one spec-benchmark case (sgemm.tiled at 1024^3) through ssh: exit $rc, $(wc -l <"$OUT/remote.jsonl") events"
+    if $KWB replay --speed 0 "$OUT/remote.jsonl" >/dev/null 2>"$OUT/remote-replay.stderr"; then replay=0; else replay=$?; fi
+    python3 - "$OUT/remote.jsonl" >"$OUT/remote-stream-check.txt" 2>&1 <<'PY'
+import json, sys
+events = [json.loads(l) for l in open(sys.argv[1])]
+kinds = [e["event"] for e in events]
+assert kinds[0] == "hello" and kinds[-1] == "done", kinds
+assert "device" in kinds and "plan" in kinds, kinds
+finished = [e for e in events if e["event"] in ("case_finished", "case_failed")]
+assert len(finished) == 1, finished
+r = finished[0]["result"]
+print(f'protocol {events[0]["protocolVersion"]}, device {next(e for e in events if e["event"]=="device")["device"]["name"]}')
+print(f'{r["kernel"]} {r["shape"]}: {r["status"]}, median {r.get("summary", {}).get("median")} ms, {r.get("gflops")} GFLOP/s')
+PY
+    check=$?
+    tail -3 "$OUT/remote-stream-check.txt" | tee -a "$OUT/remote.txt"
+    if [[ $rc -le 1 && $replay -le 1 && $check == 0 ]]; then
+      say "PASS: the stream through ssh is complete and kwb replay reads it (replay exit $replay)"
+    else say "FAIL: ssh exit $rc, replay exit $replay, stream check $check"; fi
+
+    # Cancel through ssh: the ssh client killed while a case of a million samples runs; the remote kwb must go.
+    "${ssh_cmd[@]}" "'$t/kwb-remote-marker' run --stream --kernels cublas.sgemm --shapes 2048 --samples 1000000" \
+      >"$OUT/remote-cancel.jsonl" 2>"$OUT/remote-cancel.stderr" &
+    ssh_pid=$!
+    for _ in $(seq 300); do grep -q case_started "$OUT/remote-cancel.jsonl" 2>/dev/null && break; sleep 0.1; done
+    before=$(pgrep -fc "$t/kwb-remote-marker run" || true)
+    kill -TERM "$ssh_pid" 2>/dev/null; wait "$ssh_pid" 2>/dev/null
+    start=$(date +%s.%N); gone=no
+    for _ in $(seq 150); do pgrep -f "$t/kwb-remote-marker run" >/dev/null || { gone=yes; break; }; sleep 0.1; done
+    secs=$(python3 -c "import time; print(f'{time.time() - $start:.1f}')")
+    say "cancel: $before remote kwb before, gone=$gone ${secs} s after the ssh client ended"
+    if [[ $before -ge 1 && $gone == yes ]]; then say "PASS: no kwb left on the server after cancel"
+    else
+      say "FAIL: remote kwb still running (or never started)"
+      pkill -f "$t/kwb-remote-marker run" 2>/dev/null
+    fi
+  }
+  remote_ssh
+  remote_cleanup
+  trap - EXIT
 fi
