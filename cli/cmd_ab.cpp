@@ -65,8 +65,13 @@ void userSides(const AbOpts& o, Sides& s) {
   SourceOpts old = o.user;
   old.source = o.against;
   s.users.reserve(2);  // a and b point into it
-  s.users.push_back(cuda::makeUserKernel(compileSource(old, arch)));
-  s.users.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+  const cuda::CompiledUserKernel before = compileSource(old, arch);
+  const cuda::CompiledUserKernel after = compileSource(o.user, arch);
+  // One stem in both (old/k.cu, new/k.cu): A gets its own id, or B's registration would
+  // replace A's kernel and both sides would run B's code.
+  const bool sameStem = before.source.stem == after.source.stem;
+  s.users.push_back(cuda::makeUserKernel(before, sameStem ? "#a" : ""));
+  s.users.push_back(cuda::makeUserKernel(after));
   s.a = &s.users[0];
   s.b = &s.users[1];
   s.aLabel = o.against;

@@ -110,9 +110,9 @@ constexpr auto kLaunchers = launchers(std::make_index_sequence<kSlots>());
 
 }  // namespace
 
-KernelDescriptor makeUserKernel(const CompiledUserKernel& k) {
+KernelDescriptor makeUserKernel(const CompiledUserKernel& k, const std::string& idSuffix) {
   std::lock_guard lock(g_mutex);
-  const std::string id = "user." + k.source.stem;
+  const std::string id = "user." + k.source.stem + idSuffix;
   std::size_t i = 0;
   while (i < kSlots && g_slots[i] && g_slots[i]->id != id) ++i;
   if (i == kSlots) throw InputError("at most " + std::to_string(kSlots) + " user kernels per run");

@@ -49,9 +49,11 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
 std::string deviceArch(int device);
 
 // Registers the compiled kernel (up to 8 per process) and returns its descriptor, id
-// "user.<stem>", family "user". The module loads on the first launch (into the current
+// "user.<stem><suffix>", family "user"; registering an id again replaces that kernel (a saved
+// source recompiled), so two sources of one stem in one run need different suffixes (kwb ab
+// --against dir1/k.cu --source dir2/k.cu). The module loads on the first launch (into the current
 // device's primary context); launches go to args.stream through cuLaunchKernel.
-KernelDescriptor makeUserKernel(const CompiledUserKernel& k);
+KernelDescriptor makeUserKernel(const CompiledUserKernel& k, const std::string& idSuffix = {});
 
 // The source path and hash of a registered user kernel id, or nullptr for any other id.
 const CompiledUserKernel* findUserKernel(const std::string& id);
