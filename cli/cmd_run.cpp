@@ -61,6 +61,7 @@ std::string figure(const CaseResult& c, const char* key, bool percent) {
 
 std::string caseStatus(const RunDocument& doc, const CaseResult& c) {
   std::string status(toString(c.status));
+  if (c.fallback) status += " (ran " + c.ranKernel + ")";
   if (c.timed() && c.timer != doc.settings.timer)
     status += " [timer " + std::string(toString(c.timer)) + "]";
   if (c.throttledSamples > 0)
@@ -102,13 +103,7 @@ std::string runTable(const RunDocument& doc) {
   const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
   for (const auto& c : doc.cases) {
     if (isOneDimensional(c)) continue;
-    std::string status(toString(c.status));
-    if (c.fallback) status += " (ran " + c.ranKernel + ")";
-    if (c.timed() && c.timer != doc.settings.timer)
-      status += " [timer " + std::string(toString(c.timer)) + "]";
-    if (c.throttledSamples > 0)
-      status += " [" + std::to_string(c.throttledSamples) + " throttled samples dropped]";
-    if (!isGood(c.status) && !c.message.empty()) status += ": " + c.message.substr(0, 120);
+    const std::string status = caseStatus(doc, c);
     if (c.timed())
       rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
                       fixed(c.summary.min, 4), fixed(c.summary.max, 4),
@@ -134,23 +129,9 @@ std::string progressionText(const ProgressionCheck& p) {
   return s;
 }
 
-int runCommand(const RunOpts& o) {
-  checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
-  for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
-  Selection selection = o.sel;
-  std::vector<KernelDescriptor> userKernels;
-  if (!o.user.source.empty()) {
-    if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
-    std::string arch;
-    try {
-      arch = cuda::deviceArch(o.sel.device);
-    } catch (const cuda::CudaError&) {  // no device: runPlan reports it (exit 3)
-    }
-    userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
-  }
-  ResolvedSelection sel = resolve(selection, "quick");
-  for (const auto& u : userKernels) sel.kernels.push_back(&u);  // userKernels outlives the run
-  cuda::RunConfig cfg = baseRunConfig(sel.suiteName, o.sel.seed, o.sel.device);
+// The run's configuration from the options: measurement, bounds and the outside profiler.
+cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
+  cuda::RunConfig cfg = baseRunConfig(suiteName, o.sel.seed, o.sel.device);
   cfg.measure.warmups = o.warmups;
   cfg.measure.coldL2 = o.cold;
   cfg.measure.rule.maxNoise = o.maxNoise;
@@ -173,6 +154,82 @@ int runCommand(const RunOpts& o) {
   const Profiler profiler = detectProfiler();
   cfg.profilerNote = cuda::adaptToProfiler(profiler, o.timerGiven, cfg.measure);
   cfg.profiler = std::string(toString(profiler));
+  return cfg;
+}
+
+// The human progress line of a finished or failed case (stderr, in both modes).
+std::string progressLine(const StreamEvent& e, std::size_t planSize) {
+  const CaseResult& r = *e.result;
+  return "[" + std::to_string(e.index + 1) + "/" + std::to_string(planSize) + "] " + r.kernel +
+         " " + sizeLabel(r) + ": " + std::string(toString(r.status)) +
+         (!r.timed()            ? ""
+          : isOneDimensional(r) ? " " + fixed(r.bandwidthGBs, 1) + " GB/s"
+                                : " " + fixed(r.gflops, 1) + " GFLOP/s") +
+         (r.status == CaseStatus::kSkipped ? " (" + r.message + ")" : "") + "\n";
+}
+
+// The selection, with --source's kernel compiled for the device and added (`userKernels` holds
+// it; with neither --kernels nor --suite, cuBLAS runs beside it).
+ResolvedSelection resolveWithSource(const RunOpts& o, std::vector<KernelDescriptor>& userKernels) {
+  Selection selection = o.sel;
+  if (!o.user.source.empty()) {
+    if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
+    std::string arch;
+    try {
+      arch = cuda::deviceArch(o.sel.device);
+    } catch (const cuda::CudaError&) {  // no device: runPlan reports it (exit 3)
+    }
+    userKernels.reserve(1);
+    userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+  }
+  ResolvedSelection sel = resolve(selection, "quick");
+  for (const auto& u : userKernels) sel.kernels.push_back(&u);
+  return sel;
+}
+
+// The event of a case that ran past --case-timeout: an error, the engine ends after it.
+StreamEvent timedOutCase(const cuda::PlanCase& p, int index, double seconds) {
+  StreamEvent failed(EventType::kCaseFailed);
+  failed.index = index;
+  failed.result = cuda::skippedPlanCase(p, "");
+  failed.result->status = CaseStatus::kError;
+  failed.result->message = "did not finish within --case-timeout " + fixed(seconds, 1) +
+                           " s (a kernel that never ends?); the engine ended to free the GPU";
+  return failed;
+}
+
+// --stream's events on stdout. A stream nobody reads any more (the GUI cancelled, its ssh
+// connection dropped) cancels the run at the next sample, and a failed write stops the writing:
+// the engine then ends as on SIGTERM instead of running for no one, or dying from SIGPIPE with
+// outputs half written.
+class EventStream {
+ public:
+  explicit EventStream(bool on) : m_ok(on) {
+    if (!on) return;
+    std::signal(SIGPIPE, SIG_IGN);
+    m_readerGone.emplace(fileno(stdout));
+  }
+  void emit(const StreamEvent& e) {
+    if (m_ok &&
+        (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
+      m_ok = false;
+      std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
+    }
+  }
+  // Streaming, and nobody reads it any more.
+  bool lost() const { return m_readerGone && (!m_ok || m_readerGone->closed()); }
+
+ private:
+  bool m_ok;
+  std::optional<OutputWatch> m_readerGone;
+};
+
+int runCommand(const RunOpts& o) {
+  checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
+  for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
+  std::vector<KernelDescriptor> userKernels;  // outlive the run
+  const ResolvedSelection sel = resolveWithSource(o, userKernels);
+  cuda::RunConfig cfg = runConfig(o, sel.suiteName);
   auto plan = orderedPlan(sel);
   AppliedTuning tuning;
   if (!o.tuning.empty()) tuning = applyTuning(o.tuning, plan);  // outlives the run
@@ -193,22 +250,8 @@ int runCommand(const RunOpts& o) {
       doc.cases.push_back(cuda::skippedPlanCase(plan[i], why));
     writeDocument(doc);
   };
-  // A stream nobody reads any more (the GUI cancelled, its ssh connection dropped) cancels the
-  // run at the next sample, and a failed write stops the writing: the engine then ends as on
-  // SIGTERM instead of running for no one, or dying from SIGPIPE with outputs half written.
-  std::optional<OutputWatch> readerGone;
-  bool streamOk = o.stream;
-  if (o.stream) {
-    std::signal(SIGPIPE, SIG_IGN);
-    readerGone.emplace(fileno(stdout));
-  }
-  auto emitLine = [&](const StreamEvent& e) {
-    if (streamOk &&
-        (std::fputs((toJsonLine(e) + "\n").c_str(), stdout) < 0 || std::fflush(stdout) != 0)) {
-      streamOk = false;
-      std::cerr << "kwb: the event stream's reader is gone; stopping the run\n";
-    }
-  };
+  EventStream events(o.stream);
+  auto emitLine = [&](const StreamEvent& e) { events.emit(e); };
   InterruptWatchdog watchdog([&] {
     StreamEvent done(EventType::kDone);
     done.exitCode = kExitInterrupted;
@@ -221,13 +264,8 @@ int runCommand(const RunOpts& o) {
   // event follows, so the GUI starts a new engine for the cases left, as after a crash.
   CaseTimeout caseTimeout(o.caseTimeout, watchdog.lock(), [&](int index) {
     const cuda::PlanCase& p = plan[std::size_t(index)];
-    StreamEvent failed(EventType::kCaseFailed);
-    failed.index = index;
-    failed.result = cuda::skippedPlanCase(p, "");
+    const StreamEvent failed = timedOutCase(p, index, o.caseTimeout);
     const std::string what = p.kernel->id + " " + sizeLabel(*failed.result);
-    failed.result->status = CaseStatus::kError;
-    failed.result->message = "did not finish within --case-timeout " + fixed(o.caseTimeout, 1) +
-                             " s (a kernel that never ends?); the engine ended to free the GPU";
     partial.apply(failed);
     emitLine(failed);
     writePartial("not run: the engine ended after " + what + " timed out");
@@ -246,17 +284,10 @@ int runCommand(const RunOpts& o) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
-      std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
-                << sizeLabel(*e.result) << ": " << toString(e.result->status)
-                << (!e.result->timed()            ? ""
-                    : isOneDimensional(*e.result) ? " " + fixed(e.result->bandwidthGBs, 1) + " GB/s"
-                                                  : " " + fixed(e.result->gflops, 1) + " GFLOP/s")
-                << (e.result->status == CaseStatus::kSkipped ? " (" + e.result->message + ")" : "")
-                << '\n';
+      std::cerr << progressLine(e, plan.size());
   };
-  const RunDocument doc = cuda::runPlan(plan, cfg, sink, [&] {
-    return interruptRequested() || (o.stream && (!streamOk || readerGone->closed()));
-  });
+  const RunDocument doc =
+      cuda::runPlan(plan, cfg, sink, [&] { return interruptRequested() || events.lost(); });
   watchdog.finish();
   caseTimeout.finish();
 

@@ -77,127 +77,157 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
   return runPlan(resolvePlan(registry, plan), cfg, sink, cancelled);
 }
 
-RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
-                    const std::function<bool()>& cancelled) {
+namespace {
+
+// One run of a plan (runPlan): the document it builds, the events it emits and the block of
+// cases verified and waiting to be timed.
+class PlanRun {
+ public:
+  PlanRun(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
+          const std::function<bool()>& cancelled)
+      : m_plan(plan), m_cfg(cfg), m_sink(sink), m_cancelled(cancelled), m_t0(Clock::now()) {}
+
+  RunDocument run() {
+    startDocument();
+    m_state = std::make_unique<RunState>(m_cfg, *m_doc.device);
+    checkKnownAnswers();
+    logTimer();
+    for (std::size_t i = 0; i < m_plan.size(); ++i) runCase(i);
+    return finishDocument();
+  }
+
+ private:
   using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
-  auto emit = [&](StreamEvent e) {
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_t0).count(); }
+  void emit(StreamEvent e) const {
     e.elapsedS = elapsed();
-    sink(e);
-  };
-  auto log = [&](const std::string& level, const std::string& msg) {
+    m_sink(e);
+  }
+  void log(const std::string& level, const std::string& msg) const {
     StreamEvent e(EventType::kLog);
     e.level = level;
     e.message = msg;
     emit(e);
-  };
-
-  RunDocument doc = stampedDocument(cfg.toolVersion, cfg.gitRevision);
-  doc.settings.suite = cfg.suite;
-  doc.settings.seed = cfg.seed;
-  doc.settings.verifyOnly = cfg.verifyOnly;
-  if (!cfg.verifyOnly) recordMeasureOptions(cfg.measure, doc.settings);  // nothing is timed
-  doc.settings.profiler = cfg.profiler;
-  doc.kernels = planKernels(plan);
-
-  StreamEvent hello(EventType::kHello);
-  hello.toolVersion = doc.toolVersion;
-  hello.gitRevision = doc.gitRevision;
-  hello.host = doc.host;
-  hello.timestamp = doc.timestamp;
-  emit(hello);
-
-  doc.device = queryDevice(cfg.device);  // NoDeviceError → exit 3, before any case
-  KWB_CUDA_CHECK(cudaSetDevice(cfg.device));
-  // The memory families' roof: a device-to-device copy, measured once at run start.
-  const bool anyVector = std::any_of(plan.begin(), plan.end(),
-                                     [](const PlanCase& p) { return p.kernel->problem != "gemm"; });
-  const bool anyGemm = std::any_of(plan.begin(), plan.end(),
-                                   [](const PlanCase& p) { return p.kernel->problem == "gemm"; });
-  if (anyVector && !cfg.verifyOnly) {
-    const Stream copyStream;
-    doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), cfg.measure);
   }
-  StreamEvent dev(EventType::kDevice);
-  dev.device = doc.device;
-  emit(dev);
+  bool anyOf(bool gemm) const {
+    return std::any_of(m_plan.begin(), m_plan.end(),
+                       [&](const PlanCase& p) { return (p.kernel->problem == "gemm") == gemm; });
+  }
 
-  StreamEvent planEvent(EventType::kPlan);
-  planEvent.settings = doc.settings;
-  for (const PlanCase& p : plan) planEvent.plan.push_back(plannedCase(p));
-  planEvent.kernels = doc.kernels;
-  emit(planEvent);
+  // The document's header, hello, device (with the copy roof of the memory families) and plan.
+  void startDocument() {
+    m_doc = stampedDocument(m_cfg.toolVersion, m_cfg.gitRevision);
+    m_doc.settings.suite = m_cfg.suite;
+    m_doc.settings.seed = m_cfg.seed;
+    m_doc.settings.verifyOnly = m_cfg.verifyOnly;
+    if (!m_cfg.verifyOnly) recordMeasureOptions(m_cfg.measure, m_doc.settings);  // none timed
+    m_doc.settings.profiler = m_cfg.profiler;
+    m_doc.kernels = planKernels(m_plan);
 
-  RunState st(cfg, *doc.device);
-  if (anyGemm || !anyVector) doc.knownAnswer = st.session.knownAnswerTest();
-  if (const auto ka = vectorKnownAnswers(plan, st.vectors)) {
-    if (!anyGemm) {
-      doc.knownAnswer = *ka;
-    } else {
-      doc.knownAnswer.passed = doc.knownAnswer.passed && ka->passed;
-      doc.knownAnswer.detail += "; " + ka->detail;
+    StreamEvent hello(EventType::kHello);
+    hello.toolVersion = m_doc.toolVersion;
+    hello.gitRevision = m_doc.gitRevision;
+    hello.host = m_doc.host;
+    hello.timestamp = m_doc.timestamp;
+    emit(hello);
+
+    m_doc.device = queryDevice(m_cfg.device);  // NoDeviceError → exit 3, before any case
+    KWB_CUDA_CHECK(cudaSetDevice(m_cfg.device));
+    // The memory families' roof: a device-to-device copy, measured once at run start.
+    if (anyOf(false) && !m_cfg.verifyOnly) {
+      const Stream copyStream;
+      m_doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
     }
+    StreamEvent dev(EventType::kDevice);
+    dev.device = m_doc.device;
+    emit(dev);
+
+    StreamEvent planEvent(EventType::kPlan);
+    planEvent.settings = m_doc.settings;
+    for (const PlanCase& p : m_plan) planEvent.plan.push_back(plannedCase(p));
+    planEvent.kernels = m_doc.kernels;
+    emit(planEvent);
   }
-  log(doc.knownAnswer.passed ? "info" : "error",
-      std::string("known-answer test ") + (doc.knownAnswer.passed ? "passed: " : "FAILED: ") +
-          doc.knownAnswer.detail);
-  if (doc.device->copyBandwidthGBs > 0)
-    log("info", "device-to-device copy: " + fixed(doc.device->copyBandwidthGBs, 1) +
-                    " GB/s read + write (the roof of the memory-bound families)");
-  if (!cfg.profilerNote.empty()) log("warn", cfg.profilerNote);
-  if (!cfg.verifyOnly && !st.nvml.available())
-    log("warn", "clocks not sampled: " + st.nvml.whyUnavailable());
-  // The host timer also serves under profilers that serialise launches, where a stream held
-  // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
-  if (!cfg.verifyOnly && cfg.measure.timer != TimerMode::kHost) {
-    doc.launchOverhead = measureLaunchOverhead(st.session.stream());
-    log("info", "timer: " + std::string(timerLabel(cfg.measure.timer)) +
-                    "; an empty kernel takes " + fixed(doc.launchOverhead->isolatedUs, 2) +
-                    " us isolated, " + fixed(doc.launchOverhead->backToBackUs, 2) +
+
+  void checkKnownAnswers() {
+    const bool anyGemm = anyOf(true);
+    KnownAnswer& ka = m_doc.knownAnswer;
+    if (anyGemm || !anyOf(false)) ka = m_state->session.knownAnswerTest();
+    if (const auto vector = vectorKnownAnswers(m_plan, m_state->vectors)) {
+      if (!anyGemm) {
+        ka = *vector;
+      } else {
+        ka.passed = ka.passed && vector->passed;
+        ka.detail += "; " + vector->detail;
+      }
+    }
+    log(ka.passed ? "info" : "error",
+        std::string("known-answer test ") + (ka.passed ? "passed: " : "FAILED: ") + ka.detail);
+  }
+
+  void logTimer() {
+    if (m_doc.device->copyBandwidthGBs > 0)
+      log("info", "device-to-device copy: " + fixed(m_doc.device->copyBandwidthGBs, 1) +
+                      " GB/s read + write (the roof of the memory-bound families)");
+    if (!m_cfg.profilerNote.empty()) log("warn", m_cfg.profilerNote);
+    if (!m_cfg.verifyOnly && !m_state->nvml.available())
+      log("warn", "clocks not sampled: " + m_state->nvml.whyUnavailable());
+    // The host timer also serves under profilers that serialise launches, where a stream held
+    // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
+    if (m_cfg.verifyOnly || m_cfg.measure.timer == TimerMode::kHost) return;
+    m_doc.launchOverhead = measureLaunchOverhead(m_state->session.stream());
+    log("info", "timer: " + std::string(timerLabel(m_cfg.measure.timer)) +
+                    "; an empty kernel takes " + fixed(m_doc.launchOverhead->isolatedUs, 2) +
+                    " us isolated, " + fixed(m_doc.launchOverhead->backToBackUs, 2) +
                     " us back-to-back (reported, never subtracted)");
   }
 
-  std::string stopReason;    // set once the run cannot go on
-  bool contextLost = false;  // a case's verification lost the CUDA context
-  const auto warn = [&](const std::string& m) { log("warn", m); };
-  // Cases verified and waiting for their rounds; timed together, finished in plan order.
-  std::vector<PendingCase> block;
-  std::size_t blockBytes = 0;
-  const double budget = kBlockMemoryShare * double(doc.device->totalMemoryBytes);
-  auto finishCase = [&](CaseResult c, std::size_t i) {
-    const PlanCase& p = plan[i];
+  void finishCase(CaseResult c, std::size_t i) {
+    const PlanCase& p = m_plan[i];
     c.config = p.config;
     if (!p.ranAs.empty() && !c.fallback) c.ranKernel = p.ranAs;
     if (const auto* u = findUserKernel(c.kernel)) {  // a user's kernel names its source
       c.sourcePath = u->source.path;
       c.sourceHash = u->hash;
     }
-    doc.cases.push_back(c);
+    m_doc.cases.push_back(c);
     StreamEvent fin(isGood(c.status) ? EventType::kCaseFinished : EventType::kCaseFailed);
     fin.index = int(i);
     fin.result = std::move(c);
     emit(fin);
-  };
-  auto flush = [&] {
-    BlockContext ctx{cfg, st.nvml, &st.device, cancelled, warn};
+  }
+
+  // Times the block in interleaved rounds and finishes its cases in plan order.
+  void flush() {
+    const auto warn = [this](const std::string& m) { log("warn", m); };
+    BlockContext ctx{m_cfg, m_state->nvml, &m_state->device, m_cancelled, warn};
     // A case of this block lost the context: the verified cases keep their verdicts, untimed.
-    ctx.contextLost = contextLost;
-    if (!ctx.contextLost) timeBlock(block, ctx, stopReason);
-    for (PendingCase& pc : block) {
-      finishPending(pc, ctx, doc.cases, block);
+    ctx.contextLost = m_contextLost;
+    if (!ctx.contextLost) timeBlock(m_block, ctx, m_stopReason);
+    for (PendingCase& pc : m_block) {
+      finishPending(pc, ctx, m_doc.cases, m_block);
       finishCase(pc.result, pc.index);  // a copy: later cases pair with it
     }
-    block.clear();
-    blockBytes = 0;
-  };
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const PlanCase& p = plan[i];
-    if (stopReason.empty() && cancelled && cancelled()) stopReason = "cancelled";
-    if (!stopReason.empty()) {
-      if (!block.empty()) flush();
-      finishCase(skippedPlanCase(p, stopReason), i);
-      continue;
+    m_block.clear();
+    m_blockBytes = 0;
+  }
+
+  PendingCase start(const PlanCase& p) {
+    PendingCase pc;
+    if (m_cfg.startElsewhere && m_cfg.startElsewhere(p, pc)) return pc;
+    return startCase(p, m_cfg, *m_state, m_doc.cases, m_stopReason);
+  }
+
+  // Verifies case i into the block; the block is timed when it ends (the plan ends, or a size
+  // ends once the block holds its share of device memory) or the run must stop.
+  void runCase(std::size_t i) {
+    const PlanCase& p = m_plan[i];
+    if (m_stopReason.empty() && m_cancelled && m_cancelled()) m_stopReason = "cancelled";
+    if (!m_stopReason.empty()) {
+      if (!m_block.empty()) flush();
+      finishCase(skippedPlanCase(p, m_stopReason), i);
+      return;
     }
     StreamEvent started(EventType::kCaseStarted);
     started.index = int(i);
@@ -205,43 +235,60 @@ RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, con
     emit(started);
     // Under --case-timeout a user's kernel may never return: what is verified so far is timed
     // and finished first, so the engine's end keeps it.
-    if (cfg.isolateUserKernels && p.kernel->family == "user" && !block.empty()) flush();
-    if (cfg.heartbeat) cfg.heartbeat(int(i));
-    auto start = [&] {
-      PendingCase pc;
-      if (cfg.startElsewhere && cfg.startElsewhere(p, pc)) return pc;
-      return startCase(p, cfg, st, doc.cases, stopReason);
-    };
-    PendingCase pc = start();
+    if (m_cfg.isolateUserKernels && p.kernel->family == "user" && !m_block.empty()) flush();
+    if (m_cfg.heartbeat) m_cfg.heartbeat(int(i));
+    PendingCase pc = start(p);
     // The block's inputs may be what left too little memory: time the block, free it, retry.
-    if (pc.result.status == CaseStatus::kSkipped && !block.empty() && stopReason.empty()) {
+    if (pc.result.status == CaseStatus::kSkipped && !m_block.empty() && m_stopReason.empty()) {
       flush();
-      pc = start();
+      pc = start(p);
     }
-    contextLost = !stopReason.empty();  // the start functions set it only for a lost context
+    m_contextLost = !m_stopReason.empty();  // the start functions set it only for a lost context
     pc.index = i;
-    blockBytes += pc.deviceBytes;
-    block.push_back(std::move(pc));
-    // A block ends with the plan, or at a change of size once it holds its share of memory.
-    const bool last = i + 1 == plan.size();
-    const bool sizeEnds = last || plan[i + 1].kernel->problem != p.kernel->problem ||
-                          plan[i + 1].shape != p.shape || !(plan[i + 1].size == p.size);
-    if (last || !stopReason.empty() || cfg.verifyOnly || (sizeEnds && double(blockBytes) >= budget))
+    m_blockBytes += pc.deviceBytes;
+    m_block.push_back(std::move(pc));
+    const bool last = i + 1 == m_plan.size();
+    const bool sizeEnds = last || m_plan[i + 1].kernel->problem != p.kernel->problem ||
+                          m_plan[i + 1].shape != p.shape || !(m_plan[i + 1].size == p.size);
+    const double budget = kBlockMemoryShare * double(m_doc.device->totalMemoryBytes);
+    if (last || !m_stopReason.empty() || m_cfg.verifyOnly ||
+        (sizeEnds && double(m_blockBytes) >= budget))
       flush();
   }
 
-  if (!cfg.verifyOnly) doc.progression = checkProgression(doc);
-  doc.wallSeconds = elapsed();
-  StreamEvent done(EventType::kDone);
-  done.exitCode = cancelled && cancelled() ? kExitInterrupted
-                  : allPassed(doc)         ? kExitOk
-                                           : kExitCaseFailed;
-  done.knownAnswer = doc.knownAnswer;
-  done.progression = doc.progression;
-  done.wallSeconds = doc.wallSeconds;
-  done.launchOverhead = doc.launchOverhead;
-  emit(done);
-  return doc;
+  RunDocument finishDocument() {
+    if (!m_cfg.verifyOnly) m_doc.progression = checkProgression(m_doc);
+    m_doc.wallSeconds = elapsed();
+    StreamEvent done(EventType::kDone);
+    done.exitCode = m_cancelled && m_cancelled() ? kExitInterrupted
+                    : allPassed(m_doc)           ? kExitOk
+                                                 : kExitCaseFailed;
+    done.knownAnswer = m_doc.knownAnswer;
+    done.progression = m_doc.progression;
+    done.wallSeconds = m_doc.wallSeconds;
+    done.launchOverhead = m_doc.launchOverhead;
+    emit(done);
+    return std::move(m_doc);
+  }
+
+  const std::vector<PlanCase>& m_plan;
+  const RunConfig& m_cfg;
+  const EventSink& m_sink;
+  const std::function<bool()>& m_cancelled;
+  const Clock::time_point m_t0;
+  RunDocument m_doc;
+  std::unique_ptr<RunState> m_state;
+  std::string m_stopReason;          // set once the run cannot go on
+  bool m_contextLost = false;        // a case's verification lost the CUDA context
+  std::vector<PendingCase> m_block;  // verified, waiting for their rounds
+  std::size_t m_blockBytes = 0;
+};
+
+}  // namespace
+
+RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
+                    const std::function<bool()>& cancelled) {
+  return PlanRun(plan, cfg, sink, cancelled).run();
 }
 
 }  // namespace kwb::cuda

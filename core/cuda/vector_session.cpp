@@ -128,6 +128,28 @@ void vectorVerdict(CaseResult& c) {
   c.message = why;
 }
 
+// Negative control: the comparator must reject a mangled copy of the reference (every 7th
+// element and the last damaged). Vacuous for an empty output.
+bool negativeControlRejected(const ElementRule& rule, const std::vector<double>& expected) {
+  bool rejected = expected.empty();
+  for (std::size_t i = 0; i < expected.size() && !rejected; ++i)
+    if (i % 7 == 0 || i + 1 == expected.size())
+      rejected = !rule.matches(rule.bitsOf(rule.mangled(expected[i])), expected[i]);
+  return rejected;
+}
+
+// The case's record before verification: kernel, family, size and precision.
+CaseResult vectorCaseHeader(const Family& f, const KernelDescriptor& k, const VectorSize& s) {
+  CaseResult c;
+  c.kernel = k.id;
+  c.problem = f.id;
+  c.count = s.count;
+  c.elementType = std::string(toString(s.type));
+  c.precision = k.precision;
+  c.ranKernel = k.id;
+  return c;
+}
+
 }  // namespace
 
 VectorArgs VectorCase::args() const {
@@ -171,13 +193,7 @@ std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const Kernel
 CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, VectorCase& vc) {
   const VectorSize s = vc.size();
   const bool isInt = s.type == ElementType::kInt32;
-  CaseResult c;
-  c.kernel = k.id;
-  c.problem = f.id;
-  c.count = s.count;
-  c.elementType = std::string(toString(s.type));
-  c.precision = k.precision;
-  c.ranKernel = k.id;
+  CaseResult c = vectorCaseHeader(f, k, s);
 
   // The tolerance scales with ‖x‖₂ (exact in double for the seeded grid).
   DeviceBuffer<double> norm(1);
@@ -237,12 +253,7 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
   const std::int64_t extent = scan ? s.count : 1;
   setGrid(acc.r, extent, bad);
 
-  // Negative control: the comparator must reject a mangled copy of the reference
-  // (every 7th element and the last damaged). Vacuous for an empty output.
-  bool rejected = firstExpected.empty();
-  for (std::size_t i = 0; i < firstExpected.size() && !rejected; ++i)
-    if (i % 7 == 0 || i + 1 == firstExpected.size())
-      rejected = !rule.matches(rule.bitsOf(rule.mangled(firstExpected[i])), firstExpected[i]);
+  const bool rejected = negativeControlRejected(rule, firstExpected);
 
   Verification v;
   v.reference = "cpu.fp64";

@@ -103,28 +103,15 @@ const ConformanceCheck* findCheck(const SubgroupRun& run, const std::string& id)
   return nullptr;
 }
 
-SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
-                                 const SubgroupLaunch& launch, int tileSize, int warpSize) {
-  const std::int64_t perBlock = launch.threadsPerBlock();
-  if (perBlock < 1 || launch.blocks() < 1)
-    throw InputError("conformance launch has an empty block or grid");
-  if (std::int64_t(records.size()) != launch.items())
-    throw InputError("conformance list holds " + str(std::int64_t(records.size())) +
-                     " entries; the launch has " + str(launch.items()) + " threads");
+namespace {
 
-  SubgroupRun run;
-  run.tileSize = tileSize;
-  run.launch = launch;
-  run.items = launch.items();
-
-  // An entry counts only when every field was written by the thread it belongs to. The
-  // others fail `all_written`; the checks over sets do not judge their blocks, so one
-  // missing entry is reported once, not again as a missing id.
+// The entries written whole, by the thread they belong to. The others fail `all_written` and
+// their blocks go to `incomplete`: the checks over sets do not judge those blocks, so one
+// missing entry is reported once, not again as a missing id.
+std::vector<const SubgroupRecord*> writtenEntries(const std::vector<SubgroupRecord>& records,
+                                                  std::int64_t perBlock, Check& written,
+                                                  std::set<std::int64_t>& incomplete) {
   std::vector<const SubgroupRecord*> valid;
-  std::set<std::int64_t> incompleteBlocks;
-  Check written("all_written",
-                "every entry of the list was written, by the thread it belongs to (the list "
-                "starts as -1 in every field)");
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto& r = records[i];
     const std::int64_t block = std::int64_t(i) / perBlock;
@@ -133,15 +120,19 @@ SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
         "entry " + str(std::int64_t(i)) + " (block " + str(block) + " thread " + str(thread) + ")";
     if (!fieldsWritten(r)) {
       written.fail(slot + ": unwritten");
-      incompleteBlocks.insert(block);
+      incomplete.insert(block);
     } else if (r.blockLinearId != block || r.threadLinearId != thread) {
       written.fail(slot + ": written by " + at(r));
-      incompleteBlocks.insert(block);
+      incomplete.insert(block);
     } else {
       valid.push_back(&r);
     }
   }
+  return valid;
+}
 
+// The per-item bullets: group id, local id, local range, group range, leader.
+std::vector<ConformanceCheck> itemChecks(const std::vector<const SubgroupRecord*>& valid) {
   Check groupId("group_id",
                 "group id (meta_group_rank) equals the group linear id (from the hardware lane "
                 "id) and lies in [0, group range)");
@@ -172,7 +163,11 @@ SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
     if ((r.leader != 0 && r.leader != 1) || (r.leader == 1) != (r.localId == 0))
       leader.fail(at(r) + ": leader " + str(r.leader) + " with local id " + str(r.localId));
   }
+  return {groupId.done(), localId.done(), localRange.done(), groupRange.done(), leader.done()};
+}
 
+ConformanceCheck maxLocalCheck(const std::vector<const SubgroupRecord*>& valid, int tileSize,
+                               int warpSize) {
   Check maxLocal("max_local_range",
                  "max local range (num_threads) is the same for every item and equals the tile "
                  "size, a divisor of the warp size");
@@ -183,71 +178,91 @@ SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
     if (p->maxLocalRange != tileSize)
       maxLocal.fail(at(*p) + ": max local range " + str(p->maxLocalRange) + ", tile size " +
                     str(tileSize));
+  return maxLocal.done();
+}
 
-  // Per block: the group ranges its items report. Per group: the local ranges and ids.
+// Per block: the group ranges its items report. Per group: the local ranges and ids.
+struct Tally {
   std::map<std::int32_t, std::set<std::int32_t>> blockRanges;
   std::map<std::int32_t, std::set<std::int32_t>> blockGroupIds;
   std::map<GroupKey, std::set<std::int32_t>> groupSizes;
   std::map<GroupKey, std::map<std::int32_t, int>> groupLocalIds;
   std::map<GroupKey, bool> groupIncomplete;
+  std::set<std::int64_t> incompleteBlocks;  // an entry of the block was not written right
+  std::int64_t perBlock = 0;
+  std::int64_t blocks = 0;
+};
+
+Tally tally(const std::vector<const SubgroupRecord*>& valid) {
+  Tally t;
   for (const auto* p : valid) {
     const auto& r = *p;
     const GroupKey key{r.blockLinearId, r.groupId};
-    blockRanges[r.blockLinearId].insert(r.groupRange);
-    blockGroupIds[r.blockLinearId].insert(r.groupId);
-    groupSizes[key].insert(r.localRange);
-    ++groupLocalIds[key][r.localId];
-    groupIncomplete[key] = groupIncomplete[key] || r.localRange < r.maxLocalRange;
+    t.blockRanges[r.blockLinearId].insert(r.groupRange);
+    t.blockGroupIds[r.blockLinearId].insert(r.groupId);
+    t.groupSizes[key].insert(r.localRange);
+    ++t.groupLocalIds[key][r.localId];
+    t.groupIncomplete[key] = t.groupIncomplete[key] || r.localRange < r.maxLocalRange;
   }
-  run.tiles = std::int64_t(groupIncomplete.size());
-  for (const auto& [key, incomplete] : groupIncomplete) run.incompleteTiles += incomplete ? 1 : 0;
+  return t;
+}
 
+ConformanceCheck groupCountCheck(const Tally& t) {
   Check groupCount("group_count_per_block",
                    "all items of a block report the same group range (number of tiles)");
-  for (const auto& [block, ranges] : blockRanges)
+  for (const auto& [block, ranges] : t.blockRanges)
     if (ranges.size() != 1)
       groupCount.fail("block " + str(block) + ": group ranges " + joined(ranges));
+  return groupCount.done();
+}
 
+ConformanceCheck groupIdsCheck(Tally& t) {
   Check groupIds("group_ids_present",
                  "in every block each group id 0 .. group range - 1 occurs at least once");
-  for (std::int32_t block = 0; block < launch.blocks(); ++block) {
-    const auto& ranges = blockRanges[block];
-    if (incompleteBlocks.count(block) != 0 || ranges.size() != 1) {
+  for (std::int32_t block = 0; block < t.blocks; ++block) {
+    const auto& ranges = t.blockRanges[block];
+    if (t.incompleteBlocks.count(block) != 0 || ranges.size() != 1) {
       groupIds.notJudged();
       continue;
     }
     const std::int32_t count = *ranges.begin();
-    if (count > perBlock) {
+    if (count > t.perBlock) {
       groupIds.fail("block " + str(block) + ": group range " + str(count) + " exceeds its " +
-                    str(perBlock) + " threads");
+                    str(t.perBlock) + " threads");
       continue;
     }
-    const auto& seen = blockGroupIds[block];
+    const auto& seen = t.blockGroupIds[block];
     for (std::int32_t g = 0; g < count; ++g)
       if (seen.count(g) == 0)
         groupIds.fail("block " + str(block) + ": group id " + str(g) + " missing (group range " +
                       str(count) + ")");
   }
+  return groupIds.done();
+}
 
+ConformanceCheck groupSizeCheck(const Tally& t) {
   Check groupSize("group_size_per_group",
                   "all items of a group (block, group id) report the same local range");
-  for (const auto& [key, sizes] : groupSizes)
+  for (const auto& [key, sizes] : t.groupSizes)
     if (sizes.size() != 1)
       groupSize.fail("block " + str(key.first) + " group " + str(key.second) + ": local ranges " +
                      joined(sizes));
+  return groupSize.done();
+}
 
+ConformanceCheck localIdsCheck(Tally& t) {
   Check localIds("local_ids_once",
                  "in every group each local id 0 .. local range - 1 occurs exactly once");
-  for (const auto& [key, ids] : groupLocalIds) {
-    const auto& sizes = groupSizes[key];
-    if (incompleteBlocks.count(key.first) != 0 || sizes.size() != 1) {
+  for (const auto& [key, ids] : t.groupLocalIds) {
+    const auto& sizes = t.groupSizes[key];
+    if (t.incompleteBlocks.count(key.first) != 0 || sizes.size() != 1) {
       localIds.notJudged();
       continue;
     }
     const std::int32_t size = *sizes.begin();
     const std::string group = "block " + str(key.first) + " group " + str(key.second);
-    if (size > perBlock) {
-      localIds.fail(group + ": local range " + str(size) + " exceeds the " + str(perBlock) +
+    if (size > t.perBlock) {
+      localIds.fail(group + ": local range " + str(size) + " exceeds the " + str(t.perBlock) +
                     " threads of a block");
       continue;
     }
@@ -259,19 +274,45 @@ SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
                       " times (local range " + str(size) + ")");
     }
   }
+  return localIds.done();
+}
+
+}  // namespace
+
+SubgroupRun checkSubgroupRecords(const std::vector<SubgroupRecord>& records,
+                                 const SubgroupLaunch& launch, int tileSize, int warpSize) {
+  const std::int64_t perBlock = launch.threadsPerBlock();
+  if (perBlock < 1 || launch.blocks() < 1)
+    throw InputError("conformance launch has an empty block or grid");
+  if (std::int64_t(records.size()) != launch.items())
+    throw InputError("conformance list holds " + str(std::int64_t(records.size())) +
+                     " entries; the launch has " + str(launch.items()) + " threads");
+
+  SubgroupRun run;
+  run.tileSize = tileSize;
+  run.launch = launch;
+  run.items = launch.items();
+
+  Check written("all_written",
+                "every entry of the list was written, by the thread it belongs to (the list "
+                "starts as -1 in every field)");
+  std::set<std::int64_t> incomplete;
+  const auto valid = writtenEntries(records, perBlock, written, incomplete);
+  Tally t = tally(valid);
+  t.incompleteBlocks = std::move(incomplete);
+  t.perBlock = perBlock;
+  t.blocks = launch.blocks();
+  run.tiles = std::int64_t(t.groupIncomplete.size());
+  for (const auto& [key, partial] : t.groupIncomplete) run.incompleteTiles += partial ? 1 : 0;
 
   // The plan's order: the per-item bullets, then the bullets over the whole list.
-  run.checks.push_back(groupId.done());
-  run.checks.push_back(localId.done());
-  run.checks.push_back(localRange.done());
-  run.checks.push_back(groupRange.done());
-  run.checks.push_back(leader.done());
-  run.checks.push_back(maxLocal.done());
+  run.checks = itemChecks(valid);
+  run.checks.push_back(maxLocalCheck(valid, tileSize, warpSize));
   run.checks.push_back(written.done());
-  run.checks.push_back(groupCount.done());
-  run.checks.push_back(groupIds.done());
-  run.checks.push_back(groupSize.done());
-  run.checks.push_back(localIds.done());
+  run.checks.push_back(groupCountCheck(t));
+  run.checks.push_back(groupIdsCheck(t));
+  run.checks.push_back(groupSizeCheck(t));
+  run.checks.push_back(localIdsCheck(t));
   return run;
 }
 

@@ -112,6 +112,64 @@ std::string toJsonLine(const StreamEvent& e) {
   return j.dump();
 }
 
+namespace {
+
+// The fields of an event of a known type (its type and time are read already).
+void readEventFields(const json& j, StreamEvent& e) {
+  switch (e.type) {
+    case EventType::kHello:
+      get(j, "version", e.toolVersion);
+      get(j, "gitRevision", e.gitRevision);
+      get(j, "host", e.host);
+      get(j, "timestamp", e.timestamp);
+      get(j, "schemaVersion", e.schemaVersion);
+      get(j, "protocolVersion", e.protocolVersion);
+      if (e.protocolVersion != kProtocolVersion)
+        throw ProtocolVersionError("protocol version " + std::to_string(e.protocolVersion) +
+                                       " is not supported (this kwb speaks " +
+                                       std::to_string(kProtocolVersion) + ")",
+                                   e.protocolVersion);
+      break;
+    case EventType::kDevice:
+      if (!j.at("device").is_null()) e.device = j.at("device").get<DeviceInfo>();
+      break;
+    case EventType::kPlan:
+      get(j, "settings", e.settings);
+      if (!j.at("cases").is_array()) throw InputError("'cases' must be a list");
+      for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
+      if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
+        get(j, "kernels", e.kernels);  // older engines sent none: the builder fills them in
+      break;
+    case EventType::kCaseStarted:
+      get(j, "index", e.index);
+      e.planned = plannedFromJson(j);
+      break;
+    case EventType::kCaseFinished:
+    case EventType::kCaseFailed:
+      get(j, "index", e.index);
+      e.result = j.at("result").get<CaseResult>();
+      break;
+    case EventType::kLog:
+      get(j, "level", e.level);
+      get(j, "message", e.message);
+      break;
+    case EventType::kDone:
+      get(j, "exitCode", e.exitCode);
+      // `kwb replay` exits with it: only the codes kwb documents (docs/PROTOCOL.md).
+      if (e.exitCode < kExitOk || e.exitCode > kExitInternal)
+        throw InputError("'exitCode' " + std::to_string(e.exitCode) +
+                         " is not an exit code of kwb (0 to 4)");
+      get(j, "knownAnswer", e.knownAnswer);
+      get(j, "progression", e.progression);
+      get(j, "wallSeconds", e.wallSeconds);
+      if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
+        e.launchOverhead = it->get<LaunchOverhead>();
+      break;
+  }
+}
+
+}  // namespace
+
 StreamEvent parseEventLine(std::string_view line, std::string_view source, int lineNumber) {
   const std::string where = std::string(source) + ":" + std::to_string(lineNumber);
   json j;
@@ -134,56 +192,7 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
     if (!(e.elapsedS >= 0 && e.elapsedS <= kMaxElapsedS))
       throw InputError("'elapsedS' is " + jsonread::describe(j.at("elapsedS")) +
                        "; it must be from 0 to " + std::to_string(int(kMaxElapsedS)) + " seconds");
-    switch (e.type) {
-      case EventType::kHello:
-        get(j, "version", e.toolVersion);
-        get(j, "gitRevision", e.gitRevision);
-        get(j, "host", e.host);
-        get(j, "timestamp", e.timestamp);
-        get(j, "schemaVersion", e.schemaVersion);
-        get(j, "protocolVersion", e.protocolVersion);
-        if (e.protocolVersion != kProtocolVersion)
-          throw ProtocolVersionError("protocol version " + std::to_string(e.protocolVersion) +
-                                         " is not supported (this kwb speaks " +
-                                         std::to_string(kProtocolVersion) + ")",
-                                     e.protocolVersion);
-        break;
-      case EventType::kDevice:
-        if (!j.at("device").is_null()) e.device = j.at("device").get<DeviceInfo>();
-        break;
-      case EventType::kPlan:
-        get(j, "settings", e.settings);
-        if (!j.at("cases").is_array()) throw InputError("'cases' must be a list");
-        for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
-        if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
-          get(j, "kernels", e.kernels);  // older engines sent none: the builder fills them in
-        break;
-      case EventType::kCaseStarted:
-        get(j, "index", e.index);
-        e.planned = plannedFromJson(j);
-        break;
-      case EventType::kCaseFinished:
-      case EventType::kCaseFailed:
-        get(j, "index", e.index);
-        e.result = j.at("result").get<CaseResult>();
-        break;
-      case EventType::kLog:
-        get(j, "level", e.level);
-        get(j, "message", e.message);
-        break;
-      case EventType::kDone:
-        get(j, "exitCode", e.exitCode);
-        // `kwb replay` exits with it: only the codes kwb documents (docs/PROTOCOL.md).
-        if (e.exitCode < kExitOk || e.exitCode > kExitInternal)
-          throw InputError("'exitCode' " + std::to_string(e.exitCode) +
-                           " is not an exit code of kwb (0 to 4)");
-        get(j, "knownAnswer", e.knownAnswer);
-        get(j, "progression", e.progression);
-        get(j, "wallSeconds", e.wallSeconds);
-        if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
-          e.launchOverhead = it->get<LaunchOverhead>();
-        break;
-    }
+    readEventFields(j, e);
     return e;
   } catch (const json::exception& ex) {
     throw InputError("bad event at " + where + ": " + jsonread::plain(ex.what()));

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "json_read.h"
+#include "conformance_json.h"
 #include "timing_json.h"
 #include "kwb/error.h"
 #include "kwb/family.h"
@@ -206,9 +207,12 @@ void to_json(json& j, const CaseResult& v) {
   }
 }
 
-void from_json(const json& j, CaseResult& v) {
+namespace {
+
+// The case's kernel, family and size. Schema 4 added the problem family (cases before it are
+// GEMM); a 1-D case has no shape (0x0x0).
+void readCaseSize(const json& j, CaseResult& v) {
   get(j, "kernel", v.kernel);
-  // Schema 4: the problem family; cases before it are GEMM. A 1-D case has no shape (0x0x0).
   v.problem = jsonread::value(j, "problem", std::string("gemm"));
   const Family* family = tryFindFamily(v.problem);
   if (!family) throw InputError("unknown problem family '" + v.problem + "'");
@@ -221,29 +225,26 @@ void from_json(const json& j, CaseResult& v) {
                        std::to_string(kMaxVectorCount));
     v.elementType = std::string(toString(parseElementType(v.elementType)));
   }
-  v.precision = parsePrecision(j.at("precision").get<std::string>());
-  v.status = parseCaseStatus(j.at("status").get<std::string>());
-  get(j, "message", v.message);
-  get(j, "fallback", v.fallback);
-  get(j, "ranKernel", v.ranKernel);
-  v.sourcePath = j.value("sourcePath", std::string());  // user kernels only
-  v.sourceHash = j.value("sourceHash", std::string());
-  v.verification.reset();
-  if (const auto& ver = j.at("verification"); !ver.is_null()) {
-    Verification out;
-    get(ver, "reference", out.reference);
-    get(ver, "seed", out.seed);
-    get(ver, "rtol", out.tolerance.rtol);
-    get(ver, "atol", out.tolerance.atol);
-    get(ver, "unwritten", out.unwritten);
-    out.compare = compareFromJson(ver.at("compare"));
-    get(ver, "negativeControlRejected", out.negativeControlRejected);
-    if (const auto& ab = ver.at("alphaBeta"); !ab.is_null()) out.alphaBeta = compareFromJson(ab);
-    v.verification = out;
-  }
+}
+
+std::optional<Verification> readVerification(const json& ver) {
+  if (ver.is_null()) return std::nullopt;
+  Verification out;
+  get(ver, "reference", out.reference);
+  get(ver, "seed", out.seed);
+  get(ver, "rtol", out.tolerance.rtol);
+  get(ver, "atol", out.tolerance.atol);
+  get(ver, "unwritten", out.unwritten);
+  out.compare = compareFromJson(ver.at("compare"));
+  get(ver, "negativeControlRejected", out.negativeControlRejected);
+  if (const auto& ab = ver.at("alphaBeta"); !ab.is_null()) out.alphaBeta = compareFromJson(ab);
+  return out;
+}
+
+// The samples, their rounds and the interval's make-up (schema 5; older documents are one
+// round with the distribution-free CI they were written with), the timer and CUPTI's kernels.
+void readSamples(const json& j, CaseResult& v) {
   get(j, "samplesMs", v.samplesMs);
-  // Schema 5: each sample's round and the CI's make-up; older documents are one round with
-  // the distribution-free CI they were written with.
   v.sampleRounds.clear();
   v.uncertainty = {};
   if (auto r = j.find("sampleRounds"); r != j.end() && !r->is_null())
@@ -274,6 +275,42 @@ void from_json(const json& j, CaseResult& v) {
     }
   getOpt(j, "cuptiMedianMs", v.cuptiMedianMs);
   getOpt(j, "timerVsCuptiPct", v.timerVsCuptiPct);
+}
+
+void readClocks(const json& c, ClockSample& v) {
+  get(c, "available", v.available);
+  get(c, "smClockMhzMin", v.smClockMhzMin);
+  get(c, "smClockMhzMax", v.smClockMhzMax);
+  get(c, "temperatureCMax", v.temperatureCMax);
+  get(c, "powerWMean", v.powerWMean);
+  get(c, "throttleReasons", v.throttleReasons);
+}
+
+// The family's figures; schemas 1-3 had only the GEMM fields, from which they are derived.
+void readFigures(const json& j, CaseResult& v) {
+  v.figures.clear();
+  if (auto f = j.find("figures"); f != j.end() && !f->is_null()) {
+    for (const auto& [key, value] : f->items()) jsonread::read(value, key.c_str(), v.figures[key]);
+  } else if (v.timed()) {
+    v.figures["gflops"] = v.gflops;
+    v.figures["gbps"] = v.bandwidthGBs;
+    if (v.pctOfFp32Reference) v.figures["pct_of_reference"] = *v.pctOfFp32Reference;
+  }
+}
+
+}  // namespace
+
+void from_json(const json& j, CaseResult& v) {
+  readCaseSize(j, v);
+  v.precision = parsePrecision(j.at("precision").get<std::string>());
+  v.status = parseCaseStatus(j.at("status").get<std::string>());
+  get(j, "message", v.message);
+  get(j, "fallback", v.fallback);
+  get(j, "ranKernel", v.ranKernel);
+  v.sourcePath = j.value("sourcePath", std::string());  // user kernels only
+  v.sourceHash = j.value("sourceHash", std::string());
+  v.verification = readVerification(j.at("verification"));
+  readSamples(j, v);
   v.summary = summaryFromJson(j.at("summary"));
   get(j, "gflops", v.gflops);
   getOpt(j, "pctOfFp32Reference", v.pctOfFp32Reference);
@@ -282,22 +319,9 @@ void from_json(const json& j, CaseResult& v) {
   if (auto p = j.find("paired"); p != j.end() && !p->is_null()) v.paired = pairedFromJson(*p);
   get(j, "arithmeticIntensity", v.arithmeticIntensity);
   get(j, "bandwidthGBs", v.bandwidthGBs);
-  const auto& c = j.at("clocks");
-  get(c, "available", v.clocks.available);
-  get(c, "smClockMhzMin", v.clocks.smClockMhzMin);
-  get(c, "smClockMhzMax", v.clocks.smClockMhzMax);
-  get(c, "temperatureCMax", v.clocks.temperatureCMax);
-  get(c, "powerWMean", v.clocks.powerWMean);
-  get(c, "throttleReasons", v.clocks.throttleReasons);
+  readClocks(j.at("clocks"), v.clocks);
   getOpt(j, "config", v.config);
-  v.figures.clear();
-  if (auto f = j.find("figures"); f != j.end() && !f->is_null()) {
-    for (const auto& [key, value] : f->items()) jsonread::read(value, key.c_str(), v.figures[key]);
-  } else if (v.timed()) {  // schemas 1-3: the figures from the GEMM fields
-    v.figures["gflops"] = v.gflops;
-    v.figures["gbps"] = v.bandwidthGBs;
-    if (v.pctOfFp32Reference) v.figures["pct_of_reference"] = *v.pctOfFp32Reference;
-  }
+  readFigures(j, v);
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -372,59 +396,6 @@ void from_json(const json& j, ProgressionCheck& v) {
     pv.explanation = jsonread::value(x, "explanation", std::string());
     v.violations.push_back(pv);
   }
-}
-
-// `passed` and `threadsPerBlock` are written for readers (the GUI) and recomputed on reading.
-static json conformanceToJson(const ConformanceReport& r) {
-  json runs = json::array();
-  for (const auto& run : r.runs) {
-    json checks = json::array();
-    for (const auto& c : run.checks)
-      checks.push_back({{"id", c.id},
-                        {"description", c.description},
-                        {"passed", c.passed},
-                        {"failures", c.failures},
-                        {"notJudged", c.notJudged},
-                        {"offenders", c.offenders}});
-    runs.push_back({{"tileSize", run.tileSize},
-                    {"block", run.launch.block},
-                    {"grid", run.launch.grid},
-                    {"threadsPerBlock", run.launch.threadsPerBlock()},
-                    {"items", run.items},
-                    {"tiles", run.tiles},
-                    {"incompleteTiles", run.incompleteTiles},
-                    {"error", run.error},
-                    {"passed", run.passed()},
-                    {"checks", checks}});
-  }
-  return {{"suite", r.suite}, {"warpSize", r.warpSize}, {"passed", r.passed()}, {"runs", runs}};
-}
-static ConformanceReport conformanceFromJson(const json& j) {
-  ConformanceReport r;
-  get(j, "suite", r.suite);
-  get(j, "warpSize", r.warpSize);
-  for (const auto& jr : j.at("runs")) {
-    SubgroupRun run;
-    get(jr, "tileSize", run.tileSize);
-    get(jr, "block", run.launch.block);
-    get(jr, "grid", run.launch.grid);
-    get(jr, "items", run.items);
-    get(jr, "tiles", run.tiles);
-    get(jr, "incompleteTiles", run.incompleteTiles);
-    get(jr, "error", run.error);
-    for (const auto& jc : jr.at("checks")) {
-      ConformanceCheck c;
-      get(jc, "id", c.id);
-      get(jc, "description", c.description);
-      get(jc, "passed", c.passed);
-      get(jc, "failures", c.failures);
-      get(jc, "notJudged", c.notJudged);
-      get(jc, "offenders", c.offenders);
-      run.checks.push_back(std::move(c));
-    }
-    r.runs.push_back(std::move(run));
-  }
-  return r;
 }
 
 void to_json(json& j, const LaunchOverhead& v) {
