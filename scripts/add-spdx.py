@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Adds the SPDX licence line to every source file that lacks it, or (with --check) lists them.
+
+usage: add-spdx.py [--check]
+
+Sources are git's tracked files ending in .h .cpp .cu .cuh .cmake .py .sh plus CMakeLists.txt;
+the line is `// SPDX-License-Identifier: Apache-2.0` (or `#` for CMake, Python and shell), put
+after a shebang line where there is one. Planted test fixtures under tests/data are left alone.
+Exits 1 with --check when a file lacks it.
+"""
+import subprocess
+import sys
+
+TAG = 'SPDX-License-Identifier: Apache-2.0'
+SLASH = ('.h', '.cpp', '.cu', '.cuh')
+HASH = ('.cmake', '.py', '.sh')
+
+
+def sources():
+    files = subprocess.run(['git', 'ls-files'], capture_output=True, text=True,
+                           check=True).stdout.split('\n')
+    for f in files:
+        if not f or f.startswith('tests/data/'):
+            continue
+        if f.endswith(SLASH + HASH) or f.endswith('CMakeLists.txt'):
+            yield f
+
+
+def main():
+    check = '--check' in sys.argv[1:]
+    missing = []
+    for path in sources():
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        if any(TAG in line for line in text.split('\n')[:3]):
+            continue
+        missing.append(path)
+        if check:
+            continue
+        line = ('// ' if path.endswith(SLASH) else '# ') + TAG + '\n'
+        if text.startswith('#!'):
+            first, _, rest = text.partition('\n')
+            text = first + '\n' + line + rest
+        else:
+            text = line + text
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+    for m in missing:
+        print(('lacks the SPDX line: ' if check else 'added: ') + m)
+    return 1 if check and missing else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
