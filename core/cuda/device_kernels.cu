@@ -10,7 +10,7 @@ constexpr int kThreads = 256;
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 constexpr std::uint32_t kCanary = 0xAAAAAAAAu;  // kwb::kCanaryBits
 
-// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/src/seeded.cpp).
+// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
 __device__ __forceinline__ std::uint64_t mix(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

@@ -7,7 +7,7 @@ namespace {
 constexpr int kThreads = 256;
 constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
-// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/src/seeded.cpp).
+// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
 __device__ __forceinline__ std::int64_t seededGridIndex(std::uint64_t base, std::int64_t i) {
   std::uint64_t z = base + std::uint64_t(i) * kGolden;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -1,5 +1,7 @@
 #include "model/kernel_lookup.h"
 
+#include "kwb/results_json.h"
+
 #include <algorithm>
 #include <climits>
 

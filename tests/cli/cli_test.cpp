@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kwb/error.h"
+#include "kwb/results_json.h"
 #include "kwb/kernel_info.h"
 #include "run_process.h"
 

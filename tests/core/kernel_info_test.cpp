@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kwb/error.h"
+#include "kwb/results_json.h"
 #include "kwb/events.h"
 #include "kwb/kernel_info.h"
 #include "kwb/results.h"

@@ -1,4 +1,6 @@
 #pragma once
+#include <string_view>
+#include <vector>
 // nlohmann-json bindings of the results model, shared by the document and the event stream.
 #include <nlohmann/json.hpp>
 
@@ -28,5 +30,9 @@ void from_json(const nlohmann::json& j, RunDocument& v);
 // Replaces every NaN and ±Inf in `j` by the strings "NaN", "Infinity", "-Infinity", which the
 // readers take back (nlohmann would write null, losing which it was). Called before writing.
 void encodeNonFinite(nlohmann::json& j);
+
+// `kwb list --json`, read back: the registered kernels of an engine. Throws InputError naming
+// `source` on malformed text.
+std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source);
 
 }  // namespace kwb

@@ -1,114 +1,16 @@
-#include "kwb/results.h"
+#include "kwb/text_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <system_error>
 
-#include "json_read.h"
 #include "kwb/error.h"
-#include "kwb/family.h"
-#include "kwb/results_json.h"
 
 namespace kwb {
-
-namespace {
-constexpr CaseStatus kAllStatuses[] = {
-    CaseStatus::kPass,  CaseStatus::kFail,    CaseStatus::kFallback, CaseStatus::kInvalid,
-    CaseStatus::kError, CaseStatus::kCrashed, CaseStatus::kSkipped};
-}
-
-std::string_view toString(CaseStatus s) {
-  switch (s) {
-    case CaseStatus::kPass:
-      return "pass";
-    case CaseStatus::kFail:
-      return "fail";
-    case CaseStatus::kFallback:
-      return "fallback";
-    case CaseStatus::kInvalid:
-      return "invalid";
-    case CaseStatus::kError:
-      return "error";
-    case CaseStatus::kCrashed:
-      return "crashed";
-    case CaseStatus::kSkipped:
-      return "skipped";
-  }
-  return "?";
-}
-
-CaseStatus parseCaseStatus(std::string_view text) {
-  for (CaseStatus s : kAllStatuses)
-    if (toString(s) == text) return s;
-  throw InputError("unknown case status '" + std::string(text) +
-                   "' (known: pass, fail, fallback, invalid, error, crashed, skipped)");
-}
-
-const PairedRatio* CaseResult::pairedWith(std::string_view reference) const {
-  for (const auto& p : paired)
-    if (p.reference == reference) return &p;
-  return nullptr;
-}
-
-const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape) const {
-  for (const auto& c : cases)
-    if (c.kernel == kernel && c.shape == shape) return &c;
-  return nullptr;
-}
-
-const CaseResult* RunDocument::findLike(const CaseResult& like) const {
-  for (const auto& c : cases)
-    if (c.kernel == like.kernel && sameSize(c, like)) return &c;
-  return nullptr;
-}
-
-bool allPassed(const RunDocument& doc) {
-  const auto good = [](const CaseResult& c) { return isGood(c.status); };
-  if (doc.knownAnswer.ran && !doc.knownAnswer.passed) return false;
-  if (!std::all_of(doc.cases.begin(), doc.cases.end(), good)) return false;
-  if (doc.tuning && !std::all_of(doc.tuning->results.begin(), doc.tuning->results.end(), good))
-    return false;
-  return !doc.conformance || doc.conformance->passed();
-}
-
-std::string toJsonText(const RunDocument& doc, int indent) {
-  nlohmann::json j = doc;
-  encodeNonFinite(j);  // written so that parseDocument reads it back
-  return j.dump(indent) + "\n";
-}
-
-RunDocument parseDocument(std::string_view text, std::string_view source) {
-  const std::string src(source);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    // parse_error, and out_of_range for a number such as 1e400 that no double holds.
-    throw InputError("cannot read results '" + src + "': not valid JSON (" +
-                     jsonread::plain(e.what()) + "); is the file truncated?");
-  }
-  if (!j.is_object()) throw InputError("cannot read results '" + src + "': not a JSON object");
-  const auto it = j.find("schemaVersion");
-  if (it == j.end() || !it->is_number_integer())
-    throw InputError("cannot read results '" + src +
-                     "': no integer 'schemaVersion'; not a kwb results document");
-  if (!it->is_number_integer() || *it < kOldestReadableSchema || *it > kSchemaVersion)
-    throw InputError("cannot read results '" + src + "': schemaVersion " + it->dump() +
-                     " is not supported (this kwb reads " + std::to_string(kOldestReadableSchema) +
-                     " to " + std::to_string(kSchemaVersion) + ")");
-  try {
-    return j.get<RunDocument>();
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError("cannot read results '" + src + "': " + jsonread::plain(e.what()));
-  } catch (const InputError& e) {
-    throw InputError("cannot read results '" + src + "': " + e.what());
-  }
-}
 
 std::string readTextFile(const std::filesystem::path& path, std::string_view what,
                          std::uintmax_t maxBytes) {
@@ -152,10 +54,6 @@ std::string readTextFile(const std::filesystem::path& path, std::string_view wha
   }
   text.resize(got);
   return text;
-}
-
-RunDocument readDocument(const std::filesystem::path& path) {
-  return parseDocument(readTextFile(path, "results", kMaxDocumentBytes), path.string());
 }
 
 namespace {
@@ -240,10 +138,6 @@ void writeTextFile(const std::filesystem::path& path, std::string_view text) {
     ::unlink(tmp.c_str());
     throw fail(std::generic_category().message(err));
   }
-}
-
-void writeDocument(const RunDocument& doc, const std::filesystem::path& path) {
-  writeTextFile(path, toJsonText(doc));
 }
 
 }  // namespace kwb

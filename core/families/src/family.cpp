@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "kwb/error.h"
-#include "kwb/results.h"
+#include "kwb/run_document.h"
 
 namespace kwb {
 namespace {
@@ -182,6 +182,12 @@ bool sameSize(const CaseResult& a, const CaseResult& b) {
   if (a.problem != b.problem) return false;
   if (!isOneDimensional(a)) return a.shape == b.shape;
   return a.count == b.count && a.elementType == b.elementType;
+}
+
+const CaseResult* findLike(const RunDocument& doc, const CaseResult& like) {
+  for (const auto& c : doc.cases)
+    if (c.kernel == like.kernel && sameSize(c, like)) return &c;
+  return nullptr;
 }
 
 void deriveFigures(CaseResult& c, const DeviceInfo* device) {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <span>
 
-#include "kwb/results.h"
+#include "kwb/run_document.h"
 
 namespace kwb {
 

@@ -1,18 +1,12 @@
-#include "kwb/kernel_info.h"
-
+// JSON of a document's kernel entries (kwb/results_json.h) and `kwb list --json` read back.
 #include "json_read.h"
 #include "kwb/error.h"
-#include "kwb/kernel_descriptor.h"
+#include "kwb/kernel_info.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
 using jsonread::get;
 using nlohmann::json;
-
-KernelInfo kernelInfo(const KernelDescriptor& d) {
-  return {d.id,        d.displayName, d.family,  d.stage,   std::string(toString(d.precision)),
-          d.reference, d.description, d.tunable, d.problem, d.progressionNotes};
-}
 
 void to_json(json& j, const KernelInfo& v) {
   j = {{"id", v.id},

@@ -60,7 +60,7 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
         (newGpu.empty() ? "(no device)" : newGpu) + "; a change here may be the GPU, not the code";
   }
   for (const auto& c : now.cases) {
-    const CaseResult* b = base.findLike(c);
+    const CaseResult* b = findLike(base, c);
     if (!b) {
       out.onlyInNew.push_back(caseName(c));
     } else if (c.timed() && b->timed()) {
@@ -76,7 +76,7 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
     }
   }
   for (const auto& b : base.cases)
-    if (!now.findLike(b)) out.onlyInBase.push_back(caseName(b));
+    if (!findLike(now, b)) out.onlyInBase.push_back(caseName(b));
   return out;
 }
 

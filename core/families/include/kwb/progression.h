@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kwb/results.h"
+#include "kwb/run_document.h"
 
 namespace kwb {
 

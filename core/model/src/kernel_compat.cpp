@@ -5,7 +5,7 @@
 #include <array>
 
 #include "kwb/kernel_info.h"
-#include "kwb/results.h"
+#include "kwb/run_document.h"
 
 namespace kwb {
 namespace {

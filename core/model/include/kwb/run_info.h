@@ -2,7 +2,7 @@
 #include <string>
 
 #include "kwb/kernel_descriptor.h"
-#include "kwb/results.h"
+#include "kwb/run_document.h"
 
 namespace kwb {
 

@@ -18,6 +18,7 @@
 namespace kwb {
 
 struct CaseResult;
+struct RunDocument;
 
 // The headline figure of a family and the roof it is held against.
 enum class Metric { kGflops, kGbps };
@@ -83,6 +84,8 @@ std::string sizeLabel(const CaseResult& c);
 // True when the two cases are of the same family and size.
 bool sameSize(const CaseResult& a, const CaseResult& b);
 bool isOneDimensional(const CaseResult& c);
+// The case of `like`'s kernel on `like`'s size in `doc` (sameSize): any family; null if none.
+const CaseResult* findLike(const RunDocument& doc, const CaseResult& like);
 
 // Derived figures of a timed case (figures["gflops"], ["gbps"], ["pct_of_peak"],
 // ["pct_of_roof"]) from its family's work and its median; also the legacy gflops,

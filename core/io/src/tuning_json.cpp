@@ -1,27 +1,16 @@
-#include "kwb/tuning.h"
+#include "kwb/tuning_json.h"
 
 #include <cmath>
 #include <limits>
 
 #include "json_read.h"
 #include "kwb/error.h"
-#include "kwb/results.h"
+#include "kwb/kernel_info.h"
 #include "kwb/results_json.h"
 #include "kwb/tune_buckets.h"
-#include "kwb/tuning_json.h"
 
 namespace kwb {
 using nlohmann::json;
-
-std::optional<std::size_t> fastest(std::span<const CaseResult> results) {
-  std::optional<std::size_t> best;
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const CaseResult& r = results[i];
-    if (r.status != CaseStatus::kPass || !(r.summary.median > 0)) continue;
-    if (!best || r.summary.median < results[*best].summary.median) best = i;
-  }
-  return best;
-}
 
 void to_json(json& j, const TuneConfig& v) { j = {{"name", v.name}, {"params", v.params}}; }
 void from_json(const json& j, TuneConfig& v) {

@@ -6,9 +6,19 @@
 #include <span>
 #include <string>
 
-#include "kwb/results.h"
+#include "kwb/replicates.h"
 
 namespace kwb {
+
+// A stage against a reference, measured interleaved: each of the stage's samples paired with
+// the reference's sample of the same sweep (taken milliseconds apart), their ratio per pair.
+struct PairedRatio {
+  std::string reference;  // the reference kernel id
+  double pct = 0;         // median of reference time / stage time over the pairs, in %
+  stats::Interval ci95;   // its 95% CI in %, from the rounds (kwb/replicates.h)
+  int pairs = 0;
+  int replicates = 0;
+};
 
 // One side's samples with the round and sweep each was taken in (equal lengths).
 struct TaggedSamples {

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,6 +11,7 @@
 #include "kwb/device_info.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/kernel_info.h"
+#include "kwb/paired.h"
 #include "kwb/replicates.h"
 #include "kwb/shape.h"
 #include "kwb/stats.h"
@@ -61,16 +61,6 @@ struct KernelRecord {
   std::string name;      // demangled, without the parameter list
   double perLaunch = 0;  // how many of it one launch of the case runs
   double medianMs = 0;   // median duration of one instance on the GPU
-};
-
-// A stage against a reference, measured interleaved: each of the stage's samples paired with
-// the reference's sample of the same sweep (taken milliseconds apart), their ratio per pair.
-struct PairedRatio {
-  std::string reference;  // the reference kernel id
-  double pct = 0;         // median of reference time / stage time over the pairs, in %
-  stats::Interval ci95;   // its 95% CI in %, from the rounds (kwb/replicates.h)
-  int pairs = 0;
-  int replicates = 0;
 };
 
 struct CaseResult {
@@ -218,8 +208,6 @@ struct RunDocument {
   double wallSeconds = 0.0;
 
   const CaseResult* find(std::string_view kernel, const Shape& shape) const;
-  // The case of `like`'s kernel on `like`'s size (kwb/family.h, sameSize): any family.
-  const CaseResult* findLike(const CaseResult& like) const;
   // The entry of `id`, or of its kernel for a tuning configuration's id; null if not listed.
   const KernelInfo* kernelInfo(std::string_view id) const;
 };
@@ -233,23 +221,5 @@ bool allPassed(const RunDocument& doc);
 void listKernelIfMissing(RunDocument& doc, std::string_view id, std::string_view precision = {});
 // The same for every kernel id the document's cases or tuning sweep name.
 void listMissingKernels(RunDocument& doc);
-
-// Text I/O. Errors throw InputError naming `source` (a path or "<stdin>") and the problem.
-// Files are bounded: a results document larger than this is refused unread.
-inline constexpr std::uintmax_t kMaxDocumentBytes = std::uintmax_t(64) << 20;
-std::string toJsonText(const RunDocument& doc, int indent = 2);
-RunDocument parseDocument(std::string_view text, std::string_view source);
-RunDocument readDocument(const std::filesystem::path& path);
-// Writes atomically (temporary file + rename), so a failure loses nothing already there.
-void writeDocument(const RunDocument& doc, const std::filesystem::path& path);
-// Writes text atomically to `path` through a uniquely named temporary file in the same folder,
-// renamed over the target once complete; the target keeps its mode, and a link is written
-// through. Refuses a target that is not a regular file (a device, FIFO or folder). Throws
-// InputError naming the path; on any failure the old file is left as it was.
-void writeTextFile(const std::filesystem::path& path, std::string_view text);
-// Reads a whole regular file of at most `maxBytes`; refuses devices, FIFOs, sockets and folders
-// without blocking on them. `what` names the kind of file in messages ("results", "preset").
-std::string readTextFile(const std::filesystem::path& path, std::string_view what,
-                         std::uintmax_t maxBytes);
 
 }  // namespace kwb

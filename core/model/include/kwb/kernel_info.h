@@ -42,16 +42,12 @@ struct KernelInfo {
 KernelInfo kernelInfo(const KernelDescriptor& d);
 
 // The entry of a kernel id found in a document that has no "kernels" list: from the table of
-// the ids older versions of kwb wrote (core/src/kernel_compat.cpp), else derived from the id
+// the ids older versions of kwb wrote (core/model/src/kernel_compat.cpp), else derived from the id
 // (the id as its name, the family from its prefix). A tuning configuration's id,
 // "sgemm.warp_tiled[cfg]", gets its kernel's entry under its own id.
 KernelInfo legacyKernelInfo(std::string_view id);
 
 // The kernel id without a tuning configuration's "[...]" suffix.
 std::string_view baseKernelId(std::string_view id);
-
-// `kwb list --json`, read back: the registered kernels of an engine. Throws InputError naming
-// `source` on malformed text.
-std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source);
 
 }  // namespace kwb

@@ -1,0 +1,63 @@
+#include "kwb/run_document.h"
+
+#include <algorithm>
+
+#include "kwb/error.h"
+
+namespace kwb {
+
+namespace {
+constexpr CaseStatus kAllStatuses[] = {
+    CaseStatus::kPass,  CaseStatus::kFail,    CaseStatus::kFallback, CaseStatus::kInvalid,
+    CaseStatus::kError, CaseStatus::kCrashed, CaseStatus::kSkipped};
+}
+
+std::string_view toString(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::kPass:
+      return "pass";
+    case CaseStatus::kFail:
+      return "fail";
+    case CaseStatus::kFallback:
+      return "fallback";
+    case CaseStatus::kInvalid:
+      return "invalid";
+    case CaseStatus::kError:
+      return "error";
+    case CaseStatus::kCrashed:
+      return "crashed";
+    case CaseStatus::kSkipped:
+      return "skipped";
+  }
+  return "?";
+}
+
+CaseStatus parseCaseStatus(std::string_view text) {
+  for (CaseStatus s : kAllStatuses)
+    if (toString(s) == text) return s;
+  throw InputError("unknown case status '" + std::string(text) +
+                   "' (known: pass, fail, fallback, invalid, error, crashed, skipped)");
+}
+
+const PairedRatio* CaseResult::pairedWith(std::string_view reference) const {
+  for (const auto& p : paired)
+    if (p.reference == reference) return &p;
+  return nullptr;
+}
+
+const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape) const {
+  for (const auto& c : cases)
+    if (c.kernel == kernel && c.shape == shape) return &c;
+  return nullptr;
+}
+
+bool allPassed(const RunDocument& doc) {
+  const auto good = [](const CaseResult& c) { return isGood(c.status); };
+  if (doc.knownAnswer.ran && !doc.knownAnswer.passed) return false;
+  if (!std::all_of(doc.cases.begin(), doc.cases.end(), good)) return false;
+  if (doc.tuning && !std::all_of(doc.tuning->results.begin(), doc.tuning->results.end(), good))
+    return false;
+  return !doc.conformance || doc.conformance->passed();
+}
+
+}  // namespace kwb

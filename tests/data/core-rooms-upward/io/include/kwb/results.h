@@ -1,0 +1,2 @@
+#pragma once
+// Stands for the io room's header in the planted tree.
