@@ -8,6 +8,7 @@ the line is `// SPDX-License-Identifier: Apache-2.0` (or `#` for CMake, Python a
 after a shebang line where there is one. Planted test fixtures under tests/data are left alone.
 Exits 1 with --check when a file lacks it.
 """
+import os
 import subprocess
 import sys
 
@@ -16,9 +17,22 @@ SLASH = ('.h', '.cpp', '.cu', '.cuh')
 HASH = ('.cmake', '.py', '.sh')
 
 
+def tracked():
+    """git's tracked files; where there is no git checkout (a tree copied to a GPU machine),
+    every file outside build folders."""
+    try:
+        return subprocess.run(['git', 'ls-files'], capture_output=True, text=True,
+                              check=True).stdout.split('\n')
+    except (OSError, subprocess.CalledProcessError):
+        out = []
+        for folder, dirs, files in os.walk('.'):
+            dirs[:] = [d for d in dirs if not d.startswith(('build', '.'))]
+            out += [os.path.relpath(os.path.join(folder, f)) for f in files]
+        return out
+
+
 def sources():
-    files = subprocess.run(['git', 'ls-files'], capture_output=True, text=True,
-                           check=True).stdout.split('\n')
+    files = tracked()
     for f in files:
         if not f or f.startswith('tests/data/'):
             continue

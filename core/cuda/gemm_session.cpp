@@ -13,6 +13,7 @@
 #include "kwb/cuda/reference_dgemm.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
+#include "kwb/format.h"
 #include "kwb/seeded.h"
 #include "kwb/cuda/reference_fp64.h"
 
@@ -35,12 +36,6 @@ int selectDevice(int device) {
 
 std::size_t count(std::int64_t rows, std::int64_t cols) {
   return std::size_t(rows) * std::size_t(cols);
-}
-
-std::string mib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", std::ceil(bytes / double(1 << 20)));
-  return buf;
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "kwb/cuda/check.h"
+#include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
+#include "kwb/format.h"
 #include "kwb/seeded.h"
 
 namespace kwb::cuda {
@@ -17,17 +19,6 @@ namespace {
 
 constexpr double kHeadroomBytes = 64.0 * (1 << 20);  // CUDA context and launcher growth
 constexpr std::int64_t kNegativeControlElements = std::int64_t{1} << 20;
-
-std::string mib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f", std::ceil(bytes / double(1 << 20)));
-  return buf;
-}
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
 
 // One element against its reference: int32 exact (modulo 2^32), float within `tol`.
 struct ElementRule {
@@ -98,34 +89,6 @@ void copyBack(std::vector<std::uint32_t>& host, const std::uint32_t* dev, std::i
   host.resize(std::size_t(n));
   if (n > 0)
     KWB_CUDA_CHECK(cudaMemcpy(host.data(), dev, std::size_t(n) * 4, cudaMemcpyDeviceToHost));
-}
-
-void vectorVerdict(CaseResult& c) {
-  const Verification& v = *c.verification;
-  if (!v.negativeControlRejected) {
-    c.status = CaseStatus::kInvalid;
-    c.message = "comparator accepted a mangled reference";
-    return;
-  }
-  std::string why;
-  auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
-  if (v.unwritten > 0)
-    add(std::to_string(v.unwritten) + " output elements left unwritten (still the 0xAA canary)");
-  const CompareReport& r = v.compare;
-  if (!r.passed()) {
-    std::string s = std::to_string(r.mismatches) + " of " + std::to_string(r.elements) +
-                    " elements differ from " + v.reference;
-    if (r.firstMismatch)
-      s += "; first at index " + std::to_string(r.firstMismatch->col) + ": got " +
-           num(r.firstMismatch->got) + ", expected " + num(r.firstMismatch->expected);
-    for (std::size_t i = 1; i < r.firstMismatches.size(); ++i)
-      s += std::string(i == 1 ? "; then" : ",") + " at " +
-           std::to_string(r.firstMismatches[i].col) + ": " + num(r.firstMismatches[i].got) +
-           " vs " + num(r.firstMismatches[i].expected);
-    add(s);
-  }
-  c.status = why.empty() ? CaseStatus::kPass : CaseStatus::kFail;
-  c.message = why;
 }
 
 // Negative control: the comparator must reject a mangled copy of the reference (every 7th
@@ -263,7 +226,7 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
   v.compare = acc.r;
   v.negativeControlRejected = rejected;
   c.verification = v;
-  vectorVerdict(c);
+  applyVerdict(c);
   return c;
 }
 
@@ -293,7 +256,7 @@ KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescript
     if (wrong >= 0) {
       ka.passed = false;
       what += " wrong at index " + std::to_string(wrong) + ": got " +
-              num(rule.value(out[std::size_t(wrong)]));
+              exact(rule.value(out[std::size_t(wrong)]));
     }
     ka.detail += (ka.detail.empty() ? "" : "; ") + what;
   }

@@ -1,29 +1,40 @@
 #include "kwb/cuda/verdict.h"
 
+#include "kwb/family.h"
+#include "kwb/format.h"
+
 #include <cstdio>
 #include <string>
 
 namespace kwb::cuda {
 namespace {
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+// Where a mismatch is: "row 3, col 4" / "(3, 4)" in a matrix, "index 7" / "7" in a 1-D output.
+std::string firstAt(const Mismatch& m, bool oneDimensional) {
+  std::string s = oneDimensional ? "index " : "row ";
+  if (!oneDimensional) s.append(std::to_string(m.row)).append(", col ");
+  return s.append(std::to_string(m.col));
+}
+std::string thenAt(const Mismatch& m, bool oneDimensional) {
+  if (oneDimensional) return std::to_string(m.col);
+  std::string s = "(";
+  return s.append(std::to_string(m.row)).append(", ").append(std::to_string(m.col)).append(")");
 }
 
-std::string describe(const CompareReport& r, const std::string& reference, const char* run) {
+// The mismatches of one run against the reference; `run` names it ("alpha=1, beta=0"), or is
+// empty where the case has one run.
+std::string describe(const CompareReport& r, const std::string& reference, const std::string& run,
+                     bool oneDimensional) {
   std::string s = std::to_string(r.mismatches) + " of " + std::to_string(r.elements) +
-                  " elements differ from " + reference + " at " + run;
+                  " elements differ from " + reference + (run.empty() ? "" : " at " + run);
   if (r.nonFinite > 0) s += " (" + std::to_string(r.nonFinite) + " NaN/Inf)";
   if (r.firstMismatch)
-    s += "; first at row " + std::to_string(r.firstMismatch->row) + ", col " +
-         std::to_string(r.firstMismatch->col) + ": got " + num(r.firstMismatch->got) +
-         ", expected " + num(r.firstMismatch->expected);
+    s += "; first at " + firstAt(*r.firstMismatch, oneDimensional) + ": got " +
+         exact(r.firstMismatch->got) + ", expected " + exact(r.firstMismatch->expected);
   for (std::size_t i = 1; i < r.firstMismatches.size(); ++i) {
     const Mismatch& m = r.firstMismatches[i];
-    s += std::string(i == 1 ? "; then" : ",") + " at (" + std::to_string(m.row) + ", " +
-         std::to_string(m.col) + "): " + num(m.got) + " vs " + num(m.expected);
+    s += std::string(i == 1 ? "; then" : ",") + " at " + thenAt(m, oneDimensional) + ": " +
+         exact(m.got) + " vs " + exact(m.expected);
   }
   return s;
 }
@@ -42,17 +53,21 @@ void applyVerdict(CaseResult& c) {
     c.message = "comparator accepted a mangled reference";
     return;
   }
+  // A GEMM case has two runs (alpha = 1, beta = 0; then alpha and beta set); a 1-D case one.
+  const bool oneD = isOneDimensional(c);
   std::string why;
   auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
   if (v.unwritten > 0)
     add(std::to_string(v.unwritten) +
-        " elements of C left unwritten (still the 0xAA canary) after alpha=1, beta=0");
-  if (!v.compare.passed()) add(describe(v.compare, v.reference, "alpha=1, beta=0"));
-  if (!v.alphaBeta)
+        (oneD ? " output elements left unwritten (still the 0xAA canary)"
+              : " elements of C left unwritten (still the 0xAA canary) after alpha=1, beta=0"));
+  if (!v.compare.passed())
+    add(describe(v.compare, v.reference, oneD ? "" : "alpha=1, beta=0", oneD));
+  if (!oneD && !v.alphaBeta)
     add("the alpha/beta run is missing");
-  else if (!v.alphaBeta->passed())
+  else if (!oneD && !v.alphaBeta->passed())
     add(describe(*v.alphaBeta, v.reference,
-                 ("alpha=" + num(kCheckAlpha) + ", beta=" + num(kCheckBeta)).c_str()));
+                 "alpha=" + exact(kCheckAlpha) + ", beta=" + exact(kCheckBeta), false));
   if (!why.empty()) {
     c.status = CaseStatus::kFail;
     c.message = why;

@@ -99,3 +99,34 @@ TEST(Verdict, UnverifiedCaseIsNeverAPass) {
   kwb::cuda::applyVerdict(c);
   EXPECT_EQ(c.status, CaseStatus::kFail);
 }
+
+// The 1-D families (reduce, scan) take the same verdict: one run, no alpha/beta, positions as
+// indices into the output.
+TEST(Verdict, AOneDimensionalCaseNamesIndicesAndNeedsNoAlphaBetaRun) {
+  kwb::CaseResult c;
+  c.kernel = "scan.blelloch";
+  c.problem = "scan";
+  c.count = 1000;
+  c.elementType = "f32";
+  kwb::Verification v;
+  v.reference = "cpu.fp64";
+  v.compare.elements = 1000;
+  v.negativeControlRejected = true;
+  c.verification = v;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kPass) << c.message;
+
+  auto& r = c.verification->compare;
+  r.mismatches = 2;
+  r.firstMismatch = kwb::Mismatch{0, 17, 3, 2};
+  r.firstMismatches = {*r.firstMismatch, kwb::Mismatch{0, 99, 5, 4}};
+  c.verification->unwritten = 4;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("4 output elements left unwritten"), std::string::npos) << c.message;
+  EXPECT_NE(c.message.find("2 of 1000 elements differ from cpu.fp64; first at index 17: got 3, "
+                           "expected 2; then at 99: 5 vs 4"),
+            std::string::npos)
+      << c.message;
+  EXPECT_EQ(c.message.find("alpha"), std::string::npos) << c.message;
+}

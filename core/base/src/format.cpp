@@ -1,5 +1,6 @@
 #include "kwb/format.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace kwb {
@@ -9,5 +10,13 @@ std::string fixed(double v, int decimals) {
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
+
+std::string exact(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string mib(double bytes) { return fixed(std::ceil(bytes / double(1 << 20)), 0); }
 
 }  // namespace kwb
