@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "engine/engine_location.h"
 #include "app/headless.h"
@@ -40,6 +41,104 @@ bool wantsHeadless(int argc, char** argv) {
   return false;
 }
 
+// The command line's options.
+struct Options {
+  const QCommandLineOption open{"open", "Open a results file.", "FILE"};
+  const QCommandLineOption baseline{"baseline", "Open a second results file as baseline.", "FILE"};
+  const QCommandLineOption report{"report", "Write a PDF report and exit (no display needed).",
+                                  "PDF"};
+  const QCommandLineOption screenshot{"screenshot", "Write a PNG of the window and exit.", "PNG"};
+  const QCommandLineOption tab{"tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
+                               "NAME"};
+  const QCommandLineOption engine{"engine", "Path of the engine (kwb).", "PATH"};
+  const QCommandLineOption remote{
+      "remote", "Run the engine on this GPU server over ssh (user@host; 'local': this machine).",
+      "HOST"};
+  const QCommandLineOption caseOpt{"case",
+                                   "--screenshot shows this case's detail dialog (with its "
+                                   "Nsight Compute profile, if one was made) instead of a tab.",
+                                   "KERNEL@SHAPE"};
+  const QCommandLineOption size{"size", "Window size for --screenshot, WxH.", "WxH", "1500x950"};
+  const QCommandLineOption source{
+      "source",
+      "Open this kernel source (.cu) as user.<stem>. With --screenshot: run it with --kernels "
+      "and --shapes, save it again unchanged so the watcher runs it again, and shoot the "
+      "window after that second run.",
+      "FILE.cu"};
+  const QCommandLineOption kernelsOpt{"kernels", "With --source: the kernels run beside it.",
+                                      "K,...", "cublas.sgemm"};
+  const QCommandLineOption shapesOpt{"shapes", "With --source: the shapes to run.", "S,..."};
+  const QCommandLineOption quitAfterPaint{"quit-after-first-paint",
+                                          "Print the start-to-first-paint time and exit."};
+  QList<QCommandLineOption> all() const {
+    return {open,    baseline, report, screenshot, tab,       engine,        remote,
+            caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint};
+  }
+};
+
+// Exit code 2 with the reason on stderr for a report not named .pdf or a bad --remote; else 0.
+int checkUsage(const QCommandLineParser& parser, const Options& opt) {
+  if (parser.isSet(opt.report) && !parser.value(opt.report).endsWith(".pdf", Qt::CaseInsensitive)) {
+    std::fprintf(stderr, "kwb-gui: error: the report '%s' must be named .pdf (it is a PDF).\n",
+                 parser.value(opt.report).toLocal8Bit().constData());
+    return 2;
+  }
+  if (parser.isSet(opt.remote)) {
+    kwb::gui::EngineLocation where;
+    where.host = parser.value(opt.remote) == "local" ? QString() : parser.value(opt.remote);
+    if (const QString error = kwb::gui::validateLocation(where); !error.isEmpty()) {
+      std::fprintf(stderr, "kwb-gui: error: --remote: %s\n", error.toLocal8Bit().constData());
+      return 2;
+    }
+  }
+  return 0;
+}
+
+int startHeadless(const QCommandLineParser& parser, const Options& opt, const QString& openPath,
+                  const QString& baselinePath) {
+  kwb::gui::HeadlessOptions o;
+  o.open = openPath;
+  o.baseline = baselinePath;
+  o.report = parser.value(opt.report);
+  o.screenshot = parser.value(opt.screenshot);
+  o.tab = parser.value(opt.tab);
+  o.caseDialog = parser.value(opt.caseOpt);
+  o.engine = parser.value(opt.engine);
+  o.source = parser.value(opt.source);
+  o.kernels = parser.value(opt.kernelsOpt);
+  o.shapes = parser.value(opt.shapesOpt);
+  const QStringList wh = parser.value(opt.size).split('x');
+  if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
+    o.size = QSize(wh[0].toInt(), wh[1].toInt());
+  return kwb::gui::runHeadless(o);
+}
+
+// Opens the files of the command line in the window; returns what could not be opened.
+// Interactive: a file that cannot be opened is said in a dialog (a user who double-clicked
+// it sees no terminal) and on stderr; the window stays open on the bundled sample.
+QStringList openFiles(kwb::gui::MainWindow& window, const QString& openPath,
+                      const QString& baselinePath, const QStringList& files,
+                      const std::optional<QString>& source) {
+  QStringList errors;
+  if (!openPath.isEmpty()) {
+    if (const QString err = window.openResults(openPath); !err.isEmpty()) {
+      errors << err;
+      window.openBundledSample();
+    }
+  } else {
+    window.openBundledSample();
+  }
+  if (!baselinePath.isEmpty())
+    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
+  for (qsizetype i = 2; i < files.size(); ++i)
+    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
+  if (source)
+    if (const QString err = window.openKernelSource(*source); !err.isEmpty()) errors << err;
+  for (const QString& err : errors)
+    std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
+  return errors;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,35 +159,8 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription("Kernel Workbench: verify and benchmark CUDA kernels");
   parser.addHelpOption();
   parser.addVersionOption();
-  const QCommandLineOption open("open", "Open a results file.", "FILE");
-  const QCommandLineOption baseline("baseline", "Open a second results file as baseline.", "FILE");
-  const QCommandLineOption report("report", "Write a PDF report and exit (no display needed).",
-                                  "PDF");
-  const QCommandLineOption screenshot("screenshot", "Write a PNG of the window and exit.", "PNG");
-  const QCommandLineOption tab("tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
-                               "NAME");
-  const QCommandLineOption engine("engine", "Path of the engine (kwb).", "PATH");
-  const QCommandLineOption remote(
-      "remote", "Run the engine on this GPU server over ssh (user@host; 'local': this machine).",
-      "HOST");
-  const QCommandLineOption caseOpt("case",
-                                   "--screenshot shows this case's detail dialog (with its "
-                                   "Nsight Compute profile, if one was made) instead of a tab.",
-                                   "KERNEL@SHAPE");
-  const QCommandLineOption size("size", "Window size for --screenshot, WxH.", "WxH", "1500x950");
-  const QCommandLineOption source(
-      "source",
-      "Open this kernel source (.cu) as user.<stem>. With --screenshot: run it with --kernels "
-      "and --shapes, save it again unchanged so the watcher runs it again, and shoot the "
-      "window after that second run.",
-      "FILE.cu");
-  const QCommandLineOption kernelsOpt("kernels", "With --source: the kernels run beside it.",
-                                      "K,...", "cublas.sgemm");
-  const QCommandLineOption shapesOpt("shapes", "With --source: the shapes to run.", "S,...");
-  const QCommandLineOption quitAfterPaint("quit-after-first-paint",
-                                          "Print the start-to-first-paint time and exit.");
-  parser.addOptions({open, baseline, report, screenshot, tab, engine, remote, caseOpt, size, source,
-                     kernelsOpt, shapesOpt, quitAfterPaint});
+  const Options opt;
+  parser.addOptions(opt.all());
   parser.addPositionalArgument(
       "files", "Results to open (the second is the baseline, more are runs to compare).",
       "[files...]");
@@ -102,66 +174,23 @@ int main(int argc, char** argv) {
   if (parser.isSet("version")) parser.showVersion();
 
   const QStringList files = parser.positionalArguments();
-  const QString openPath = parser.isSet(open) ? parser.value(open) : files.value(0);
-  const QString baselinePath = parser.isSet(baseline) ? parser.value(baseline) : files.value(1);
-  if (parser.isSet(report) && !parser.value(report).endsWith(".pdf", Qt::CaseInsensitive)) {
-    std::fprintf(stderr, "kwb-gui: error: the report '%s' must be named .pdf (it is a PDF).\n",
-                 parser.value(report).toLocal8Bit().constData());
-    return 2;
-  }
-  if (parser.isSet(remote)) {
-    kwb::gui::EngineLocation where;
-    where.host = parser.value(remote) == "local" ? QString() : parser.value(remote);
-    if (const QString error = kwb::gui::validateLocation(where); !error.isEmpty()) {
-      std::fprintf(stderr, "kwb-gui: error: --remote: %s\n", error.toLocal8Bit().constData());
-      return 2;
-    }
-  }
-  if (parser.isSet(report) || parser.isSet(screenshot)) {
-    kwb::gui::HeadlessOptions o;
-    o.open = openPath;
-    o.baseline = baselinePath;
-    o.report = parser.value(report);
-    o.screenshot = parser.value(screenshot);
-    o.tab = parser.value(tab);
-    o.caseDialog = parser.value(caseOpt);
-    o.engine = parser.value(engine);
-    o.source = parser.value(source);
-    o.kernels = parser.value(kernelsOpt);
-    o.shapes = parser.value(shapesOpt);
-    const QStringList wh = parser.value(size).split('x');
-    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
-      o.size = QSize(wh[0].toInt(), wh[1].toInt());
-    return kwb::gui::runHeadless(o);
-  }
+  const QString openPath = parser.isSet(opt.open) ? parser.value(opt.open) : files.value(0);
+  const QString baselinePath =
+      parser.isSet(opt.baseline) ? parser.value(opt.baseline) : files.value(1);
+  if (const int code = checkUsage(parser, opt)) return code;
+  if (parser.isSet(opt.report) || parser.isSet(opt.screenshot))
+    return startHeadless(parser, opt, openPath, baselinePath);
 
   kwb::gui::WindowOptions wo;
-  wo.engineOverride = parser.value(engine);
-  wo.remote = parser.value(remote);
+  wo.engineOverride = parser.value(opt.engine);
+  wo.remote = parser.value(opt.remote);
   kwb::gui::MainWindow window(wo);
-  FirstPaintProbe probe(clock, parser.isSet(quitAfterPaint));
+  FirstPaintProbe probe(clock, parser.isSet(opt.quitAfterPaint));
   window.installEventFilter(&probe);
-  // Interactive: a file that cannot be opened is said in a dialog (a user who double-clicked
-  // it sees no terminal) and on stderr; the window stays open on the bundled sample.
-  QStringList errors;
-  if (!openPath.isEmpty()) {
-    if (const QString err = window.openResults(openPath); !err.isEmpty()) {
-      errors << err;
-      window.openBundledSample();
-    }
-  } else {
-    window.openBundledSample();
-  }
-  if (!baselinePath.isEmpty())
-    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
-  for (qsizetype i = 2; i < files.size(); ++i)
-    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
-  if (parser.isSet(source))
-    if (const QString err = window.openKernelSource(parser.value(source)); !err.isEmpty())
-      errors << err;
-  for (const QString& err : errors)
-    std::fprintf(stderr, "kwb-gui: error: %s\n", err.toLocal8Bit().constData());
-  if (parser.isSet(tab)) window.selectTab(parser.value(tab));
+  const QStringList errors =
+      openFiles(window, openPath, baselinePath, files,
+                parser.isSet(opt.source) ? std::optional(parser.value(opt.source)) : std::nullopt);
+  if (parser.isSet(opt.tab)) window.selectTab(parser.value(opt.tab));
   window.show();
   if (!errors.isEmpty())
     QTimer::singleShot(0, &window,

@@ -56,6 +56,26 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_ab = new AbRunner(this);
   m_controller->setEngine(findEngine(options.engineOverride).program);
 
+  buildTabs();
+  buildCentralWidget();
+  buildMenus();
+  connectModel();
+  connectController();
+  connectUserKernel();
+  connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
+  connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
+
+  QStringList presetProblems;
+  m_shapes->setPresets(loadPresets(&presetProblems));
+  for (const QString& problem : presetProblems) m_log->append("warning", problem);
+  loadSettings();
+  chooseEngineLocation();
+  m_log->append("info", QString("Engine: %1")
+                            .arg(m_controller->engine().isEmpty() ? QString("not found")
+                                                                  : m_controller->engine()));
+}
+
+void MainWindow::buildTabs() {
   m_tabs = new QTabWidget(this);
   m_progression = new ProgressionPage(m_model);
   m_scaling = new ScalingPage(m_model);
@@ -74,7 +94,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), false);
   m_tabs->addTab(m_baseline, "Baseline");
   m_tabs->addTab(m_log, "Log");
+}
 
+void MainWindow::buildCentralWidget() {
   m_message = new QLabel(this);
   m_message->setWordWrap(true);
   m_message->hide();
@@ -93,8 +115,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   setCentralWidget(splitter);
   m_summary = new QLabel(this);
   statusBar()->addWidget(m_summary, 1);
-  buildMenus();
+}
 
+void MainWindow::connectModel() {
   connect(m_model, &ResultsModel::documentReset, this, &MainWindow::updateTitleAndStatus);
   connect(m_model, &ResultsModel::documentReset, this, [this] {
     m_tabs->setTabVisible(m_tabs->indexOf(m_tuning), m_model->document().tuning.has_value());
@@ -127,16 +150,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
   });
+}
 
-  connectController();
-  connectUserKernel();
-  connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
-  connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
-
-  QStringList presetProblems;
-  m_shapes->setPresets(loadPresets(&presetProblems));
-  for (const QString& problem : presetProblems) m_log->append("warning", problem);
-  loadSettings();
+void MainWindow::chooseEngineLocation() {
   // The engine's location: the saved choice, or --remote. Another one asks its engine anew.
   m_controller->setLocation(m_runOn->current());
   connect(m_runOn, &RunOnCombo::locationChanged, this, [this](const EngineLocation& where) {
@@ -144,13 +160,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_log->append("info", "Run on: " + where.label());
     if (m_options.probeEngine) probeEngine();
   });
-  if (!options.remote.isEmpty())
-    if (const QString error = m_runOn->select(locationFor(options.remote, m_runOn->hosts()));
+  if (!m_options.remote.isEmpty())
+    if (const QString error = m_runOn->select(locationFor(m_options.remote, m_runOn->hosts()));
         !error.isEmpty())
       showMessage(error, true);
-  m_log->append("info", QString("Engine: %1")
-                            .arg(m_controller->engine().isEmpty() ? QString("not found")
-                                                                  : m_controller->engine()));
 }
 
 MainWindow::~MainWindow() {

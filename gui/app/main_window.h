@@ -4,6 +4,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QTabWidget>
+#include <functional>
 
 #include "engine/ab_runner.h"
 #include "engine/engine_driver.h"
@@ -105,7 +106,16 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
 
  private:
+  void buildTabs();             // the pages, in tab order
+  void buildCentralWidget();    // the left panel and the tabs beside it, the status bar
+  void connectModel();          // title, tabs, kernel list and messages follow the model
+  void chooseEngineLocation();  // the saved choice or --remote, and later changes of it
   void buildMenus();
+  void buildFileMenu();
+  // A file dialog (open or save) starting in the last folder used; `then` acts on the chosen
+  // path and returns an error to show, or an empty string.
+  void askForFile(const QString& title, const QString& filter, bool save,
+                  const std::function<QString(const QString&)>& then);
   QWidget* buildLeftPanel();
   void showMessage(const QString& text, bool error);
   void addRecent(const QString& path);

@@ -16,62 +16,56 @@
 
 namespace kwb::gui {
 
-void MainWindow::buildMenus() {
+void MainWindow::askForFile(const QString& title, const QString& filter, bool save,
+                            const std::function<QString(const QString&)>& then) {
+  const QString dir = QSettings().value("files/lastDir").toString();
+  const QString path = save ? QFileDialog::getSaveFileName(this, title, dir, filter)
+                            : QFileDialog::getOpenFileName(this, title, dir, filter);
+  if (path.isEmpty()) return;
+  QSettings().setValue("files/lastDir", QFileInfo(path).absolutePath());
+  const QString error = then(path);
+  if (!error.isEmpty()) QMessageBox::warning(this, title, error);
+}
+
+void MainWindow::buildFileMenu() {
   QMenu* file = menuBar()->addMenu("&File");
-  auto ask = [this](const QString& title, const QString& filter, bool save, auto then) {
-    const QString dir = QSettings().value("files/lastDir").toString();
-    const QString path = save ? QFileDialog::getSaveFileName(this, title, dir, filter)
-                              : QFileDialog::getOpenFileName(this, title, dir, filter);
-    if (path.isEmpty()) return;
-    QSettings().setValue("files/lastDir", QFileInfo(path).absolutePath());
-    const QString error = then(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, title, error);
+  // An action that asks for a file and hands its path to `then`.
+  auto addFileAction = [this, file](const QString& text, const QKeySequence& keys,
+                                    const QString& title, const QString& filter, bool save,
+                                    QString (MainWindow::*then)(const QString&)) {
+    file->addAction(text, keys, this, [this, title, filter, save, then] {
+      askForFile(title, filter, save, [this, then](const QString& p) { return (this->*then)(p); });
+    });
   };
-  file->addAction("&Open results…", QKeySequence::Open, this, [this, ask] {
-    ask("Open results", "Results (*.json)", false,
-        [this](const QString& p) { return openResults(p); });
-  });
-  file->addAction("Open &kernel source…", this, [this, ask] {
-    ask("Open kernel source", "CUDA source (*.cu)", false,
-        [this](const QString& p) { return openKernelSource(p); });
-  });
-  file->addAction("Open &baseline…", this, [this, ask] {
-    ask("Open baseline", "Results (*.json)", false,
-        [this](const QString& p) { return openBaseline(p); });
-  });
+  addFileAction("&Open results…", QKeySequence::Open, "Open results", "Results (*.json)", false,
+                &MainWindow::openResults);
+  addFileAction("Open &kernel source…", {}, "Open kernel source", "CUDA source (*.cu)", false,
+                &MainWindow::openKernelSource);
+  addFileAction("Open &baseline…", {}, "Open baseline", "Results (*.json)", false,
+                &MainWindow::openBaseline);
   file->addAction("Clear baseline", this, [this] { m_model->clearBaseline(); });
-  file->addAction("Add a run to &compare…", this, [this, ask] {
-    ask("Add a run to compare", "Results (*.json)", false,
-        [this](const QString& p) { return addCompareRun(p); });
-  });
+  addFileAction("Add a run to &compare…", {}, "Add a run to compare", "Results (*.json)", false,
+                &MainWindow::addCompareRun);
   file->addAction("Clear compared runs", this, [this] { m_model->clearOverlays(); });
   m_recentMenu = file->addMenu("Recent files");
-  file->addAction("&Save results as…", QKeySequence::SaveAs, this, [this, ask] {
-    ask("Save results", "Results (*.json)", true,
-        [this](const QString& p) { return saveResults(p); });
-  });
+  addFileAction("&Save results as…", QKeySequence::SaveAs, "Save results", "Results (*.json)", true,
+                &MainWindow::saveResults);
   file->addSeparator();
-  file->addAction("Export &report (PDF)…", this, [this, ask] {
-    ask("Export report", "PDF (*.pdf)", true, [this](const QString& p) { return exportReport(p); });
-  });
-  file->addAction("Export plot as PNG…", this, [this, ask] {
-    ask("Export plot", "PNG image (*.png)", true,
-        [this](const QString& p) { return exportCurrentPlot(p); });
-  });
-  file->addAction("Export plot as SVG…", this, [this, ask] {
-    ask("Export plot", "SVG image (*.svg)", true,
-        [this](const QString& p) { return exportCurrentPlot(p); });
-  });
-  file->addAction("Export CSV…", this, [this, ask] {
-    ask("Export CSV", "CSV (*.csv)", true, [this](const QString& p) { return exportText(p); });
-  });
-  file->addAction("Export Markdown…", this, [this, ask] {
-    ask("Export Markdown", "Markdown (*.md)", true,
-        [this](const QString& p) { return exportText(p); });
-  });
+  addFileAction("Export &report (PDF)…", {}, "Export report", "PDF (*.pdf)", true,
+                &MainWindow::exportReport);
+  addFileAction("Export plot as PNG…", {}, "Export plot", "PNG image (*.png)", true,
+                &MainWindow::exportCurrentPlot);
+  addFileAction("Export plot as SVG…", {}, "Export plot", "SVG image (*.svg)", true,
+                &MainWindow::exportCurrentPlot);
+  addFileAction("Export CSV…", {}, "Export CSV", "CSV (*.csv)", true, &MainWindow::exportText);
+  addFileAction("Export Markdown…", {}, "Export Markdown", "Markdown (*.md)", true,
+                &MainWindow::exportText);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildMenus() {
+  buildFileMenu();
   QMenu* run = menuBar()->addMenu("&Run");
   run->addAction("&Run", QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::startRun);
   run->addAction("&Cancel", QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelRun);

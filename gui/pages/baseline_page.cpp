@@ -41,6 +41,79 @@ QColor verdictColour(Verdict v) {
   return QColor(Qt::black);
 }
 
+QTableWidgetItem* numberItem(double v, int prec) {
+  auto* item = new QTableWidgetItem;
+  item->setData(Qt::DisplayRole, QString::number(v, 'f', prec).toDouble());
+  return item;
+}
+
+// The text above the table: the baseline and its timers, what the columns say, and first, in
+// red, a baseline from another GPU model.
+QString baselineHeader(const QString& baselineSource, const RunDocument& baseline,
+                       const RunDocument& doc, const RunComparison& all, const QString& unit) {
+  QString timers = QString("Timers: baseline %1; this run %2.")
+                       .arg(QString::fromUtf8(timerLabel(baseline.settings.timer).data()),
+                            QString::fromUtf8(timerLabel(doc.settings.timer).data()));
+  if (baseline.settings.timer != doc.settings.timer)
+    timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
+  // Another GPU model: every verdict below may be the GPU, not the code. Said first, in red.
+  const QString crossDevice =
+      all.crossDevice
+          ? "<b style='color:#b00020'>C" +
+                QString::fromStdString(all.deviceNote.substr(1)).toHtmlEscaped() + ".</b><br>"
+          : QString();
+  return crossDevice + QString(
+                           "Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
+                           "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
+                           "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
+                           "kwb ab to decide). %4")
+                           .arg(QFileInfo(baselineSource).fileName().toHtmlEscaped(),
+                                baseline.device ? QString::fromStdString(baseline.device->name)
+                                                : QString("no device"),
+                                recordedDate(baseline), timers, unit);
+}
+
+// A case of the baseline, the same case of this run (either may be missing) and their verdict.
+struct CasePair {
+  const CaseResult* baseline;
+  const CaseResult* run;
+  CaseComparison comparison;
+};
+
+// GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
+std::vector<CasePair> casePairs(const RunDocument& baseline, const RunDocument& doc,
+                                const RunComparison& all) {
+  std::vector<CasePair> pairs;
+  for (const auto& r : all.cases)
+    if (const CaseResult* c = doc.find(r.kernel, r.shape); c && !isVectorCase(*c))
+      pairs.push_back({baseline.find(r.kernel, r.shape), c, r});
+  for (const auto& c : doc.cases)
+    if (const CaseResult* b = isVectorCase(c) ? findCase(baseline, c.kernel, sizeKey(c)) : nullptr)
+      pairs.push_back({b, &c, compareCase(*b, c, CompareRule{})});
+  return pairs;
+}
+
+// Row `row` of the table: the case, both rates, the speedup and the verdict.
+void setRow(QTableWidget* table, int row, const CaseResult& b, const CaseResult& c,
+            const CaseComparison& r) {
+  const double speedup = headline(c) / headline(b);
+  table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c.kernel)));
+  table->setItem(row, 1, new QTableWidgetItem(sizeText(c, false)));
+  table->setItem(row, 2, numberItem(headline(b), 1));
+  table->setItem(row, 3, numberItem(headline(c), 1));
+  table->setItem(row, 4, numberItem(speedup, 3));
+  // GFLOP/s against the baseline, in %: "+8.2%".
+  const double pct = (speedup - 1) * 100;
+  auto* change =
+      new QTableWidgetItem(QString("%1%2%").arg(pct >= 0 ? "+" : "").arg(pct, 0, 'f', 1));
+  change->setForeground(verdictColour(r.verdict));
+  table->setItem(row, 5, change);
+  auto* v = new QTableWidgetItem(QString::fromUtf8(toString(r.verdict).data()));
+  v->setForeground(verdictColour(r.verdict));
+  table->setItem(row, 6, v);
+  table->setItem(row, 7, new QTableWidgetItem(QString::fromStdString(r.reason)));
+}
+
 }  // namespace
 
 void BaselinePage::rebuildNow() {
@@ -60,67 +133,14 @@ void BaselinePage::rebuildNow() {
     return;
   }
   const RunDocument& doc = m_model->document();
-  QString timers = QString("Timers: baseline %1; this run %2.")
-                       .arg(QString::fromUtf8(timerLabel(baseline->settings.timer).data()),
-                            QString::fromUtf8(timerLabel(doc.settings.timer).data()));
-  if (baseline->settings.timer != doc.settings.timer)
-    timers += " The timers differ: the cases cannot be compared (UNCERTAIN).";
   const RunComparison all = compareRuns(*baseline, doc);
-  // Another GPU model: every verdict below may be the GPU, not the code. Said first, in red.
-  const QString crossDevice =
-      all.crossDevice
-          ? "<b style='color:#b00020'>C" +
-                QString::fromStdString(all.deviceNote.substr(1)).toHtmlEscaped() + ".</b><br>"
-          : QString();
   m_header->setTextFormat(Qt::RichText);
-  m_header->setText(
-      crossDevice +
-      QString("Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
-              "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
-              "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
-              "kwb ab to decide). %4")
-          .arg(QFileInfo(m_model->baselineSource()).fileName().toHtmlEscaped(),
-               baseline->device ? QString::fromStdString(baseline->device->name)
-                                : QString("no device"),
-               recordedDate(*baseline), timers, unit));
-  // GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
-  std::vector<std::pair<const CaseResult*, const CaseResult*>> pairs;
-  std::vector<CaseComparison> comparisons;
-  for (const auto& r : all.cases)
-    if (const CaseResult* c = doc.find(r.kernel, r.shape); c && !isVectorCase(*c))
-      pairs.emplace_back(baseline->find(r.kernel, r.shape), c), comparisons.push_back(r);
-  for (const auto& c : doc.cases)
-    if (const CaseResult* b = isVectorCase(c) ? findCase(*baseline, c.kernel, sizeKey(c)) : nullptr)
-      pairs.emplace_back(b, &c), comparisons.push_back(compareCase(*b, c, CompareRule{}));
+  m_header->setText(baselineHeader(m_model->baselineSource(), *baseline, doc, all, unit));
+  const std::vector<CasePair> pairs = casePairs(*baseline, doc, all);
   int rows = 0;
   m_table->setRowCount(int(pairs.size()));
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto [b, c] = pairs[i];
-    const CaseComparison& r = comparisons[i];
-    if (!b || !c || !hasSpeed(*b) || !hasSpeed(*c)) continue;
-    auto num = [](double v, int prec) {
-      auto* item = new QTableWidgetItem;
-      item->setData(Qt::DisplayRole, QString::number(v, 'f', prec).toDouble());
-      return item;
-    };
-    const double speedup = headline(*c) / headline(*b);
-    m_table->setItem(rows, 0, new QTableWidgetItem(QString::fromStdString(c->kernel)));
-    m_table->setItem(rows, 1, new QTableWidgetItem(sizeText(*c, false)));
-    m_table->setItem(rows, 2, num(headline(*b), 1));
-    m_table->setItem(rows, 3, num(headline(*c), 1));
-    m_table->setItem(rows, 4, num(speedup, 3));
-    // GFLOP/s against the baseline, in %: "+8.2%".
-    const double pct = (speedup - 1) * 100;
-    auto* change =
-        new QTableWidgetItem(QString("%1%2%").arg(pct >= 0 ? "+" : "").arg(pct, 0, 'f', 1));
-    change->setForeground(verdictColour(r.verdict));
-    m_table->setItem(rows, 5, change);
-    auto* v = new QTableWidgetItem(QString::fromUtf8(toString(r.verdict).data()));
-    v->setForeground(verdictColour(r.verdict));
-    m_table->setItem(rows, 6, v);
-    m_table->setItem(rows, 7, new QTableWidgetItem(QString::fromStdString(r.reason)));
-    ++rows;
-  }
+  for (const auto& [b, c, r] : pairs)
+    if (b && c && hasSpeed(*b) && hasSpeed(*c)) setRow(m_table, rows++, *b, *c, r);
   m_table->setRowCount(rows);
   m_table->setSortingEnabled(true);
 }

@@ -2,7 +2,6 @@
 
 #include <QFileInfo>
 #include <QLabel>
-#include <QLocale>
 #include <algorithm>
 #include <functional>
 
@@ -35,8 +34,38 @@ QCPItemText* barLabel(QCustomPlot* p, double x, double y, const QString& text, Q
   return t;
 }
 
-QString rateText(double v, const QString& unit) {
-  return QLocale::c().toString(v, 'f', 0) + " " + unit;
+// A series of bars, named for the legend.
+QCPBars* newBars(QCustomPlot* p, const QString& name, const QPen& pen, const QBrush& brush) {
+  auto* b = new QCPBars(p->xAxis, p->yAxis);
+  b->setName(name);
+  b->setPen(pen);
+  b->setBrush(brush);
+  return b;
+}
+
+// A timed stage's label over its bar (% of its reference, of the copy roof, its FP32 fallback or
+// its status); `tip` gets the same said in full.
+QString stageLabel(const CaseResult& c, const RunDocument& doc, bool vector, QString& tip) {
+  QString label;
+  if (const auto pct = refPercent(c)) {
+    // Two short lines: a label no wider than its bar when runs are compared side by side.
+    label = QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
+    tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
+                  : QString("\n%1 reference (cuBLAS %2)")
+                        .arg(QString(label).replace('\n', ' '), pct->reference);
+  }
+  if (const auto roof = pctOfCopyRoof(c, doc)) {
+    label += QString("%1%2% of\ncopy").arg(label.isEmpty() ? "" : "\n").arg(*roof, 0, 'f', 0);
+    tip += QString("\n%1% of the measured device-to-device copy").arg(*roof, 0, 'f', 1);
+  }
+  if (isFallback(c)) {
+    label = "→ FP32\nfallback" + (label.isEmpty() ? "" : "\n" + label);
+    tip += QString("\nran %1 (FP32 fallback): not a tensor-core result")
+               .arg(QString::fromStdString(c.ranKernel));
+  } else if (!isGood(c.status)) {
+    label = statusText(c.status) + (label.isEmpty() ? "" : "\n" + label);
+  }
+  return label;
 }
 
 }  // namespace
@@ -53,6 +82,23 @@ ProgressionPage::ProgressionPage(ResultsModel* model, QWidget* parent)
   connect(m_shape, &QComboBox::currentIndexChanged, this, [this] { rebuildNow(); });
   connect(m_logY, &QCheckBox::toggled, this, [this] { rebuildNow(); });
 }
+
+// What one rebuild carries from step to step: the shape drawn, its unit and the range its bars,
+// lines and labels reach.
+struct ProgressionPage::Build {
+  const RunDocument& doc;
+  Shape shape;
+  bool vector;
+  QString unit;
+  bool logY;
+  QList<KernelInfo> stages{};
+  // Where a stage's label goes: over its bar, the first of its group when runs are compared.
+  std::function<double(double, bool)> labelX = [](double x, bool) { return x; };
+  QVector<double> errLow{}, errHigh{}, fbLow{}, fbHigh{};
+  double yMax = 0, yMin = 1e300;
+  double x0 = 0.4, x1 = 0.6, yTop = 1;  // the stages' x range and the linear axis' top
+  bool offScale(double v) const { return !logY && v > yTop; }
+};
 
 void ProgressionPage::rebuild() {
   QCustomPlot* p = plot();
@@ -81,57 +127,60 @@ void ProgressionPage::rebuild() {
     return;
   }
 
-  const KernelLookup& cat = model()->catalog();
-  QList<KernelInfo> stages;
-  for (const KernelInfo& k : cat.stages())
-    if (model()->isShown(k.id) && findCase(doc, k.id, *shape)) stages << k;
-  const auto& baseline = model()->baseline();
+  Build b{doc, *shape, vector, unit, logY};
+  for (const KernelInfo& k : model()->catalog().stages())
+    if (model()->isShown(k.id) && findCase(doc, k.id, *shape)) b.stages << k;
+  addBarSeries(b);
+  addCiBars();
+  const QList<QPair<double, QString>> ticks = addStages(b);
+  m_errorBars->setDataPlottable(m_bars);
+  m_errorBars->setData(b.errLow, b.errHigh);
+  m_fallbackErrorBars->setDataPlottable(m_fallbackBars);
+  m_fallbackErrorBars->setData(b.fbLow, b.fbHigh);
+  if (m_fallbackBars->data()->isEmpty()) m_fallbackBars->removeFromLegend();
+  addReferenceLines(b);
+  setTextTicksAndRanges(b, ticks);
+}
 
-  m_bars = new QCPBars(p->xAxis, p->yAxis);
-  m_bars->setName("this run");
-  m_bars->setPen(QPen(QColor(0x1f, 0x4e, 0x89)));
-  m_bars->setBrush(QColor(0x4a, 0x90, 0xd9));
-  m_fallbackBars = new QCPBars(p->xAxis, p->yAxis);
-  m_fallbackBars->setName("→ FP32 fallback (a tensor-core stage ran its FP32 path)");
-  m_fallbackBars->setPen(QPen(QColor(0x8a, 0x60, 0x00)));
-  m_fallbackBars->setBrush(QBrush(QColor(0xd9, 0xa4, 0x1b), Qt::BDiagPattern));
+void ProgressionPage::addBarSeries(Build& b) {
+  QCustomPlot* p = plot();
+  m_bars = newBars(p, "this run", QPen(QColor(0x1f, 0x4e, 0x89)), QColor(0x4a, 0x90, 0xd9));
+  m_fallbackBars =
+      newBars(p, "→ FP32 fallback (a tensor-core stage ran its FP32 path)",
+              QPen(QColor(0x8a, 0x60, 0x00)), QBrush(QColor(0xd9, 0xa4, 0x1b), Qt::BDiagPattern));
   QList<QCPBars*> grouped;
-  if (baseline) {
-    m_baselineBars = new QCPBars(p->xAxis, p->yAxis);
-    m_baselineBars->setName("baseline");
-    m_baselineBars->setPen(QPen(QColor(0x70, 0x70, 0x70)));
-    m_baselineBars->setBrush(QColor(0xb0, 0xb0, 0xb0));
+  if (model()->baseline()) {
+    m_baselineBars =
+        newBars(p, "baseline", QPen(QColor(0x70, 0x70, 0x70)), QColor(0xb0, 0xb0, 0xb0));
     grouped << m_baselineBars;
   }
   for (int i = 0; i < model()->overlays().size(); ++i) {
-    auto* b = new QCPBars(p->xAxis, p->yAxis);
-    b->setName(QFileInfo(model()->overlays()[i].source).fileName());
     const QColor c = QColor::fromHsv((200 + 47 * i) % 360, 70, 150 + 20 * (i % 3));
-    b->setPen(QPen(c.darker(140)));
-    b->setBrush(c);
-    m_overlayBars << b;
-    grouped << b;
+    m_overlayBars << newBars(p, QFileInfo(model()->overlays()[i].source).fileName(),
+                             QPen(c.darker(140)), c);
+    grouped << m_overlayBars.back();
   }
   // A stage is a bar of this run or a fallback bar, never both: on a linear axis the fallback
   // bars stack on this run's (nothing below them) and so share its slot in the group.
-  if (!logY) m_fallbackBars->moveAbove(m_bars);
-  // Where a stage's label goes: over its bar, the first of its group when runs are compared.
-  std::function<double(double, bool)> labelX = [](double x, bool) { return x; };
-  if (!grouped.isEmpty()) {
-    // Side by side at each stage: this run (or its fallback), then each run compared.
-    auto* group = new QCPBarsGroup(p);
-    grouped.prepend(m_fallbackBars);
-    grouped.prepend(m_bars);
-    const int places = int(grouped.size()) - (logY ? 0 : 1);
-    for (QCPBars* b : grouped) {
-      b->setWidth(0.8 / double(places));
-      b->setBarsGroup(group);
-    }
-    labelX = [places, logY](double x, bool fallback) {
-      const int slot = fallback && logY ? 1 : 0;
-      return x - 0.4 + (slot + 0.5) * 0.8 / double(places);
-    };
+  if (!b.logY) m_fallbackBars->moveAbove(m_bars);
+  if (grouped.isEmpty()) return;
+  // Side by side at each stage: this run (or its fallback), then each run compared.
+  auto* group = new QCPBarsGroup(p);
+  grouped.prepend(m_fallbackBars);
+  grouped.prepend(m_bars);
+  const int places = int(grouped.size()) - (b.logY ? 0 : 1);
+  for (QCPBars* bars : grouped) {
+    bars->setWidth(0.8 / double(places));
+    bars->setBarsGroup(group);
   }
+  b.labelX = [places, logY = b.logY](double x, bool fallback) {
+    const int slot = fallback && logY ? 1 : 0;
+    return x - 0.4 + (slot + 0.5) * 0.8 / double(places);
+  };
+}
+
+void ProgressionPage::addCiBars() {
+  QCustomPlot* p = plot();
   m_errorBars = new QCPErrorBars(p->xAxis, p->yAxis);
   m_errorBars->setName("95% CI of the median");
   m_errorBars->setPen(QPen(ink(), 1.2));
@@ -140,167 +189,165 @@ void ProgressionPage::rebuild() {
   m_fallbackErrorBars->setPen(m_errorBars->pen());
   m_fallbackErrorBars->setWhiskerWidth(8);
   m_fallbackErrorBars->removeFromLegend();
-  QVector<double> errLow, errHigh, fbLow, fbHigh;
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  QStringList tickTexts;
-  double yMax = 0, yMin = 1e300;
-  const auto violations = progressionViolations(doc);
-  for (int i = 0; i < stages.size(); ++i) {
-    const KernelInfo& k = stages[i];
+}
+
+QList<QPair<double, QString>> ProgressionPage::addStages(Build& b) {
+  QList<QPair<double, QString>> ticks;
+  const auto violations = progressionViolations(b.doc);
+  for (int i = 0; i < b.stages.size(); ++i) {
+    const KernelInfo& k = b.stages[i];
     const double x = i + 1;
-    const QString tick = QString("%1\n%2").arg(k.stage).arg(shortLabel(k));
-    ticker->addTick(x, tick);
-    tickTexts << tick;
-    const CaseResult* c = findCase(doc, k.id, *shape);
+    ticks << QPair<double, QString>{x, QString("%1\n%2").arg(k.stage).arg(shortLabel(k))};
+    const CaseResult* c = findCase(b.doc, k.id, b.shape);
     int labelLines = 1;
-    if (c && hasSpeed(*c)) {
-      const bool fallback = isFallback(*c);
-      const Range ci = gflopsCi(*c);
-      const double v = headline(*c);
-      (fallback ? m_fallbackBars : m_bars)->addData(x, v);
-      (fallback ? fbLow : errLow) << v - ci.low;
-      (fallback ? fbHigh : errHigh) << ci.high - v;
-      yMax = std::max({yMax, v, ci.high});
-      yMin = std::min(yMin, ci.low);
-      QString tip =
-          QString(
-              "%1 at %2\n%3 %10 (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
-              "CV %8%\nstatus %9")
-              .arg(qtext(k.id), sizeKeyText(*shape), formatNumber(v, 6), formatNumber(ci.low, 5),
-                   formatNumber(ci.high, 5), formatNumber(c->summary.median, 5))
-              .arg(c->samplesMs.size())
-              .arg(c->summary.cv * 100, 0, 'f', 2)
-              .arg(statusText(c->status))
-              .arg(unit);
-      QString label;
-      if (const auto pct = refPercent(*c)) {
-        // Two short lines: a label no wider than its bar when runs are compared side by side.
-        label =
-            QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
-        tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
-                      : QString("\n%1 reference (cuBLAS %2)")
-                            .arg(QString(label).replace('\n', ' '), pct->reference);
-      }
-      if (const auto roof = pctOfCopyRoof(*c, doc)) {
-        label += QString("%1%2% of\ncopy").arg(label.isEmpty() ? "" : "\n").arg(*roof, 0, 'f', 0);
-        tip += QString("\n%1% of the measured device-to-device copy").arg(*roof, 0, 'f', 1);
-      }
-      if (fallback) {
-        label = "→ FP32\nfallback" + (label.isEmpty() ? "" : "\n" + label);
-        tip += QString("\nran %1 (FP32 fallback): not a tensor-core result")
-                   .arg(QString::fromStdString(c->ranKernel));
-      } else if (!isGood(c->status)) {
-        label = statusText(c->status) + (label.isEmpty() ? "" : "\n" + label);
-      }
-      labelLines = int(label.count('\n')) + 1;
-      tooltips()->add(p->xAxis, p->yAxis, x, v, tip);
-      QCPItemText* t = barLabel(p, labelX(x, fallback), ci.high, label,
-                                isGood(c->status) ? QColor(Qt::black) : statusColor(c->status));
-      t->setColor(fallback ? QColor(0x8a, 0x60, 0x00) : t->color());
-      t->setProperty("series", fallback ? m_fallbackBars->name() : m_bars->name());
-    } else if (c) {
-      barLabel(p, x, 0, statusText(c->status), statusColor(c->status));
-    }
-    if (baseline) {
-      if (const CaseResult* b = findCase(*baseline, k.id, *shape); b && hasSpeed(*b)) {
-        const double bv = headline(*b);
-        m_baselineBars->addData(x, bv);
-        yMax = std::max(yMax, bv);
-        yMin = std::min(yMin, bv);
-        tooltips()->add(p->xAxis, p->yAxis, x + 0.2, bv,
-                        QString("baseline %1 at %2\n%3 %4")
-                            .arg(qtext(k.id), sizeKeyText(*shape), formatNumber(bv, 6), unit));
-      }
-    }
-    for (int o = 0; o < m_overlayBars.size(); ++o) {
-      const auto& run = model()->overlays()[o];
-      if (const CaseResult* b = findCase(run.doc, k.id, *shape); b && hasSpeed(*b)) {
-        const double bv = headline(*b);
-        m_overlayBars[o]->addData(x, bv);
-        yMax = std::max(yMax, bv);
-        yMin = std::min(yMin, bv);
-        tooltips()->add(p->xAxis, p->yAxis, x, bv,
-                        QString("%1: %2 at %3\n%4 %5")
-                            .arg(QFileInfo(run.source).fileName(), qtext(k.id), sizeKeyText(*shape),
-                                 formatNumber(bv, 6), unit));
-      }
-    }
-    for (const auto& v : violations) {
-      if (!violationAt(v, *shape) || v.to != k.id || !c) continue;
-      ++m_violationMarks;
-      auto* mark =
-          barLabel(p, labelX(x, isFallback(*c)), hasSpeed(*c) ? gflopsCi(*c).high : 0,
-                   QString(v.withinNoise ? "▽ within noise of\n%1%2" : "▼ slower than\n%1%2")
-                       .arg(shortLabel(cat.info(QString::fromStdString(v.from))),
-                            v.explanation.empty() ? "" : " (explained)"),
-                   v.withinNoise || !v.explanation.empty() ? QColor(0x80, 0x80, 0x80)
-                                                           : QColor(0xc0, 0x10, 0x10));
-      // Above the bar's own label, clear of the neighbours.
-      mark->setPadding(QMargins(2, 0, 2, 6 + 14 * labelLines));
-      mark->setBrush(Qt::NoBrush);
-      mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
+    if (c && hasSpeed(*c))
+      labelLines = addStageBar(b, k, x, *c);
+    else if (c)
+      barLabel(plot(), x, 0, statusText(c->status), statusColor(c->status));
+    addComparedBars(b, k, x);
+    for (const auto& v : violations)
+      if (violationAt(v, b.shape) && v.to == k.id && c) addViolationMark(b, v, x, *c, labelLines);
+  }
+  return ticks;
+}
+
+int ProgressionPage::addStageBar(Build& b, const KernelInfo& k, double x, const CaseResult& c) {
+  QCustomPlot* p = plot();
+  const bool fallback = isFallback(c);
+  const Range ci = gflopsCi(c);
+  const double v = headline(c);
+  (fallback ? m_fallbackBars : m_bars)->addData(x, v);
+  (fallback ? b.fbLow : b.errLow) << v - ci.low;
+  (fallback ? b.fbHigh : b.errHigh) << ci.high - v;
+  b.yMax = std::max({b.yMax, v, ci.high});
+  b.yMin = std::min(b.yMin, ci.low);
+  QString tip =
+      QString(
+          "%1 at %2\n%3 %10 (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
+          "CV %8%\nstatus %9")
+          .arg(qtext(k.id), sizeKeyText(b.shape), formatNumber(v, 6), formatNumber(ci.low, 5),
+               formatNumber(ci.high, 5), formatNumber(c.summary.median, 5))
+          .arg(c.samplesMs.size())
+          .arg(c.summary.cv * 100, 0, 'f', 2)
+          .arg(statusText(c.status))
+          .arg(b.unit);
+  const QString label = stageLabel(c, b.doc, b.vector, tip);
+  tooltips()->add(p->xAxis, p->yAxis, x, v, tip);
+  QCPItemText* t = barLabel(p, b.labelX(x, fallback), ci.high, label,
+                            isGood(c.status) ? QColor(Qt::black) : statusColor(c.status));
+  t->setColor(fallback ? QColor(0x8a, 0x60, 0x00) : t->color());
+  t->setProperty("series", fallback ? m_fallbackBars->name() : m_bars->name());
+  return int(label.count('\n')) + 1;
+}
+
+void ProgressionPage::addComparedBars(Build& b, const KernelInfo& k, double x) {
+  QCustomPlot* p = plot();
+  if (const auto& baseline = model()->baseline()) {
+    if (const CaseResult* c = findCase(*baseline, k.id, b.shape); c && hasSpeed(*c)) {
+      const double bv = headline(*c);
+      m_baselineBars->addData(x, bv);
+      b.yMax = std::max(b.yMax, bv);
+      b.yMin = std::min(b.yMin, bv);
+      tooltips()->add(p->xAxis, p->yAxis, x + 0.2, bv,
+                      QString("baseline %1 at %2\n%3 %4")
+                          .arg(qtext(k.id), sizeKeyText(b.shape), formatNumber(bv, 6), b.unit));
     }
   }
-  m_errorBars->setDataPlottable(m_bars);
-  m_errorBars->setData(errLow, errHigh);
-  m_fallbackErrorBars->setDataPlottable(m_fallbackBars);
-  m_fallbackErrorBars->setData(fbLow, fbHigh);
-  if (m_fallbackBars->data()->isEmpty()) m_fallbackBars->removeFromLegend();
+  for (int o = 0; o < m_overlayBars.size(); ++o) {
+    const auto& run = model()->overlays()[o];
+    if (const CaseResult* c = findCase(run.doc, k.id, b.shape); c && hasSpeed(*c)) {
+      const double bv = headline(*c);
+      m_overlayBars[o]->addData(x, bv);
+      b.yMax = std::max(b.yMax, bv);
+      b.yMin = std::min(b.yMin, bv);
+      tooltips()->add(p->xAxis, p->yAxis, x, bv,
+                      QString("%1: %2 at %3\n%4 %5")
+                          .arg(QFileInfo(run.source).fileName(), qtext(k.id), sizeKeyText(b.shape),
+                               formatNumber(bv, 6), b.unit));
+    }
+  }
+}
+
+void ProgressionPage::addViolationMark(const Build& b, const ProgressionViolation& v, double x,
+                                       const CaseResult& c, int labelLines) {
+  QCustomPlot* p = plot();
+  ++m_violationMarks;
+  auto* mark =
+      barLabel(p, b.labelX(x, isFallback(c)), hasSpeed(c) ? gflopsCi(c).high : 0,
+               QString(v.withinNoise ? "▽ within noise of\n%1%2" : "▼ slower than\n%1%2")
+                   .arg(shortLabel(model()->catalog().info(QString::fromStdString(v.from))),
+                        v.explanation.empty() ? "" : " (explained)"),
+               v.withinNoise || !v.explanation.empty() ? QColor(0x80, 0x80, 0x80)
+                                                       : QColor(0xc0, 0x10, 0x10));
+  // Above the bar's own label, clear of the neighbours.
+  mark->setPadding(QMargins(2, 0, 2, 6 + 14 * labelLines));
+  mark->setBrush(Qt::NoBrush);
+  mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
+}
+
+QCPGraph* ProgressionPage::addLevelLine(const Build& b, const QString& name, double v,
+                                        const QString& unit, const QPen& pen) {
+  QCPGraph* g = plot()->addGraph();
+  g->setName(
+      QString("%1: %2%3").arg(name, rateText(v, unit), b.offScale(v) ? " (off scale ↑)" : ""));
+  g->setPen(pen);
+  g->setData({b.x0, b.x1}, {v, v});
+  return g;
+}
+
+void ProgressionPage::addReferenceLines(Build& b) {
+  QCustomPlot* p = plot();
   // References as horizontal lines across the stages, named with their GFLOP/s.
-  const double x0 = 0.4, x1 = double(stages.size()) + 0.6;
+  b.x1 = double(b.stages.size()) + 0.6;
   // On a linear axis the scale follows the stages and the FP32 reference; faster references
   // (FP16, TF32 tensor cores) stay in the legend with their values, marked off scale there.
-  if (const CaseResult* fp32 = findCase(doc, "cublas.sgemm", *shape); fp32 && hasSpeed(*fp32))
-    yMax = std::max(yMax, fp32->gflops);
+  if (const CaseResult* fp32 = findCase(b.doc, "cublas.sgemm", b.shape); fp32 && hasSpeed(*fp32))
+    b.yMax = std::max(b.yMax, fp32->gflops);
   // The memory-bound families' roofs: the measured copy, and the device's peak bandwidth.
-  const double copyRoof = vector && doc.device ? doc.device->copyBandwidthGBs : 0;
-  const double hbmPeak = vector && doc.device ? doc.device->peakBandwidthGBs : 0;
-  if (!stages.isEmpty()) yMax = std::max(yMax, copyRoof);
-  const double yTop = yMax > 0 ? yMax * 1.25 : 1;
-  const QList<QString> all = kernelsOf(doc, cat);
+  const double copyRoof = b.vector && b.doc.device ? b.doc.device->copyBandwidthGBs : 0;
+  const double hbmPeak = b.vector && b.doc.device ? b.doc.device->peakBandwidthGBs : 0;
+  if (!b.stages.isEmpty()) b.yMax = std::max(b.yMax, copyRoof);
+  b.yTop = b.yMax > 0 ? b.yMax * 1.25 : 1;
+  const KernelLookup& cat = model()->catalog();
+  const QList<QString> all = kernelsOf(b.doc, cat);
   for (const KernelInfo& r : cat.references()) {
-    const CaseResult* c = findCase(doc, r.id, *shape);
+    const CaseResult* c = findCase(b.doc, r.id, b.shape);
     if (!c || !hasSpeed(*c) || !model()->isShown(r.id)) continue;
     const double v = headline(*c);
-    QCPGraph* g = p->addGraph();
-    const bool offScale = !logY && v > yTop;
-    g->setName(QString("%1: %2%3")
-                   .arg(qtext(r.name), rateText(v, unit), offScale ? " (off scale ↑)" : ""));
-    g->setProperty("series", qtext(r.id));
-    g->setPen(QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine));
-    g->setData({x0, x1}, {v, v});
-    yMax = std::max(yMax, v);
-    yMin = std::min(yMin, v);
-    tooltips()->add(
-        p->xAxis, p->yAxis, x1 - 0.1, offScale ? yTop * 0.98 : v,
-        QString("%1 at %2\n%3 %4").arg(qtext(r.id), sizeKeyText(*shape), formatNumber(v, 6), unit));
+    addLevelLine(b, qtext(r.name), v, b.unit,
+                 QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine))
+        ->setProperty("series", qtext(r.id));
+    b.yMax = std::max(b.yMax, v);
+    b.yMin = std::min(b.yMin, v);
+    tooltips()->add(p->xAxis, p->yAxis, b.x1 - 0.1, b.offScale(v) ? b.yTop * 0.98 : v,
+                    QString("%1 at %2\n%3 %4")
+                        .arg(qtext(r.id), sizeKeyText(b.shape), formatNumber(v, 6), b.unit));
   }
   auto roofLine = [&](const QString& name, double gbs, Qt::PenStyle style) {
-    if (gbs <= 0 || stages.isEmpty()) return;
-    QCPGraph* g = p->addGraph();
-    const bool offScale = !logY && gbs > yTop;
-    g->setName(
-        QString("%1: %2%3").arg(name, rateText(gbs, "GB/s"), offScale ? " (off scale ↑)" : ""));
+    if (gbs <= 0 || b.stages.isEmpty()) return;
+    QCPGraph* g = addLevelLine(b, name, gbs, "GB/s", QPen(ink(), 1.5, style));
     g->setProperty("series", name);
     g->setProperty("role", "roof");
-    g->setPen(QPen(ink(), 1.5, style));
-    g->setData({x0, x1}, {gbs, gbs});
-    yMin = std::min(yMin, gbs);
-    if (!offScale) yMax = std::max(yMax, gbs);
+    b.yMin = std::min(b.yMin, gbs);
+    if (!b.offScale(gbs)) b.yMax = std::max(b.yMax, gbs);
   };
   roofLine("device-to-device copy (measured)", copyRoof, Qt::DashDotLine);
   roofLine("peak bandwidth", hbmPeak, Qt::DotLine);
-  p->xAxis->setTicker(ticker);
-  p->xAxis->setRange(x0, x1);
-  fitTickLabels(p->xAxis, tickTexts);
-  if (logY && yMin < 1e300) {
-    const double bottom = yMin / 3;
-    for (QCPBars* b : {m_bars, m_fallbackBars, m_baselineBars})
-      if (b) b->setBaseValue(bottom);
-    for (QCPBars* b : m_overlayBars) b->setBaseValue(bottom);
-    p->yAxis->setRange(bottom, yMax * 4);
+}
+
+void ProgressionPage::setTextTicksAndRanges(const Build& b,
+                                            const QList<QPair<double, QString>>& ticks) {
+  QCustomPlot* p = plot();
+  setCategoryTicks(p->xAxis, ticks);
+  p->xAxis->setRange(b.x0, b.x1);
+  if (b.logY && b.yMin < 1e300) {
+    const double bottom = b.yMin / 3;
+    for (QCPBars* bars : {m_bars, m_fallbackBars, m_baselineBars})
+      if (bars) bars->setBaseValue(bottom);
+    for (QCPBars* bars : m_overlayBars) bars->setBaseValue(bottom);
+    p->yAxis->setRange(bottom, b.yMax * 4);
   } else {
-    p->yAxis->setRange(0, yTop);
+    p->yAxis->setRange(0, b.yTop);
   }
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }

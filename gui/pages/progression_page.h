@@ -31,6 +31,24 @@ class ProgressionPage : public PlotPage {
   void rebuild() override;
 
  private:
+  struct Build;  // one rebuild's shape, unit and the range its bars and lines reach
+  // This run's bars, its FP32 fallbacks' hatched bars and one series per run compared (the
+  // baseline first), grouped side by side at each stage when there are any.
+  void addBarSeries(Build& b);
+  void addCiBars();  // the 95% CI bars of this run's and its fallbacks' bars
+  // Every stage's bars, labels and violation marks; returns the stages' x-axis ticks.
+  QList<QPair<double, QString>> addStages(Build& b);
+  // A timed stage of this run: its bar, CI, label and tooltip; returns the label's line count.
+  int addStageBar(Build& b, const KernelInfo& k, double x, const CaseResult& c);
+  void addComparedBars(Build& b, const KernelInfo& k, double x);  // baseline and overlays
+  void addViolationMark(const Build& b, const ProgressionViolation& v, double x,
+                        const CaseResult& c, int labelLines);
+  // A horizontal line across the stages named with its rate ("off scale" above a linear axis).
+  QCPGraph* addLevelLine(const Build& b, const QString& name, double v, const QString& unit,
+                         const QPen& pen);
+  void addReferenceLines(Build& b);  // cuBLAS/CUB references and the memory roofs
+  void setTextTicksAndRanges(const Build& b, const QList<QPair<double, QString>>& ticks);
+
   ShapeCombo* m_shape;
   QCheckBox* m_logY;
   QCPBars* m_bars = nullptr;

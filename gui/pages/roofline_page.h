@@ -20,6 +20,17 @@ class RooflinePage : public PlotPage {
   void rebuild() override;
 
  private:
+  struct Build;  // one rebuild's shapes and the intensities and rates reached
+  // A kernel's points: a graph per marker (shape) and fill, with the medians' CIs.
+  void addKernel(Build& b, const QString& id, const QColor& color);
+  void addPoint(Build& b, QCPGraph* g, const CaseResult& c, const QString& id,
+                std::pair<QVector<double>, QVector<double>>& errors);
+  // The memory slope, the measured copy's and the compute roofs of the recorded device.
+  void addRoofs(Build& b, const DeviceInfo& d);
+  void addCopySlope(Build& b, double copy, double bw, double topPeak);
+  void addRoof(Build& b, const QString& name, double peakGflops, double bw, Qt::PenStyle style);
+  void addMarkerKeys(const Build& b, bool anyPoint);
+
   int m_roofs = 0;
   QCPGraph* m_slope = nullptr;
   QCPGraph* m_copySlope = nullptr;

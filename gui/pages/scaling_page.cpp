@@ -43,6 +43,25 @@ QCPGraph* ScalingPage::lineOf(const QString& kernel, const QString& run) const {
   return nullptr;
 }
 
+// What one rebuild carries from series to series: the unit, which cases a line joins, and the
+// sizes and rates its points reach.
+struct ScalingPage::Build {
+  const RunDocument& doc;
+  bool vector;
+  std::string lineType{};
+  QString unit{};
+  double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
+  bool anyOther = false, anyFallback = false;
+  std::set<std::int64_t> cubicSizes{};  // or, for 1-D cases, the joined counts
+  std::set<double> allSizes{};
+  bool joined(const CaseResult& c) const {
+    return vector ? c.elementType == lineType : isCubic(c.shape);
+  }
+  QString lineTypeText() const {
+    return lineType.empty() ? "f32" : QString::fromStdString(lineType);
+  }
+};
+
 void ScalingPage::rebuild() {
   QCustomPlot* p = plot();
   p->clearPlottables();
@@ -50,179 +69,181 @@ void ScalingPage::rebuild() {
   const RunDocument& doc = model()->document();
   // The memory-bound families (every case 1-D): GB/s against the element count, the sizes of
   // the first element type joined. A GEMM document leaves its 1-D cases out (another unit).
-  const bool vector = memoryBoundDocument(doc);
-  const QString unit = vector ? "GB/s" : "GFLOP/s";
-  std::string lineType;
+  Build b{doc, memoryBoundDocument(doc)};
+  b.unit = b.vector ? "GB/s" : "GFLOP/s";
   for (const auto& c : doc.cases)
-    if (vector && lineType.empty()) lineType = c.elementType;
-  const QString lineTypeText = lineType.empty() ? "f32" : QString::fromStdString(lineType);
-  m_logY->setText("Logarithmic " + unit);
+    if (b.vector && b.lineType.empty()) b.lineType = c.elementType;
+  m_logY->setText("Logarithmic " + b.unit);
   setPlotTitle(
-      p, QString("%1 against problem size — median of %2, 95% CI bars").arg(unit, timerLabel(doc)));
-  p->xAxis->setLabel(vector ? QString("size: elements (log₂), %1 joined").arg(lineTypeText)
-                            : QString("size: ∛(M·N·K), ticks at the cubic sizes run"));
+      p,
+      QString("%1 against problem size — median of %2, 95% CI bars").arg(b.unit, timerLabel(doc)));
+  p->xAxis->setLabel(b.vector ? QString("size: elements (log₂), %1 joined").arg(b.lineTypeText())
+                              : QString("size: ∛(M·N·K), ticks at the cubic sizes run"));
   const bool logY = m_logY->isChecked();
-  makeRateAxis(p->yAxis, logY, unit);
-  auto joined = [&](const CaseResult& c) {
-    return vector ? c.elementType == lineType : isCubic(c.shape);
-  };
+  makeRateAxis(p->yAxis, logY, b.unit);
   const KernelLookup& cat = model()->catalog();
-  double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
-  bool anyOther = false, anyFallback = false;
-  std::set<std::int64_t> cubicSizes;  // or, for 1-D cases, the joined counts
-  std::set<double> allSizes;
-  auto addPoints = [&](QCPGraph* g, QList<const CaseResult*> points, const QString& name) {
-    // In the graph's key order, so the i-th error bar is the i-th point's.
-    std::stable_sort(points.begin(), points.end(), [](const CaseResult* a, const CaseResult* b) {
-      return sizeAxisValue(sizeKey(*a)) < sizeAxisValue(sizeKey(*b));
-    });
-    QVector<double> lo, hi;
-    for (const CaseResult* c : points) {
-      const double x = sizeAxisValue(sizeKey(*c));
-      const double v = headline(*c);
-      const Range ci = gflopsCi(*c);
-      g->addData(x, v);
-      lo << v - ci.low;
-      hi << ci.high - v;
-      xMin = std::min(xMin, x), xMax = std::max(xMax, x);
-      yMin = std::min(yMin, ci.low), yMax = std::max(yMax, ci.high);
-      allSizes.insert(x);
-      if (!vector && isCubic(c->shape)) cubicSizes.insert(c->shape.m);
-      if (vector && joined(*c)) cubicSizes.insert(c->count);
-      tooltips()->add(p->xAxis, p->yAxis, x, v,
-                      QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
-                          .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",
-                               formatNumber(v, 6), formatNumber(ci.low, 5),
-                               formatNumber(ci.high, 5), formatNumber(c->summary.median, 5), unit));
-    }
-    auto* err = new QCPErrorBars(p->xAxis, p->yAxis);
-    err->setDataPlottable(g);
-    err->setData(lo, hi);
-    err->setPen(QPen(g->pen().color(), 1));
-    err->setWhiskerWidth(5);
-    err->removeFromLegend();
-    err->setProperty("series", g->property("series"));
-  };
-  // `run`: empty for this run, " (baseline)" or " (file.json)" for the runs compared with it.
-  auto addSeries = [&](const RunDocument& d, const QString& id, int color, const QString& run,
-                       Qt::PenStyle style) {
-    const bool baseline = !run.isEmpty();
-    // Cubic shapes joined by size; the rest (and fallbacks) unjoined: a line through
-    // 511×513×1025 between 512³ and 1024³ would draw a dip no kernel has.
-    std::multimap<double, const CaseResult*> line;
-    QList<const CaseResult*> other, fallback;
-    for (const auto& c : d.cases) {
-      if (c.kernel != id.toStdString() || !hasSpeed(c) || isVectorCase(c) != vector) continue;
-      if (isFallback(c))
-        fallback << &c;
-      else if (joined(c))
-        line.emplace(sizeAxisValue(sizeKey(c)), &c);
-      else
-        other << &c;
-    }
-    const QString name = shortLabel(cat.info(id));
-    const QString series = id + run;
-    const QColor col = kernelColor(color);
-    auto graph = [&](const QString& role) {
-      QCPGraph* g = p->addGraph();
-      g->setProperty("series", series);
-      g->setProperty("role", role);
-      g->setName(name + run);
-      return g;
-    };
-    QCPGraph* legendEntry = nullptr;
-    if (!line.empty()) {
-      QCPGraph* g = legendEntry = graph("line");
-      g->setPen(QPen(col, baseline ? 1.5 : 2, style));
-      g->setScatterStyle(
-          QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 6));
-      QList<const CaseResult*> points;
-      for (const auto& [x, c] : line) points << c;
-      addPoints(g, points, name + run);
-    }
-    if (!other.isEmpty()) {
-      anyOther = true;
-      QCPGraph* g = graph("other");
-      g->setPen(QPen(col, 1.5));
-      g->setLineStyle(QCPGraph::lsNone);
-      g->setScatterStyle(
-          QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(col, 1.5), QBrush(Qt::white), 9));
-      addPoints(g, other, name + run);
-      if (legendEntry)
-        g->removeFromLegend();
-      else
-        legendEntry = g;
-    }
-    if (!fallback.isEmpty()) {
-      anyFallback = true;
-      QCPGraph* g = graph("fallback");
-      g->setPen(QPen(col, 1.5));
-      g->setLineStyle(QCPGraph::lsNone);
-      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(col, 1.5),
-                                         QBrush(col, Qt::BDiagPattern), 9));
-      addPoints(g, fallback, name + run);
-      if (legendEntry)
-        g->removeFromLegend();
-      else
-        legendEntry = g;
-    }
-  };
   const QList<QString> all = kernelsOf(doc, cat);
   for (const QString& id : shownKernels(doc))
-    addSeries(doc, id, int(all.indexOf(id)), QString(), Qt::SolidLine);
+    addSeries(b, doc, id, int(all.indexOf(id)), QString(), Qt::SolidLine);
   auto addRun = [&](const RunDocument& d, const QString& run, Qt::PenStyle style) {
     for (const QString& id : kernelsOf(d, cat))
       if (model()->isShown(id))
-        addSeries(d, id, all.contains(id) ? int(all.indexOf(id)) : int(all.size()), run, style);
+        addSeries(b, d, id, all.contains(id) ? int(all.indexOf(id)) : int(all.size()), run, style);
   };
-  if (const auto& b = model()->baseline()) addRun(*b, " (baseline)", Qt::DashLine);
+  if (const auto& base = model()->baseline()) addRun(*base, " (baseline)", Qt::DashLine);
   const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
   for (int i = 0; i < model()->overlays().size(); ++i) {
     const auto& o = model()->overlays()[i];
     addRun(o.doc, QString(" (%1)").arg(QFileInfo(o.source).fileName()), styles[i % 3]);
   }
+  addMarkerKeys(b);
+  setSizeTicks(b);
+  p->legend->setVisible(p->graphCount() > 0);
+  setRanges(b, logY);
+}
+
+void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> points,
+                            const QString& name) {
+  QCustomPlot* p = plot();
+  // In the graph's key order, so the i-th error bar is the i-th point's.
+  std::stable_sort(points.begin(), points.end(), [](const CaseResult* x, const CaseResult* y) {
+    return sizeAxisValue(sizeKey(*x)) < sizeAxisValue(sizeKey(*y));
+  });
+  QVector<double> lo, hi;
+  for (const CaseResult* c : points) {
+    const double x = sizeAxisValue(sizeKey(*c));
+    const double v = headline(*c);
+    const Range ci = gflopsCi(*c);
+    g->addData(x, v);
+    lo << v - ci.low;
+    hi << ci.high - v;
+    b.xMin = std::min(b.xMin, x), b.xMax = std::max(b.xMax, x);
+    b.yMin = std::min(b.yMin, ci.low), b.yMax = std::max(b.yMax, ci.high);
+    b.allSizes.insert(x);
+    if (!b.vector && isCubic(c->shape)) b.cubicSizes.insert(c->shape.m);
+    if (b.vector && b.joined(*c)) b.cubicSizes.insert(c->count);
+    tooltips()->add(p->xAxis, p->yAxis, x, v,
+                    QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
+                        .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",
+                             formatNumber(v, 6), formatNumber(ci.low, 5), formatNumber(ci.high, 5),
+                             formatNumber(c->summary.median, 5), b.unit));
+  }
+  addErrorBars(g, lo, hi);
+}
+
+void ScalingPage::addSeries(Build& b, const RunDocument& d, const QString& id, int color,
+                            const QString& run, Qt::PenStyle style) {
+  const bool baseline = !run.isEmpty();
+  // Cubic shapes joined by size; the rest (and fallbacks) unjoined: a line through
+  // 511×513×1025 between 512³ and 1024³ would draw a dip no kernel has.
+  std::multimap<double, const CaseResult*> line;
+  QList<const CaseResult*> other, fallback;
+  for (const auto& c : d.cases) {
+    if (c.kernel != id.toStdString() || !hasSpeed(c) || isVectorCase(c) != b.vector) continue;
+    if (isFallback(c))
+      fallback << &c;
+    else if (b.joined(c))
+      line.emplace(sizeAxisValue(sizeKey(c)), &c);
+    else
+      other << &c;
+  }
+  const QString name = shortLabel(model()->catalog().info(id)) + run;
+  const QString series = id + run;
+  const QColor col = kernelColor(color);
+  QCPGraph* legendEntry = nullptr;
+  if (!line.empty()) {
+    QCPGraph* g = legendEntry = seriesGraph(series, "line", name);
+    g->setPen(QPen(col, baseline ? 1.5 : 2, style));
+    g->setScatterStyle(
+        QCPScatterStyle(baseline ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDisc, 6));
+    QList<const CaseResult*> points;
+    for (const auto& [x, c] : line) points << c;
+    addPoints(b, g, points, name);
+  }
+  if (!other.isEmpty()) {
+    b.anyOther = true;
+    addUnjoined(b, seriesGraph(series, "other", name), other, name,
+                QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(col, 1.5), QBrush(Qt::white), 9),
+                legendEntry);
+  }
+  if (!fallback.isEmpty()) {
+    b.anyFallback = true;
+    addUnjoined(b, seriesGraph(series, "fallback", name), fallback, name,
+                QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(col, 1.5),
+                                QBrush(col, Qt::BDiagPattern), 9),
+                legendEntry);
+  }
+}
+
+QCPGraph* ScalingPage::seriesGraph(const QString& series, const QString& role,
+                                   const QString& name) {
+  QCPGraph* g = plot()->addGraph();
+  g->setProperty("series", series);
+  g->setProperty("role", role);
+  g->setName(name);
+  return g;
+}
+
+void ScalingPage::addUnjoined(Build& b, QCPGraph* g, const QList<const CaseResult*>& points,
+                              const QString& name, const QCPScatterStyle& marker,
+                              QCPGraph*& legendEntry) {
+  g->setPen(marker.pen());
+  g->setLineStyle(QCPGraph::lsNone);
+  g->setScatterStyle(marker);
+  addPoints(b, g, points, name);
+  if (legendEntry)
+    g->removeFromLegend();
+  else
+    legendEntry = g;
+}
+
+void ScalingPage::addMarkerKeys(const Build& b) {
   // Keys of the marker kinds, grey, last in the legend.
   auto keyEntry = [&](const QString& name, const QCPScatterStyle& style) {
-    QCPGraph* g = p->addGraph();
-    g->setName(name);
-    g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(style);
-    g->setPen(QPen(Qt::darkGray));
+    addMarkerGraph(plot(), name, style)->setPen(QPen(Qt::darkGray));
   };
-  if (anyOther)
+  if (b.anyOther)
     keyEntry(
-        vector ? QString("◇ not %1: not joined").arg(lineTypeText) : "◇ not cubic: not joined",
+        b.vector ? QString("◇ not %1: not joined").arg(b.lineTypeText())
+                 : "◇ not cubic: not joined",
         QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::darkGray, 1.5), QBrush(Qt::white), 9));
-  if (anyFallback)
+  if (b.anyFallback)
     keyEntry("▨ FP32 fallback", QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(Qt::darkGray, 1.5),
                                                 QBrush(Qt::darkGray, Qt::BDiagPattern), 9));
+}
+
+void ScalingPage::setSizeTicks(const Build& b) {
+  QCustomPlot* p = plot();
   // Ticks at the sizes run: the cubic ones, else every size, unless there are too many.
   QList<QPair<double, QString>> ticks;
-  for (std::int64_t n : cubicSizes)
-    ticks << QPair<double, QString>{double(n), vector ? countText(n) : QString::number(n)};
+  for (std::int64_t n : b.cubicSizes)
+    ticks << QPair<double, QString>{double(n), b.vector ? countText(n) : QString::number(n)};
   if (ticks.isEmpty())
-    for (double x : allSizes)
+    for (double x : b.allSizes)
       ticks << QPair<double, QString>{
-          x, vector ? countText(std::llround(x)) : QString::number(std::lround(x))};
+          x, b.vector ? countText(std::llround(x)) : QString::number(std::lround(x))};
   ticks = thinLogTicks(ticks);
   if (!ticks.isEmpty() && ticks.size() <= kMaxSizeTicks)
     setTextTicks(p->xAxis, ticks);
   else
     makeLogAxis(p->xAxis);
   p->xAxis->setScaleType(QCPAxis::stLogarithmic);
-  p->legend->setVisible(p->graphCount() > 0);
-  if (xMax > 0) {
+}
+
+void ScalingPage::setRanges(const Build& b, bool logY) {
+  QCustomPlot* p = plot();
+  if (b.xMax > 0) {
     // A count of 0 or 1 elements sits at 1 on the log axis.
-    xMin = std::max(xMin, 1.0);
-    p->xAxis->setRange(xMin / 1.25, xMax * 1.25);
+    const double xMin = std::max(b.xMin, 1.0);
+    p->xAxis->setRange(xMin / 1.25, b.xMax * 1.25);
     if (logY)
-      p->yAxis->setRange(yMin / 2, yMax * 2);
+      p->yAxis->setRange(b.yMin / 2, b.yMax * 2);
     else
-      p->yAxis->setRange(0, yMax * 1.1);
+      p->yAxis->setRange(0, b.yMax * 1.1);
   } else {
     p->xAxis->setRange(100, 10000);
     p->yAxis->setRange(logY ? 1 : 0, 1000);
-    showEmptyNote(p, emptyPlotReason(doc));
+    showEmptyNote(p, emptyPlotReason(b.doc));
   }
 }
 

@@ -22,6 +22,21 @@ class ScalingPage : public PlotPage {
   void rebuild() override;
 
  private:
+  struct Build;  // one rebuild's unit, joined cases and the sizes and rates reached
+  // A kernel's series of one run (`run` as in lineOf): its joined line, unjoined points and
+  // FP32 fallbacks, the first of them its legend entry.
+  void addSeries(Build& b, const RunDocument& d, const QString& id, int color, const QString& run,
+                 Qt::PenStyle style);
+  // Points with their CI bars and tooltips, noting the sizes and rates they reach.
+  void addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> points, const QString& name);
+  QCPGraph* seriesGraph(const QString& series, const QString& role, const QString& name);
+  // Unjoined points in `marker`; the series' legend entry unless it has one already.
+  void addUnjoined(Build& b, QCPGraph* g, const QList<const CaseResult*>& points,
+                   const QString& name, const QCPScatterStyle& marker, QCPGraph*& legendEntry);
+  void addMarkerKeys(const Build& b);
+  void setSizeTicks(const Build& b);
+  void setRanges(const Build& b, bool logY);
+
   QCheckBox* m_logY;
 };
 

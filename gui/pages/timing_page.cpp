@@ -14,7 +14,76 @@ namespace {
 
 constexpr int kBins = 40;
 
+// A time on the page's scale: percent off its kernel's median, or milliseconds as measured.
+double onScale(double v, double median, bool relative) {
+  return relative ? 100.0 * (v / median - 1.0) : v;
+}
+
+// The time axis of the boxes (y) and of the histograms (x).
+void makeTimeAxis(QCPAxis* axis, bool relative) {
+  if (relative) {
+    makeLinearAxis(axis);
+    axis->setLabel("time relative to the kernel's median (%)");
+  } else {
+    makeLogAxis(axis);
+    axis->setLabel("ms per launch (log)");
+  }
+}
+
+void styleBox(QCPStatisticalBox* box, const QColor& color) {
+  box->setPen(QPen(color.darker(140), 1.2));
+  box->setMedianPen(QPen(color.darker(170), 2.5));
+  QColor fill = color;
+  fill.setAlpha(90);
+  box->setBrush(fill);
+  box->setWhiskerPen(QPen(color.darker(140), 1.2, Qt::SolidLine));
+  box->setWhiskerBarPen(QPen(color.darker(140), 1.2));
+  box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(140), 5));
+  box->setWidth(0.55);
+}
+
+QString boxTip(const CaseResult& c) {
+  const auto& s = c.summary;
+  return QString(
+             "%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
+             "min %10 · max %11 ms\n%12 samples · CV %13%")
+      .arg(QString::fromStdString(c.kernel), sizeText(c), formatNumber(s.median, 5),
+           formatNumber(s.ci95.low, 5), formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5),
+           formatNumber(s.p25, 5), formatNumber(s.p75, 5), formatNumber(s.p95, 5))
+      .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
+      .arg(c.samplesMs.size())
+      .arg(s.cv * 100, 0, 'f', 2);
+}
+
+// The boxes' axis from the p5 and p95 they reach (`lo`, `hi`; none when there are no cases).
+std::pair<double, double> boxRange(double lo, double hi, bool any, bool relative) {
+  if (!any) return {relative ? -1 : 0.01, 1};
+  if (relative) {
+    // Room for the p5–p95 whiskers of every kernel; min and max beyond it are marked at the edge.
+    const double pad = std::max(0.5, (hi - lo) * 0.2);
+    return {lo - pad, hi + pad};
+  }
+  return {lo / 1.5, hi * 1.5};
+}
+
 }  // namespace
+
+// The histograms' kBins bins over [lo, hi) of the time axis: even steps relative to the median,
+// even ratios in milliseconds (a log axis).
+struct TimingPage::Bins {
+  double lo, hi;
+  bool relative;
+  int of(double v) const {
+    const double t = relative ? (v - lo) / (hi - lo) : std::log(v / lo) / std::log(hi / lo);
+    return int(std::floor(t * kBins));
+  }
+  double edge(double b) const {
+    return relative ? lo + (hi - lo) * b / kBins : lo * std::pow(hi / lo, b / kBins);
+  }
+  double center(int b) const {
+    return relative ? (edge(b) + edge(b + 1)) / 2 : std::sqrt(edge(b) * edge(b + 1));
+  }
+};
 
 TimingPage::TimingPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "Timing", parent) {
   controls()->addWidget(new QLabel("Shape:"));
@@ -64,11 +133,10 @@ void TimingPage::rebuild() {
   const RunDocument& doc = model()->document();
   m_shape->setShapes(shapesOf(doc));
   const auto shape = m_shape->currentShape();
-  const KernelLookup& cat = model()->catalog();
   const bool relative = scale() == Scale::kRelative;
   QList<const CaseResult*> cases;
   QList<int> colors;
-  const QList<QString> all = kernelsOf(doc, cat);
+  const QList<QString> all = kernelsOf(doc, model()->catalog());
   if (shape)
     for (const QString& id : shownKernels(doc))
       if (const CaseResult* c = findCase(doc, id.toStdString(), *shape); c && hasSpeed(*c))
@@ -84,76 +152,57 @@ void TimingPage::rebuild() {
                      : QString("Box: p25–p75, line at the median · whiskers: p5–p95 · dots: min "
                                "and max · below each name: its median · histograms: percent of "
                                "each kernel's samples per bin"));
-  QCPAxis* by = p->yAxis;
-  QCPAxis* bx = p->xAxis;
-  bx->setLabel("");
-  if (relative) {
-    makeLinearAxis(by);
-    by->setLabel("time relative to the kernel's median (%)");
-  } else {
-    makeLogAxis(by);
-    by->setLabel("ms per launch (log)");
-  }
-  auto rel = [&](double v, double median) { return relative ? 100.0 * (v / median - 1.0) : v; };
+  p->xAxis->setLabel("");
+  makeTimeAxis(p->yAxis, relative);
+  const auto [lo, hi] = addBoxes(cases, colors, relative);
+  const auto [yMin, yMax] = boxRange(lo, hi, !cases.isEmpty(), relative);
+  p->yAxis->setRange(yMin, yMax);
+  if (relative) markExtremesOffAxis(cases, yMin, yMax);
 
+  // Histograms of every kernel, overlaid, over the same scale as the boxes.
+  addHistograms(cases, colors, Bins{yMin, yMax, relative});
+  p->legend->setVisible(!cases.isEmpty());
+  if (cases.isEmpty()) showEmptyNote(p, emptyPlotReason(doc));
+}
+
+std::pair<double, double> TimingPage::addBoxes(const QList<const CaseResult*>& cases,
+                                               const QList<int>& colors, bool relative) {
+  QCPAxis* bx = plot()->xAxis;
+  QCPAxis* by = plot()->yAxis;
+  const KernelLookup& cat = model()->catalog();
   QList<QPair<double, QString>> ticks;
-  QStringList tickTexts;
   double yMin = 1e300, yMax = -1e300;
   for (int i = 0; i < cases.size(); ++i) {
     const CaseResult& c = *cases[i];
     const auto& s = c.summary;
     const double x = i + 1, m = s.median;
+    auto rel = [&](double v) { return onScale(v, m, relative); };
     const QString id = QString::fromStdString(c.kernel);
     auto* box = new QCPStatisticalBox(bx, by);
     box->setProperty("series", id);
     box->setName(shortLabel(cat.info(id)));
     box->removeFromLegend();
-    const QColor color = kernelColor(colors[i]);
-    box->setPen(QPen(color.darker(140), 1.2));
-    box->setMedianPen(QPen(color.darker(170), 2.5));
-    QColor fill = color;
-    fill.setAlpha(90);
-    box->setBrush(fill);
-    box->setWhiskerPen(QPen(color.darker(140), 1.2, Qt::SolidLine));
-    box->setWhiskerBarPen(QPen(color.darker(140), 1.2));
-    box->setOutlierStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color.darker(140), 5));
-    box->setWidth(0.55);
-    box->addData(x, rel(s.p5, m), rel(s.p25, m), rel(s.median, m), rel(s.p75, m), rel(s.p95, m),
-                 QVector<double>{rel(s.min, m), rel(s.max, m)});
+    styleBox(box, kernelColor(colors[i]));
+    box->addData(x, rel(s.p5), rel(s.p25), rel(s.median), rel(s.p75), rel(s.p95),
+                 QVector<double>{rel(s.min), rel(s.max)});
     m_boxes << box;
-    const QString label =
-        QString("%1\n%2 ms").arg(shortLabel(cat.info(id)), formatNumber(s.median, 3));
-    ticks << QPair<double, QString>{x, label};
-    tickTexts << label;
-    yMin = std::min(yMin, rel(s.p5, m)), yMax = std::max(yMax, rel(s.p95, m));
-    tooltips()->add(
-        bx, by, x, rel(s.median, m),
-        QString("%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
-                "min %10 · max %11 ms\n%12 samples · CV %13%")
-            .arg(id, sizeText(c), formatNumber(s.median, 5), formatNumber(s.ci95.low, 5),
-                 formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5), formatNumber(s.p25, 5),
-                 formatNumber(s.p75, 5), formatNumber(s.p95, 5))
-            .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
-            .arg(c.samplesMs.size())
-            .arg(s.cv * 100, 0, 'f', 2));
+    ticks << QPair<double, QString>{
+        x, QString("%1\n%2 ms").arg(shortLabel(cat.info(id)), formatNumber(s.median, 3))};
+    yMin = std::min(yMin, rel(s.p5)), yMax = std::max(yMax, rel(s.p95));
+    tooltips()->add(bx, by, x, rel(s.median), boxTip(c));
   }
-  setTextTicks(bx, ticks);
+  setCategoryTicks(bx, ticks);
   bx->setRange(0.4, double(cases.size()) + 0.6);
-  fitTickLabels(bx, tickTexts);
-  if (cases.isEmpty()) {
-    yMin = relative ? -1 : 0.01, yMax = 1;
-  } else if (relative) {
-    // Room for the p5–p95 whiskers of every kernel; min and max beyond it are marked at the edge.
-    const double pad = std::max(0.5, (yMax - yMin) * 0.2);
-    yMin -= pad, yMax += pad;
-  } else {
-    yMin /= 1.5, yMax *= 1.5;
-  }
-  by->setRange(yMin, yMax);
-  for (int i = 0; relative && i < cases.size(); ++i) {
+  return {yMin, yMax};
+}
+
+void TimingPage::markExtremesOffAxis(const QList<const CaseResult*>& cases, double yMin,
+                                     double yMax) {
+  QCustomPlot* p = plot();
+  for (int i = 0; i < cases.size(); ++i) {
     const auto& s = cases[i]->summary;
     for (const double v : {s.min, s.max}) {
-      const double r = rel(v, s.median);
+      const double r = onScale(v, s.median, true);
       if (r >= yMin && r <= yMax) continue;
       auto* t = new QCPItemText(p);
       t->position->setTypeX(QCPItemPosition::ptPlotCoords);
@@ -166,74 +215,63 @@ void TimingPage::rebuild() {
       t->setColor(ink());
     }
   }
+}
 
-  // Histograms of every kernel, overlaid, over the same scale as the boxes.
+void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const QList<int>& colors,
+                               const Bins& bins) {
   QCPAxis* hx = m_histRect->axis(QCPAxis::atBottom);
   QCPAxis* hy = m_histRect->axis(QCPAxis::atLeft);
   hy->setLabel("% of the kernel's samples");
   makeLinearAxis(hy);
-  if (relative) {
-    makeLinearAxis(hx);
-    hx->setLabel("time relative to the kernel's median (%)");
-  } else {
-    makeLogAxis(hx);
-    hx->setLabel("ms per launch (log)");
-  }
-  const double lo = yMin, hi = yMax;
-  auto binOf = [&](double v) {
-    const double t = relative ? (v - lo) / (hi - lo) : std::log(v / lo) / std::log(hi / lo);
-    return int(std::floor(t * kBins));
-  };
-  auto edge = [&](double b) {
-    return relative ? lo + (hi - lo) * b / kBins : lo * std::pow(hi / lo, b / kBins);
-  };
+  makeTimeAxis(hx, bins.relative);
   double peak = 0;
-  for (int i = 0; i < cases.size(); ++i) {
-    const CaseResult& c = *cases[i];
-    const QString id = QString::fromStdString(c.kernel);
-    QVector<double> counts(kBins, 0);
-    int outside = 0;
-    for (double v : c.samplesMs) {
-      const int b = binOf(rel(v, c.summary.median));
-      if (b < 0 || b >= kBins)
-        ++outside;
-      else
-        counts[b] += 1;
-    }
-    auto* g = new QCPGraph(hx, hy);
-    g->setProperty("series", id);
-    g->setName(outside
-                   ? QString("%1 (%2 beyond the axis)").arg(shortLabel(cat.info(id))).arg(outside)
-                   : shortLabel(cat.info(id)));
-    const QColor color = kernelColor(colors[i]);
-    g->setPen(QPen(color, 1.6));
-    QColor fill = color;
-    fill.setAlpha(40);
-    g->setBrush(fill);
-    g->setLineStyle(QCPGraph::lsStepCenter);
-    const double n = double(c.samplesMs.size());
-    for (int b = 0; b < kBins; ++b) {
-      const double center =
-          relative ? (edge(b) + edge(b + 1)) / 2 : std::sqrt(edge(b) * edge(b + 1));
-      const double share = 100.0 * counts[b] / n;
-      g->addData(center, share);
-      peak = std::max(peak, share);
-      if (counts[b] > 0)
-        tooltips()->add(hx, hy, center, share,
-                        QString("%1: %2 of %3 samples (%4%) in [%5, %6)%7")
-                            .arg(id)
-                            .arg(counts[b])
-                            .arg(c.samplesMs.size())
-                            .arg(share, 0, 'f', 1)
-                            .arg(formatNumber(edge(b), 4), formatNumber(edge(b + 1), 4),
-                                 relative ? "%" : " ms"));
-    }
-    m_histograms << g;
-  }
-  hx->setRange(lo, hi);
+  for (int i = 0; i < cases.size(); ++i)
+    peak = std::max(peak, addHistogram(*cases[i], kernelColor(colors[i]), bins));
+  hx->setRange(bins.lo, bins.hi);
   hy->setRange(0, peak > 0 ? peak * 1.15 : 1);
-  p->legend->setVisible(!cases.isEmpty());
-  if (cases.isEmpty()) showEmptyNote(p, emptyPlotReason(doc));
+}
+
+double TimingPage::addHistogram(const CaseResult& c, const QColor& color, const Bins& bins) {
+  QCPAxis* hx = m_histRect->axis(QCPAxis::atBottom);
+  QCPAxis* hy = m_histRect->axis(QCPAxis::atLeft);
+  const QString id = QString::fromStdString(c.kernel);
+  QVector<double> counts(kBins, 0);
+  int outside = 0;
+  for (double v : c.samplesMs) {
+    const int b = bins.of(onScale(v, c.summary.median, bins.relative));
+    if (b < 0 || b >= kBins)
+      ++outside;
+    else
+      counts[b] += 1;
+  }
+  auto* g = new QCPGraph(hx, hy);
+  g->setProperty("series", id);
+  const QString name = shortLabel(model()->catalog().info(id));
+  g->setName(outside ? QString("%1 (%2 beyond the axis)").arg(name).arg(outside) : name);
+  g->setPen(QPen(color, 1.6));
+  QColor fill = color;
+  fill.setAlpha(40);
+  g->setBrush(fill);
+  g->setLineStyle(QCPGraph::lsStepCenter);
+  const double n = double(c.samplesMs.size());
+  double peak = 0;
+  for (int b = 0; b < kBins; ++b) {
+    const double center = bins.center(b);
+    const double share = 100.0 * counts[b] / n;
+    g->addData(center, share);
+    peak = std::max(peak, share);
+    if (counts[b] > 0)
+      tooltips()->add(hx, hy, center, share,
+                      QString("%1: %2 of %3 samples (%4%) in [%5, %6)%7")
+                          .arg(id)
+                          .arg(counts[b])
+                          .arg(c.samplesMs.size())
+                          .arg(share, 0, 'f', 1)
+                          .arg(formatNumber(bins.edge(b), 4), formatNumber(bins.edge(b + 1), 4),
+                               bins.relative ? "%" : " ms"));
+  }
+  m_histograms << g;
+  return peak;
 }
 
 }  // namespace kwb::gui

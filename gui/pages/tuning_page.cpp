@@ -50,6 +50,59 @@ QCPItemText* cellText(QCustomPlot* p, double x, double y, const QString& text, Q
   return t;
 }
 
+// A rectangle over a whole row of the map (the hatch of a failed row, the best one's outline).
+QCPItemRect* rowRect(QCustomPlot* p, int y, int nx) {
+  auto* rect = new QCPItemRect(p);
+  rect->topLeft->setCoords(-0.5, y - 0.5);
+  rect->bottomRight->setCoords(nx - 0.5, y + 0.5);
+  return rect;
+}
+
+// Whether a row is the configuration a sweep of several shapes chose for its shape.
+bool isChoice(const TuneGrid& grid, const CaseResult& r) {
+  return std::any_of(grid.choices.begin(), grid.choices.end(), [&](const TuneChoice& c) {
+    return c.shape == r.shape && c.gflops > 0 && c.config == r.config->name;
+  });
+}
+
+// The colour scale: the GFLOP/s of the configurations timed, never an empty range.
+QCPRange gflopsRange(const TuneGrid& grid) {
+  double lo = std::numeric_limits<double>::max(), hi = 0;
+  for (const CaseResult& r : grid.results)
+    if (r.gflops > 0) lo = std::min(lo, r.gflops), hi = std::max(hi, r.gflops);
+  if (hi <= 0) lo = 0, hi = 1;
+  if (lo >= hi) lo = hi * 0.9;
+  return QCPRange(lo, hi);
+}
+
+QString rowTip(const CaseResult& r, const QString& name, bool timed) {
+  QString tip = QString("%1\nstatus %2")
+                    .arg(name, QString::fromStdString(std::string(toString(r.status))).toUpper());
+  if (timed)
+    tip += QString("\n%1 GFLOP/s · median %2 ms · %3 samples")
+               .arg(formatNumber(r.gflops, 6), formatNumber(r.summary.median, 5))
+               .arg(qulonglong(r.summary.count));
+  if (!r.message.empty()) tip += "\n" + QString::fromStdString(r.message);
+  return tip;
+}
+
+QString manyShapesTitle(const TuneGrid& grid) {
+  return QString("Tuning %1 at %2 shapes — ★ each shape's choice")
+      .arg(QString::fromStdString(grid.kernel))
+      .arg(grid.choices.size());
+}
+
+QString sweepTitle(const TuneGrid& grid, const QString& best) {
+  const auto bestIt =
+      std::find_if(grid.results.begin(), grid.results.end(),
+                   [&](const CaseResult& r) { return r.config->name == grid.best; });
+  return QString("Tuning %1 at %2 — %3")
+      .arg(QString::fromStdString(grid.kernel), QString::fromStdString(shapeText(grid.shape)))
+      .arg(bestIt != grid.results.end() && bestIt->gflops > 0
+               ? QString("best %1, %2 GFLOP/s").arg(best, QString::number(bestIt->gflops, 'f', 0))
+               : QString("no configuration passed"));
+}
+
 }  // namespace
 
 TuningPage::TuningPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "Tuning", parent) {
@@ -91,11 +144,6 @@ void TuningPage::rebuild() {
   // shape's choice marked, as a sweep of one marks its fastest.
   const bool manyShapes = std::any_of(grid.results.begin(), grid.results.end(),
                                       [&](const CaseResult& r) { return r.shape != grid.shape; });
-  const auto chosen = [&](const CaseResult& r) {
-    return std::any_of(grid.choices.begin(), grid.choices.end(), [&](const TuneChoice& c) {
-      return c.shape == r.shape && c.gflops > 0 && c.config == r.config->name;
-    });
-  };
   // One row per configuration, its parameters across and GFLOP/s last: every cell of a row
   // takes the configuration's colour, so reading down a column shows which values run fast.
   const QStringList params = parameterOrder(grid);
@@ -105,63 +153,11 @@ void TuningPage::rebuild() {
   m_map->data()->setSize(kx, ky);
   m_map->data()->setRange(QCPRange(0, kx - 1), QCPRange(0, ky - 1));
   m_map->data()->fill(std::numeric_limits<double>::quiet_NaN());
-  double lo = std::numeric_limits<double>::max(), hi = 0;
-  for (const CaseResult& r : grid.results)
-    if (r.gflops > 0) lo = std::min(lo, r.gflops), hi = std::max(hi, r.gflops);
-  if (hi <= 0) lo = 0, hi = 1;
-  if (lo >= hi) lo = hi * 0.9;
-  const QCPRange range(lo, hi);
-  QCPColorGradient gradient = viridis();  // color() is not const in QCP 2.1
+  const QCPRange range = gflopsRange(grid);
   QSharedPointer<QCPAxisTickerText> xt(new QCPAxisTickerText), yt(new QCPAxisTickerText);
   for (int i = 0; i < params.size(); ++i) xt->addTick(i, params[i]);
   xt->addTick(nx - 1, "GFLOP/s");
-  const QColor red = statusColor(CaseStatus::kFail);
-  for (int y = 0; y < ny; ++y) {
-    const CaseResult& r = grid.results[std::size_t(y)];
-    const QString name =
-        (manyShapes ? QString::fromStdString(shapeText(r.shape)) + " · " : QString()) +
-        QString::fromStdString(r.config->name);
-    const bool timed = r.status == CaseStatus::kPass && r.gflops > 0;
-    const bool isBest = manyShapes ? chosen(r) : name == m_best;
-    m_cells[name] = QPoint(nx - 1, y);
-    yt->addTick(y, (isBest ? "★ " : "") + name);
-    QColor fg = red.darker(130);
-    if (timed) {
-      for (int x = 0; x < nx; ++x) m_map->data()->setCell(x, y, r.gflops);
-      const QColor bg = gradient.color(r.gflops, range);
-      fg = qGray(bg.rgb()) > 140 ? Qt::black : Qt::white;
-    } else {
-      ++m_failedMarks;
-      auto* rect = new QCPItemRect(p);
-      rect->topLeft->setCoords(-0.5, y - 0.5);
-      rect->bottomRight->setCoords(nx - 0.5, y + 0.5);
-      rect->setPen(QPen(red, 2));
-      rect->setBrush(QBrush(red.lighter(170), Qt::BDiagPattern));
-    }
-    for (int x = 0; x < params.size(); ++x) {
-      const auto it = r.config->params.find(params[x].toStdString());
-      if (it != r.config->params.end()) cellText(p, x, y, QString::number(it->second), fg);
-    }
-    cellText(p, nx - 1, y,
-             timed ? QString::number(r.gflops, 'f', 0)
-                   : "✗ " + QString::fromStdString(std::string(toString(r.status))).toUpper(),
-             fg)
-        ->setFont(QFont(p->font().family(), 9, QFont::Bold));
-    if (isBest) {
-      auto* outline = new QCPItemRect(p);
-      outline->topLeft->setCoords(-0.5, y - 0.5);
-      outline->bottomRight->setCoords(nx - 0.5, y + 0.5);
-      outline->setPen(QPen(Qt::black, 3));
-    }
-    QString tip = QString("%1\nstatus %2")
-                      .arg(name, QString::fromStdString(std::string(toString(r.status))).toUpper());
-    if (timed)
-      tip += QString("\n%1 GFLOP/s · median %2 ms · %3 samples")
-                 .arg(formatNumber(r.gflops, 6), formatNumber(r.summary.median, 5))
-                 .arg(qulonglong(r.summary.count));
-    if (!r.message.empty()) tip += "\n" + QString::fromStdString(r.message);
-    for (int x = 0; x < nx; ++x) tooltips()->add(p->xAxis, p->yAxis, x, y, tip);
-  }
+  for (int y = 0; y < ny; ++y) yt->addTick(y, addRow(grid, params, y, manyShapes, range));
   m_scale->setDataRange(range);
   m_map->setDataRange(range);
 
@@ -172,22 +168,46 @@ void TuningPage::rebuild() {
   p->yAxis->setRangeReversed(true);  // configurations top to bottom in sweep order
   p->xAxis->setLabel("parameter");
   p->yAxis->setLabel("configuration");
-  const auto bestIt =
-      std::find_if(grid.results.begin(), grid.results.end(),
-                   [&](const CaseResult& r) { return r.config->name == grid.best; });
-  if (manyShapes) {
-    setPlotTitle(p, QString("Tuning %1 at %2 shapes — ★ each shape's choice")
-                        .arg(QString::fromStdString(grid.kernel))
-                        .arg(grid.choices.size()));
-    return;
+  setPlotTitle(p, manyShapes ? manyShapesTitle(grid) : sweepTitle(grid, m_best));
+}
+
+QString TuningPage::addRow(const TuneGrid& grid, const QStringList& params, int y, bool manyShapes,
+                           const QCPRange& range) {
+  QCustomPlot* p = plot();
+  const int nx = int(params.size()) + 1;
+  const CaseResult& r = grid.results[std::size_t(y)];
+  const QString name =
+      (manyShapes ? QString::fromStdString(shapeText(r.shape)) + " · " : QString()) +
+      QString::fromStdString(r.config->name);
+  const bool timed = r.status == CaseStatus::kPass && r.gflops > 0;
+  const bool isBest = manyShapes ? isChoice(grid, r) : name == m_best;
+  m_cells[name] = QPoint(nx - 1, y);
+  const QColor red = statusColor(CaseStatus::kFail);
+  QColor fg = red.darker(130);
+  if (timed) {
+    for (int x = 0; x < nx; ++x) m_map->data()->setCell(x, y, r.gflops);
+    QCPColorGradient gradient = viridis();  // color() is not const in QCP 2.1
+    const QColor bg = gradient.color(r.gflops, range);
+    fg = qGray(bg.rgb()) > 140 ? Qt::black : Qt::white;
+  } else {
+    ++m_failedMarks;
+    QCPItemRect* rect = rowRect(p, y, nx);
+    rect->setPen(QPen(red, 2));
+    rect->setBrush(QBrush(red.lighter(170), Qt::BDiagPattern));
   }
-  setPlotTitle(p, QString("Tuning %1 at %2 — %3")
-                      .arg(QString::fromStdString(grid.kernel),
-                           QString::fromStdString(shapeText(grid.shape)))
-                      .arg(bestIt != grid.results.end() && bestIt->gflops > 0
-                               ? QString("best %1, %2 GFLOP/s")
-                                     .arg(m_best, QString::number(bestIt->gflops, 'f', 0))
-                               : QString("no configuration passed")));
+  for (int x = 0; x < params.size(); ++x) {
+    const auto it = r.config->params.find(params[x].toStdString());
+    if (it != r.config->params.end()) cellText(p, x, y, QString::number(it->second), fg);
+  }
+  cellText(p, nx - 1, y,
+           timed ? QString::number(r.gflops, 'f', 0)
+                 : "✗ " + QString::fromStdString(std::string(toString(r.status))).toUpper(),
+           fg)
+      ->setFont(QFont(p->font().family(), 9, QFont::Bold));
+  if (isBest) rowRect(p, y, nx)->setPen(QPen(Qt::black, 3));
+  const QString tip = rowTip(r, name, timed);
+  for (int x = 0; x < nx; ++x) tooltips()->add(p->xAxis, p->yAxis, x, y, tip);
+  return (isBest ? "★ " : "") + name;
 }
 
 }  // namespace kwb::gui

@@ -25,6 +25,11 @@ class TuningPage : public PlotPage {
   void rebuild() override;
 
  private:
+  // Row y of the map: its cells' colour and text, a failed row's hatch, the best one's outline
+  // and the tooltips; returns the row's tick label.
+  QString addRow(const TuneGrid& grid, const QStringList& params, int y, bool manyShapes,
+                 const QCPRange& range);
+
   QCPColorMap* m_map = nullptr;
   QCPColorScale* m_scale = nullptr;
   QMap<QString, QPoint> m_cells;

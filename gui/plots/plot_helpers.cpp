@@ -1,6 +1,7 @@
 #include "plots/plot_helpers.h"
 
 #include <QGuiApplication>
+#include <QLocale>
 #include <QPalette>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -188,6 +189,37 @@ void applyPlotTheme(QCustomPlot* plot, bool dark) {
   for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
     if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, 0)))
       t->setTextColor(fg);
+}
+
+void setCategoryTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks) {
+  setTextTicks(axis, ticks);
+  QStringList labels;
+  for (const auto& t : ticks) labels << t.second;
+  fitTickLabels(axis, labels);
+}
+
+QString rateText(double v, const QString& unit) {
+  return QLocale::c().toString(v, 'f', 0) + " " + unit;
+}
+
+QCPErrorBars* addErrorBars(QCPGraph* graph, const QVector<double>& low,
+                           const QVector<double>& high) {
+  auto* bars = new QCPErrorBars(graph->keyAxis(), graph->valueAxis());
+  bars->setDataPlottable(graph);
+  bars->setData(low, high);
+  bars->setPen(QPen(graph->pen().color(), 1));
+  bars->setWhiskerWidth(5);
+  bars->setProperty("series", graph->property("series"));
+  bars->removeFromLegend();
+  return bars;
+}
+
+QCPGraph* addMarkerGraph(QCustomPlot* plot, const QString& name, const QCPScatterStyle& style) {
+  QCPGraph* g = plot->addGraph();
+  g->setName(name);
+  g->setLineStyle(QCPGraph::lsNone);
+  g->setScatterStyle(style);
+  return g;
 }
 
 void showEmptyNote(QCustomPlot* plot, const QString& text) {

@@ -62,6 +62,19 @@ void setTextTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
 // two is kept.
 QList<QPair<double, QString>> thinLogTicks(QList<QPair<double, QString>> ticks,
                                            double minRatio = 1.25);
+// Text ticks at the given positions (stages, kernels), rotated when they would not fit side by
+// side at the axis rect's current width.
+void setCategoryTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
+// A rate in whole units for legends: "19500 GFLOP/s".
+QString rateText(double v, const QString& unit);
+// The 95% CIs of a graph's points as error bars in its colour, under its series (a legend click
+// hides both) and with no legend entry of their own. `low` and `high`: the distances below and
+// above each point, in the graph's key order.
+QCPErrorBars* addErrorBars(QCPGraph* graph, const QVector<double>& low,
+                           const QVector<double>& high);
+// A graph of markers only (no line) named `name`: a kernel's points, or with no data a legend
+// key of a marker kind.
+QCPGraph* addMarkerGraph(QCustomPlot* plot, const QString& name, const QCPScatterStyle& style);
 // A note in the middle of the plot saying why it is empty (and no empty legend box).
 void showEmptyNote(QCustomPlot* plot, const QString& text);
 // A title element at the top of the plot (kept as the first element of row 0).

@@ -113,68 +113,101 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
   rp.setY(rp.y() + 8);
 }
 
-QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
-  QStringList out;
+namespace {
+
+constexpr double kSlack = 0.5;  // px a text may exceed its room by (rounding)
+
+double widestLine(const QString& text, const QFontMetricsF& fm) {
+  double w = 0;
+  for (const QString& line : text.split('\n')) w = std::max(w, fm.horizontalAdvance(line));
+  return w;
+}
+
+// Legend entries: icon, padding and text inside the entry's box.
+void legendOverflows(QCustomPlot* plot, QPaintDevice* device, QStringList& out) {
   const QString where = plot->objectName();
-  const double slack = 0.5;
-  // Legend entries: icon, padding and text inside the entry's box.
   for (int i = 0; i < plot->legend->itemCount(); ++i) {
     auto* item = qobject_cast<QCPPlottableLegendItem*>(plot->legend->item(i));
     if (!item || !plot->legend->visible()) continue;
     const QFontMetricsF fm(item->font(), device);
     const double need = plot->legend->iconSize().width() + plot->legend->iconTextPadding() +
                         fm.horizontalAdvance(item->plottable()->name());
-    if (need > item->rect().width() + slack)
+    if (need > item->rect().width() + kSlack)
       out << QString("%1: legend entry '%2' needs %3 px, has %4")
                  .arg(where, item->plottable()->name())
                  .arg(QString::number(need, 'f', 1), QString::number(item->rect().width()));
   }
+}
+
+// Neighbouring tick labels of a horizontal axis must not run together.
+void tickLabelClashes(QCPAxis* axis, const QString& where, QPaintDevice* device, QStringList& out) {
+  const QFontMetricsF tm(axis->tickLabelFont(), device);
+  const QVector<double> ticks = axis->tickVector();
+  const QVector<QString> labels = axis->tickVectorLabels();
+  const double angle = std::abs(axis->tickLabelRotation()) * M_PI / 180;
+  for (int t = 1; t < ticks.size() && t < labels.size(); ++t) {
+    if (!axis->range().contains(ticks[t]) || !axis->range().contains(ticks[t - 1])) continue;
+    const double dx = std::abs(axis->coordToPixel(ticks[t]) - axis->coordToPixel(ticks[t - 1]));
+    const double lines = double(std::max(labels[t].count('\n'), labels[t - 1].count('\n')) + 1);
+    const bool clash =
+        angle < 1e-3 ? (widestLine(labels[t], tm) + widestLine(labels[t - 1], tm)) / 2 + 2 > dx
+                     : dx * std::sin(angle) < tm.height() * lines * 0.9;
+    if (clash)
+      out << QString("%1: tick labels '%2' and '%3' overlap")
+                 .arg(where, labels[t - 1], labels[t])
+                 .replace('\n', ' ');
+  }
+}
+
+// Axis titles no longer than their axis; tick labels clear of each other.
+void axisOverflows(QCustomPlot* plot, QPaintDevice* device, QStringList& out) {
+  const QString where = plot->objectName();
   for (QCPAxisRect* rect : plot->axisRects())
     for (QCPAxis* axis : rect->axes()) {
       if (!axis->visible()) continue;
       const bool vertical = axis->orientation() == Qt::Vertical;
       const double length = vertical ? rect->height() : rect->width();
       const QFontMetricsF lm(axis->labelFont(), device);
-      if (!axis->label().isEmpty() && lm.horizontalAdvance(axis->label()) > length + slack)
+      if (!axis->label().isEmpty() && lm.horizontalAdvance(axis->label()) > length + kSlack)
         out << QString("%1: axis title '%2' is longer than its axis").arg(where, axis->label());
       if (vertical || !axis->tickLabels()) continue;
-      // Neighbouring tick labels of a horizontal axis must not run together.
-      const QFontMetricsF tm(axis->tickLabelFont(), device);
-      const QVector<double> ticks = axis->tickVector();
-      const QVector<QString> labels = axis->tickVectorLabels();
-      const double angle = std::abs(axis->tickLabelRotation()) * M_PI / 180;
-      for (int t = 1; t < ticks.size() && t < labels.size(); ++t) {
-        if (!axis->range().contains(ticks[t]) || !axis->range().contains(ticks[t - 1])) continue;
-        const double dx = std::abs(axis->coordToPixel(ticks[t]) - axis->coordToPixel(ticks[t - 1]));
-        auto extent = [&](const QString& l) {
-          double w = 0;
-          for (const QString& line : l.split('\n')) w = std::max(w, tm.horizontalAdvance(line));
-          return w;
-        };
-        const double lines = double(std::max(labels[t].count('\n'), labels[t - 1].count('\n')) + 1);
-        const bool clash = angle < 1e-3 ? (extent(labels[t]) + extent(labels[t - 1])) / 2 + 2 > dx
-                                        : dx * std::sin(angle) < tm.height() * lines * 0.9;
-        if (clash)
-          out << QString("%1: tick labels '%2' and '%3' overlap")
-                     .arg(where, labels[t - 1], labels[t])
-                     .replace('\n', ' ');
-      }
+      tickLabelClashes(axis, where, device, out);
     }
-  // Titles and other text elements of the layout.
+}
+
+// Titles and other text elements of the layout.
+void textElementOverflows(QCustomPlot* plot, QPaintDevice* device, QStringList& out) {
+  const QString where = plot->objectName();
   for (int r = 0; r < plot->plotLayout()->rowCount(); ++r)
     for (int c = 0; c < plot->plotLayout()->columnCount(); ++c)
       if (auto* t = plot->plotLayout()->hasElement(r, c)
                         ? qobject_cast<QCPTextElement*>(plot->plotLayout()->element(r, c))
                         : nullptr) {
         const QFontMetricsF fm(t->font(), device);
-        double w = 0;
-        for (const QString& line : t->text().split('\n'))
-          w = std::max(w, fm.horizontalAdvance(line));
-        if (w > t->rect().width() + slack)
+        if (widestLine(t->text(), fm) > t->rect().width() + kSlack)
           out << QString("%1: text '%2' is wider than the plot").arg(where, t->text());
       }
-  // Text items (bar labels, marks, notes) inside the plot and clear of each other. The
-  // plot's area as last laid out (toPainter gives the viewport back, not the layout).
+}
+
+// Where a text item's text lands, in pixels (its padding left out).
+QRectF placedText(const QCPItemText* t, QPaintDevice* device) {
+  const QFontMetricsF fm(t->font(), device);
+  QRectF box = fm.boundingRect(QRectF(0, 0, 10000, 10000), int(t->textAlignment()), t->text());
+  box = QRectF(QPointF(0, 0), box.size()).marginsAdded(QMarginsF(t->padding()));
+  const QPointF at = t->position->pixelPosition();
+  const Qt::Alignment a = t->positionAlignment();
+  double x = at.x() - box.width() / 2, y = at.y() - box.height() / 2;
+  if (a & Qt::AlignLeft) x = at.x();
+  if (a & Qt::AlignRight) x = at.x() - box.width();
+  if (a & Qt::AlignTop) y = at.y();
+  if (a & Qt::AlignBottom) y = at.y() - box.height();
+  return QRectF(x, y, box.width(), box.height()).marginsRemoved(QMarginsF(t->padding()));
+}
+
+// Text items (bar labels, marks, notes) inside the plot and clear of each other.
+void textItemOverflows(QCustomPlot* plot, QPaintDevice* device, QStringList& out) {
+  const QString where = plot->objectName();
+  // The plot's area as last laid out (toPainter gives the viewport back, not the layout).
   QRectF area;
   for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
     if (e) area = area.united(e->outerRect());
@@ -182,19 +215,8 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
   for (int i = 0; i < plot->itemCount(); ++i) {
     auto* t = qobject_cast<QCPItemText*>(plot->item(i));
     if (!t || !t->visible() || t->text().isEmpty()) continue;
-    const QFontMetricsF fm(t->font(), device);
-    QRectF box = fm.boundingRect(QRectF(0, 0, 10000, 10000), int(t->textAlignment()), t->text());
-    box = QRectF(QPointF(0, 0), box.size()).marginsAdded(QMarginsF(t->padding()));
-    const QPointF at = t->position->pixelPosition();
-    const Qt::Alignment a = t->positionAlignment();
-    double x = at.x() - box.width() / 2, y = at.y() - box.height() / 2;
-    if (a & Qt::AlignLeft) x = at.x();
-    if (a & Qt::AlignRight) x = at.x() - box.width();
-    if (a & Qt::AlignTop) y = at.y();
-    if (a & Qt::AlignBottom) y = at.y() - box.height();
-    const QRectF placed =
-        QRectF(x, y, box.width(), box.height()).marginsRemoved(QMarginsF(t->padding()));
-    if (!area.adjusted(-slack, -slack, slack, slack).contains(placed))
+    const QRectF placed = placedText(t, device);
+    if (!area.adjusted(-kSlack, -kSlack, kSlack, kSlack).contains(placed))
       out << QString("%1: '%2' runs off the plot").arg(where, t->text()).replace('\n', ' ');
     boxes << QPair<QRectF, QString>{placed, t->text()};
   }
@@ -204,6 +226,16 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
         out << QString("%1: '%2' overlaps '%3'")
                    .arg(where, boxes[i].second, boxes[j].second)
                    .replace('\n', ' ');
+}
+
+}  // namespace
+
+QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
+  QStringList out;
+  legendOverflows(plot, device, out);
+  axisOverflows(plot, device, out);
+  textElementOverflows(plot, device, out);
+  textItemOverflows(plot, device, out);
   return out;
 }
 

@@ -63,6 +63,137 @@ void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
     }
 }
 
+// The title, the results file and the device the run was recorded on.
+void titleSection(ReportPainter& rp, const ReportInputs& in, const RunDocument& doc) {
+  rp.heading("Kernel Workbench report", 20);
+  rp.paragraph(QString("Results: %1").arg(QFileInfo(in.model->source()).fileName()), 10,
+               Qt::darkGray);
+  rp.heading("Device", 13);
+  rp.paragraph(
+      QString("Recorded on %1 on %2\n%3")
+          .arg(doc.device ? QString::fromStdString(doc.device->name) : QString("an unknown device"),
+               recordedDate(doc), deviceBanner(doc)));
+  rp.paragraph(QString("Host %1 · %2 · %3 · wall %4 s · timer: %5")
+                   .arg(QString::fromStdString(doc.host), toolLine(doc),
+                        QString::fromStdString(doc.timestamp))
+                   .arg(doc.wallSeconds, 0, 'f', 1)
+                   .arg(timerLabel(doc)),
+               9, Qt::darkGray);
+}
+
+void violationParagraphs(ReportPainter& rp, const RunDocument& doc) {
+  const auto violations = progressionViolations(doc);
+  if (violations.empty() && !doc.cases.empty())
+    rp.paragraph("Progression: no stage is slower than the one before it.");
+  for (const auto& v : violations) {
+    // A 1-D violation in its family's unit: the GB/s of the two cases it names.
+    const CaseResult* from = violationCase(doc, v, v.from);
+    const CaseResult* to = violationCase(doc, v, v.to);
+    const bool vector = from && to && isVectorCase(*to);
+    rp.paragraph(
+        QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6%8")
+            .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
+                 QString::fromStdString(v.to))
+            .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
+            .arg(QString::fromStdString(v.from))
+            .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
+            .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
+                               : QString())
+            .arg(vector ? "GB/s" : "GFLOP/s")
+            .arg(v.explanation.empty() ? QString() : ". Explained: " + qtext(v.explanation)),
+        10, QColor(0xc0, 0x10, 0x10));
+  }
+}
+
+// Run-level checks: the cases, the known-answer test, conformance, a sweep, the progression.
+void summarySection(ReportPainter& rp, const RunDocument& doc) {
+  rp.heading("Summary", 13);
+  rp.paragraph(caseSummaryLine(doc));
+  if (const QString note = implausibleNote(doc); !note.isEmpty())
+    rp.paragraph(note, 10, QColor(0xc0, 0x10, 0x10));
+  if (doc.knownAnswer.ran)
+    rp.paragraph(QString("Known-answer test: %1 — %2")
+                     .arg(doc.knownAnswer.passed ? "passed" : "FAILED",
+                          QString::fromStdString(doc.knownAnswer.detail)));
+  if (doc.conformance) rp.paragraph(conformanceSummary(*doc.conformance));
+  if (doc.tuning)
+    rp.paragraph(QString("Tuning sweep of %1 at %2: %3 configurations, best %4")
+                     .arg(QString::fromStdString(doc.tuning->kernel),
+                          QString::fromStdString(shapeText(doc.tuning->shape)))
+                     .arg(doc.tuning->results.size())
+                     .arg(doc.tuning->best.empty() ? QString("none")
+                                                   : QString::fromStdString(doc.tuning->best)));
+  violationParagraphs(rp, doc);
+}
+
+// The summary table names every kernel; documents without timed cases list them instead.
+void kernelsSection(ReportPainter& rp, const ReportInputs& in, const RunDocument& doc,
+                    const QList<QString>& kernels) {
+  QStringList kernelLines;
+  for (const QString& id : kernels) {
+    const KernelInfo k = in.model->catalog().info(id);
+    kernelLines << QString("%1 — %2%3").arg(id, qtext(k.name), k.reference ? " (reference)" : "");
+  }
+  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) {
+    drawSummaryTable(rp, doc, in.model->baseline(), in.model->catalog());
+  } else if (!kernelLines.isEmpty()) {
+    if (!rp.fits(60)) rp.newPage();
+    rp.heading("Kernels", 13);
+    rp.paragraph(kernelLines.join('\n'), 9);
+  }
+}
+
+// Pages per shape (Progression, Timing): the first kMaxShapePages shapes with timed cases.
+void perShapePages(ReportPainter& rp, const ReportInputs& in, PlotPage* page, ShapeCombo* combo,
+                   const QString& title, const std::function<bool(const CaseResult&)>& counts) {
+  if (!page) return;
+  const RunDocument& doc = in.model->document();
+  page->setPrinting(true);
+  const auto chosen = combo->currentShape();
+  const CaseIndex index(doc);
+  int pages = 0, skipped = 0;
+  for (const Shape& s : shapesOf(doc)) {
+    bool any = false;
+    for (const KernelInfo& k : in.model->catalog().kernels())
+      if (const CaseResult* c = index.find(k.id, s); c && hasSpeed(*c) && counts(*c)) any = true;
+    if (!any) continue;
+    if (pages == kMaxShapePages) {
+      ++skipped;
+      continue;
+    }
+    ++pages;
+    combo->selectShape(s);
+    page->rebuildNow();
+    rp.newPage();
+    rp.heading(QString("%1 at %2").arg(title, sizeKeyText(s, false)));
+    rp.plot(page->plot());
+  }
+  if (skipped)
+    rp.paragraph(
+        QString("%1 more shapes are not drawn; open the results in kwb-gui.").arg(skipped));
+  if (chosen) combo->selectShape(*chosen);
+  page->setPrinting(false);
+}
+
+// Every plot: Progression and Timing at each shape, then the other plot pages.
+void plotPages(ReportPainter& rp, const ReportInputs& in) {
+  perShapePages(rp, in, in.progression, in.progression ? in.progression->shapeCombo() : nullptr,
+                "Progression", [&](const CaseResult& c) {
+                  return !in.model->catalog().info(QString::fromStdString(c.kernel)).reference;
+                });
+  perShapePages(rp, in, in.timing, in.timing ? in.timing->shapeCombo() : nullptr, "Timing",
+                [](const CaseResult&) { return true; });
+  for (PlotPage* page : in.plots) {
+    page->setPrinting(true);
+    for (QCustomPlot* plot : page->reportPlots()) {
+      rp.newPage();
+      rp.heading(page->name());
+      rp.plot(plot);
+    }
+    page->setPrinting(false);
+  }
+}
+
 }  // namespace
 
 QPageSize defaultReportPageSize() {
@@ -90,117 +221,11 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (!rp.ok())
     return QString("Could not write the report '%1': the file cannot be created.").arg(path);
 
-  rp.heading("Kernel Workbench report", 20);
-  rp.paragraph(QString("Results: %1").arg(QFileInfo(in.model->source()).fileName()), 10,
-               Qt::darkGray);
-  rp.heading("Device", 13);
-  rp.paragraph(
-      QString("Recorded on %1 on %2\n%3")
-          .arg(doc.device ? QString::fromStdString(doc.device->name) : QString("an unknown device"),
-               recordedDate(doc), deviceBanner(doc)));
-  rp.paragraph(QString("Host %1 · %2 · %3 · wall %4 s · timer: %5")
-                   .arg(QString::fromStdString(doc.host), toolLine(doc),
-                        QString::fromStdString(doc.timestamp))
-                   .arg(doc.wallSeconds, 0, 'f', 1)
-                   .arg(timerLabel(doc)),
-               9, Qt::darkGray);
-  rp.heading("Summary", 13);
-  rp.paragraph(caseSummaryLine(doc));
-  if (const QString note = implausibleNote(doc); !note.isEmpty())
-    rp.paragraph(note, 10, QColor(0xc0, 0x10, 0x10));
-  if (doc.knownAnswer.ran)
-    rp.paragraph(QString("Known-answer test: %1 — %2")
-                     .arg(doc.knownAnswer.passed ? "passed" : "FAILED",
-                          QString::fromStdString(doc.knownAnswer.detail)));
-  if (doc.conformance) rp.paragraph(conformanceSummary(*doc.conformance));
-  if (doc.tuning)
-    rp.paragraph(QString("Tuning sweep of %1 at %2: %3 configurations, best %4")
-                     .arg(QString::fromStdString(doc.tuning->kernel),
-                          QString::fromStdString(shapeText(doc.tuning->shape)))
-                     .arg(doc.tuning->results.size())
-                     .arg(doc.tuning->best.empty() ? QString("none")
-                                                   : QString::fromStdString(doc.tuning->best)));
-  const auto violations = progressionViolations(doc);
-  if (violations.empty() && !doc.cases.empty())
-    rp.paragraph("Progression: no stage is slower than the one before it.");
-  for (const auto& v : violations) {
-    // A 1-D violation in its family's unit: the GB/s of the two cases it names.
-    const CaseResult* from = violationCase(doc, v, v.from);
-    const CaseResult* to = violationCase(doc, v, v.to);
-    const bool vector = from && to && isVectorCase(*to);
-    rp.paragraph(
-        QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6%8")
-            .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
-                 QString::fromStdString(v.to))
-            .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
-            .arg(QString::fromStdString(v.from))
-            .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
-            .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
-                               : QString())
-            .arg(vector ? "GB/s" : "GFLOP/s")
-            .arg(v.explanation.empty() ? QString() : ". Explained: " + qtext(v.explanation)),
-        10, QColor(0xc0, 0x10, 0x10));
-  }
-  QStringList kernelLines;
+  titleSection(rp, in, doc);
+  summarySection(rp, doc);
   const QList<QString> kernels = kernelsOf(doc, in.model->catalog());
-  for (const QString& id : kernels) {
-    const KernelInfo k = in.model->catalog().info(id);
-    kernelLines << QString("%1 — %2%3").arg(id, qtext(k.name), k.reference ? " (reference)" : "");
-  }
-  // The summary table names every kernel; documents without timed cases list them instead.
-  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) {
-    drawSummaryTable(rp, doc, in.model->baseline(), in.model->catalog());
-  } else if (!kernelLines.isEmpty()) {
-    if (!rp.fits(60)) rp.newPage();
-    rp.heading("Kernels", 13);
-    rp.paragraph(kernelLines.join('\n'), 9);
-  }
-
-  // Pages per shape (Progression, Timing): the first kMaxShapePages shapes with timed cases.
-  auto perShape = [&](PlotPage* page, ShapeCombo* combo, const QString& title,
-                      const std::function<bool(const CaseResult&)>& counts) {
-    if (!page) return;
-    page->setPrinting(true);
-    const auto chosen = combo->currentShape();
-    const CaseIndex index(doc);
-    int pages = 0, skipped = 0;
-    for (const Shape& s : shapesOf(doc)) {
-      bool any = false;
-      for (const KernelInfo& k : in.model->catalog().kernels())
-        if (const CaseResult* c = index.find(k.id, s); c && hasSpeed(*c) && counts(*c)) any = true;
-      if (!any) continue;
-      if (pages == kMaxShapePages) {
-        ++skipped;
-        continue;
-      }
-      ++pages;
-      combo->selectShape(s);
-      page->rebuildNow();
-      rp.newPage();
-      rp.heading(QString("%1 at %2").arg(title, sizeKeyText(s, false)));
-      rp.plot(page->plot());
-    }
-    if (skipped)
-      rp.paragraph(
-          QString("%1 more shapes are not drawn; open the results in kwb-gui.").arg(skipped));
-    if (chosen) combo->selectShape(*chosen);
-    page->setPrinting(false);
-  };
-  perShape(in.progression, in.progression ? in.progression->shapeCombo() : nullptr, "Progression",
-           [&](const CaseResult& c) {
-             return !in.model->catalog().info(QString::fromStdString(c.kernel)).reference;
-           });
-  perShape(in.timing, in.timing ? in.timing->shapeCombo() : nullptr, "Timing",
-           [](const CaseResult&) { return true; });
-  for (PlotPage* page : in.plots) {
-    page->setPrinting(true);
-    for (QCustomPlot* plot : page->reportPlots()) {
-      rp.newPage();
-      rp.heading(page->name());
-      rp.plot(plot);
-    }
-    page->setPrinting(false);
-  }
+  kernelsSection(rp, in, doc, kernels);
+  plotPages(rp, in);
   if (!doc.cases.empty()) {
     rp.newPage();
     drawCorrectnessGrid(rp, doc, kernels);
