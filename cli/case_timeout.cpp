@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "case_timeout.h"
 
 #include "interrupt.h"

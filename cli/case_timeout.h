@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --case-timeout (docs/BRING_YOUR_OWN.md, "Faults"): a kernel that never ends (an endless loop
 // in a user's kernel) cannot be stopped inside the process; the device is freed only when the

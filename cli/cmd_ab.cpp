@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb ab: two kernels, or two versions of a user's kernel, timed interleaved in one run
 // (docs/MEASUREMENT.md, "A/B in one run").
 #include <iostream>

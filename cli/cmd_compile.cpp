@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb compile --source f.cu: compile and check a user kernel without a GPU (NVRTC needs none).
 #include <iostream>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb conformance — the sub-group (warp tile) conformance suite (docs/CONFORMANCE.md) on one
 // device.
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "commands.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb profile: one case under Nsight Compute (--set full), its report kept beside the results,
 // and the figures a kernel engineer reads first (docs/MEASUREMENT.md, "Profiling one case").
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb tune — the tuning sweep of one tunable kernel on one or more shapes: a plan over the
 // kernel as registered ("default") and its compile-time configurations, shape by shape, run by
 // the case loop of `kwb run` (cuda::runPlan): each is verified, the ones that pass are timed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb verify: the correctness pipeline alone (canary, tolerance, negative control, alpha/beta)
 // over a suite, as a pass/fail table: the case loop of `kwb run` (cuda::runPlan) with no timing.
 

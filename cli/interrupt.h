@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Ctrl-C and SIGTERM for commands that run for a while (docs/PROTOCOL.md, "Interrupting a
 // run"): the signal sets a flag the engine polls between samples and cases; a run that has not

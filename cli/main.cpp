@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb — the Kernel Workbench engine. No Qt; the GUI drives it over --stream.
 #include <cstdio>
 #include <exception>

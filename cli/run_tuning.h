@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kwb run --tuning FILE: the cases of the kernel a `kwb tune` document tuned run the
 // configuration their shape's bucket chose (kwb/tune_buckets.h); every other case is as without.

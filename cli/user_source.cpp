@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "user_source.h"
 
 #include <iostream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // --source and its launch options, shared by kwb run and kwb compile (docs/BRING_YOUR_OWN.md).
 #include <CLI/CLI.hpp>

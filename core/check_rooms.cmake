@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a core source includes a header of a higher room than its own, includes a header
 # no room holds, or lies outside every room. Run: cmake -DCORE_DIR=<dir> -P check_rooms.cmake
 # Includes do not name the room ("kwb/results.h"): a header's room is the room whose include/

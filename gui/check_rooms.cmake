@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a GUI source includes from a higher room than its own, or names a GUI header
 # without its room. Run: cmake -DGUI_DIR=<dir holding the rooms> -P check_rooms.cmake
 # The room order, lowest first, is the one in gui/CMakeLists.txt and docs/GUI.md.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a kernel source includes from core/cuda beyond what kernels may use (see
 # docs/ARCHITECTURE.md, "What a kernel may include"): kwb/cuda/check.h everywhere (a failed
 # CUDA call becomes the CudaError the case loop records, sticky or not) and kwb/cuda/cublas_gemm.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // conformance.subgroup — the SYCL sub-group test plan on CUDA tiles (docs/CONFORMANCE.md).
 //
 // A SYCL sub-group maps to cooperative_groups::thread_block_tile<T> of the thread block;

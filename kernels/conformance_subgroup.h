@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // conformance.subgroup: the sub-group (warp tile) probe of the SYCL sub-group test plan,
 // mapped to cooperative_groups::thread_block_tile (docs/CONFORMANCE.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cuBLAS references: what the progression is measured against. Row-major operands are
 // passed to column-major cuBLAS as their transposes: Cᵀ (N×M) = Bᵀ (N×K) · Aᵀ (K×M), B
 // first, no transposition flags, leading dimensions N, K, N.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The descriptor factories of every kernel kwb registers, one per file named after its id
 // (sgemm.warp_tiled lives in sgemm_warp_tiled.cu), and the launchers one stage borrows from

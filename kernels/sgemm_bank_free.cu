@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 3: sgemm.tiled with a bank-conflict-free shared-memory layout; nothing else changes,
 // so the difference in speed is the conflicts alone.
 //

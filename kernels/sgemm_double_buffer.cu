@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 4: sgemm.bank_free with two shared-memory stages filled by cp.async. While the block
 // computes tile t from one stage, the copy engine of the SM (LDGSTS, sm_80+) moves tile t + 1
 // from global memory straight into the other stage; no registers carry it and no thread waits

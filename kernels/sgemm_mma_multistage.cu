@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sgemm.mma_multistage — stage 8: the default configuration of the mma.sync kernel
 // (sgemm_mma_multistage.cuh holds the kernel; kernels/tune instantiates the other
 // configurations).

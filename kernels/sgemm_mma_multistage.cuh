@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // sgemm.mma_multistage — stage 8: FP16 in, FP32 accumulate on the tensor cores through
 // mma.sync.m16n8k16, fragments loaded with ldmatrix, tiles brought in by a STAGES-deep

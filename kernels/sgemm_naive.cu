@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 1: one thread per element of C, every operand read straight from global memory.
 #include <cstdint>
 

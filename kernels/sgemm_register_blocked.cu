@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sgemm.register_blocked — stage 6: 2-D block tiling with register blocking and 16-byte loads
 // (siboehm's kernel 6), with stage 4's pipelining kept and a smaller tile for small grids.
 //

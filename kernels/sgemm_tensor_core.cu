@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 5: tensor cores through WMMA (16×16×16 fragments), FP16 inputs, FP32 accumulation.
 // A block of 4 warps computes a 64×64 tile of C; each warp a 32×32 sub-tile as 2×2
 // accumulator fragments, so every A and B fragment loaded feeds two MMAs. Small shapes take a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 2: shared-memory tiles and 2-D register blocking. A block computes a BM×BN tile of C;
 // per step it stages a BM×BK slice of A and a BK×BN slice of B in shared memory, and each
 // thread accumulates a TM×TN micro-tile in registers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sgemm.warp_tiled — stage 7: the default configuration of the warp-tiled kernel
 // (sgemm_warp_tiled.cuh holds the kernel; kernels/tune instantiates the other configurations).
 //

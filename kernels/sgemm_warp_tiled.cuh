@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // sgemm.warp_tiled — stage 7: warp tiling on top of register blocking (siboehm's kernel 10),
 // with double-buffered shared memory and the next tiles prefetched into registers.

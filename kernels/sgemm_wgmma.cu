@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // sgemm.wgmma — stage 9: Hopper warpgroup MMA (FP16 in, FP32 accumulate), built only for sm_90a.
 //
 // Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and

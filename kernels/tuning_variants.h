@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The compile-time configurations of the tunable kernels. kernels/tune/tune.cmake is their one
 // list: it generates a translation unit per configuration from one template per kernel, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Adds the SPDX licence line to every source file that lacks it, or (with --check) lists them.
 
 usage: add-spdx.py [--check]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times kwb-gui opening documents of many distinct shapes (headless).
 
 Builds documents of N distinct shapes from the bundled spec-benchmark sample (its cases are

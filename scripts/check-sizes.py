@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Holds the tree to its size rule: no source file over 500 lines and no function over 80 lines.
 
 usage: check-sizes.py DIR [DIR ...]

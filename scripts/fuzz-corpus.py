@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the seed corpora of the fuzz targets (tests/fuzz) into DIR/<target>/.
 
 Seeds come from resources/ and tests/data/. The recorded documents and streams are megabytes;

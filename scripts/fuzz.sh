@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets of tests/fuzz (clang, AddressSanitizer + UndefinedBehaviorSanitizer)
 # and runs each for SECONDS (default 60), one after the other, from seed corpora made out of
 # resources/ and tests/data/ (scripts/fuzz-corpus.py).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The full GPU check in one call (docs/VALIDATION.md): build the engine and tests (no Qt),
 # run the gpu-labelled tests, and the checks and benchmarks named by the arguments.
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages Kernel Workbench needs to build, test and run its GUI.
 # Idempotent: installs only what is missing. Works as root or through sudo.
 # clang and libclang-rt-dev (libFuzzer, sanitizer runtimes) build the fuzz targets (scripts/fuzz.sh);

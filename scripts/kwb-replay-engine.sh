@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # An engine for kwb-gui that replays recorded runs instead of running kernels: each
 # `run --stream ...` it is asked for is answered by `kwb replay` of the next recorded event
 # stream (`kwb run --stream` output, recorded on a GPU machine), so the GUI can be driven, and

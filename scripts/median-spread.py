@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Spread of each case's median across repeated runs of the same suite.
 
 Usage: median-spread.py run1.json run2.json [run3.json ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """kwb's timers against Nsight Compute's gpu__time_duration, case by case.
 
 Usage: ncu-compare.py KWB OUTDIR kernel:shape [kernel:shape ...]

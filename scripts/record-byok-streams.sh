@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Records, on a GPU machine, the event streams that drive the GUI's bring-your-own-kernel
 # screenshot (docs/BRING_YOUR_OWN.md, "In the GUI"): the example kernel run before and after
 # an edit, with exactly the engine command line kwb-gui uses for that request, and the stderr

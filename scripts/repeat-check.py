@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """How repeatable are several `kwb run --json` results documents of one build?
 
 Usage: repeat-check.py [--kwb PATH] [--json OUT] [--require] run1.json run2.json [run3.json ...]

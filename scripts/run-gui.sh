@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up a fresh machine, builds, and starts the workbench. With no GPU it opens the
 # bundled sample results recorded on a real GPU.
 set -euo pipefail

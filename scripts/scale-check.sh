@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # GPU check of verification at scale (docs/VALIDATION.md "On the device", docs/MEASUREMENT.md
 # "Bounded cases"): wall time and host peak RSS of the four-kernel run at large shapes, the
 # budget skip, Ctrl-C, compute-sanitizer on ragged shapes, the GPU tests and the spec suites.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Sets up a fresh machine and runs every test: the README's test command, and what CI runs.
 # GPU tests skip with a visible reason on machines without a CUDA device.
 set -euo pipefail

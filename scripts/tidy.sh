@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # clang-tidy 14 with the checks of .clang-tidy over the host .cpp files of core/, cli/, gui/
 # and kernels/ (not the .cu files), in parallel. Any warning fails; silent when clean.
 # Usage: scripts/tidy.sh [build dir, default build]. Reads <build>/compile_commands.json, which

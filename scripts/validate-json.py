@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Validates every JSON file under resources/ against the schema its kind requires.
 
 Presets (resources/presets/*.json), results documents (resources/samples/*.json) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cases verified and waiting to be timed together (docs/MEASUREMENT.md, "Rounds"): the case
 // loop verifies case by case into a block, then times the whole block in interleaved rounds,
@@ -14,11 +15,11 @@
 namespace kwb::cuda {
 
 struct PendingCase {
-  std::size_t index = 0;         // in the plan
-  CaseResult result;             // verified (or failed, skipped, errored: then nothing is timed)
-  std::shared_ptr<void> inputs;  // what the timed launches read; freed with the block
+  std::size_t index = 0;           // in the plan
+  CaseResult result;               // verified (or failed, skipped, errored: then nothing is timed)
+  std::shared_ptr<void> inputs;    // what the timed launches read; freed with the block
   std::unique_ptr<Timing> timing;  // null when the case is not timed
-  Measurement measured;  // filled by the block's rounds (status error: a sample failed)
+  Measurement measured;            // filled by the block's rounds (status error: a sample failed)
   // Runs after timing on the case's own result (a user kernel's second seed); may change it.
   std::function<void(CaseResult&)> afterTiming;
   std::size_t deviceBytes = 0;  // held by `inputs`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The figures of a timed case: its measurement copied in, throughput, % of cuBLAS.
 #include "kwb/cuda/runner.h"
 #include "kwb/family.h"

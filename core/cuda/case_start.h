@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Starting a case of a run (the case loop, runner.cpp; kwb ab's other build, peer_server.cpp):
 // what the run shares, and the verification that readies a case for the rounds.

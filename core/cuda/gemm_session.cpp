@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kwb/cuda/gemm_session.h"
 
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kwb/cuda/nvml_sampler.h"
 
 #include <cuda_runtime_api.h>

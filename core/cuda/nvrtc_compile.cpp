@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVRTC compilation of a user kernel to PTX, with an on-disk cache keyed by source and options.
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // kwb ab against another build of kwb (docs/MEASUREMENT.md, "Two builds of kwb"): the other
 // build runs as a child process (`kwb ab-peer`) on the same GPU. It verifies its kernel at each

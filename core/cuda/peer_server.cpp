@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kwb ab-peer`: the other build's side of kwb ab across builds (peer.h).
 #include <istream>
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // FP64 reference GEMM: deliberately the simplest correct code (one thread per element of C,
 // no tiling), so it can be trusted by reading it. Fast enough: it only runs once per
 // (shape, seed) to check the cuBLAS references.

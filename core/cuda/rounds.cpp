@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rounds of a run (docs/MEASUREMENT.md, "Rounds"): samples of every case spread over the
 // run, interleaved with the cases they are compared with.
 #include <algorithm>

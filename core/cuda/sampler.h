@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One timing sample in each timer mode; the measurement loop (measure.cpp) decides how many.
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A compiled user kernel as a KernelDescriptor: LaunchFn is a plain function pointer, so each
 // loaded kernel gets a slot in a fixed table and a launcher instantiated for that slot.
 // Driver calls go through cudaGetDriverEntryPointByVersion, so kwb does not link libcuda

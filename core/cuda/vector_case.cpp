@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case loop's 1-D branch (reduce, scan): plan order, one case, the known-answer tests.
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kwb-gui --source F.cu --engine KWB --kernels K,... --shapes S,... --screenshot out.png`:
 // the hot-reload loop of a user kernel, headless. The kernel runs once through the engine,
 // the file is saved again unchanged (what an editor's save does to the watcher), the watcher's

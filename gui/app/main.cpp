@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb-gui — the Kernel Workbench window, or headless reports and screenshots.
 #include <QApplication>
 #include <QCommandLineParser>

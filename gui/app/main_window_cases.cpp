@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The detail dialog of one case, with Nsight Compute profiling beside the open results.
 #include <QDir>
 #include <QFileInfo>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow: the engine's probes (`kwb list`, `kwb device`) and runs, all through
 // EngineDriver and RunController (construction is in main_window.cpp).
 #include <QFileInfo>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow: opening, saving, exporting and watching files, and files dropped on the window
 // (construction is in main_window.cpp).
 #include <QFile>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow: the menus, recent files and saved settings (construction is in main_window.cpp).
 #include <QCloseEvent>
 #include <QFileDialog>

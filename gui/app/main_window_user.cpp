@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow: a kernel of the user's own, run from its .cu file (docs/BRING_YOUR_OWN.md, "In
 // the GUI"). Opening it lists user.<stem>; every save recompiles it and runs the last request
 // again; a failed compile keeps the last good results on screen and lists the errors; a good

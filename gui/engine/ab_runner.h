@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `kwb ab` for the bring-your-own loop (docs/BRING_YOUR_OWN.md, "In the GUI"): this save of a
 // user kernel timed against the last good one, interleaved in one engine process

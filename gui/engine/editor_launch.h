@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // "Open in editor" for a user kernel's source (docs/BRING_YOUR_OWN.md, "In the GUI").
 #include <QString>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Copies of a user kernel's .cu as each run compiled it (docs/BRING_YOUR_OWN.md, "In the GUI"),
 // so `kwb ab` can time this save against the last good one after the file has changed again.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Hot reload of a user kernel (docs/BRING_YOUR_OWN.md): watches one .cu file and says when it
 // was saved, once per save, so the window can re-run the selected shapes through the engine

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/ab_lines.h"
 
 namespace kwb::gui {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the "Your kernel" box says of a `kwb ab` report (docs/BRING_YOUR_OWN.md, "In the
 // GUI"): per size, B / A (this save's time over the last good save's), its 95% CI and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the pages need to show cases of every problem family (docs/GUI.md, "Problem families").
 // GEMM cases are keyed by their Shape; a 1-D case (reduce, scan) has no shape, so the pages

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The engine's compile errors for a user kernel (docs/BRING_YOUR_OWN.md, "Compile errors"):
 // `kwb run --source F.cu` exits 2 before its first event and prints each diagnostic on stderr

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One kernel's result in this run next to the previous run's (the hot-reload loop of a user
 // kernel, docs/BRING_YOUR_OWN.md "In the GUI"): GFLOP/s and the change in %. Two separate

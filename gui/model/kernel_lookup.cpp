@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "model/kernel_lookup.h"
 
 #include "kwb/results_json.h"

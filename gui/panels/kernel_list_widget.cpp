@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "panels/kernel_list_widget.h"
 
 #include <QHeaderView>

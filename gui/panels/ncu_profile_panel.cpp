@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "panels/ncu_profile_panel.h"
 
 #include <QDir>

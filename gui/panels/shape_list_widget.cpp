@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "panels/shape_list_widget.h"
 
 #include <QHBoxLayout>

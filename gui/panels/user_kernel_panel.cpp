@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "panels/user_kernel_panel.h"
 
 #include <QFileInfo>

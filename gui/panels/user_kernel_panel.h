@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The left panel's "Your kernel" box (docs/BRING_YOUR_OWN.md, "In the GUI"): the watched .cu,
 // what the last save did, the kernel's result in the last good run, this save against the last

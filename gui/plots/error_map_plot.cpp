@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "plots/error_map_plot.h"
 
 #include <QToolTip>

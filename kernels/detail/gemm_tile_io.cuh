@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device helpers shared by the register-blocked, warp-tiled and mma.sync stages: how a tile
 // load treats the matrix edge, and the order in which blocks walk the output tiles.

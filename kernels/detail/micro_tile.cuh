@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The register micro-tile shared by the 64×64 and 32×32 teaching stages (tiled, bank_free,
 // double_buffer): the thread layout, the inner product over one shared-memory tile, and the

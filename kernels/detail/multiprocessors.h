@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Host helpers shared by launchers that size their work to the GPU: a per-device cache of a
 // device property (a launch must not pay an attribute query; the value never changes while the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // TMA tensor maps for host launchers (sgemm.wgmma): cuTensorMapEncodeTiled, a driver API
 // function, fetched through the runtime so the library needs no -lcuda.

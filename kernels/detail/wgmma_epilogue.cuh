@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // sgemm.wgmma's epilogues (sm_90a): how a consumer warpgroup's accumulators reach C, through
 // the TMA unit (beta = 0) or straight from registers (any beta). Included by sgemm_wgmma.cu.

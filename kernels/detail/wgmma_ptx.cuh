@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The PTX of sgemm.wgmma (sm_90a): mbarriers, TMA bulk tensor copies, shared-memory matrix
 // descriptors and the warpgroup MMA instructions, as inline-asm wrappers. Included by

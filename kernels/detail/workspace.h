@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A scratch buffer a launcher keeps on each device between launches (sgemm.warp_tiled's
 // split-K partial sums), rather than cudaMallocAsync per launch: the default memory pool's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reduce family's reference: cub::DeviceReduce::Sum, its temporary storage taken from the
 // launch's scratch. CUB sizes that storage itself: called with a null storage pointer it only
 // writes the byte count (no allocation, no launch), which is what scratchBytes returns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 1: every element goes straight to one global atomicAdd on the result. Correct and
 // simple, and as slow as a reduction can be: all the atomics hit one address, so the L2 slice
 // that owns it serialises them; the GPU does one addition at a time, not one per thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 5: the vectorised loads of stage 4, with the block-wide step done by cub::BlockReduce
 // (warp shuffles and one shared exchange, tuned per architecture) and no atomics at all. A
 // persistent grid, as many blocks as fit on the device at once (multiprocessors x occupancy),

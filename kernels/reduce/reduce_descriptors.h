@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The reduce family (sum of float or int32), one file per stage named after its id, in teaching
 // order, then the CUB reference. registry.cpp lists them after the GEMM kernels.

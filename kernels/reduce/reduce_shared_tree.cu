@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 2: each block sums its own 256 elements in shared memory, halving the active threads at
 // every level (a tree of 8 levels), and only thread 0 touches the result: one atomic per 256
 // elements instead of one per element. Each level costs a __syncthreads, and in the last five

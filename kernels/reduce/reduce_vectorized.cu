@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 4: the same shape as the warp-shuffle stage, but every load moves 16 bytes (float4 /
 // int4) and each thread issues four of them before adding any. A reduction is bound by how
 // many bytes are in flight to DRAM: with one 4-byte load per thread per trip, the

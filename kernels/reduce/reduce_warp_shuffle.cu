@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 3: two changes on the shared-memory tree. (1) Fewer, busier threads: a grid of a few
 // blocks per multiprocessor loops over the input, so each thread adds many elements in a
 // register before any cooperation, and there are a few thousand atomics in all instead of n/256.

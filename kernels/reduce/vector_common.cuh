@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every reduce and scan kernel shares: the element types' addition (int32 wraps), 16-byte
 // vector types, a warp sum, the launcher's switch on the element type, and grid sizing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The recursive block-sums pass of the two per-block scans (Hillis-Steele, Blelloch): each
 // block scans its tile and writes the tile's total; the totals are scanned the same way (one

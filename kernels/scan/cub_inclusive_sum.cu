@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scan family's reference: cub::DeviceScan::InclusiveSum (a decoupled look-back scan),
 // temporary storage from the launch's scratch, sized by CUB's own null-pointer query.
 #include <cub/device/device_scan.cuh>

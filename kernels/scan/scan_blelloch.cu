@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 2: Blelloch's work-efficient scan per block. An up-sweep builds a tree of partial sums
 // in place (n - 1 additions), the root is cleared, and a down-sweep pushes prefixes back down
 // (another n - 1): O(n) work instead of Hillis-Steele's O(n log n), and each thread handles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 4: single-pass scan with decoupled look-back (Merrill & Garland, "Single-pass Parallel
 // Prefix Scan with Decoupled Look-back", 2016). Reduce-then-scan reads the input twice; here
 // each element is read once and written once (2n, the minimum). Each tile publishes a status

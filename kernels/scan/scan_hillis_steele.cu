@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 1: Hillis-Steele per block. One element per thread in shared memory; at step d every
 // thread adds the value 2^d places to its left, so after log2(512) = 9 steps each holds the sum
 // of everything before it in the block. Simple and fully parallel, but not work-efficient:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stage 3: reduce-then-scan, three kernels over tiles of 4096 elements held in registers.
 // (1) every block sums one tile (16-byte loads, no shared-memory tree) and writes the total;
 // (2) one block scans the tile totals; (3) every block loads its tile again, scans it in

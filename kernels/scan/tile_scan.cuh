@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The tile of the two fast scans (reduce-then-scan, decoupled look-back): 256 threads, each
 // loading four 16-byte vectors, a tile of 4096 elements. Vector k of thread t holds elements

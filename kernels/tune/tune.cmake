@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Tuning configurations of the tunable kernels (kwb tune). This file is the one list of which
 # kernels are tunable and with which configurations: it generates tune_configs.inc, the table
 # kernels/registry.cpp reads to mark a descriptor tunable and tuning_variants.cpp reads to hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb: entry=hgemm_simple block=16x16 tile=16x16 precision=fp16
 //
 // The FP16-input variant of the bring-your-own contract (docs/BRING_YOUR_OWN.md): A and B are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb: entry=sgemm_tiled_user block=256x1 tile=64x64
 //
 // The built-in stage sgemm.tiled (kernels/sgemm_tiled.cu with kernels/detail/micro_tile.cuh),

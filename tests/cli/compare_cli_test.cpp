@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb compare: verdicts per case and the regression gate, on the bundled H100 sample and a
 // copy of it with one case planted slower.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb compile: NVRTC needs no GPU, so these run everywhere CI runs.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CLI tests of run, replay and export that need no GPU: bad input is refused before the
 // device is touched, recorded streams replay byte for byte, documents export.
 #include <gtest/gtest.h>

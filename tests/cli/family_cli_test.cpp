@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kwb run/verify --family ... --sizes ...` and `kwb list` by family: the command line's side of
 // the problem families (docs/FAMILIES.md). Bad input exits 2 naming it, before any device work.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Ctrl-C without a GPU: `kwb replay` paces a recorded stream like a run, and stops on SIGINT
 // the way `kwb run` does (cli/interrupt.h): quickly, with exit code kExitInterrupted, the
 // lines already written kept. `kwb run` itself is interrupted in scripts/scale-check.sh.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb profile against a stand-in for ncu: a script that answers the two calls kwb makes
 // (the profiled run, which writes the report, and --import, which prints the raw table).
 #include <gtest/gtest.h>

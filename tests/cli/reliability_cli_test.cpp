@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CLI on hostile input (docs/RELIABILITY.md): exit 2 naming the input, nothing lost, no
 // hang; options are validated before anything runs. None of these needs a GPU.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the built `kwb` with an argument list (no shell) and captures both streams.
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kwb tune --shapes` and `kwb run --tuning` on the command line: bad input exits 2 naming it,
 // before any device work (with no GPU, exit 3 means the input was accepted).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ChildProcess: lines to and from a child, with a time limit and a clear end (kwb ab's other
 // build of kwb runs through it).
 #include "kwb/child_process.h"

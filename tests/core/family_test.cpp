@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Problem families (kwb/family.h): sizes, work and derived figures, schema 4 and the reading
 // of older documents, 1-D suites, and the keying of progression and comparison by size.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A results document names its kernels: a kernel no reader has ever seen keeps its name and
 // stage, and a document written before the list gets its entries from the compatibility table.
 #include <gtest/gtest.h>

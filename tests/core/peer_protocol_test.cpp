@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What travels between kwb ab and the other build (core/cuda/peer.h): the measurement options
 // one way, a measurement back, unchanged; a measurement whose samples and rounds disagree in
 // length is refused.

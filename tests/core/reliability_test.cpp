@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Foreign bytes never crash, hang or lose a file (docs/RELIABILITY.md): every loader turns any
 // problem into an InputError naming the input, integers read are range-checked, shapes read
 // follow the typed rules, inputs are bounded, and writes are atomic, unique and keep the target.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small, fully populated results document for the I/O tests.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kwb/throttle_filter.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Timer names, the timer fields of a results document, reading schema 1 documents, and the
 // verdicts of comparing two runs.
 #include <gtest/gtest.h>

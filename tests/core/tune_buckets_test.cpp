@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The choice of a configuration per shape bucket (kwb/tune_buckets.h), with bounds worked out
 // by hand: 512³ does 2^28 FLOPs, 1024³ 2^31, 2048³ 2^34 and 4096³ 2^37.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Honest uncertainty (kwb/replicates.h), paired ratios (kwb/paired.h), the verdict rule
 // (kwb/verdict_rule.h), profiler detection and the A/B report: pure functions, no GPU.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The status rules of the verification pipeline, without a GPU: each check must be able to
 // fail a case on its own.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: an event stream (kwb run --stream as kwb-gui reads it, kwb replay).
 // Each line is parsed alone, as the GUI does, and the events read drive a DocumentBuilder; every
 // event read must write back as a line that reads again to the same text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: a preset file (kwb run --suite FILE, resources/presets).
 #include "fuzz_support.h"
 #include "kwb/family.h"

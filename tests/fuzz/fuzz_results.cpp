@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: a results document (kwb run --json, kwb-gui --open, kwb export).
 // Every document read must also export to CSV and Markdown, and write back as a document that
 // reads again to the same text (no value is written that the reader refuses).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: shapes as typed (--shapes, the GUI's shape box): a list, and each item alone.
 // Every shape read is in range and reads back from its own text.
 #include "fuzz_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every fuzz target promises: foreign bytes are either read, or refused with an InputError
 // that names the input. Any other exception escapes to libFuzzer, which reports it as a crash

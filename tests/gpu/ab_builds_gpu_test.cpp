@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb ab against another build of kwb (--against-kwb), through the built kwb: the built kwb
 // is its own "other build" here, so A and B are the same code and the ratio's known answer is
 // 1 (SAME); a slower stage there against a faster one here is FASTER; a program that is not a

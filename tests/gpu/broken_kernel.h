@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A deliberately broken SGEMM for the proof tests only (never in the user registry).
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Proof that the pipeline catches real bugs: a kernel that skips the last partial tile must
 // fail verification, and pass only where the bug cannot bite.
 #include "broken_kernel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bounded cases through the runner: a case whose estimate exceeds --max-case-seconds is
 // skipped before it starts, with the estimate and the rate's source in its message.
 #include <gtest/gtest.h>

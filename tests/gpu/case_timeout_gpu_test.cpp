@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --case-timeout through the real engine: a user kernel that never returns ends its case as an
 // error within the limit, the case before it is kept, the rest are not run, and the stream
 // ends without `done` (so the GUI starts a new engine for the cases left, as after a crash).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // conformance.subgroup on the device: the SYCL sub-group plan (docs/CONFORMANCE.md) on CUDA tiles.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The device half of verification against its host oracle: generation (seededMatrix) and the
 // one-pass comparison (compareMatrices) on planted errors, and one reference per shape.
 #include <cuda_runtime_api.h>

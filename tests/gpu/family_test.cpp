@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The 1-D families through the one case loop (cuda::runPlan) with test-only kernels
 // (vector_test_kernels.h): every size passes, figures come from the declared work, and the
 // pipeline's checks catch planted faults (canary, int32 exactness, scan order, known answers).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Test-only kernels that fail on purpose (never in the user registry). Both throw CudaError.
 struct CUstream_st;

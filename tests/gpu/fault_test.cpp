@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A kernel fault is isolated to its case (docs/RELIABILITY.md): a failed launch is an
 // `error` and the run goes on; a lost context ends the run cleanly, the cases left skipped
 // with the reason, the done event sent and the document returned.

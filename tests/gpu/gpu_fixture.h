@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Base fixture of every GPU test: skips with a visible reason when there is no device.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "measure_kernels.h"
 
 #include "kwb/cuda/check.h"

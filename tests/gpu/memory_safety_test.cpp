@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory-safety property: no CUDA error, no leaked device memory, resources released (RAII).
 #include <cuda_runtime_api.h>
 

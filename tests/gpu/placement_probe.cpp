@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Does where a case's buffers land in device memory move its median? For one kernel and shape,
 // prepares the case `placements` times, keeping every earlier allocation alive so each set
 // lands at new addresses, and times each set twice with the default timer. If the two timings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one case loop (cuda::runPlan) in its three uses: a run times what verified, a verify plan
 // times nothing, a plan over configurations carries each configuration in its case.
 #include <gtest/gtest.h>

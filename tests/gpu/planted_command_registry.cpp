@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb_planted: the kwb commands (the kwb_cli objects) with the registry plus the planted
 // out-of-bounds read, so `kwb_planted verify --kernels test.planted_oob_read` runs it. Test
 // builds only; kwb itself links cli/command_registry.cpp, the registry alone.

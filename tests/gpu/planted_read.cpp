@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "planted_read.h"
 
 #include "kwb/cuda/check.h"

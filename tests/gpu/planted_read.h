@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The descriptor of the planted out-of-bounds read (planted_read_kernel.h), registered only in
 // test binaries: test_sgemm's PlantedRead suite and kwb_planted (tests/gpu/CMakeLists.txt).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A test-only SGEMM with a planted out-of-bounds read that leaves C right (never in the user
 // registry): only compute-sanitizer catches it (sanitizer_test.cpp). CUDA side, no core headers.

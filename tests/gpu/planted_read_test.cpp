@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The planted out-of-bounds read (planted_read_kernel.h) is invisible to the verification
 // pipeline: C is right, so every check passes it. Only compute-sanitizer catches it
 // (test_sanitizer, Sanitizer.MemcheckFailsOnThePlantedRead).

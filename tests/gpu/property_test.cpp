@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Correctness property: for random 1 ≤ M, N, K ≤ 2048 every kernel matches its reference.
 // The triples come from a seeded generator; set KWB_SEED to replay a failure (the seed is
 // printed with every failure).

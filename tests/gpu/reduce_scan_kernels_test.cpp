@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every registered reduce and scan kernel (stages and CUB references), parameterised over the
 // registry so a new stage is covered the day it is registered:
 // - the full correctness pipeline (canary, FP64 / exact int reference, negative control) at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sanitizer tests' own logic, without a GPU (label cpu): reading a compute-sanitizer log,
 // the verdict of expectClean, and the process plumbing through a stand-in for the tool.
 #include <gtest/gtest-spi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // compute-sanitizer over a `kwb verify` process, for test_sanitizer: finding the tool, running
 // it with a deadline, reading its log, and the one assertion every sanitizer test makes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // compute-sanitizer over `kwb verify` (ctest -L sanitizer): memcheck on every registered kernel
 // at shapes that leave partial tiles in every dimension, racecheck and initcheck at one shape,
 // and the proof that the memcheck check fails on a planted out-of-bounds read whose output is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the test_sgemm suites: one verification session per process, registry filters
 // (so a new kernel is covered the day it is registered) and the assertion of a good case.

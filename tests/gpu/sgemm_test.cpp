@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SGEMM test scenarios (docs/VALIDATION.md): correctness, tensor core, fallback, edge
 // cases, over the registry.
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launches the timer's spin kernels and an empty kernel plainly (one launch, then a stream
 // synchronisation), for an outside profiler to time: scripts/ncu-compare.py --spin runs it
 // under Nsight Compute to see how ncu reads kernels of known length.

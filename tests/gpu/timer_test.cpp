@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timer's known-answer test: kernels that spin for a programmed time on the global timer
 // must measure as that time, agree with CUPTI, and stay the same when the host is slow.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every tuning configuration of every tunable kernel passes the verification pipeline on an
 // aligned shape, on shapes whose every dimension cuts a tile (ragged but 8-aligned), and on
 // unaligned shapes, where it must fall back and say so. And through the built kwb: a sweep

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bring your own kernel on the GPU: the examples verify and time; a wrong kernel, one writing
 // past C and one replaying a cached C are each caught, and the run goes on.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Test-only 1-D kernels for the family pipeline's GPU tests (family_test.cpp): plain, correct
 // reduce and scan launchers (one posing as each family's reference id, so "% of reference"

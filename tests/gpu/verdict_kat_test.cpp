@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Known-answer tests of the verdicts (docs/MEASUREMENT.md, "Verdicts"): spin kernels of
 // programmed 100 us against 100 us must be SAME and against 103 us SLOWER, in at least 19 of
 // 20 repetitions each, both measured interleaved (kwb ab) and as two separate runs compared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `kwb ab` in the bring-your-own loop (docs/BRING_YOUR_OWN.md, "In the GUI"): each good run
 // keeps a copy of the file as it compiled it; after the next good run, kwb ab times the two
 // copies interleaved and the "Your kernel" box shows its B/A, 95% CI and verdict per size. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bring your own kernel in the window: opening or dropping a .cu lists user.<stem>; a save runs
 // it again through the engine (the fake engine, which compiles --source with the real kwb and
 // answers user.<stem> with a recorded case made `// fake-speedup: X` times as fast, and `kwb

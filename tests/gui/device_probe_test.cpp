@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine probe at start: `kwb device --json` and `kwb list --json` answered by the fake
 // engine, as on a machine without a GPU (exit 3) and on one with a GPU.
 #include <gtest/gtest.h>

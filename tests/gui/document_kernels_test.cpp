@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GUI names, orders and stages kernels from what a results document says of them (its
 // `kernels` list) and from the engine's `kwb list --json`, never from a table of its own; and
 // a run from a preset records the preset's name.

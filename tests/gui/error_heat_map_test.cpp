@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The case detail's heat map of |C − C_ref|. The synthetic fixture's failing case
 // (sgemm.tiled at 511×513×1025, make_gui_fixtures) was compared for real: its ragged
 // bottom-right tile (rows 480–510, columns 480–512) is unwritten in both runs and C[37][100]

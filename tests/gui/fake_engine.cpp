@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stand-in for `kwb run --stream` with no GPU: replays the cases a request asks for out of a
 // recorded document, so tests exercise the GUI's real argument list and process handling.
 //   KWB_FAKE_DOC       results document to take the cases from (required)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Synthetic 1-D documents (reduce, scan) for the GUI's problem-family tests. SYNTHETIC TEST
 // DATA: the figures are invented, plausible for an H100 (3.35 TB/s peak, a 3.01 TB/s copy);

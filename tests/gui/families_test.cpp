@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GUI follows the problem family: reduce and scan documents (synthetic, families_fixture)
 // plot GB/s against CUB and the copy roof, sit at their intensity on the roofline, show the
 // first mismatching index, and list their kernels in a section per family. Set

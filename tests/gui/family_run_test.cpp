@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running a 1-D problem family from the GUI: a reduce or scan suite fills the shape list with
 // its sizes, a size can be typed, and Run asks the engine for that family alone.
 #include <gtest/gtest.h>

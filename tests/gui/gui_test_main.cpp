@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // GUI tests run offscreen with a QApplication; settings go to a throwaway test location.
 #include <gtest/gtest.h>
 

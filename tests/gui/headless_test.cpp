@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb-gui as a command: --report and --screenshot with no display, exit 2 on bad files.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the GUI's synthetic fixtures into tests/data: a spec-benchmark results document
 // (8 kernels × 5 shapes, with one fail, one fallback, one error and a progression violation,
 // error grids on every verified case), the same run as a JSON-lines event stream, and a slower

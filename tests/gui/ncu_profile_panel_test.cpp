@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "Profile with Nsight Compute" in the case dialog, against stand-ins: an engine script that
 // answers `kwb profile` and an `ncu` beside it (so the panel offers profiling).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bundled sample (real, recorded on an H200) drives every page: what each plot holds is
 // computed from the document. The synthetic fixture covers what the real run lacks (FAIL,
 // ERROR, a canary hit).

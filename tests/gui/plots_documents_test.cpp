@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plots of unusual documents (no timed cases, impossible speeds, a broken file), names from the
 // engine, a file that changes on disk, palettes, and report plots that never clip.
 #include "plots_fixture.h"

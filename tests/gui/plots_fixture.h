@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fixture and helpers the plot tests share: the bundled run open in a shown window.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plots under the hand: legends that toggle, kernels unchecked, zoom reset, copying to
 // the clipboard, and other runs drawn over this one.
 #include "plots_fixture.h"

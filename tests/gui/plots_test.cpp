@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a kernel engineer reads off the plots: every kernel's timing distribution, FP32
 // fallbacks told apart, CIs on every point, readable axes, and opening time linear in the
 // number of shapes.

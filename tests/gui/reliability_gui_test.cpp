@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // kwb-gui against broken engines and hostile files (docs/RELIABILITY.md): every run ends with a
 // clear message within 10 s, nothing aborts, and a failed report or screenshot leaves the old
 // file whole.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Live runs through a real process: the fake engine (a recorded document replayed per
 // request), and `kwb replay` of a recorded event stream.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Documents of `kwb conformance` and `kwb tune`: the conformance section of the Correctness
 // tab and the Tuning tab's heat map.
 #include <gtest/gtest.h>

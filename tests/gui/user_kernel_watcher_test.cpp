@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hot reload of a user kernel: every save of the watched .cu re-runs the request through the
 // engine with --source (here the fake engine, which replays recorded cases).
 #include <gtest/gtest.h>

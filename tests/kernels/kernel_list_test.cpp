@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry list decides the stage numbers (its order) and which kernels are tunable (the
 // table kernels/tune/tune.cmake generates); the descriptor factories set neither.
 #include <gtest/gtest.h>

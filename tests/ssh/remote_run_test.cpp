@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GUI's run controller and engine driver through a real sshd on 127.0.0.1 (ssh_fixture.h),
 // running the fake engine on the "server": the same event stream, cancel, a dropped connection
 // and the failures a user meets, each with its sentence.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pure pieces of remote runs: the ssh command line, the failure sentences, saved hosts.
 #include <gtest/gtest.h>
 

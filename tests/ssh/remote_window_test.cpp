@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window at a GPU server: the Run on choice reaches the run controller, and the device
 // panel and kernel list show what `kwb device --json` and `kwb list --json` say over ssh.
 #include <gtest/gtest.h>

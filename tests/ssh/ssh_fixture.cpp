@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ssh_fixture.h"
 
 #include <arpa/inet.h>

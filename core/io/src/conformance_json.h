@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // JSON of a document's sub-group conformance report (docs/RESULTS.md, "conformance"), used by
 // the document's to_json / from_json in results_json.cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DocumentBuilder (kwb/events.h): a results document from the events of one or more engines.
 #include "kwb/error.h"
 #include "kwb/events.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checked reads of numbers out of foreign JSON (results documents, event lines).
 //

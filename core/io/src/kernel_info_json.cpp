@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON of a document's kernel entries (kwb/results_json.h) and `kwb list --json` read back.
 #include "json_read.h"
 #include "kwb/error.h"

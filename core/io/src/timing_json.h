@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // JSON of a case's timing figures (docs/RESULTS.md): its CUPTI kernel records, the summary of
 // its samples, the make-up of its interval (schema 5) and its paired ratios (schema 5). Used by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel entries for results documents written before documents listed their kernels
 // (schema 1 and 2). The ids below are every id those versions of kwb registered; their
 // names, stages and descriptions are the ones the registry gave them then. Newer documents

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kwb/kernel_info.h"
 
 #include "kwb/kernel_descriptor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kwb/run_info.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Exit codes of `kwb`, shared by the engine and everything that starts it (the GUI), documented
 // in docs/PROTOCOL.md.

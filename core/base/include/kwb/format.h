@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Number formatting shared by the engine's messages and the CLI's tables.
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Problem families (docs/FAMILIES.md): what the case loop needs to know about a kind of problem,
 // so that GEMM, reduce and scan run through one pipeline. A family declares its size axes,

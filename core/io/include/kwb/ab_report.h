@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `kwb ab` (docs/MEASUREMENT.md, "A/B in one run"): two kernels, or two versions of a user's
 // .cu, measured interleaved in one process, sweep by sweep, and decided from the ratio of

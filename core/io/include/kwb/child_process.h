@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A program run as a child with pipes to its standard input and output, read line by line with
 // a time limit (kwb ab's other build of kwb, core/cuda/peer.cpp). Its standard error is this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One case profiled by Nsight Compute (`kwb profile`, the GUI's "Profile with Nsight Compute"):
 // the command that runs it, and the key figures read back from the report's raw page.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The results document (kwb/run_document.h) and its text form.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Comparing two results documents case by case: is the new run faster, slower, the same, or
 // can the samples not tell? The verdict reads the medians' 95% confidence intervals (which

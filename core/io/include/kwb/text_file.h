@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Whole text files: read with a bound, written atomically.
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // nlohmann-json bindings of the tuning sweep, used by the results document.
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Ratios of paired samples (docs/MEASUREMENT.md, "Paired ratios"): a stage and its reference,
 // or the two sides of `kwb ab`, sampled in the same sweeps milliseconds apart, so the drift of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Is kwb running under an outside profiler (docs/MEASUREMENT.md, "Under a profiler")? Nsight
 // Compute serialises and replays every kernel, so a stream held by the blocking kernel waits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Honest uncertainty across a run (docs/MEASUREMENT.md, "Uncertainty"). A case's samples are
 // taken in rounds spread over the run, round-robin with the other cases; the GPU's speed drifts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which timing samples a throttling GPU invalidates (docs/MEASUREMENT.md, "Throttled samples").
 #include <cstddef>

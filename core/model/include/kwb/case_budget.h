@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bounded cases (docs/MEASUREMENT.md, "Bounded cases"): before a case starts, its time is
 // estimated from its FLOPs and a rate, and a case over the bound is skipped with the reason.

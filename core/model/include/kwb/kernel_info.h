@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a results document says about each kernel it ran, so a reader needs no copy of the
 // registry to name, order or group them (docs/RESULTS.md, "kernels").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Which configuration of a tuned kernel a shape runs (`kwb tune --shapes`, `kwb run --tuning`).
 // Pure C++ (no CUDA).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One compile-time configuration of a tunable kernel. Pure C++ (no CUDA).
 #include <cstdint>

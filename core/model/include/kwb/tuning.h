@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A tuning sweep: the compile-time configurations of one tunable kernel, each verified and,
 // when it passes, timed on one shape (`kwb tune`). Each configuration's outcome is a

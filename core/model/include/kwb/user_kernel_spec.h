@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A user kernel's launch contract, free of CUDA: the `// kwb:` header of a .cu file, the
 // options that override it, the check of the compiled entry's signature, and NVRTC's log

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The launcher contract of the one-dimensional problem families (reduce, scan): a vector of
 // `count` elements of one element type in, one element (reduce) or `count` elements (scan) out.

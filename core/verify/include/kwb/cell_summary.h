@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the device comparison reduces one cell of the error grid to (kwb/compare.h ErrorGrid):
 // a plain struct of 64-bit words so the CUDA kernel can update it with atomics and the host

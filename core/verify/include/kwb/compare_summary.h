@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host half of the device comparison: per-cell summaries (kwb/cell_summary.h) merged into
 // the CompareReport the rest of kwb reads. Pure functions, tested on the CPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sub-group (warp tile) conformance, after the SYCL sub-group test plan (docs/CONFORMANCE.md).
 // Plain C++17 so the probe's .cu file can include it; the CUDA mapping of every field and

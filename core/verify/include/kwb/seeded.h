@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Seeded, pure input generation (CUB_SEED idea): the same (seed, stream, index) always gives
 // the same value on every machine, so a failing case is reproduced from its seed alone.

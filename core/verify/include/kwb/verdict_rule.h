@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one rule that turns a measured change into a verdict, for `kwb compare` (two separate
 // runs) and `kwb ab` (two things measured interleaved in one run), by where the whole 95% CI of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `kwb ab` (docs/MEASUREMENT.md, "A/B in one run"): two kernels (or two versions of a user's
 // kernel) verified and then timed interleaved, sweep by sweep in every round, at each size;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Holds a stream with a spinning kernel while the host queues a sample's launches, so the
 // start event is recorded on a stream that is already full: the host's launch path never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bounded cases on the device: measures the rate the budget rule (kwb/case_budget.h) needs
 // and answers, before a case starts, whether it fits in --max-case-seconds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A cuBLAS handle bound to one stream, move-only, destroyed by its destructor.
 struct cublasContext;

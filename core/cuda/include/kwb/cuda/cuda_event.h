@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A CUDA event for timing, move-only, destroyed by its destructor.
 struct CUevent_st;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The independent clock: CUPTI's activity records of every kernel, memset and memcpy the GPU
 // ran, with its GPU start and end. One tracer at a time per process (CUPTI's buffers are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A typed device allocation: move-only, freed by its destructor, so no path leaks it.
 #include <cuda_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The device comparison, host side: launches the one-pass kernel (device_kernels.h), brings
 // back the per-cell summaries (kilobytes) and merges them into a CompareReport.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Kernels of the correctness pipeline that run on the device (docs/VALIDATION.md, "On the
 // device"): seeded inputs and one-pass comparison. Plain C++17 types, so nvcc and the host

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The correctness pipeline of one case (docs/ARCHITECTURE.md, docs/VALIDATION.md): seeded inputs,
 // canary, comparison with a reference, negative control, an alpha/beta run. No timing here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The FP64 reference through cuBLAS DGEMM: A and B widened to double on the device (exact),
 // C = A·B accumulated in double (FP64 tensor cores on Hopper: IEEE FP64 FMAs), rounded once

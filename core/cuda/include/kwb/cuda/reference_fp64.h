@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The FP64 GPU reference that verifies the cuBLAS references themselves (not in the kernel
 // registry): part of the verification pipeline. It reports launch errors by returning

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one case loop of kwb: `kwb run` (verify, then time), `kwb verify` (a plan with no timing)
 // and `kwb tune` (a plan over the configurations of one kernel) all run their cases here.

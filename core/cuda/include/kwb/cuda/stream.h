@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A non-blocking CUDA stream, move-only, destroyed by its destructor.
 struct CUstream_st;

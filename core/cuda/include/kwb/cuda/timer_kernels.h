@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Kernels the timer itself launches: the blocking kernel that holds a stream while a sample's
 // launches are queued, a kernel that spins for a programmed time (the timer's known-answer

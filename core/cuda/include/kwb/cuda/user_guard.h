@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Checks that keep a user kernel honest beyond the shared verification pipeline
 // (docs/BRING_YOUR_OWN.md "What is checked").

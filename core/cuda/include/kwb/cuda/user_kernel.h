@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Bring your own kernel (docs/BRING_YOUR_OWN.md): a .cu file compiled at run time with NVRTC,
 // loaded with the driver API and offered as an ordinary KernelDescriptor, so verification and

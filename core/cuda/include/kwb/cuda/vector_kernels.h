@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Device helpers of the 1-D families' pipeline (docs/FAMILIES.md): inputs from the seed or a
 // test pattern, and the sum of squares the float tolerance is scaled by. Plain C++17, so nvcc

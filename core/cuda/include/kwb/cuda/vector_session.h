@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The correctness pipeline of the 1-D families, reduce and scan (docs/FAMILIES.md,
 // docs/VALIDATION.md "Reduce and scan"): seeded input on the device, canary-filled output,
