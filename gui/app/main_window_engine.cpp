@@ -19,20 +19,21 @@
 namespace kwb::gui {
 
 void MainWindow::connectController() {
-  // Live runs: each finished case goes into the model as it arrives.
-  connect(m_controller, &RunController::runStarted, this, [this](const RunDocument& header) {
-    m_model->setDocument(header, "live run", true);
+  // Live runs: the controller's DocumentBuilder builds the run's document, and the model reads
+  // it in place; each case it adds is announced to the pages as it arrives.
+  connect(m_controller, &RunController::runStarted, this, [this] {
+    m_model->followLive(m_controller->document(), "live run", m_controller);
     m_run->setRunning(true);
     m_run->setStatus("Starting the engine…");
     showMessage({}, false);
   });
-  connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::setHeader);
+  connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::liveHeaderChanged);
   connect(m_controller, &RunController::caseStarted, this,
           [this](const QString& kernel, const Shape& shape) {
             m_run->setStatus(
                 QString("Running %1 at %2").arg(kernel, QString::fromStdString(shapeText(shape))));
           });
-  connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::appendCase);
+  connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::liveCasesAdded);
   connect(m_controller, &RunController::progress, this, [this](int done, int total) {
     m_run->setProgress(done, total, m_controller->etaSeconds());
   });

@@ -35,11 +35,11 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 void RunController::start(const RunRequest& request) {
   if (m_running) return;
   m_request = request;
-  m_planned.clear();
   m_done.clear();
+  QList<Key> planned;
   for (const Shape& s : request.shapes)
-    for (const QString& k : request.kernels) m_planned.append({k, s});
-  m_total = int(m_planned.size());
+    for (const QString& k : request.kernels) planned.append({k, s});
+  setPlanned(std::move(planned));
   m_doc = DocumentBuilder{};
   m_queue = {request};
   m_engineStarts = 0;
@@ -48,9 +48,7 @@ void RunController::start(const RunRequest& request) {
   m_headerSeen = false;
   m_running = true;
   m_clock.start();
-  RunDocument header;
-  header.settings.coldL2 = request.coldL2;
-  emit runStarted(header);
+  emit runStarted(document());
   emit progress(0, m_total);
   launchNext();
 }
@@ -140,9 +138,9 @@ void RunController::onEvent(const StreamEvent& e) {
       m_doc.apply(e);  // settings and kernels; later engines' plans add the kernels they name
       if (m_engineStarts == 1) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
-        m_planned.clear();
-        for (const auto& p : e.plan) m_planned.append({QString::fromStdString(p.kernel), p.shape});
-        m_total = int(m_planned.size());
+        QList<Key> planned;
+        for (const auto& p : e.plan) planned.append({QString::fromStdString(p.kernel), p.shape});
+        setPlanned(std::move(planned));
         m_leftAtStart = casesLeft();
         emit headerChanged(document());
         emit progress(finishedCases(), m_total);
@@ -163,9 +161,9 @@ void RunController::onEvent(const StreamEvent& e) {
         // Only a case asked for and not yet done counts: an engine that ignores its arguments
         // or repeats itself must not fill the run with cases no one asked for.
         if (!checkQueued(key, "finished")) return;
-        m_done.append(key);
+        m_done.insert(key);
         m_doc.apply(e);
-        emit caseFinished(*e.result);
+        emit caseFinished(document().cases.back());  // as built: older schemas' figures derived
         emit progress(finishedCases(), m_total);
       }
       m_runningCase.reset();
@@ -180,6 +178,12 @@ void RunController::onEvent(const StreamEvent& e) {
   }
 }
 
+void RunController::setPlanned(QList<Key> planned) {
+  m_planned = std::move(planned);
+  m_plannedSet = QSet<Key>(m_planned.begin(), m_planned.end());
+  m_total = int(m_planned.size());
+}
+
 int RunController::casesLeft() const {
   int left = 0;
   for (const Key& k : m_planned) left += m_done.contains(k) ? 0 : 1;
@@ -187,11 +191,11 @@ int RunController::casesLeft() const {
 }
 
 bool RunController::checkQueued(const Key& key, const char* what) {
-  if (m_planned.contains(key) && !m_done.contains(key)) return true;
-  onProtocolError(
-      QString("The engine %1 %2 at %3, a case %4.")
-          .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
-               m_planned.contains(key) ? "that had already finished" : "it was not asked to run"));
+  if (m_plannedSet.contains(key) && !m_done.contains(key)) return true;
+  onProtocolError(QString("The engine %1 %2 at %3, a case %4.")
+                      .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
+                           m_plannedSet.contains(key) ? "that had already finished"
+                                                      : "it was not asked to run"));
   return false;
 }
 
@@ -245,7 +249,7 @@ void RunController::onExited(int exitCode, bool crashed) {
     const std::optional<CaseResult> c = m_doc.markCrashed(
         "The engine " + how.toStdString() + " while running this case" +
         (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")"));
-    m_done.append(*m_runningCase);
+    m_done.insert(*m_runningCase);
     if (c) emit caseFinished(*c);
     emit progress(finishedCases(), m_total);
     emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")

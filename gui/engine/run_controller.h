@@ -4,6 +4,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <functional>
 
 #include "engine/engine_driver.h"
@@ -39,7 +40,9 @@ class RunController : public QObject {
   void cancel();
   bool isRunning() const { return m_running; }
 
-  // The run so far, built by core's DocumentBuilder from the engines' events.
+  // The run so far, built by core's DocumentBuilder from the engines' events: the one live
+  // document, which the window's ResultsModel reads in place (ResultsModel::followLive). It
+  // stays at this address for the controller's life; start() empties it there.
   const RunDocument& document() const { return m_doc.document(); }
   int finishedCases() const { return m_doc.finishedCases(); }
   int totalCases() const { return m_total; }
@@ -48,9 +51,11 @@ class RunController : public QObject {
   double etaSeconds() const;
 
  signals:
-  void runStarted(const kwb::RunDocument& header);
-  void headerChanged(const kwb::RunDocument& header);  // hello/device arrived
+  // Each signal but runFinished passes document() as it stands, or a case of it.
+  void runStarted(const kwb::RunDocument& document);     // document() is empty again
+  void headerChanged(const kwb::RunDocument& document);  // hello/device/plan arrived
   void caseStarted(const QString& kernel, const kwb::Shape& shape);
+  // A case was added to document(): finished, failed, or marked crashed.
   void caseFinished(const kwb::CaseResult& result);
   void progress(int finished, int total);
   void logLine(const QString& level, const QString& message);
@@ -62,7 +67,11 @@ class RunController : public QObject {
     QString kernel;
     Shape shape;
     bool operator==(const Key&) const = default;
+    friend size_t qHash(const Key& k, size_t seed = 0) {
+      return qHashMulti(seed, k.kernel, k.shape.m, k.shape.n, k.shape.k);
+    }
   };
+  void setPlanned(QList<Key> planned);
   void launchNext();
   void onEvent(const StreamEvent& e);
   void onExited(int exitCode, bool crashed);
@@ -78,8 +87,9 @@ class RunController : public QObject {
   ArgumentBuilder m_builder;
   QPointer<EngineDriver> m_driver;
   RunRequest m_request;
-  QList<Key> m_planned;
-  QList<Key> m_done;
+  QList<Key> m_planned;    // in the order asked: a new engine's batches follow it
+  QSet<Key> m_plannedSet;  // the same, to look up: a case's check is O(1), not O(cases)
+  QSet<Key> m_done;
   QList<RunRequest> m_queue;
   std::optional<Key> m_runningCase;
   DocumentBuilder m_doc;  // fed every event the run accepts, and the cases that crashed

@@ -41,35 +41,54 @@ void ResultsModel::clearOverlays() {
 }
 
 void ResultsModel::setDocument(const RunDocument& doc, const QString& source, bool live) {
-  m_doc = doc;
+  m_doc = doc;  // before stopFollowing: `doc` may be the followed document
+  stopFollowing();
   m_source = source;
   m_live = live;
   rebuildCatalog();
   emit documentReset();
 }
 
-void ResultsModel::setHeader(const RunDocument& header) {
-  m_doc.toolVersion = header.toolVersion;
-  m_doc.gitRevision = header.gitRevision;
-  m_doc.host = header.host;
-  m_doc.timestamp = header.timestamp;
-  m_doc.device = header.device;
-  m_doc.settings = header.settings;
-  m_doc.kernels = header.kernels;  // the plan's: a live run's pages read names and stages here
+void ResultsModel::followLive(const RunDocument& doc, const QString& source,
+                              const QObject* keeper) {
+  stopFollowing();
+  m_doc = RunDocument{};
+  m_liveDoc = &doc;
+  m_announced = doc.cases.size();
+  // Once the keeper is gone, so is the document: an empty one in its place.
+  m_keeperGone = connect(keeper, &QObject::destroyed, this, [this] { stopFollowing(); });
+  m_source = source;
+  m_live = true;
   rebuildCatalog();
   emit documentReset();
 }
 
-void ResultsModel::appendCase(const CaseResult& c) {
-  m_doc.cases.push_back(c);
-  if (!m_catalog.contains(c.kernel)) {
-    KernelInfo k =
-        m_doc.kernelInfo(c.kernel) ? *m_doc.kernelInfo(c.kernel) : m_catalog.info(c.kernel);
-    if (k.precision.empty()) k.precision = std::string(toString(c.precision));
-    m_catalog.add(k);
+void ResultsModel::stopFollowing() {
+  disconnect(m_keeperGone);
+  m_liveDoc = nullptr;
+  m_announced = 0;
+}
+
+void ResultsModel::liveHeaderChanged() {
+  if (!m_liveDoc) return;  // another document was opened meanwhile
+  rebuildCatalog();
+  emit documentReset();
+}
+
+void ResultsModel::liveCasesAdded() {
+  if (!m_liveDoc) return;
+  const std::vector<CaseResult>& cases = m_liveDoc->cases;
+  const std::size_t from = std::min(m_announced, cases.size());
+  // A kernel the catalog lacks (a later engine's plan named it): the builder listed it.
+  const bool newKernel =
+      std::any_of(cases.begin() + std::ptrdiff_t(from), cases.end(),
+                  [&](const CaseResult& c) { return !m_catalog.contains(c.kernel); });
+  if (newKernel) {
+    rebuildCatalog();
     emit catalogChanged();
   }
-  emit caseAppended(int(m_doc.cases.size()) - 1);
+  m_announced = cases.size();
+  for (std::size_t i = from; i < cases.size(); ++i) emit caseAppended(int(i));
 }
 
 void ResultsModel::setEngineCatalog(const KernelLookup& catalog) {
@@ -94,7 +113,7 @@ void ResultsModel::setHiddenKernels(const QStringList& ids) {
 void ResultsModel::rebuildCatalog() {
   // The document's own entries first: they describe the kernels as the engine that ran them
   // registered them; the engine's list adds the kernels it could run now.
-  m_catalog = KernelLookup::fromDocument(m_doc);
+  m_catalog = KernelLookup::fromDocument(document());
   for (const KernelInfo& k : m_engineCatalog.kernels()) m_catalog.add(k);
   for (const KernelInfo& k : m_added.kernels()) m_catalog.add(k);
 }

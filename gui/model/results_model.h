@@ -15,7 +15,8 @@ class ResultsModel : public QObject {
  public:
   explicit ResultsModel(QObject* parent = nullptr);
 
-  const RunDocument& document() const { return m_doc; }
+  // The open results: the live run's document while one is followed, else the model's own.
+  const RunDocument& document() const { return m_liveDoc ? *m_liveDoc : m_doc; }
   QString source() const { return m_source; }
   bool isLive() const { return m_live; }
   const std::optional<RunDocument>& baseline() const { return m_baseline; }
@@ -38,8 +39,14 @@ class ResultsModel : public QObject {
   void addOverlay(const QString& path);  // throws kwb::InputError, as open()
   void clearOverlays();
   void setDocument(const RunDocument& doc, const QString& source, bool live = false);
-  void setHeader(const RunDocument& header);  // live run: hello/device arrived
-  void appendCase(const CaseResult& c);
+  // A live run's document, built by the run's DocumentBuilder (RunController) and read here in
+  // place, never copied: the pages draw from it as it grows. `doc` must stay where it is until
+  // setDocument or open replaces it, or until `keeper`, which holds it, is destroyed.
+  void followLive(const RunDocument& doc, const QString& source, const QObject* keeper);
+  // The followed document's header changed (hello, device, plan): the catalog and pages anew.
+  void liveHeaderChanged();
+  // The followed document holds cases not yet announced: caseAppended for each, in order.
+  void liveCasesAdded();
   void setEngineCatalog(const KernelLookup& catalog);
   // A kernel listed before any document holds it (a user kernel opened from its source).
   void addKernel(const KernelInfo& k);
@@ -58,7 +65,11 @@ class ResultsModel : public QObject {
 
  private:
   void rebuildCatalog();
+  void stopFollowing();
   RunDocument m_doc;
+  const RunDocument* m_liveDoc = nullptr;  // followLive's; m_doc is empty meanwhile
+  QMetaObject::Connection m_keeperGone;
+  std::size_t m_announced = 0;  // cases of the followed document announced by caseAppended
   QString m_source;
   bool m_live = false;
   std::optional<RunDocument> m_baseline;
