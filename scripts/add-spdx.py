@@ -42,7 +42,11 @@ def sources():
 
 
 def main():
-    check = '--check' in sys.argv[1:]
+    args = sys.argv[1:]
+    if args and (args[0] in ('-h', '--help') or args != ['--check']):
+        print(__doc__, file=sys.stderr if args[0] not in ('-h', '--help') else sys.stdout)
+        return 0 if args[0] in ('-h', '--help') else 2
+    check = args == ['--check']
     missing = []
     for path in sources():
         with open(path, encoding='utf-8') as f:
