@@ -77,7 +77,7 @@ struct PeerServer {
   }
 
   json finish(const json& req) {
-    const json r = {{"measurement", measurementToJson(timing(req).finish({}))}};
+    json r = {{"measurement", measurementToJson(timing(req).finish({}))}};
     cases.erase(req.at("handle").get<int>());
     return r;
   }

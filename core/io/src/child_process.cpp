@@ -3,7 +3,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
+#include <csignal>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,6 +45,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv)
   posix_spawn_file_actions_adddup2(&files, toChild[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&files, fromChild[1], STDOUT_FILENO);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const int rc = posix_spawnp(&m_pid, args[0], &files, nullptr, args.data(), environ);
