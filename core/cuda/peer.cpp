@@ -94,8 +94,6 @@ MeasureOptions measureOptionsFromJson(const json& j) {
 }
 
 json measurementToJson(const Measurement& m) {
-  json kernels = json::array();
-  for (const KernelRecord& k : m.kernels) kernels.push_back({k.name, k.perLaunch, k.medianMs});
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   return {{"samplesMs", m.samplesMs},
           {"rounds", m.rounds},
@@ -106,7 +104,7 @@ json measurementToJson(const Measurement& m) {
           {"timerNote", m.timerNote},
           {"throttledSamples", m.throttledSamples},
           {"warmupSmClockMhz", m.warmupSmClockMhz},
-          {"kernels", kernels},
+          {"kernels", m.kernels},
           {"cuptiMedianMs", opt(m.cuptiMedianMs)},
           {"cuptiSpanMedianMs", opt(m.cuptiSpanMedianMs)},
           {"cuptiNote", m.cuptiNote}};
@@ -125,8 +123,7 @@ Measurement measurementFromJson(const json& j) {
   m.timerNote = j.at("timerNote").get<std::string>();
   m.throttledSamples = j.at("throttledSamples").get<int>();
   m.warmupSmClockMhz = j.at("warmupSmClockMhz").get<double>();
-  for (const json& k : j.at("kernels"))
-    m.kernels.push_back({k.at(0).get<std::string>(), k.at(1).get<double>(), k.at(2).get<double>()});
+  m.kernels = j.at("kernels").get<std::vector<KernelRecord>>();
   auto opt = [&](const char* key) {
     const json& v = j.at(key);
     return v.is_null() ? std::optional<double>() : std::optional<double>(v.get<double>());

@@ -172,7 +172,7 @@ void to_json(json& j, const CaseResult& v) {
        {"timerNote", v.timerNote},
        {"throttledSamples", v.throttledSamples},
        {"warmupSmClockMhz", v.warmupSmClockMhz},
-       {"kernels", kernelsToJson(v.kernels)},
+       {"kernels", v.kernels},
        {"cuptiMedianMs", v.cuptiMedianMs ? json(*v.cuptiMedianMs) : json(nullptr)},
        {"timerVsCuptiPct", v.timerVsCuptiPct ? json(*v.timerVsCuptiPct) : json(nullptr)},
        {"summary", summaryToJson(v.summary)},
@@ -267,13 +267,7 @@ void readSamples(const json& j, CaseResult& v) {
   v.warmupSmClockMhz = jsonread::value(j, "warmupSmClockMhz", 0.0);
   v.kernels.clear();
   if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
-    for (const auto& k : *it) {
-      KernelRecord r;
-      get(k, "name", r.name);
-      get(k, "perLaunch", r.perLaunch);
-      get(k, "medianMs", r.medianMs);
-      v.kernels.push_back(r);
-    }
+    v.kernels = it->get<std::vector<KernelRecord>>();
   getOpt(j, "cuptiMedianMs", v.cuptiMedianMs);
   getOpt(j, "timerVsCuptiPct", v.timerVsCuptiPct);
 }

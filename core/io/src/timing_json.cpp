@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "timing_json.h"
 
+#include "kwb/results_json.h"
+
 #include "json_read.h"
 
 namespace kwb {
 using jsonread::get;
 using nlohmann::json;
 
-json kernelsToJson(const std::vector<KernelRecord>& kernels) {
-  json a = json::array();
-  for (const auto& k : kernels)
-    a.push_back({{"name", k.name}, {"perLaunch", k.perLaunch}, {"medianMs", k.medianMs}});
-  return a;
+void to_json(json& j, const KernelRecord& v) {
+  j = {{"name", v.name}, {"perLaunch", v.perLaunch}, {"medianMs", v.medianMs}};
+}
+
+void from_json(const json& j, KernelRecord& v) {
+  get(j, "name", v.name);
+  get(j, "perLaunch", v.perLaunch);
+  get(j, "medianMs", v.medianMs);
 }
 
 json summaryToJson(const stats::Summary& s) {

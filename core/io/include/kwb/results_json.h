@@ -15,6 +15,9 @@ void to_json(nlohmann::json& j, const DeviceInfo& v);
 void from_json(const nlohmann::json& j, DeviceInfo& v);
 void to_json(nlohmann::json& j, const KernelInfo& v);
 void from_json(const nlohmann::json& j, KernelInfo& v);
+// A CUPTI kernel record of a case: {"name", "perLaunch", "medianMs"} (docs/RESULTS.md).
+void to_json(nlohmann::json& j, const KernelRecord& v);
+void from_json(const nlohmann::json& j, KernelRecord& v);
 void to_json(nlohmann::json& j, const CaseResult& v);
 void from_json(const nlohmann::json& j, CaseResult& v);
 void to_json(nlohmann::json& j, const RunSettings& v);
