@@ -2,6 +2,7 @@
 #include "engine/ab_runner.h"
 
 #include <QFile>
+#include <ranges>
 
 #include "engine/run_controller.h"
 
@@ -12,8 +13,8 @@ namespace {
 // device: ..."), else its last line.
 QString engineMessage(const QString& stderrText) {
   const QStringList lines = stderrText.split('\n', Qt::SkipEmptyParts);
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-    if (it->startsWith("kwb: ")) return it->trimmed();
+  for (const QString& line : std::ranges::reverse_view(lines))
+    if (line.startsWith("kwb: ")) return line.trimmed();
   return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
