@@ -106,13 +106,12 @@ std::string runTable(const RunDocument& doc) {
     if (isOneDimensional(c)) continue;
     const std::string status = caseStatus(doc, c);
     if (c.timed())
-      rows.push_back({c.kernel, toString(c.shape), fixed(c.summary.median, 4),
-                      fixed(c.summary.min, 4), fixed(c.summary.max, 4),
-                      fixed(100 * c.summary.cv, 1) + "%", std::to_string(c.samplesMs.size()),
-                      fixed(c.gflops, 1), pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference),
-                      vsCupti(c), status});
+      rows.push_back({c.kernel, sizeLabel(c), fixed(c.summary.median, 4), fixed(c.summary.min, 4),
+                      fixed(c.summary.max, 4), fixed(100 * c.summary.cv, 1) + "%",
+                      std::to_string(c.samplesMs.size()), fixed(c.gflops, 1),
+                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), vsCupti(c), status});
     else
-      rows.push_back({c.kernel, toString(c.shape), "", "", "", "", "", "", "", "", "", status});
+      rows.push_back({c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", status});
   }
   std::string head = "times: " + std::string(timerLabel(doc.settings.timer));
   if (doc.launchOverhead)

@@ -51,7 +51,7 @@ std::string tuneTable(const TuneGrid& grid) {
     };
     const auto smem = params.find("smemBytes");
     const bool timed = r.summary.median > 0;
-    rows.push_back({toString(r.shape), r.config->name, std::string(toString(r.status)),
+    rows.push_back({toString(r.shape()), r.config->name, std::string(toString(r.status)),
                     timed ? fixed(r.summary.median, 4) : "", timed ? fixed(r.gflops, 1) : "",
                     std::to_string(r.summary.count), param("threads"),
                     smem == params.end() ? "" : fixed(double(smem->second) / 1024, 1)});
@@ -97,9 +97,9 @@ int tuneCommand(const TuneOpts& o) {
   for (const auto& v : variants) configured.push_back(kernels::withVariant(base, v));
   std::vector<cuda::PlanCase> plan;
   for (const Shape& shape : shapes) {
-    plan.push_back({&base, shape, TuneConfig{std::string(kDefaultConfig), {}}});
+    plan.push_back({&base, gemmSize(shape), TuneConfig{std::string(kDefaultConfig), {}}});
     for (std::size_t i = 0; i < variants.size(); ++i)
-      plan.push_back({&configured[i], shape, variants[i].config});
+      plan.push_back({&configured[i], gemmSize(shape), variants[i].config});
   }
 
   cuda::RunConfig cfg = baseRunConfig("tune " + base.id, o.seed, o.device);
@@ -117,8 +117,8 @@ int tuneCommand(const TuneOpts& o) {
       std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result) {
       const CaseResult& r = *e.result;
-      std::cout << "  " << toString(r.shape) << " " << r.config->name << ": " << toString(r.status)
-                << (r.timed() ? " " + fixed(r.gflops, 1) + " GFLOP/s" : "")
+      std::cout << "  " << toString(r.shape()) << " " << r.config->name << ": "
+                << toString(r.status) << (r.timed() ? " " + fixed(r.gflops, 1) + " GFLOP/s" : "")
                 << (r.message.empty() ? "" : " (" + r.message.substr(0, 160) + ")") << '\n';
     }
   };

@@ -48,13 +48,8 @@ int verifyCommand(const Selection& selection, const std::string& json) {
   checkWritable(json);
   const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
-  for (const Shape& s : sel.shapes)
+  for (const CaseSize& s : sel.sizes())
     for (const KernelDescriptor* k : sel.kernels) plan.push_back({k, s, std::nullopt});
-  if (sel.family->oneDimensional)
-    for (const std::int64_t n : sel.counts)
-      for (const ElementType t : sel.types)
-        for (const KernelDescriptor* k : sel.kernels)
-          plan.push_back({k, Shape{}, std::nullopt, VectorSize{n, t}});
   cuda::RunConfig cfg = baseRunConfig(sel.suiteName, selection.seed, selection.device);
   cfg.verifyOnly = true;
   const auto sink = [&](const StreamEvent& e) {

@@ -153,10 +153,20 @@ ResolvedSelection resolve(const Selection& sel, const char* defaultSuite) {
   return out;
 }
 
+std::vector<CaseSize> ResolvedSelection::sizes() const {
+  std::vector<CaseSize> out;
+  if (!family->oneDimensional) {
+    for (const Shape& s : shapes) out.push_back(gemmSize(s));
+    return out;
+  }
+  for (const std::int64_t n : counts)
+    for (const ElementType t : types)
+      out.push_back(vectorSize(family->id, n, std::string(toString(t))));
+  return out;
+}
+
 std::vector<cuda::PlanCase> orderedPlan(const ResolvedSelection& sel) {
-  if (sel.family->oneDimensional)
-    return cuda::orderVectorPlan(sel.kernels, *sel.family, sel.counts, sel.types);
-  return cuda::orderPlan(sel.kernels, sel.shapes);
+  return cuda::orderPlan(sel.kernels, sel.sizes());
 }
 
 cuda::RunConfig baseRunConfig(const std::string& suite, std::uint64_t seed, int device) {

@@ -34,6 +34,8 @@ struct ResolvedSelection {
   std::vector<Shape> shapes;                     // GEMM
   std::vector<std::int64_t> counts;              // 1-D families
   std::vector<ElementType> types;                // 1-D families
+  // The sizes in run order: every shape, or every count in every type.
+  std::vector<CaseSize> sizes() const;
 };
 // Throws InputError naming the bad preset, family, kernel id, shape or size. A 1-D family with
 // neither --suite nor --sizes runs the suite "<family>-benchmark".

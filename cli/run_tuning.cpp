@@ -42,7 +42,7 @@ AppliedTuning applyTuning(const std::string& path, std::vector<cuda::PlanCase>& 
   std::map<std::string, const KernelDescriptor*> made;  // one descriptor per configuration
   for (cuda::PlanCase& p : plan) {
     if (p.kernel->id != grid.kernel) continue;
-    const TuneChoice& c = choiceFor(grid.choices, p.shape);
+    const TuneChoice& c = choiceFor(grid.choices, p.shape());
     const std::string tunedFor = "tuned for " + toString(c.shape);
     if (c.config == kDefaultConfig) {
       p.ranAs = grid.kernel + " (default, " + tunedFor + ")";
@@ -67,7 +67,7 @@ std::string tunedCasesText(const RunDocument& doc, const AppliedTuning& tuning) 
   std::string s;
   for (const CaseResult& c : doc.cases)
     if (c.kernel == tuning.kernel)
-      s += "  " + tuning.kernel + " " + toString(c.shape) + " ran " + c.ranKernel + "\n";
+      s += "  " + tuning.kernel + " " + toString(c.shape()) + " ran " + c.ranKernel + "\n";
   return s.empty() ? s : "tuned cases:\n" + s;
 }
 

@@ -61,10 +61,55 @@ def check_preset(path, j):
          w, "'kernels' must be a string or a list of kernel ids")
 
 
-def check_case(c, w):
+AXIS_KINDS = {"dimension", "count", "word"}
+
+
+def check_size(s, families, w):
+    """Schema 6: a case's size, {"family", "axes": [{"name", "kind", "value", "unit"?}]}."""
+    if not need(isinstance(s, dict), w, "case.size must be an object"):
+        return
+    need(s.get("family") in families, w, f"case.size.family {s.get('family')!r} is not in 'families'")
+    axes = s.get("axes")
+    if not need(isinstance(axes, list) and axes, w, "case.size.axes must be a non-empty list"):
+        return
+    for a in axes:
+        if not need(isinstance(a, dict) and isinstance(a.get("name"), str), w,
+                    "a size axis needs a name"):
+            continue
+        kind = a.get("kind")
+        need(kind in AXIS_KINDS, w, f"axis {a['name']}: kind {kind!r} unknown")
+        if kind == "word":
+            need(isinstance(a.get("value"), str) and a["value"], w, f"axis {a['name']}: a word")
+        else:
+            need(isinstance(a.get("value"), int) and a["value"] >= 0, w,
+                 f"axis {a['name']}: an integer >= 0")
+
+
+def check_families(fams, w):
+    """Schema 6: the families the cases are of, each with its axes, headline and reference."""
+    if not need(isinstance(fams, list), w, "'families' must be a list"):
+        return set()
+    ids = set()
+    for f in fams:
+        if not need(isinstance(f, dict) and isinstance(f.get("id"), str), w, "a family needs an id"):
+            continue
+        need(f.get("headline") in ("gflops", "gbps"), w, f"family {f['id']}: headline gflops|gbps")
+        need(isinstance(f.get("axes"), list) and f["axes"], w, f"family {f['id']}: axes")
+        need(isinstance(f.get("reference"), str), w, f"family {f['id']}: reference")
+        ids.add(f["id"])
+    return ids
+
+
+def check_case(c, w, families=None):
     for key in ("kernel", "status", "precision", "ranKernel", "message"):
         need(isinstance(c.get(key), str), w, f"case.{key} must be a string")
     need(c.get("status") in STATUSES, w, f"case.status {c.get('status')!r} unknown")
+    if families is not None:  # schema 6
+        check_size(c.get("size"), families, w)
+        need(isinstance(c.get("figures"), dict), w, "case.figures must be an object")
+        need(isinstance(c.get("samplesMs"), list), w, "case.samplesMs must be a list")
+        need(isinstance(c.get("summary"), dict), w, "case.summary must be an object")
+        return
     problem = c.get("problem", "gemm")
     need(problem in FAMILIES, w, f"case.problem {problem!r} unknown")
     if problem == "gemm":
@@ -103,15 +148,15 @@ def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2, 3, 4, 5), w, "schemaVersion must be 1 to 5")
-    if j.get("schemaVersion") == 5:
+    need(j.get("schemaVersion") in (1, 2, 3, 4, 5, 6), w, "schemaVersion must be 1 to 6")
+    if j.get("schemaVersion") in (5, 6):
         for i, c in enumerate(j.get("cases", [])):
             if c.get("samplesMs"):
                 need(len(c.get("sampleRounds", [])) == len(c["samplesMs"]), f"{w} case {i}",
                      "schema 5: sampleRounds must give each sample's round")
                 need(isinstance(c.get("uncertainty"), dict), f"{w} case {i}",
                      "schema 5: a timed case records its uncertainty")
-    if j.get("schemaVersion") in (2, 3, 4, 5):
+    if j.get("schemaVersion") in (2, 3, 4, 5, 6):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):
@@ -121,8 +166,9 @@ def check_results(path, j):
          "samples must carry the device they were recorded on")
     need(isinstance(j.get("timestamp"), str) and re.match(r"^\d{4}-\d\d-\d\dT", j["timestamp"]),
          w, "timestamp must be ISO 8601")
+    families = check_families(j.get("families"), w) if j.get("schemaVersion") == 6 else None
     for i, c in enumerate(j.get("cases", [])):
-        check_case(c, f"{w} case {i}")
+        check_case(c, f"{w} case {i}", families)
     if "kernels" in j:
         check_kernels(j["kernels"], j.get("cases", []), w)
 

@@ -15,8 +15,8 @@ AbReport abOfPlan(const KernelDescriptor& a, const KernelDescriptor& b,
                   const EventSink& sink, const std::function<bool()>& cancelled) {
   std::vector<PlanCase> plan;
   for (const PlanCase& s : sizes) {
-    plan.push_back({&a, s.shape, std::nullopt, s.size});
-    plan.push_back({&b, s.shape, std::nullopt, s.size});
+    plan.push_back({&a, s.size, std::nullopt});
+    plan.push_back({&b, s.size, std::nullopt});
   }
   const std::string aId = a.id, bId = b.id;
   rc.pairWith = [aId, bId](const CaseResult& c) {

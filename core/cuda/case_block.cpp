@@ -16,11 +16,11 @@ std::vector<std::string> pairedReferences(const CaseResult& c) {
     if (!id.empty() && id != c.kernel && std::find(refs.begin(), refs.end(), id) == refs.end())
       refs.push_back(id);
   };
-  if (c.problem == "gemm") {
+  if (c.problem() == "gemm") {
     add("cublas.sgemm");
     if (c.precision == Precision::kFp16Fp32Acc) add("cublas.hgemm_f32acc");
   }
-  if (const Family* f = tryFindFamily(c.problem)) add(f->reference);
+  if (const Family* f = tryFindFamily(c.problem())) add(f->reference);
   return refs;
 }
 
@@ -28,7 +28,7 @@ void applyPairedRatios(CaseResult& c, const Measurement& m, const std::vector<Pe
                        const std::vector<std::string>& references) {
   c.paired.clear();
   if (m.samplesMs.empty()) return;
-  const Family* family = tryFindFamily(c.problem);
+  const Family* family = tryFindFamily(c.problem());
   for (const std::string& ref : references) {
     const auto it = std::find_if(block.begin(), block.end(), [&](const PendingCase& p) {
       return p.result.kernel == ref && sameSize(p.result, c) && !p.measured.samplesMs.empty() &&

@@ -40,7 +40,7 @@ void deriveThroughput(CaseResult& c) { deriveFigures(c, nullptr); }
 void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) {
   auto refGflops = [&](const char* id) -> double {
     for (const auto& r : done)
-      if (r.kernel == id && r.shape == c.shape && r.timed() && isGood(r.status)) return r.gflops;
+      if (r.kernel == id && r.size == c.size && r.timed() && isGood(r.status)) return r.gflops;
     return 0.0;
   };
   if (c.gflops <= 0) return;

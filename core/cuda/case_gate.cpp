@@ -39,11 +39,11 @@ std::optional<RateEstimate> CaseGate::rateFor(const KernelDescriptor& k, const S
                                               const std::vector<CaseResult>& done) {
   const CaseResult* best = nullptr;
   for (const auto& c : done)
-    if (c.kernel == k.id && c.gflops > 0 && (!best || c.shape.flops() > best->shape.flops()))
+    if (c.kernel == k.id && c.gflops > 0 && (!best || c.shape().flops() > best->shape().flops()))
       best = &c;
   if (best)
     return RateEstimate{best->gflops * 1e9,
-                        "measured at " + toString(best->shape) + " in this run"};
+                        "measured at " + toString(best->shape()) + " in this run"};
 
   if (const auto it = m_probed.find(k.id); it != m_probed.end()) return it->second;
   std::optional<RateEstimate> rate;

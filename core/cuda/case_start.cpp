@@ -19,14 +19,14 @@ PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
   CaseResult& c = pc.result;
   try {
     // Over --max-case-seconds: recorded as skipped with the estimate, like a shape too large.
-    if (const auto why = st.gate.skipReason(k, p.shape, done)) throw InputError(*why);
+    if (const auto why = st.gate.skipReason(k, p.shape(), done)) throw InputError(*why);
     // Configurations of one kernel share their inputs; any other case prepares its own.
     const std::string key =
-        p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape) : std::string();
+        p.config ? std::string(baseKernelId(k.id)) + " " + toString(p.shape()) : std::string();
     if (key.empty() || key != st.inputsKey) {
       st.inputs.reset();  // the run's own reference goes; a block may still hold them
       st.inputsKey.clear();
-      st.inputs = st.session.prepare(k, p.shape, cfg.seed);
+      st.inputs = st.session.prepare(k, p.shape(), cfg.seed);
       st.inputsKey = key;
     }
     std::shared_ptr<PreparedCase> inputs = st.inputs;
@@ -41,7 +41,7 @@ PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     if (outside.empty()) {
       c = st.session.verify(k, *inputs);
     } else {
-      c = skippedCase(k, p.shape, outside);
+      c = skippedCase(k, p.shape(), outside);
       c.status = CaseStatus::kFail;
     }
     if (!isGood(c.status) || cfg.verifyOnly) return pc;
@@ -56,7 +56,7 @@ PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
                                             cfg.measure, st.flusher.get());
     if (user) {  // fresh inputs after timing: catches a kernel that replays a cached C
       GemmSession* session = &st.session;
-      const Shape shape = p.shape;
+      const Shape shape = p.shape();
       const std::uint64_t seed = freshSeed(cfg.seed);
       pc.afterTiming = [session, &k, shape, seed](CaseResult& r) {
         const CaseResult again = session->verifyCase(k, shape, seed);
@@ -67,21 +67,21 @@ PendingCase startGemmCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
       };
     }
   } catch (const InputError& e) {
-    c = skippedCase(k, p.shape, e.what());  // e.g. too large for device memory
+    c = skippedCase(k, p.shape(), e.what());  // e.g. too large for device memory
   } catch (const CuptiUnavailable& e) {
     c.status = CaseStatus::kError;
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
   } catch (const ContextLost& e) {
     c = e.result();
-    stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
+    stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape());
   } catch (const CudaError& e) {
     c.kernel = k.id;
-    c.shape = p.shape;
+    c.size = p.size;
     c.precision = k.precision;
     c.status = CaseStatus::kError;
     c.message = e.what();
     if (e.sticky())
-      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape);
+      stopReason = "not run: the CUDA context was lost after " + k.id + " " + toString(p.shape());
   }
   if (!stopReason.empty()) {
     st.inputs.reset();

@@ -167,7 +167,7 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
   const Shape& s = p.shape();
   CaseResult c;
   c.kernel = k.id;
-  c.shape = s;
+  c.size = gemmSize(s);
   c.precision = k.precision;
   c.ranKernel = k.id;
   Verification v;

@@ -187,13 +187,7 @@ json PeerBuild::call(const json& request, double timeoutS) {
 }
 
 PendingCase PeerBuild::start(const PlanCase& p, const std::string& kernel) {
-  json req = {{"op", "prepare"}, {"kernel", kernel}, {"problem", p.kernel->problem}};
-  if (p.kernel->problem == "gemm") {
-    req["shape"] = p.shape;
-  } else {
-    req["count"] = p.size.count;
-    req["elementType"] = toString(p.size.type);
-  }
+  const json req = {{"op", "prepare"}, {"kernel", kernel}, {"size", p.size}};
   json r;
   try {
     r = call(req, kPrepareTimeoutS);

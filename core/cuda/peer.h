@@ -15,7 +15,7 @@
 
 namespace kwb::cuda {
 
-inline constexpr int kPeerProtocol = 1;
+inline constexpr int kPeerProtocol = 2;  // 2: a case's size as its family's axes (schema 6)
 
 // The measurement options that travel to the other build, and a measurement that comes back.
 nlohmann::json measureOptionsToJson(const MeasureOptions& o);

@@ -46,15 +46,11 @@ struct PeerServer {
 
   json prepare(const json& req) {
     if (!state) throw InputError("prepare before configure");
-    PlanCase p{&registry.find(req.at("kernel").get<std::string>()), Shape{}, std::nullopt};
-    if (p.kernel->problem != req.at("problem").get<std::string>())
+    PlanCase p{&registry.find(req.at("kernel").get<std::string>()), req.at("size").get<CaseSize>(),
+               std::nullopt};
+    if (p.kernel->problem != p.size.family)
       throw InputError(p.kernel->id + " solves " + p.kernel->problem + " here, not " +
-                       req.at("problem").get<std::string>());
-    if (p.kernel->problem == "gemm")
-      p.shape = req.at("shape").get<Shape>();
-    else
-      p.size = {req.at("count").get<std::int64_t>(),
-                parseElementType(req.at("elementType").get<std::string>())};
+                       p.size.family);
     std::string stopReason;
     PendingCase pc = startCase(p, cfg, *state, {}, stopReason);
     json r = {{"result", pc.result}};

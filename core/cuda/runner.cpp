@@ -43,18 +43,24 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
   return out;
 }
 
+// The families of the plan's cases, in the order they first appear.
+std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
+  std::vector<FamilyInfo> out;
+  for (const PlanCase& p : plan)
+    if (const Family* f = tryFindFamily(p.size.family);
+        f &&
+        std::none_of(out.begin(), out.end(), [&](const FamilyInfo& g) { return g.id == f->id; }))
+      out.push_back(*f);
+  return out;
+}
+
 }  // namespace
 
 std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                 const std::vector<Shape>& shapes) {
-  std::vector<PlanCase> plan;
-  for (const Shape& s : shapes) {
-    for (const auto* k : kernels)  // GEMM kernels only: 1-D ones take orderVectorPlan
-      if (k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
-    for (const auto* k : kernels)
-      if (!k->reference && k->problem == "gemm") plan.push_back({k, s, std::nullopt});
-  }
-  return plan;
+  std::vector<CaseSize> sizes;
+  for (const Shape& s : shapes) sizes.push_back(gemmSize(s));
+  return orderPlan(kernels, sizes);
 }
 
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
@@ -63,11 +69,9 @@ std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
   out.reserve(plan.size());
   for (const auto& p : plan) {
     const KernelDescriptor* k = &registry.find(p.kernel);
-    if (p.problem != "gemm" && k->problem != p.problem)
-      throw InputError(p.kernel + " is not a kernel of the " + p.problem + " family");
-    out.push_back({k, p.shape, std::nullopt,
-                   VectorSize{p.count, p.problem == "gemm" ? ElementType::kFloat32
-                                                           : parseElementType(p.elementType)}});
+    if (k->problem != p.size.family)
+      throw InputError(p.kernel + " is not a kernel of the " + p.size.family + " family");
+    out.push_back({k, p.size, std::nullopt});
   }
   return out;
 }
@@ -125,6 +129,7 @@ class PlanRun {
     if (!m_cfg.verifyOnly) recordMeasureOptions(m_cfg.measure, m_doc.settings);  // none timed
     m_doc.settings.profiler = m_cfg.profiler;
     m_doc.kernels = planKernels(m_plan);
+    m_doc.families = planFamilies(m_plan);
 
     StreamEvent hello(EventType::kHello);
     hello.toolVersion = m_doc.toolVersion;
@@ -148,6 +153,7 @@ class PlanRun {
     planEvent.settings = m_doc.settings;
     for (const PlanCase& p : m_plan) planEvent.plan.push_back(plannedCase(p));
     planEvent.kernels = m_doc.kernels;
+    planEvent.families = m_doc.families;
     emit(planEvent);
   }
 
@@ -249,8 +255,7 @@ class PlanRun {
     m_blockBytes += pc.deviceBytes;
     m_block.push_back(std::move(pc));
     const bool last = i + 1 == m_plan.size();
-    const bool sizeEnds = last || m_plan[i + 1].kernel->problem != p.kernel->problem ||
-                          m_plan[i + 1].shape != p.shape || !(m_plan[i + 1].size == p.size);
+    const bool sizeEnds = last || m_plan[i + 1].size != p.size;
     const double budget = kBlockMemoryShare * double(m_doc.device->totalMemoryBytes);
     if (last || !m_stopReason.empty() || m_cfg.verifyOnly ||
         (sizeEnds && double(m_blockBytes) >= budget))

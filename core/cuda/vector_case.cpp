@@ -12,50 +12,42 @@
 
 namespace kwb::cuda {
 
-PlannedCase plannedCase(const PlanCase& p) {
-  PlannedCase out{p.kernel->id, p.shape};
-  if (p.kernel->problem != "gemm") {
-    out.problem = p.kernel->problem;
-    out.count = p.size.count;
-    out.elementType = std::string(toString(p.size.type));
-  }
-  return out;
-}
+PlannedCase plannedCase(const PlanCase& p) { return {p.kernel->id, p.size}; }
 
 CaseResult skippedPlanCase(const PlanCase& p, const std::string& why) {
-  CaseResult c = skippedCase(*p.kernel, p.shape, why);
-  if (p.kernel->problem != "gemm") {
-    c.problem = p.kernel->problem;
-    c.count = p.size.count;
-    c.elementType = std::string(toString(p.size.type));
-  }
-  return c;
+  return skippedCase(*p.kernel, p.size, why);
+}
+
+std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                const std::vector<CaseSize>& sizes) {
+  std::vector<PlanCase> plan;
+  for (const CaseSize& s : sizes)
+    for (const bool refs : {true, false})
+      for (const auto* k : kernels)
+        if (k->problem == s.family && k->reference == refs) plan.push_back({k, s, std::nullopt});
+  return plan;
 }
 
 std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
                                       const Family& family, const std::vector<std::int64_t>& counts,
                                       const std::vector<ElementType>& types) {
-  std::vector<PlanCase> plan;
+  std::vector<CaseSize> sizes;
   for (const std::int64_t n : counts)
     for (const ElementType t : types)
-      for (const bool refs : {true, false})
-        for (const auto* k : kernels)
-          if (k->problem == family.id && k->reference == refs)
-            plan.push_back({k, Shape{}, std::nullopt, VectorSize{n, t}});
-  return plan;
+      sizes.push_back(vectorSize(family.id, n, std::string(toString(t))));
+  return orderPlan(kernels, sizes);
 }
 
 PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
                             std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
   const Family& f = findFamily(k.problem);
-  const std::string label =
-      k.id + " " + countText(p.size.count) + " " + std::string(toString(p.size.type));
+  const std::string label = k.id + " " + sizeLabel(p.size);
   PendingCase pc;
   CaseResult& c = pc.result;
   try {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
-    std::shared_ptr<VectorCase> vc = st.session.prepare(f, k, p.size, cfg.seed);
+    std::shared_ptr<VectorCase> vc = st.session.prepare(f, k, vectorSizeOf(p.size), cfg.seed);
     c = st.session.verify(f, k, *vc);
     if (isGood(c.status) && !cfg.verifyOnly) {
       const VectorArgs args = vc->args();

@@ -106,9 +106,7 @@ bool negativeControlRejected(const ElementRule& rule, const std::vector<double>&
 CaseResult vectorCaseHeader(const Family& f, const KernelDescriptor& k, const VectorSize& s) {
   CaseResult c;
   c.kernel = k.id;
-  c.problem = f.id;
-  c.count = s.count;
-  c.elementType = std::string(toString(s.type));
+  c.size = vectorSize(f.id, s.count, std::string(toString(s.type)));
   c.precision = k.precision;
   c.ranKernel = k.id;
   return c;

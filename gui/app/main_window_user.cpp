@@ -162,7 +162,8 @@ void MainWindow::startUserAb(const RunDocument& doc, bool ok, bool hadPrevious) 
   request.source = b.path;
   request.entry = b.entry;
   for (const CaseResult& c : doc.cases)
-    if (c.kernel == id && c.timed() && !request.shapes.contains(c.shape)) request.shapes << c.shape;
+    if (c.kernel == id && c.timed() && !request.shapes.contains(c.shape()))
+      request.shapes << c.shape();
   request.seed = m_userRequest ? m_userRequest->seed : std::nullopt;
   request.device = m_userRequest ? m_userRequest->device : 0;
   QString why;

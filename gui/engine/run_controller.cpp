@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "kwb/exit_codes.h"
+#include "model/case_size.h"
 #include "kwb/progression.h"
 #include "kwb/shape.h"
 
@@ -139,7 +140,8 @@ void RunController::onEvent(const StreamEvent& e) {
       if (m_engineStarts == 1) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
         QList<Key> planned;
-        for (const auto& p : e.plan) planned.append({QString::fromStdString(p.kernel), p.shape});
+        for (const auto& p : e.plan)
+          planned.append({QString::fromStdString(p.kernel), shapeKey(p.size)});
         setPlanned(std::move(planned));
         m_leftAtStart = casesLeft();
         emit headerChanged(document());
@@ -147,7 +149,7 @@ void RunController::onEvent(const StreamEvent& e) {
       }
       break;
     case EventType::kCaseStarted: {
-      const Key key{QString::fromStdString(e.planned.kernel), e.planned.shape};
+      const Key key{QString::fromStdString(e.planned.kernel), shapeKey(e.planned.size)};
       if (!checkQueued(key, "started")) return;
       m_doc.apply(e);
       m_runningCase = key;
@@ -157,7 +159,7 @@ void RunController::onEvent(const StreamEvent& e) {
     case EventType::kCaseFinished:
     case EventType::kCaseFailed:
       if (e.result) {
-        const Key key{QString::fromStdString(e.result->kernel), e.result->shape};
+        const Key key{QString::fromStdString(e.result->kernel), gui::sizeKey(*e.result)};
         // Only a case asked for and not yet done counts: an engine that ignores its arguments
         // or repeats itself must not fill the run with cases no one asked for.
         if (!checkQueued(key, "finished")) return;

@@ -23,12 +23,13 @@ std::int64_t problemCode(const std::string& p) {
 
 }  // namespace
 
-bool isVectorCase(const CaseResult& c) { return !c.problem.empty() && c.problem != "gemm"; }
+bool isVectorCase(const CaseResult& c) { return !c.size.empty() && !isGemm(c.size); }
 
-Shape sizeKey(const CaseResult& c) {
-  if (!isVectorCase(c)) return c.shape;
-  return Shape{c.count, typeCode(c.elementType), -problemCode(c.problem)};
+Shape shapeKey(const CaseSize& s) {
+  if (isGemm(s)) return shapeOf(s);
+  return Shape{s.number("count"), typeCode(s.word("type")), -problemCode(s.family)};
 }
+Shape sizeKey(const CaseResult& c) { return shapeKey(c.size); }
 
 bool isVectorKey(const Shape& key) { return key.k <= 0 && key.n >= 1; }
 
@@ -158,12 +159,12 @@ std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc)
 double intensityOf(const CaseResult& c) {
   if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
   if (isVectorCase(c)) {  // the family's declared work, as core derives it
-    const Family* f = tryFindFamily(c.problem);
+    const Family* f = tryFindFamily(c.problem());
     return f && f->work ? f->work(c).intensity() : 0.0;
   }
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback;
   const double elem = c.precision == Precision::kFp16Fp32Acc && !fp32 ? 2.0 : 4.0;
-  return c.shape.flops() / c.shape.minBytes(elem);
+  return c.shape().flops() / c.shape().minBytes(elem);
 }
 
 double roofGflops(const CaseResult& c) {

@@ -15,6 +15,7 @@ namespace kwb::gui {
 
 bool isVectorCase(const CaseResult& c);  // a 1-D problem family: reduce, scan, …
 Shape sizeKey(const CaseResult& c);      // the shape of a GEMM case, else its 1-D key
+Shape shapeKey(const CaseSize& s);       // the same for a size
 bool isVectorKey(const Shape& key);
 // The 1-D key of `count` elements of `type` ("f32", "i32") of the family `problem`; an empty
 // problem makes a key of any 1-D family (k = 0), as a size typed by hand is.

@@ -26,10 +26,10 @@ QList<KernelChange> kernelChanges(const RunDocument& now,
   for (const CaseResult& c : now.cases) {
     if (c.kernel != kernel) continue;
     KernelChange k;
-    k.shape = c.shape;
+    k.shape = c.shape();
     k.status = QString::fromUtf8(toString(c.status).data());
     k.gflops = c.timed() ? c.gflops : 0;
-    const CaseResult* p = previous ? previous->find(c.kernel, c.shape) : nullptr;
+    const CaseResult* p = previous ? previous->find(c.kernel, c.shape()) : nullptr;
     if (p && p->timed() && p->gflops > 0 && k.gflops > 0) {
       k.previous = p->gflops;
       k.changePct = (k.gflops / p->gflops - 1) * 100;

@@ -86,8 +86,8 @@ std::vector<CasePair> casePairs(const RunDocument& baseline, const RunDocument& 
                                 const RunComparison& all) {
   std::vector<CasePair> pairs;
   for (const auto& r : all.cases)
-    if (const CaseResult* c = doc.find(r.kernel, r.shape); c && !isVectorCase(*c))
-      pairs.push_back({baseline.find(r.kernel, r.shape), c, r});
+    if (const CaseResult* c = doc.find(r.kernel, r.caseSize); c && !isVectorCase(*c))
+      pairs.push_back({baseline.find(r.kernel, r.caseSize), c, r});
   for (const auto& c : doc.cases)
     if (const CaseResult* b = isVectorCase(c) ? findCase(baseline, c.kernel, sizeKey(c)) : nullptr)
       pairs.push_back({b, &c, compareCase(*b, c, CompareRule{})});

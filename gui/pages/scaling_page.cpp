@@ -56,7 +56,7 @@ struct ScalingPage::Build {
   std::set<std::int64_t> cubicSizes{};  // or, for 1-D cases, the joined counts
   std::set<double> allSizes{};
   bool joined(const CaseResult& c) const {
-    return vector ? c.elementType == lineType : isCubic(c.shape);
+    return vector ? c.size.word("type") == lineType : isCubic(c.shape());
   }
   QString lineTypeText() const {
     return lineType.empty() ? "f32" : QString::fromStdString(lineType);
@@ -73,7 +73,7 @@ void ScalingPage::rebuild() {
   Build b{doc, memoryBoundDocument(doc)};
   b.unit = b.vector ? "GB/s" : "GFLOP/s";
   for (const auto& c : doc.cases)
-    if (b.vector && b.lineType.empty()) b.lineType = c.elementType;
+    if (b.vector && b.lineType.empty()) b.lineType = c.size.word("type");
   m_logY->setText("Logarithmic " + b.unit);
   setPlotTitle(
       p,
@@ -121,8 +121,8 @@ void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> poin
     b.xMin = std::min(b.xMin, x), b.xMax = std::max(b.xMax, x);
     b.yMin = std::min(b.yMin, ci.low), b.yMax = std::max(b.yMax, ci.high);
     b.allSizes.insert(x);
-    if (!b.vector && isCubic(c->shape)) b.cubicSizes.insert(c->shape.m);
-    if (b.vector && b.joined(*c)) b.cubicSizes.insert(c->count);
+    if (!b.vector && isCubic(c->shape())) b.cubicSizes.insert(c->shape().m);
+    if (b.vector && b.joined(*c)) b.cubicSizes.insert(c->size.number("count"));
     tooltips()->add(p->xAxis, p->yAxis, x, v,
                     QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
                         .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",

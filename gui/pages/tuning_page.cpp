@@ -62,7 +62,7 @@ QCPItemRect* rowRect(QCustomPlot* p, int y, int nx) {
 // Whether a row is the configuration a sweep of several shapes chose for its shape.
 bool isChoice(const TuneGrid& grid, const CaseResult& r) {
   return std::any_of(grid.choices.begin(), grid.choices.end(), [&](const TuneChoice& c) {
-    return c.shape == r.shape && c.gflops > 0 && c.config == r.config->name;
+    return c.shape == r.shape() && c.gflops > 0 && c.config == r.config->name;
   });
 }
 
@@ -144,7 +144,7 @@ void TuningPage::rebuild() {
   // A sweep of several shapes (kwb tune --shapes): a row per configuration and shape, each
   // shape's choice marked, as a sweep of one marks its fastest.
   const bool manyShapes = std::any_of(grid.results.begin(), grid.results.end(),
-                                      [&](const CaseResult& r) { return r.shape != grid.shape; });
+                                      [&](const CaseResult& r) { return r.shape() != grid.shape; });
   // One row per configuration, its parameters across and GFLOP/s last: every cell of a row
   // takes the configuration's colour, so reading down a column shows which values run fast.
   const QStringList params = parameterOrder(grid);
@@ -178,7 +178,7 @@ QString TuningPage::addRow(const TuneGrid& grid, const QStringList& params, int 
   const int nx = int(params.size()) + 1;
   const CaseResult& r = grid.results[std::size_t(y)];
   const QString name =
-      (manyShapes ? QString::fromStdString(shapeText(r.shape)) + " · " : QString()) +
+      (manyShapes ? QString::fromStdString(shapeText(r.shape())) + " · " : QString()) +
       QString::fromStdString(r.config->name);
   const bool timed = r.status == CaseStatus::kPass && r.gflops > 0;
   const bool isBest = manyShapes ? isChoice(grid, r) : name == m_best;

@@ -96,7 +96,7 @@ QString NcuProfilePanel::statusText() const { return m_status->text(); }
 
 QString NcuProfilePanel::profileJsonPath() const {
   return QDir(m_ctx.resultsDir)
-      .filePath(QString::fromStdString(ncuReportStem(m_case.kernel, m_case.shape)) +
+      .filePath(QString::fromStdString(ncuReportStem(m_case.kernel, m_case.shape())) +
                 ".profile.json");
 }
 
@@ -118,7 +118,7 @@ void NcuProfilePanel::startProfile() {
   m_status->setText("Profiling… (ncu replays each kernel about 40 times)");
   m_engine->query(m_ctx.engine,
                   {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
-                   QString::fromStdString(toString(m_case.shape)), "--out", m_ctx.resultsDir,
+                   QString::fromStdString(toString(m_case.shape())), "--out", m_ctx.resultsDir,
                    "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
 }
 

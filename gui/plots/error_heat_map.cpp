@@ -143,7 +143,7 @@ void ErrorHeatMap::rebuild() {
             .arg(t.atol)
             .arg(t.rtol);
     m_message->setText(line);
-    m_plot->setGrid(*grid, m_case.shape.m, m_case.shape.n);
+    m_plot->setGrid(*grid, m_case.shape().m, m_case.shape().n);
   }
   if (!grid) m_plot->setGrid({}, 0, 0);
   m_plot->replot();

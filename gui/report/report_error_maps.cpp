@@ -41,7 +41,7 @@ void drawFailingErrorMaps(ReportPainter& rp, const RunDocument& doc) {
       else
         withoutGrid << QString("%1 at %2")
                            .arg(QString::fromStdString(c.kernel),
-                                QString::fromStdString(toString(c.shape)));
+                                QString::fromStdString(toString(c.shape())));
     }
   if (maps.isEmpty() && withoutGrid.isEmpty() && vectors.isEmpty()) return;
   if (!vectors.isEmpty()) {
@@ -80,9 +80,9 @@ void drawFailingErrorMaps(ReportPainter& rp, const RunDocument& doc) {
                Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
                QString("%1 at %2\n%3: %4 mismatches")
                    .arg(QString::fromStdString(m.c->kernel),
-                        QString::fromStdString(toString(m.c->shape)), m.run)
+                        QString::fromStdString(toString(m.c->shape())), m.run)
                    .arg(m.report->mismatches));
-    plot.setGrid(m.report->grid, m.c->shape.m, m.c->shape.n);
+    plot.setGrid(m.report->grid, m.c->shape().m, m.c->shape().n);
     p.save();
     p.translate(x, rp.y() + captionH);
     p.scale(scale, scale);

@@ -26,7 +26,7 @@ std::string scaledCopy(const std::string& kernel, double factor) {
   kwb::RunDocument doc = kwb::readDocument(kSample);
   bool found = false;
   for (auto& c : doc.cases)
-    if (c.kernel == kernel && c.shape == kwb::Shape{1024, 1024, 1024}) {
+    if (c.kernel == kernel && c.shape() == kwb::Shape{1024, 1024, 1024}) {
       for (double& s : c.samplesMs) s *= factor;
       c.summary = kwb::stats::summarize(c.samplesMs);
       c.gflops /= factor;

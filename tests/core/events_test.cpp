@@ -69,7 +69,7 @@ TEST(DocumentBuilder, SecondEngineAccumulatesCasesAndChecksProgressionOverBoth) 
   kwb::RunDocument doc = makeSampleDocument();
   for (auto& c : doc.cases) {
     c.status = kwb::CaseStatus::kPass;
-    c.shape = {512, 512, 512};
+    c.size = kwb::gemmSize({512, 512, 512});
     c.samplesMs = {1.0};
     c.summary.ci95 = {c.gflops, c.gflops};
   }
@@ -97,7 +97,7 @@ TEST(DocumentBuilder, SecondEngineAccumulatesCasesAndChecksProgressionOverBoth) 
   // Engine 2 runs case 1 alone: its own progression check sees one stage only.
   kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
-  plan.plan = {{doc.cases[1].kernel, doc.cases[1].shape}};
+  plan.plan = {{doc.cases[1].kernel, doc.cases[1].size}};
   kwb::StreamEvent started(kwb::EventType::kCaseStarted);
   started.index = 0;
   started.planned = plan.plan[0];
@@ -120,7 +120,7 @@ TEST(DocumentBuilder, LiveProgressionIsTheRuleOverTheCasesSoFar) {
   kwb::RunDocument doc = makeSampleDocument();
   for (auto& c : doc.cases) {
     c.status = kwb::CaseStatus::kPass;
-    c.shape = {512, 512, 512};
+    c.size = kwb::gemmSize({512, 512, 512});
     c.precision = kwb::Precision::kFp32;
     c.samplesMs = {1.0};
     c.summary.ci95 = {c.gflops, c.gflops};

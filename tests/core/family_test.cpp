@@ -32,9 +32,7 @@ kwb::CaseResult vectorCase(const char* kernel, const char* problem, std::int64_t
                            const char* type, double medianMs) {
   kwb::CaseResult c;
   c.kernel = kernel;
-  c.problem = problem;
-  c.count = count;
-  c.elementType = type;
+  c.size = kwb::vectorSize(problem, count, type);
   c.status = kwb::CaseStatus::kPass;
   c.samplesMs = {medianMs, medianMs, medianMs};
   c.summary.count = 3;
@@ -149,12 +147,11 @@ TEST(Family, CurrentSchemaRoundTripsOneDimensionalCases) {
   const auto back = kwb::parseDocument(text, "mem");
   EXPECT_EQ(back.device->copyBandwidthGBs, 3010.5);
   const auto& r = back.cases.back();
-  EXPECT_EQ(r.problem, "scan");
-  EXPECT_EQ(r.count, 1000003);
-  EXPECT_EQ(r.elementType, "i32");
+  EXPECT_EQ(r.size, kwb::vectorSize("scan", 1000003, "i32"));
+  EXPECT_EQ(kwb::sizeText(r.size), "1000003 i32");
   EXPECT_EQ(r.figures, c.figures);
   EXPECT_EQ(r.verification->compare.firstMismatchIndex, 999999);
-  EXPECT_EQ(back.cases.front().problem, "gemm");
+  EXPECT_EQ(back.cases.front().problem(), "gemm");
 }
 
 TEST(Family, OlderSchemasReadWithFiguresDerived) {
@@ -164,12 +161,15 @@ TEST(Family, OlderSchemasReadWithFiguresDerived) {
   // A schema-3 writer had none of the schema-4 fields.
   auto j = nlohmann::json::parse(text);
   for (auto& c : j["cases"]) {
-    for (const char* key : {"problem", "count", "elementType", "figures"}) c.erase(key);
+    c["shape"] = {{"m", 1024}, {"n", 1024}, {"k", 1024}};  // what schemas 1-5 wrote
+    for (const char* key : {"size", "figures"}) c.erase(key);
   }
+  j.erase("families");
   j["device"].erase("copyBandwidthGBs");
   const auto back = kwb::parseDocument(j.dump(), "old");
   const auto& c = back.cases[0];
-  EXPECT_EQ(c.problem, "gemm");
+  EXPECT_EQ(c.size, kwb::gemmSize({1024, 1024, 1024}));
+  ASSERT_NE(back.family("gemm"), nullptr) << "read from the legacy declarations";
   EXPECT_DOUBLE_EQ(c.figures.at("gflops"), 2147.5);
   EXPECT_DOUBLE_EQ(c.figures.at("pct_of_reference"), 12.5);
   EXPECT_DOUBLE_EQ(c.figures.at("pct_of_peak"),
@@ -177,9 +177,11 @@ TEST(Family, OlderSchemasReadWithFiguresDerived) {
   EXPECT_EQ(back.device->copyBandwidthGBs, 0.0);
 }
 
-TEST(Family, UnknownProblemInADocumentIsRefused) {
+TEST(Family, UnknownProblemInALegacyDocumentIsRefused) {
   auto j = nlohmann::json::parse(kwb::toJsonText(makeSampleDocument()));
+  j["cases"][0].erase("size");  // a schema-5 case: its family by name only
   j["cases"][0]["problem"] = "sort";
+  j["cases"][0]["shape"] = {{"m", 8}, {"n", 8}, {"k", 8}};
   EXPECT_THROW(kwb::parseDocument(j.dump(), "bad"), kwb::InputError);
 }
 
@@ -187,16 +189,16 @@ TEST(Family, PlannedOneDimensionalCasesRoundTripInEvents) {
   kwb::StreamEvent e(kwb::EventType::kCaseStarted);
   e.index = 3;
   e.planned.kernel = "reduce.warp_shuffle";
-  e.planned.problem = "reduce";
-  e.planned.count = 1000003;
-  e.planned.elementType = "f32";
+  e.planned.size = kwb::vectorSize("reduce", 1000003, "f32");
   const auto back = kwb::parseEventLine(kwb::toJsonLine(e), "mem", 1);
-  EXPECT_EQ(back.planned.problem, "reduce");
-  EXPECT_EQ(back.planned.count, 1000003);
-  EXPECT_EQ(back.planned.elementType, "f32");
-  kwb::StreamEvent g(kwb::EventType::kCaseStarted);
-  g.planned = {"sgemm.naive", {64, 64, 64}};
-  EXPECT_EQ(kwb::toJsonLine(g).find("problem"), std::string::npos);  // GEMM lines unchanged
+  EXPECT_EQ(back.planned.size, e.planned.size);
+  EXPECT_EQ(kwb::sizeLabel(back.planned.size), "1000003 f32");
+  // A line of an engine before schema 6 still reads.
+  const auto old = kwb::parseEventLine(
+      R"({"event":"case_started","index":0,"kernel":"scan.blelloch","shape":{"m":0,"n":0,"k":0},)"
+      R"("problem":"scan","count":1048576,"elementType":"i32"})",
+      "old", 1);
+  EXPECT_EQ(kwb::sizeText(old.planned.size), "2^20 i32");
 }
 
 TEST(Family, BundledOneDimensionalSuites) {

@@ -8,7 +8,7 @@ kwb::CaseResult timed(const std::string& kernel, kwb::Shape s, double gflops,
                       kwb::CaseStatus st = kwb::CaseStatus::kPass) {
   kwb::CaseResult c;
   c.kernel = kernel;
-  c.shape = s;
+  c.size = kwb::gemmSize(s);
   c.status = st;
   c.samplesMs = {1.0};
   c.gflops = gflops;
@@ -106,7 +106,7 @@ namespace {
 kwb::CaseResult timedCase(const std::string& kernel, double gflops) {
   kwb::CaseResult c;
   c.kernel = kernel;
-  c.shape = {512, 512, 512};
+  c.size = kwb::gemmSize({512, 512, 512});
   c.status = kwb::CaseStatus::kPass;
   c.samplesMs = {1.0};
   c.gflops = gflops;
@@ -144,15 +144,12 @@ TEST(ProgressionOfADocument, TuningConfigurationsAreNotStages) {
 namespace {
 kwb::CaseResult at(const std::string& kernel, kwb::Shape s, double gflops) {
   kwb::CaseResult c = timedCase(kernel, gflops);
-  c.shape = s;
+  c.size = kwb::gemmSize(s);
   return c;
 }
 kwb::CaseResult oneD(const std::string& kernel, std::int64_t count, double gflops) {
   kwb::CaseResult c = timedCase(kernel, gflops);
-  c.problem = "scan";
-  c.shape = {};
-  c.count = count;
-  c.elementType = "f32";
+  c.size = kwb::vectorSize("scan", count, "f32");
   return c;
 }
 const kwb::ProgressionViolation* violationAt(const kwb::ProgressionCheck& p,

@@ -156,12 +156,14 @@ TEST(Reliability, TuningIntegersAreRangeChecked) {
 
 // Finding 6: loaded shapes were not validated, so -1x0x-5 was plotted with a GFLOP/s.
 TEST(Reliability, LoadedShapesFollowTheTypedRules) {
-  const std::string m = editedDocError([](json& j) {
-    j["cases"][0]["shape"] = {{"m", -1}, {"n", 0}, {"k", -5}};
-  });
-  EXPECT_TRUE(has(m, "bad shape '-1x0x-5'")) << m;
-  EXPECT_TRUE(has(editedDocError([](json& j) { j["cases"][0]["shape"]["m"] = 4294967296LL; }),
-                  "bad shape"));
+  const std::string m =
+      editedDocError([](json& j) { j["cases"][0]["size"]["axes"][0]["value"] = 0; });
+  EXPECT_TRUE(has(m, "bad gemm size '0x1024x1024': m must be at least 1")) << m;
+  EXPECT_TRUE(
+      has(editedDocError([](json& j) { j["cases"][0]["size"]["axes"][1]["value"] = 4294967296LL; }),
+          "n is above 2147483647"));
+  EXPECT_TRUE(has(editedDocError([](json& j) { j["cases"][0]["size"]["axes"][2]["value"] = -5; }),
+                  "outside 0 to 2^62"));
   // Where no shape applies (no known-answer test ran), 0x0x0 is what is written, and read.
   EXPECT_EQ(editedDocError([](json& j) {
               j["knownAnswer"]["ran"] = false;

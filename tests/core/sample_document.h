@@ -27,7 +27,7 @@ inline kwb::RunDocument makeSampleDocument() {
   d.knownAnswer = {true, true, "cublas.sgemm vs cpu.fp64", {64, 64, 64}, 1e-7};
   kwb::CaseResult c;
   c.kernel = "sgemm.tiled";
-  c.shape = {1024, 1024, 1024};
+  c.size = kwb::gemmSize({1024, 1024, 1024});
   c.status = kwb::CaseStatus::kFail;
   c.ranKernel = "sgemm.tiled";
   kwb::Verification v;
@@ -53,7 +53,7 @@ inline kwb::RunDocument makeSampleDocument() {
   d.cases.push_back(c);
   kwb::CaseResult tc = c;
   tc.kernel = "sgemm.tensor_core";
-  tc.shape = {17, 19, 23};
+  tc.size = kwb::gemmSize({17, 19, 23});
   tc.precision = kwb::Precision::kFp16Fp32Acc;
   tc.status = kwb::CaseStatus::kFallback;
   tc.fallback = true;
@@ -66,6 +66,7 @@ inline kwb::RunDocument makeSampleDocument() {
   d.progression.violations.push_back({{512, 512, 512}, "sgemm.tiled", "sgemm.bank_free", 900, 850});
   d.wallSeconds = 12.5;
   kwb::listMissingKernels(d);  // as an engine lists them, so the document round-trips
+  kwb::listMissingFamilies(d);
   return d;
 }
 
@@ -83,8 +84,9 @@ inline std::vector<kwb::StreamEvent> sampleEvents(const kwb::RunDocument& doc) {
   out.push_back(dev);
   kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
-  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
+  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.size});
   plan.kernels = doc.kernels;
+  plan.families = doc.families;
   out.push_back(plan);
   for (std::size_t i = 0; i < doc.cases.size(); ++i) {
     kwb::StreamEvent s(kwb::EventType::kCaseStarted);

@@ -94,7 +94,7 @@ kwb::CaseResult timedCase(double ms, double noise, int n = 101,
                           TimerMode timer = TimerMode::kBackToBack) {
   kwb::CaseResult c;
   c.kernel = "sgemm.warp_tiled";
-  c.shape = {512, 512, 512};
+  c.size = kwb::gemmSize({512, 512, 512});
   c.status = kwb::CaseStatus::kPass;
   c.timer = timer;
   for (int i = 0; i < n; ++i) c.samplesMs.push_back(ms * (1 + noise * (2.0 * i / (n - 1) - 1)));

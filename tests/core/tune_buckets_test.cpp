@@ -28,7 +28,7 @@ kwb::CaseResult result(const std::string& name, const kwb::Shape& s, const std::
   kwb::CaseResult r;
   r.config = kwb::TuneConfig{name, {}};
   r.kernel = name == kwb::kDefaultConfig ? "sgemm.warp_tiled" : "sgemm.warp_tiled[" + name + "]";
-  r.shape = s;
+  r.size = kwb::gemmSize(s);
   r.status = kwb::parseCaseStatus(status);
   if (ms) {
     r.samplesMs.assign(12, *ms);

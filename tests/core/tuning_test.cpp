@@ -17,7 +17,7 @@ kwb::CaseResult result(const std::string& name, const std::string& status,
   kwb::CaseResult r;
   r.config = kwb::TuneConfig{name, {{"BM", 128}, {"BN", 256}, {"STAGES", 4}, {"smemBytes", 98304}}};
   r.kernel = "sgemm.mma_multistage[" + name + "]";
-  r.shape = {4096, 4096, 4096};
+  r.size = kwb::gemmSize({4096, 4096, 4096});
   r.precision = kwb::Precision::kFp16Fp32Acc;
   r.status = kwb::parseCaseStatus(status);
   r.ranKernel = r.kernel;

@@ -149,7 +149,7 @@ TEST(VerdictRule, SeparateRunsAddTheirUncertainties) {
 kwb::CaseResult timed(const std::string& device, double median, double half) {
   kwb::CaseResult c;
   c.kernel = "sgemm.tiled";
-  c.shape = {512, 512, 512};
+  c.size = kwb::gemmSize({512, 512, 512});
   c.status = kwb::CaseStatus::kPass;
   c.samplesMs = {median};
   c.summary.median = median;

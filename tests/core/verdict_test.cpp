@@ -11,7 +11,7 @@ namespace {
 kwb::CaseResult goodCase() {
   kwb::CaseResult c;
   c.kernel = "sgemm.tiled";
-  c.shape = {4, 4, 4};
+  c.size = kwb::gemmSize({4, 4, 4});
   c.ranKernel = "sgemm.tiled";
   kwb::Verification v;
   v.reference = "cublas.sgemm";
@@ -106,9 +106,7 @@ TEST(Verdict, UnverifiedCaseIsNeverAPass) {
 TEST(Verdict, AOneDimensionalCaseNamesIndicesAndNeedsNoAlphaBetaRun) {
   kwb::CaseResult c;
   c.kernel = "scan.blelloch";
-  c.problem = "scan";
-  c.count = 1000;
-  c.elementType = "f32";
+  c.size = kwb::vectorSize("scan", 1000, "f32");
   kwb::Verification v;
   v.reference = "cpu.fp64";
   v.compare.elements = 1000;

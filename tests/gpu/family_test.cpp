@@ -71,11 +71,11 @@ TEST_F(Families, EverySizePassesIncludingRaggedPrimeAndTiny) {
     for (const auto& c : doc.cases) {
       EXPECT_EQ(c.status, kwb::CaseStatus::kPass)
           << c.kernel << " " << kwb::sizeLabel(c) << ": " << c.message;
-      EXPECT_EQ(c.problem, family);
+      EXPECT_EQ(c.problem(), family);
       ASSERT_TRUE(c.verification);
       EXPECT_TRUE(c.verification->negativeControlRejected) << kwb::sizeLabel(c);
       EXPECT_EQ(c.verification->reference, "cpu.fp64");
-      if (c.elementType == "i32") {
+      if (c.size.word("type") == "i32") {
         EXPECT_EQ(c.verification->tolerance.atol, 0.0);
       }
     }
@@ -113,7 +113,7 @@ TEST_F(Families, CanaryCatchesAnUnwrittenLastElement) {
   const std::int64_t n = 1000003;
   const auto doc = run(planOf({"testscan.leave_last"}, "scan", {n}, kBoth), true);
   for (const auto& c : doc.cases) {
-    EXPECT_EQ(c.status, kwb::CaseStatus::kFail) << c.elementType;
+    EXPECT_EQ(c.status, kwb::CaseStatus::kFail) << kwb::sizeLabel(c);
     ASSERT_TRUE(c.verification);
     EXPECT_EQ(c.verification->unwritten, 1);
     ASSERT_TRUE(c.verification->compare.firstMismatchIndex);

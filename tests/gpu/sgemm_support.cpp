@@ -43,8 +43,8 @@ std::string paramName(const testing::TestParamInfo<std::string>& info) {
 }
 
 void expectVerified(const CaseResult& c, const KernelDescriptor& k, std::uint64_t seed) {
-  SCOPED_TRACE(k.id + " " + toString(c.shape) + " seed " + std::to_string(seed));
-  const bool fastPath = c.shape.multipleOf(k.alignment);
+  SCOPED_TRACE(k.id + " " + toString(c.shape()) + " seed " + std::to_string(seed));
+  const bool fastPath = c.shape().multipleOf(k.alignment);
   const CaseStatus want = fastPath ? CaseStatus::kPass : CaseStatus::kFallback;
   EXPECT_EQ(toString(c.status), toString(want)) << c.message;
   EXPECT_EQ(c.fallback, !fastPath);
@@ -56,7 +56,7 @@ void expectVerified(const CaseResult& c, const KernelDescriptor& k, std::uint64_
   EXPECT_EQ(v.reference, k.reference ? "gpu.fp64" : "cublas.sgemm");
   EXPECT_EQ(v.unwritten, 0);
   EXPECT_EQ(v.compare.mismatches, 0) << c.message;
-  EXPECT_EQ(v.compare.elements, c.shape.m * c.shape.n);
+  EXPECT_EQ(v.compare.elements, c.shape().m * c.shape().n);
   ASSERT_TRUE(v.alphaBeta.has_value());
   EXPECT_EQ(v.alphaBeta->mismatches, 0) << c.message;
   EXPECT_TRUE(v.negativeControlRejected);

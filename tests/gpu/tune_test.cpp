@@ -98,8 +98,8 @@ TEST_F(Tune, RunWithTuningRunsTheChosenConfiguration) {
   const kwb::RunDocument doc = kwb::readDocument(runJson);
   ASSERT_EQ(doc.cases.size(), 3u);
   for (const kwb::CaseResult& c : doc.cases) {
-    SCOPED_TRACE(toString(c.shape));
-    const kwb::TuneChoice& choice = kwb::choiceFor(tuned.tuning->choices, c.shape);
+    SCOPED_TRACE(toString(c.shape()));
+    const kwb::TuneChoice& choice = kwb::choiceFor(tuned.tuning->choices, c.shape());
     const std::string tunedFor = "tuned for " + toString(choice.shape) + ")";
     EXPECT_EQ(c.kernel, "sgemm.warp_tiled");
     EXPECT_EQ(c.ranKernel, choice.config == kwb::kDefaultConfig

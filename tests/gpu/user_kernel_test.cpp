@@ -53,7 +53,7 @@ TEST_F(UserKernel, StreamedCasesNameTheirSourceAndHash) {
   kwb::cuda::RunConfig cfg;
   cfg.verifyOnly = true;
   std::vector<kwb::CaseResult> streamed;
-  kwb::cuda::runPlan(registry, {{"user.sgemm_tiled_user", {64, 64, 64}}}, cfg,
+  kwb::cuda::runPlan(registry, {{"user.sgemm_tiled_user", kwb::Shape{64, 64, 64}}}, cfg,
                      [&](const kwb::StreamEvent& e) {
                        if (e.result) streamed.push_back(*e.result);
                      },
@@ -66,7 +66,7 @@ TEST_F(UserKernel, StreamedCasesNameTheirSourceAndHash) {
 
 TEST_F(UserKernel, WrongKernelFailsWithTheMismatchLocated) {
   const kwb::KernelRegistry registry({user(kData + "wrong_element.cu")});
-  const auto doc = run(registry, {{"user.wrong_element", {64, 48, 32}}});
+  const auto doc = run(registry, {{"user.wrong_element", kwb::Shape{64, 48, 32}}});
   ASSERT_EQ(doc.cases.size(), 1u);
   EXPECT_EQ(doc.cases[0].status, kwb::CaseStatus::kFail);
   EXPECT_NE(doc.cases[0].message.find("row 5, col 7"), std::string::npos) << doc.cases[0].message;
@@ -86,7 +86,7 @@ TEST_F(UserKernel, WritingPastCIsCaughtByTheGuardAndTheRunGoesOn) {
 
 TEST_F(UserKernel, ReplayingACachedResultFailsTheSecondSeed) {
   const kwb::KernelRegistry registry({user(kData + "replays_cache.cu")});
-  const auto doc = run(registry, {{"user.replays_cache", {256, 256, 64}}});
+  const auto doc = run(registry, {{"user.replays_cache", kwb::Shape{256, 256, 64}}});
   ASSERT_EQ(doc.cases.size(), 1u);
   EXPECT_FALSE(kwb::isGood(doc.cases[0].status));
   EXPECT_NE(doc.cases[0].message.find("second seed"), std::string::npos) << doc.cases[0].message;

@@ -122,7 +122,7 @@ TEST_F(VerdictKat, ARealKernelAgainstItselfIsSame) {
   cfg.measure.rounds = 10;
   cfg.measure.cuptiCheck = false;
   cfg.measure.rule.minTimeS = 0.1;
-  const std::vector<kwb::cuda::PlanCase> sizes{{&k, {512, 512, 512}, std::nullopt, {}}};
+  const std::vector<kwb::cuda::PlanCase> sizes{{&k, kwb::Shape{512, 512, 512}, std::nullopt}};
   const kwb::AbReport r =
       kwb::cuda::runAb(k, k, sizes, cfg, 0.01, [](const kwb::StreamEvent&) {}, {});
   ASSERT_EQ(r.results.size(), 1u);

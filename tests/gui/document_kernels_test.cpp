@@ -74,7 +74,7 @@ TEST(GuiDocumentKernels, AKernelTheGuiHasNeverSeenIsNamedAndStagedFromTheDocumen
 
   // The progression page draws it as stage 10, after every other stage.
   ProgressionPage* p = w.progressionPage();
-  p->shapeCombo()->selectShape(future.shape);
+  p->shapeCombo()->selectShape(future.shape());
   p->rebuildNow();
   auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->plot()->xAxis->ticker());
   ASSERT_TRUE(ticker);

@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
   if (hostile == "ignore-args") {
     plan.plan.clear();
     for (std::size_t i = 0; i < 3 && i < doc.cases.size(); ++i)
-      plan.plan.push_back({doc.cases[i].kernel, doc.cases[i].shape});
+      plan.plan.push_back({doc.cases[i].kernel, doc.cases[i].size});
   }
   emit(plan, 0);
   if (hostile == "range")
@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
       std::signal(SIGSEGV, SIG_DFL);
       std::raise(SIGSEGV);
     }
-    if (crash == p.kernel + "@" + kwb::toString(p.shape)) {
+    if (crash == p.kernel + "@" + kwb::sizeLabel(p.size)) {
       std::fprintf(stderr, "fake kwb: illegal memory access (simulated)\n");
       std::fflush(stderr);
       std::raise(SIGKILL);
@@ -267,10 +267,10 @@ int main(int argc, char** argv) {
       return 1;
     }
     t += delayMs / 1000.0;
-    const kwb::CaseResult* c = doc.find(p.kernel, p.shape);
+    const kwb::CaseResult* c = doc.find(p.kernel, p.size);
     std::optional<kwb::CaseResult> user;
     if (p.kernel == userId && std::getenv("KWB_FAKE_USER_AS"))
-      if (const kwb::CaseResult* as = doc.find(std::getenv("KWB_FAKE_USER_AS"), p.shape))
+      if (const kwb::CaseResult* as = doc.find(std::getenv("KWB_FAKE_USER_AS"), p.size))
         c = &user.emplace(userCase(*as, userId, source, speedup));
     kwb::StreamEvent finished(c && kwb::isGood(c->status) ? kwb::EventType::kCaseFinished
                                                           : kwb::EventType::kCaseFailed);
@@ -280,7 +280,7 @@ int main(int argc, char** argv) {
     } else {
       kwb::CaseResult skipped;
       skipped.kernel = p.kernel;
-      skipped.shape = p.shape;
+      skipped.size = p.size;
       skipped.status = kwb::CaseStatus::kSkipped;
       skipped.message = "not in the recorded document";
       finished.result = skipped;

@@ -79,9 +79,7 @@ RunDocument vectorDocument(const std::string& problem) {
     for (const auto* k = begin; k != end; ++k) {
       CaseResult c;
       c.kernel = k->id;
-      c.problem = problem;
-      c.count = s.count;
-      c.elementType = s.type;
+      c.size = vectorSize(problem, s.count, s.type);
       c.status = CaseStatus::kPass;
       const double gbs = gbsAt(*k, s.count);
       const double bytes = bytesPerElement * double(s.count);
@@ -129,7 +127,7 @@ RunDocument vectorDocument(const std::string& problem) {
 
 double recordedGBs(const RunDocument& doc, const std::string& kernel, std::int64_t count) {
   for (const auto& c : doc.cases)
-    if (c.kernel == kernel && c.count == count && c.elementType == "f32")
+    if (c.kernel == kernel && c.size.number("count") == count && c.size.word("type") == "f32")
       return c.figures.at("gbps");
   return 0;
 }

@@ -53,20 +53,20 @@ QStringList sectionTitles(const KernelListWidget* list) {
 
 TEST(CaseSize, OneDimensionalSizesReadAsCountAndType) {
   CaseResult c;
-  c.problem = "reduce", c.count = k28, c.elementType = "f32";
+  c.size = vectorSize("reduce", k28, "f32");
   EXPECT_EQ(sizeText(c), "2^28 f32");
-  c.count = 1000003, c.elementType = "i32";
+  c.size = vectorSize("reduce", 1000003, "i32");
   EXPECT_EQ(sizeText(c), "1,000,003 i32");
   EXPECT_EQ(sizeText(c, false), "1000003 i32") << "as a command line writes it";
   EXPECT_TRUE(isVectorKey(sizeKey(c)));
   CaseResult scan = c;
-  scan.problem = "scan";
+  scan.size.family = "scan";
   EXPECT_NE(sizeKey(scan), sizeKey(c)) << "reduce and scan at one size are two columns";
   CaseResult gemm;
-  gemm.shape = {512, 512, 512};
-  EXPECT_EQ(sizeKey(gemm), gemm.shape);
-  EXPECT_FALSE(isVectorKey(gemm.shape));
-  EXPECT_EQ(sizeKeyText(gemm.shape, false), "512x512x512");
+  gemm.size = kwb::gemmSize({512, 512, 512});
+  EXPECT_EQ(sizeKey(gemm), gemm.shape());
+  EXPECT_FALSE(isVectorKey(gemm.shape()));
+  EXPECT_EQ(sizeKeyText(gemm.shape(), false), "512x512x512");
   EXPECT_EQ(parseVectorSize("2^28 f32"), (Shape{k28, 1, 0}));
   EXPECT_FALSE(parseVectorSize("512x512x512"));
   EXPECT_TRUE(sizeMatches(c, *parseVectorSize("1000003 i32")));

@@ -92,7 +92,7 @@ RunDocument tuningDocument() {
                      std::to_string(p[2]) + "_w" + std::to_string(p[3]) + "x" +
                      std::to_string(p[4]);
     r.kernel = grid.kernel + "[" + r.config->name + "]";
-    r.shape = grid.shape;
+    r.size = kwb::gemmSize(grid.shape);
     r.ranKernel = r.kernel;
     if (p[1] == 256) {
       r.status = CaseStatus::kFail;

@@ -44,7 +44,7 @@ RunRequest requestFor(const RunDocument& doc) {
   for (const auto& c : doc.cases) {
     if (!r.kernels.contains(QString::fromStdString(c.kernel)))
       r.kernels << QString::fromStdString(c.kernel);
-    if (!r.shapes.contains(c.shape)) r.shapes << c.shape;
+    if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
   }
   return r;
 }
@@ -141,7 +141,8 @@ TEST(LiveDocument, AnOlderSchemaStreamHasTheBuildersDerivedFiguresWhileItRuns) {
     if (!e.result) continue;
     ASSERT_FALSE(e.result->figures.contains("pct_of_peak")) << "the stream carries it already";
     expected.push_back(*e.result);
-    deriveOlderSchemaFigures(expected.back(), 1, device);
+    deriveOlderSchemaFigures(expected.back(), legacyFamilyInfo(expected.back().problem()), 1,
+                             device);
   }
   const auto derived = std::count_if(expected.begin(), expected.end(), [](const auto& c) {
     return c.figures.contains("pct_of_peak");

@@ -144,7 +144,7 @@ kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* tim
     for (const Kernel& k : kKernels) {
       CaseResult c;
       c.kernel = k.id;
-      c.shape = s;
+      c.size = kwb::gemmSize(s);
       c.precision = k.precision;
       c.status = CaseStatus::kPass;
       c.ranKernel = k.id;
@@ -216,10 +216,10 @@ kwb::RunDocument makeRun(double speedFactor, std::uint32_t seed, const char* tim
   }
   for (auto& c : doc.cases) {
     if (!c.timed()) continue;
-    if (const auto* ref = doc.find("cublas.sgemm", c.shape); ref && ref->timed())
+    if (const auto* ref = doc.find("cublas.sgemm", c.shape()); ref && ref->timed())
       c.pctOfFp32Reference = 100.0 * c.gflops / ref->gflops;
     if (c.precision == Precision::kFp16Fp32Acc)
-      if (const auto* ref = doc.find("cublas.hgemm_f32acc", c.shape); ref && ref->timed())
+      if (const auto* ref = doc.find("cublas.hgemm_f32acc", c.shape()); ref && ref->timed())
         c.pctOfFp16Reference = 100.0 * c.gflops / ref->gflops;
   }
   doc.progression = kwb::checkProgression(doc.cases, stageOf);
@@ -245,13 +245,13 @@ void writeStream(const kwb::RunDocument& doc, const std::string& path) {
   emit(dev);
   kwb::StreamEvent plan(kwb::EventType::kPlan);
   plan.settings = doc.settings;
-  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.shape});
+  for (const auto& c : doc.cases) plan.plan.push_back({c.kernel, c.size});
   emit(plan);
   for (std::size_t i = 0; i < doc.cases.size(); ++i) {
     const auto& c = doc.cases[i];
     kwb::StreamEvent started(kwb::EventType::kCaseStarted);
     started.index = int(i);
-    started.planned = {c.kernel, c.shape};
+    started.planned = {c.kernel, c.size};
     emit(started);
     t += 0.05 + 0.002 * double(c.samplesMs.size());
     kwb::StreamEvent finished(kwb::isGood(c.status) ? kwb::EventType::kCaseFinished

@@ -62,7 +62,7 @@ struct Stand {
                                 "  prev=$a; done\n" + "echo 'ncu said something' >&2\n" + "exit " +
                                 QByteArray::number(exit) + "\n");
     c.kernel = "sgemm.tiled";
-    c.shape = {512, 512, 512};
+    c.size = kwb::gemmSize({512, 512, 512});
     c.status = CaseStatus::kPass;
   }
   ProfileContext ctx() { return {engine, dir.path()}; }

@@ -47,7 +47,7 @@ struct Loaded : ::testing::Test {
   int timedAt(const Shape& s, bool references) const {
     int n = 0;
     for (const auto& c : doc.cases)
-      n += c.shape == s && hasSpeed(c) && (c.kernel.rfind("cublas.", 0) == 0) == references;
+      n += c.shape() == s && hasSpeed(c) && (c.kernel.rfind("cublas.", 0) == 0) == references;
     return n;
   }
   RunDocument doc;
@@ -223,7 +223,7 @@ TEST_F(Synthetic, CorrectnessGridShowsFailErrorAndFallback) {
   auto statusOf = [&](const char* kernel, Shape s) {
     for (int r = 0; r < t->rowCount(); ++r)
       for (int col = 0; col < t->columnCount(); ++col)
-        if (c->caseAt(r, col)->kernel == kernel && c->caseAt(r, col)->shape == s)
+        if (c->caseAt(r, col)->kernel == kernel && c->caseAt(r, col)->shape() == s)
           return t->item(r, col)->text().section('\n', 0, 0);
     return QString();
   };
@@ -285,7 +285,7 @@ TEST_F(Loaded, BaselineAddsBarsLinesAndASpeedupPerCase) {
   }
   int both = 0;
   for (const auto& c : doc.cases)
-    if (const auto* b = base.find(c.kernel, c.shape); b && hasSpeed(*b) && hasSpeed(c)) ++both;
+    if (const auto* b = base.find(c.kernel, c.shape()); b && hasSpeed(*b) && hasSpeed(c)) ++both;
   QTableWidget* t = w->baselinePage()->table();
   ASSERT_GT(both, 0);
   ASSERT_EQ(t->rowCount(), both);

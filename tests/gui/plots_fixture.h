@@ -98,7 +98,7 @@ inline RunDocument manyShapes(const RunDocument& sample, int shapes) {
       }
   for (int i = 0; i < shapes; ++i)
     for (CaseResult c : templates) {
-      c.shape = {256 + i, 384 + (i * 7) % 512, 640 + (i * 13) % 1024};
+      c.size = kwb::gemmSize({256 + i, 384 + (i * 7) % 512, 640 + (i * 13) % 1024});
       d.cases.push_back(c);
     }
   return d;

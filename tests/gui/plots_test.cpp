@@ -77,7 +77,7 @@ TEST_F(Plots, FallbacksAreHatchedLabelledAndLeftOutOfTensorCoreLines) {
   p->shapeCombo()->selectShape(kOdd);
   p->rebuildNow();
   int fallbacks = 0;
-  for (const auto& c : doc.cases) fallbacks += c.shape == kOdd && isFallback(c);
+  for (const auto& c : doc.cases) fallbacks += c.shape() == kOdd && isFallback(c);
   ASSERT_GE(fallbacks, 1) << "the bundled run falls back at 511x513x1025";
   EXPECT_EQ(p->fallbackBars()->data()->size(), fallbacks);
   EXPECT_EQ(p->fallbackBars()->brush().style(), Qt::BDiagPattern);
@@ -96,7 +96,7 @@ TEST_F(Plots, FallbacksAreHatchedLabelledAndLeftOutOfTensorCoreLines) {
     QCPGraph* line = w->scalingPage()->lineOf(QString::fromStdString(c.kernel));
     ASSERT_NE(line, nullptr) << c.kernel;
     for (auto it = line->data()->constBegin(); it != line->data()->constEnd(); ++it)
-      EXPECT_NE(it->key, sizeOf(c.shape)) << c.kernel;
+      EXPECT_NE(it->key, sizeOf(c.shape())) << c.kernel;
   }
   // The summary's % of the FP16 reference ignores them too.
   const auto pct = refPercent(*doc.find("sgemm.tensor_core", kOdd));

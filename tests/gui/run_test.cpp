@@ -41,7 +41,7 @@ struct LiveRun : ::testing::Test {
     for (const auto& c : doc.cases) {
       if (!r.kernels.contains(QString::fromStdString(c.kernel)))
         r.kernels << QString::fromStdString(c.kernel);
-      if (!r.shapes.contains(c.shape)) r.shapes << c.shape;
+      if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
     }
     return r;
   }
@@ -85,7 +85,7 @@ TEST_F(LiveRun, AStreamDrivesTheRunTo100PercentAndFillsPlotsAsItGoes) {
   EXPECT_TRUE(w->runPanel()->progressBar()->text().startsWith(QString("%1/%1").arg(total)));
   EXPECT_EQ(w->controller()->engineStarts(), 1);
   for (const auto& c : doc.cases) {
-    const CaseResult* got = w->model()->document().find(c.kernel, c.shape);
+    const CaseResult* got = w->model()->document().find(c.kernel, c.shape());
     ASSERT_NE(got, nullptr) << c.kernel;
     EXPECT_EQ(got->status, c.status) << c.kernel;
   }
@@ -123,9 +123,9 @@ TEST_F(LiveRun, AnEngineThatDiesMarksTheCaseCrashedAndANewEngineFinishesTheRest)
   EXPECT_EQ(crashed->status, CaseStatus::kCrashed);
   EXPECT_NE(crashed->message.find("illegal memory access"), std::string::npos) << crashed->message;
   for (const auto& c : doc.cases) {
-    if (c.kernel == "sgemm.tiled" && c.shape == Shape{1024, 1024, 1024}) continue;
-    const CaseResult* r = got.find(c.kernel, c.shape);
-    ASSERT_NE(r, nullptr) << c.kernel << " " << toString(c.shape);
+    if (c.kernel == "sgemm.tiled" && c.shape() == Shape{1024, 1024, 1024}) continue;
+    const CaseResult* r = got.find(c.kernel, c.shape());
+    ASSERT_NE(r, nullptr) << c.kernel << " " << toString(c.shape());
     EXPECT_EQ(r->status, c.status);
   }
 }
@@ -152,7 +152,7 @@ TEST_F(LiveRun, KwbReplayDrivesALiveRun) {
   EXPECT_EQ(w->model()->document().cases.size(), doc.cases.size()) << message.toStdString();
   EXPECT_EQ(w->runPanel()->progressBar()->value(), int(doc.cases.size()));
   for (const auto& c : doc.cases) {
-    const CaseResult* got = w->model()->document().find(c.kernel, c.shape);
+    const CaseResult* got = w->model()->document().find(c.kernel, c.shape());
     ASSERT_NE(got, nullptr) << c.kernel;
     EXPECT_EQ(got->gflops, c.gflops) << c.kernel;
   }
@@ -170,7 +170,7 @@ TEST_F(LiveRun, AFailedKnownAnswerTestIsNotEveryCasePassedAndThePresetIsRecorded
     if (r.kernels.isEmpty()) r.kernels << QString::fromStdString(c.kernel);
     if (r.kernels.front().toStdString() != c.kernel) continue;
     passing.cases.push_back(c);
-    r.shapes << c.shape;
+    r.shapes << c.shape();
   }
   ASSERT_FALSE(passing.cases.empty());
   r.suite = "spec-benchmark";

@@ -136,7 +136,7 @@ TEST_F(Sections, TuningOfSeveralShapesHasARowPerConfigurationAndShape) {
   const std::size_t perShape = grid.results.size();
   for (std::size_t i = 0; i < perShape; ++i) {
     CaseResult r = grid.results[i];
-    r.shape = {512, 512, 512};
+    r.size = kwb::gemmSize({512, 512, 512});
     grid.results.push_back(r);
   }
   const std::vector<Shape> tuned = {grid.shape, {512, 512, 512}};
@@ -145,8 +145,8 @@ TEST_F(Sections, TuningOfSeveralShapesHasARowPerConfigurationAndShape) {
   TuningPage* t = w->tuningPage();
   QSet<QPair<int, int>> cells;
   for (const CaseResult& r : grid.results) {
-    const QString row =
-        QString::fromStdString(shapeText(r.shape)) + " · " + QString::fromStdString(r.config->name);
+    const QString row = QString::fromStdString(shapeText(r.shape())) + " · " +
+                        QString::fromStdString(r.config->name);
     const QPoint cell = t->cellOf(row);
     ASSERT_GE(cell.x(), 0) << row.toStdString();
     cells.insert({cell.x(), cell.y()});

@@ -46,7 +46,7 @@ TEST(UserKernelWatcher, EverySaveRerunsTheRequestWithTheSource) {
   RunRequest request;
   request.kernels << QString::fromStdString(doc.cases.front().kernel)
                   << UserKernelWatcher::caseId(path);
-  request.shapes << doc.cases.front().shape;
+  request.shapes << doc.cases.front().shape();
 
   UserKernelWatcher watcher;
   ASSERT_TRUE(watcher.setSource(path));

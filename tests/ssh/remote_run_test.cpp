@@ -60,7 +60,7 @@ struct RemoteRun : ::testing::Test {
     RunRequest r;
     for (const auto& c : doc.cases) {
       if (r.caseCount() >= count) break;
-      if (!r.shapes.contains(c.shape)) r.shapes << c.shape;
+      if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
       if (!r.kernels.contains(QString::fromStdString(c.kernel)))
         r.kernels << QString::fromStdString(c.kernel);
     }
@@ -97,9 +97,9 @@ TEST_F(RemoteRun, AFullStreamedRunArrivesThroughSsh) {
   EXPECT_EQ(controller.engineStarts(), 1);
   ASSERT_EQ(int(result.cases.size()), request.caseCount()) << message.toStdString();
   for (const CaseResult& c : result.cases) {
-    const CaseResult* recorded = doc.find(c.kernel, c.shape);
+    const CaseResult* recorded = doc.find(c.kernel, c.shape());
     ASSERT_NE(recorded, nullptr) << c.kernel;
-    EXPECT_EQ(c.status, recorded->status) << c.kernel << " " << toString(c.shape);
+    EXPECT_EQ(c.status, recorded->status) << c.kernel << " " << toString(c.shape());
     EXPECT_EQ(c.summary.median, recorded->summary.median) << c.kernel;
   }
   ASSERT_TRUE(result.device.has_value());

@@ -12,56 +12,46 @@ namespace kwb {
 namespace {
 
 Work gemmWork(const CaseResult& c) {
-  const Shape& s = c.shape;
+  const Shape s = c.shape();
   const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
   const double m = double(s.m), n = double(s.n), k = double(s.k);
   return {s.flops(), inputBytes * (m * k + k * n) + 4.0 * m * n};
 }
 
 double elementBytesOf(const CaseResult& c) {
-  return double(elementBytes(parseElementType(c.elementType.empty() ? "f32" : c.elementType)));
+  const std::string type = c.size.word("type");
+  return double(elementBytes(parseElementType(type.empty() ? "f32" : type)));
 }
 
 // A sum of n elements: n − 1 additions (counted as n), n elements read, one written.
 Work reduceWork(const CaseResult& c) {
-  const double n = double(c.count);
-  return {n, elementBytesOf(c) * (n + (c.count > 0 ? 1.0 : 0.0))};
+  const std::int64_t count = c.size.number("count");
+  const double n = double(count);
+  return {n, elementBytesOf(c) * (n + (count > 0 ? 1.0 : 0.0))};
 }
 // An inclusive scan: n additions, n elements read and n written.
 Work scanWork(const CaseResult& c) {
-  const double n = double(c.count);
+  const double n = double(c.size.number("count"));
   return {n, elementBytesOf(c) * 2.0 * n};
+}
+
+Family family(std::string_view id, bool oneDimensional, std::int64_t (*outputCount)(std::int64_t),
+              Work (*work)(const CaseResult&)) {
+  Family f;
+  static_cast<FamilyInfo&>(f) = *legacyFamilyInfo(id);
+  f.oneDimensional = oneDimensional;
+  f.outputCount = outputCount;
+  f.work = work;
+  return f;
 }
 
 const std::vector<Family>& table() {
   static const std::vector<Family> t = {
-      {"gemm",
-       "Matrix multiply (SGEMM)",
-       {"m", "n", "k"},
-       Metric::kGflops,
-       "compute peak",
-       "cublas.sgemm",
-       false,
-       nullptr,
-       gemmWork},
-      {"reduce",
-       "Sum reduction",
-       {"count", "type"},
-       Metric::kGbps,
-       "device-to-device copy bandwidth",
-       "cub.reduce_sum",
-       true,
-       [](std::int64_t) -> std::int64_t { return 1; },
-       reduceWork},
-      {"scan",
-       "Inclusive prefix sum",
-       {"count", "type"},
-       Metric::kGbps,
-       "device-to-device copy bandwidth",
-       "cub.inclusive_sum",
-       true,
-       [](std::int64_t n) { return n; },
-       scanWork},
+      family("gemm", false, nullptr, gemmWork),
+      family(
+          "reduce", true, [](std::int64_t) -> std::int64_t { return 1; }, reduceWork),
+      family(
+          "scan", true, [](std::int64_t n) { return n; }, scanWork),
   };
   return t;
 }
@@ -89,7 +79,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-double peakFor(const CaseResult& c, const Family& f, const DeviceInfo& d) {
+double peakFor(const CaseResult& c, const FamilyInfo& f, const DeviceInfo& d) {
   if (f.headline == Metric::kGbps) return d.peakBandwidthGBs;
   switch (c.precision) {
     case Precision::kFp16Fp32Acc:
@@ -103,8 +93,6 @@ double peakFor(const CaseResult& c, const Family& f, const DeviceInfo& d) {
 }
 
 }  // namespace
-
-std::string_view figureKey(Metric m) { return m == Metric::kGbps ? "gbps" : "gflops"; }
 
 std::span<const Family> families() { return table(); }
 
@@ -149,13 +137,9 @@ std::vector<std::int64_t> parseCountList(std::string_view text) {
   return out;
 }
 
-std::string countText(std::int64_t count) {
-  if (count >= 1024 && (count & (count - 1)) == 0) {
-    int e = 0;
-    while ((std::int64_t{1} << e) < count) ++e;
-    return "2^" + std::to_string(e);
-  }
-  return std::to_string(count);
+VectorSize vectorSizeOf(const CaseSize& s) {
+  const std::string type = s.word("type");
+  return {s.number("count"), type.empty() ? ElementType::kFloat32 : parseElementType(type)};
 }
 
 Tolerance vectorTolerance(ElementType type, std::int64_t count, double inputL2Norm) {
@@ -164,36 +148,19 @@ Tolerance vectorTolerance(ElementType type, std::int64_t count, double inputL2No
   return {1e-5, 8.0 * u * std::sqrt(double(std::max<std::int64_t>(count, 1))) * inputL2Norm};
 }
 
-bool isOneDimensional(const CaseResult& c) {
-  const Family* f = tryFindFamily(c.problem);
-  return f && f->oneDimensional;
-}
+bool isOneDimensional(const CaseResult& c) { return !isGemm(c.size); }
 
-std::string sizeText(const CaseResult& c) {
-  if (!isOneDimensional(c)) return shapeText(c.shape);
-  return countText(c.count) + " " + c.elementType;
-}
-
-std::string sizeLabel(const CaseResult& c) {
-  if (!isOneDimensional(c)) return toString(c.shape);
-  return countText(c.count) + " " + c.elementType;
-}
-
-bool sameSize(const CaseResult& a, const CaseResult& b) {
-  if (a.problem != b.problem) return false;
-  if (!isOneDimensional(a)) return a.shape == b.shape;
-  return a.count == b.count && a.elementType == b.elementType;
-}
+std::string sizeText(const CaseResult& c) { return sizeText(c.size); }
+std::string sizeLabel(const CaseResult& c) { return sizeLabel(c.size); }
+bool sameSize(const CaseResult& a, const CaseResult& b) { return a.size == b.size; }
 
 const CaseResult* findLike(const RunDocument& doc, const CaseResult& like) {
-  for (const auto& c : doc.cases)
-    if (c.kernel == like.kernel && sameSize(c, like)) return &c;
-  return nullptr;
+  return doc.find(like.kernel, like.size);
 }
 
 void deriveFigures(CaseResult& c, const DeviceInfo* device) {
   const double ms = c.summary.median;
-  const Family* f = tryFindFamily(c.problem);
+  const Family* f = tryFindFamily(c.problem());
   if (ms <= 0 || !f) return;
   const Work w = f->work(c);
   c.gflops = w.flops / (ms * 1e6);
@@ -201,17 +168,17 @@ void deriveFigures(CaseResult& c, const DeviceInfo* device) {
   c.arithmeticIntensity = w.intensity();
   c.figures["gflops"] = c.gflops;
   c.figures["gbps"] = c.bandwidthGBs;
-  if (device) derivePeakFigures(c, *device);
+  if (device) derivePeakFigures(c, *f, *device);
 }
 
-void deriveOlderSchemaFigures(CaseResult& c, int schemaVersion, const DeviceInfo* device) {
-  if (schemaVersion < 4 && device && c.timed() && !c.figures.contains("pct_of_peak"))
-    derivePeakFigures(c, *device);
+void deriveOlderSchemaFigures(CaseResult& c, const FamilyInfo* family, int schemaVersion,
+                              const DeviceInfo* device) {
+  if (schemaVersion < 4 && family && device && c.timed() && !c.figures.contains("pct_of_peak"))
+    derivePeakFigures(c, *family, *device);
 }
 
-void derivePeakFigures(CaseResult& c, const DeviceInfo& d) {
-  const Family* f = tryFindFamily(c.problem);
-  if (!f) return;
+void derivePeakFigures(CaseResult& c, const FamilyInfo& family, const DeviceInfo& d) {
+  const FamilyInfo* f = &family;
   const DeviceInfo* device = &d;
   const double headline = c.figures[std::string(figureKey(f->headline))];
   if (const double peak = peakFor(c, *f, *device); peak > 0)
@@ -222,7 +189,7 @@ void derivePeakFigures(CaseResult& c, const DeviceInfo& d) {
 }
 
 void fillReferenceFigure(CaseResult& c, const std::vector<CaseResult>& done) {
-  const Family* f = tryFindFamily(c.problem);
+  const Family* f = tryFindFamily(c.problem());
   if (!f || c.kernel == f->reference) return;
   const std::string key(figureKey(f->headline));
   const auto mine = c.figures.find(key);

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <tuple>
+#include <utility>
 
 #include "kwb/family.h"
 #include "kwb/format.h"
@@ -16,14 +16,12 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
   ProgressionCheck out;
   out.checked = true;
   // (family, size) → cases in stage order.
-  std::map<std::tuple<std::string, std::string, Shape, std::int64_t, std::string>,
-           std::vector<std::pair<int, const CaseResult*>>>
-      groups;
+  std::map<std::pair<std::string, CaseSize>, std::vector<std::pair<int, const CaseResult*>>> groups;
   for (const auto& c : cases) {
     const int stage = stageOf(c.kernel);
     if (stage <= 0 || !c.timed() || c.status != CaseStatus::kPass || c.gflops <= 0) continue;
     const std::string family = c.kernel.substr(0, c.kernel.find('.'));
-    groups[{family, c.problem, c.shape, c.count, c.elementType}].push_back({stage, &c});
+    groups[{family, c.size}].push_back({stage, &c});
   }
   for (auto& [key, list] : groups) {
     std::sort(list.begin(), list.end(),
@@ -42,8 +40,8 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
         // Same shape, so slower means a longer time: noise when the later stage's fastest
         // plausible median (CI low) is not above the earlier's slowest (CI high).
         const bool noise = next.summary.ci95.low <= prev->summary.ci95.high;
-        out.violations.push_back({next.shape, prev->kernel, next.kernel, prev->gflops, next.gflops,
-                                  noise, sizeLabel(next)});
+        out.violations.push_back({next.shape(), prev->kernel, next.kernel, prev->gflops,
+                                  next.gflops, noise, sizeLabel(next)});
       }
     }
   }
@@ -55,12 +53,13 @@ namespace {
 std::string explanationFor(const CaseResult& c, const KernelInfo* later) {
   if (!later) return {};
   const bool gemm = !isOneDimensional(c);
-  const bool unaligned = gemm && (c.shape.k % 4 != 0 || c.shape.n % 4 != 0);
-  const double flops = gemm ? 2.0 * double(c.shape.m) * double(c.shape.n) * double(c.shape.k) : 0.0;
+  const Shape shape = c.shape();
+  const bool unaligned = gemm && (shape.k % 4 != 0 || shape.n % 4 != 0);
+  const double flops = gemm ? shape.flops() : 0.0;
   for (const ProgressionNote& n : later->progressionNotes) {
     if (n.unalignedOnly && !unaligned) continue;
     if (n.maxFlops > 0 && (!gemm || flops > n.maxFlops)) continue;
-    if (n.maxCount > 0 && (gemm || c.count > n.maxCount)) continue;
+    if (n.maxCount > 0 && (gemm || c.size.number("count") > n.maxCount)) continue;
     return n.why;
   }
   return {};

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // DocumentBuilder (kwb/events.h): a results document from the events of one or more engines.
+#include <algorithm>
+
 #include "kwb/error.h"
 #include "kwb/events.h"
 #include "kwb/family.h"
@@ -26,6 +28,10 @@ void DocumentBuilder::apply(const StreamEvent& e) {
       m_plan = e.plan;
       for (const auto& k : e.kernels)
         if (!m_doc.kernelInfo(k.id)) m_doc.kernels.push_back(k);
+      for (const auto& f : e.families)
+        if (std::none_of(m_doc.families.begin(), m_doc.families.end(),
+                         [&](const FamilyInfo& g) { return g.id == f.id; }))
+          m_doc.families.push_back(f);
       for (const auto& p : m_plan) listKernelIfMissing(m_doc, p.kernel);  // older engines
       break;
     case EventType::kCaseStarted:
@@ -35,7 +41,9 @@ void DocumentBuilder::apply(const StreamEvent& e) {
     case EventType::kCaseFailed:
       if (e.result) {
         m_doc.cases.push_back(*e.result);
-        deriveOlderSchemaFigures(m_doc.cases.back(), m_doc.schemaVersion,
+        listMissingFamilies(m_doc);  // older engines list none
+        CaseResult& c = m_doc.cases.back();
+        deriveOlderSchemaFigures(c, m_doc.family(c.problem()), m_doc.schemaVersion,
                                  m_doc.device ? &*m_doc.device : nullptr);
         listKernelIfMissing(m_doc, e.result->kernel, toString(e.result->precision));
       }
@@ -61,10 +69,7 @@ std::optional<CaseResult> DocumentBuilder::markCrashed(const std::string& why) {
   const PlannedCase& p = m_plan[std::size_t(m_running)];
   CaseResult c;
   c.kernel = p.kernel;
-  c.shape = p.shape;
-  c.problem = p.problem;
-  c.count = p.count;
-  c.elementType = p.elementType;
+  c.size = p.size;
   if (const KernelInfo* k = m_doc.kernelInfo(p.kernel)) {
     try {
       c.precision = parsePrecision(k->precision);

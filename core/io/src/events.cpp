@@ -5,7 +5,7 @@
 
 #include "json_read.h"
 #include "kwb/error.h"
-#include "kwb/family.h"
+#include "kwb/size_json.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
@@ -17,31 +17,11 @@ constexpr EventType kAllTypes[] = {
     EventType::kHello,        EventType::kDevice,     EventType::kPlan, EventType::kCaseStarted,
     EventType::kCaseFinished, EventType::kCaseFailed, EventType::kLog,  EventType::kDone};
 
-// GEMM cases as before; a 1-D case adds its problem, count and element type (schema 4).
-json plannedToJson(const PlannedCase& p) {
-  json j = {{"kernel", p.kernel}, {"shape", p.shape}};
-  if (p.problem != "gemm") {
-    j["problem"] = p.problem;
-    j["count"] = p.count;
-    j["elementType"] = p.elementType;
-  }
-  return j;
-}
+// Schema 6: the kernel and its size; older engines wrote a shape, or for a 1-D case its
+// problem, count and element type (readCaseSize reads both).
+json plannedToJson(const PlannedCase& p) { return {{"kernel", p.kernel}, {"size", p.size}}; }
 PlannedCase plannedFromJson(const json& j) {
-  PlannedCase p;
-  p.kernel = j.at("kernel").get<std::string>();
-  p.problem = jsonread::value(j, "problem", std::string("gemm"));
-  if (p.problem == "gemm") {
-    p.shape = j.at("shape").get<Shape>();
-    return p;
-  }
-  if (!findFamily(p.problem).oneDimensional)
-    throw InputError("unknown problem '" + p.problem + "'");
-  p.count = jsonread::value(j, "count", std::int64_t{0});
-  if (p.count < 0 || p.count > kMaxVectorCount)
-    throw InputError("count " + std::to_string(p.count) + " is out of range");
-  p.elementType = std::string(toString(parseElementType(j.value("elementType", std::string()))));
-  return p;
+  return {j.at("kernel").get<std::string>(), readCaseSize(j)};
 }
 }  // namespace
 
@@ -87,6 +67,7 @@ std::string toJsonLine(const StreamEvent& e) {
       j["cases"] = json::array();
       for (const auto& p : e.plan) j["cases"].push_back(plannedToJson(p));
       j["kernels"] = e.kernels;
+      j["families"] = e.families;
       break;
     case EventType::kCaseStarted:
       j["index"] = e.index;
@@ -140,6 +121,8 @@ void readEventFields(const json& j, StreamEvent& e) {
       for (const auto& p : j.at("cases")) e.plan.push_back(plannedFromJson(p));
       if (auto it = j.find("kernels"); it != j.end() && !it->is_null())
         get(j, "kernels", e.kernels);  // older engines sent none: the builder fills them in
+      if (auto it = j.find("families"); it != j.end() && !it->is_null())
+        get(j, "families", e.families);  // schema 6
       break;
     case EventType::kCaseStarted:
       get(j, "index", e.index);

@@ -89,7 +89,8 @@ std::string toCsv(const RunDocument& doc) {
      << "\n";
   for (const auto& c : doc.cases) {
     const auto& v = c.verification;
-    os << csvField(c.kernel) << ',' << c.shape.m << ',' << c.shape.n << ',' << c.shape.k << ','
+    const Shape shape = c.shape();
+    os << csvField(c.kernel) << ',' << shape.m << ',' << shape.n << ',' << shape.k << ','
        << toString(c.precision) << ',' << toString(c.status) << ',' << csvField(c.ranKernel) << ',';
     if (c.timed())
       os << num(c.summary.median) << ',' << num(c.summary.min) << ',' << num(c.summary.max) << ','
@@ -106,9 +107,10 @@ std::string toCsv(const RunDocument& doc) {
     os << ',' << toString(c.timer) << ',' << opt(c.cuptiMedianMs, "%.6g") << ','
        << opt(c.timerVsCuptiPct, "%.2f") << ',' << c.throttledSamples << ',' << csvField(c.message);
     if (oneD)
-      os << ',' << c.problem << ',' << (isOneDimensional(c) ? std::to_string(c.count) : "") << ','
-         << c.elementType << ',' << figure(c, "gbps") << ',' << figure(c, "pct_of_reference") << ','
-         << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
+      os << ',' << c.problem() << ','
+         << (isOneDimensional(c) ? std::to_string(c.size.number("count")) : "") << ','
+         << c.size.word("type") << ',' << figure(c, "gbps") << ',' << figure(c, "pct_of_reference")
+         << ',' << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
          << (v && v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex)
                                                 : "");
     os << '\n';
@@ -149,7 +151,7 @@ std::string toMarkdown(const RunDocument& doc) {
     std::string status(toString(c.status));
     if (c.fallback) status += " (ran " + c.ranKernel + ")";
     if (!isGood(c.status)) status = "**" + status + "**";
-    os << "| " << c.kernel << " | " << toString(c.shape) << " | " << mdCell(status) << " | ";
+    os << "| " << c.kernel << " | " << sizeLabel(c) << " | " << mdCell(status) << " | ";
     if (c.timed())
       os << num(c.summary.median, "%.4f") << " | " << num(c.summary.min, "%.4f") << " | "
          << num(c.summary.max, "%.4f") << " | " << num(c.summary.cv * 100, "%.1f") << "% | "

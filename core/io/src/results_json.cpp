@@ -8,6 +8,7 @@
 #include "timing_json.h"
 #include "kwb/error.h"
 #include "kwb/family.h"
+#include "kwb/size_json.h"
 #include "kwb/tuning_json.h"
 
 namespace kwb {
@@ -153,10 +154,7 @@ void from_json(const json& j, DeviceInfo& v) {
 
 void to_json(json& j, const CaseResult& v) {
   j = {{"kernel", v.kernel},
-       {"problem", v.problem},
-       {"shape", v.shape},
-       {"count", v.count},
-       {"elementType", v.elementType},
+       {"size", v.size},
        {"precision", toString(v.precision)},
        {"status", toString(v.status)},
        {"message", v.message},
@@ -209,24 +207,6 @@ void to_json(json& j, const CaseResult& v) {
 }
 
 namespace {
-
-// The case's kernel, family and size. Schema 4 added the problem family (cases before it are
-// GEMM); a 1-D case has no shape (0x0x0).
-void readCaseSize(const json& j, CaseResult& v) {
-  get(j, "kernel", v.kernel);
-  v.problem = jsonread::value(j, "problem", std::string("gemm"));
-  const Family* family = tryFindFamily(v.problem);
-  if (!family) throw InputError("unknown problem family '" + v.problem + "'");
-  v.shape = readShape(j.at("shape"), family->oneDimensional);
-  v.count = jsonread::value(j, "count", std::int64_t{0});
-  v.elementType = jsonread::value(j, "elementType", std::string());
-  if (family->oneDimensional) {
-    if (v.count < 0 || v.count > kMaxVectorCount)
-      throw InputError("count " + std::to_string(v.count) + " is outside 0 to " +
-                       std::to_string(kMaxVectorCount));
-    v.elementType = std::string(toString(parseElementType(v.elementType)));
-  }
-}
 
 std::optional<Verification> readVerification(const json& ver) {
   if (ver.is_null()) return std::nullopt;
@@ -296,7 +276,8 @@ void readFigures(const json& j, CaseResult& v) {
 }  // namespace
 
 void from_json(const json& j, CaseResult& v) {
-  readCaseSize(j, v);
+  get(j, "kernel", v.kernel);
+  v.size = readCaseSize(j);
   v.precision = parsePrecision(j.at("precision").get<std::string>());
   v.status = parseCaseStatus(j.at("status").get<std::string>());
   get(j, "message", v.message);
@@ -409,6 +390,7 @@ void to_json(json& j, const RunDocument& v) {
        {"device", v.device ? json(*v.device) : json(nullptr)},
        {"settings", v.settings},
        {"kernels", v.kernels},
+       {"families", v.families},
        {"knownAnswer", v.knownAnswer},
        {"cases", v.cases},
        {"progression", v.progression},
@@ -427,6 +409,9 @@ void from_json(const json& j, RunDocument& v) {
   get(j, "settings", v.settings);
   v.kernels.clear();
   if (auto it = j.find("kernels"); it != j.end() && !it->is_null()) get(j, "kernels", v.kernels);
+  v.families.clear();
+  if (auto it = j.find("families"); it != j.end() && !it->is_null())
+    get(j, "families", v.families);  // schema 6
   get(j, "knownAnswer", v.knownAnswer);
   get(j, "cases", v.cases);
   get(j, "progression", v.progression);
@@ -439,8 +424,10 @@ void from_json(const json& j, RunDocument& v) {
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
   listMissingKernels(v);  // documents before the list, or a list missing an id
+  listMissingFamilies(v);
   for (CaseResult& c : v.cases)
-    deriveOlderSchemaFigures(c, v.schemaVersion, v.device ? &*v.device : nullptr);
+    deriveOlderSchemaFigures(c, v.family(c.problem()), v.schemaVersion,
+                             v.device ? &*v.device : nullptr);
 }
 
 void encodeNonFinite(json& j) {

@@ -21,7 +21,7 @@ int RunComparison::count(Verdict v) const {
 CaseComparison compareCase(const CaseResult& base, const CaseResult& now, const CompareRule& rule) {
   CaseComparison r;
   r.kernel = now.kernel;
-  r.shape = now.shape;
+  r.caseSize = now.size;
   r.size = sizeLabel(now);
   r.baseMs = base.summary.median;
   r.newMs = now.summary.median;
@@ -69,7 +69,7 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
     } else {
       CaseComparison u;
       u.kernel = c.kernel;
-      u.shape = c.shape;
+      u.caseSize = c.size;
       u.size = sizeLabel(c);
       u.verdict = Verdict::kUncertain;
       u.reason = std::string("not timed in the ") + (c.timed() ? "base" : "new") + " run";

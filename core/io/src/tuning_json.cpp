@@ -28,7 +28,7 @@ CaseResult legacyResult(const json& j, const TuneGrid& grid) {
   CaseResult c;
   jsonread::get(j, "config", c.config.emplace());
   c.kernel = grid.kernel + "[" + c.config->name + "]";
-  c.shape = grid.shape;
+  c.size = gemmSize(grid.shape);
   const std::string precision = legacyKernelInfo(grid.kernel).precision;
   c.precision = precision.empty() ? Precision::kFp32 : parsePrecision(precision);
   c.status = parseCaseStatus(j.at("status").get<std::string>());

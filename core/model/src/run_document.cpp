@@ -46,10 +46,25 @@ const PairedRatio* CaseResult::pairedWith(std::string_view reference) const {
   return nullptr;
 }
 
-const CaseResult* RunDocument::find(std::string_view kernel, const Shape& shape) const {
+const CaseResult* RunDocument::find(std::string_view kernel, const CaseSize& size) const {
   for (const auto& c : cases)
-    if (c.kernel == kernel && c.shape == shape) return &c;
+    if (c.kernel == kernel && c.size == size) return &c;
   return nullptr;
+}
+
+const FamilyInfo* RunDocument::family(std::string_view id) const {
+  for (const FamilyInfo& f : families)
+    if (f.id == id) return &f;
+  return legacyFamilyInfo(id);
+}
+
+void listMissingFamilies(RunDocument& doc) {
+  for (const CaseResult& c : doc.cases) {
+    const bool listed = std::any_of(doc.families.begin(), doc.families.end(),
+                                    [&](const FamilyInfo& f) { return f.id == c.problem(); });
+    if (!listed)
+      if (const FamilyInfo* f = legacyFamilyInfo(c.problem())) doc.families.push_back(*f);
+  }
 }
 
 bool allPassed(const RunDocument& doc) {

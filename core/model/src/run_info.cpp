@@ -30,10 +30,10 @@ RunDocument stampedDocument(std::string toolVersion, std::string gitRevision) {
   return doc;
 }
 
-CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
+CaseResult skippedCase(const KernelDescriptor& k, const CaseSize& s, const std::string& why) {
   CaseResult c;
   c.kernel = k.id;
-  c.shape = s;
+  c.size = s;
   c.precision = k.precision;
   c.status = CaseStatus::kSkipped;
   c.message = why;

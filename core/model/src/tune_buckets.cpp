@@ -35,7 +35,7 @@ std::vector<TuneChoice> chooseByBucket(std::span<const CaseResult> results,
                                         : std::sqrt(shapes[i].flops() * shapes[i + 1].flops());
     std::vector<CaseResult> here;
     std::copy_if(results.begin(), results.end(), std::back_inserter(here),
-                 [&](const CaseResult& r) { return r.shape == c.shape; });
+                 [&](const CaseResult& r) { return r.shape() == c.shape; });
     if (const auto best = fastest(here)) {
       c.config = here[*best].config ? here[*best].config->name : std::string(kDefaultConfig);
       c.gflops = here[*best].gflops;

@@ -13,6 +13,7 @@
 
 #include "kwb/compare.h"
 #include "kwb/device_info.h"
+#include "kwb/family_info.h"
 #include "kwb/shape.h"
 #include "kwb/vector_args.h"
 
@@ -20,10 +21,6 @@ namespace kwb {
 
 struct CaseResult;
 struct RunDocument;
-
-// The headline figure of a family and the roof it is held against.
-enum class Metric { kGflops, kGbps };
-std::string_view figureKey(Metric m);  // "gflops", "gbps"
 
 // Work of one launch on one size: the framework divides it by the median time.
 struct Work {
@@ -33,13 +30,8 @@ struct Work {
   double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };
 
-struct Family {
-  std::string id;                 // "gemm", "reduce", "scan"
-  std::string title;              // "Sum reduction"
-  std::vector<std::string> axes;  // "m", "n", "k" / "count", "type"
-  Metric headline = Metric::kGflops;
-  std::string roof;       // "compute peak" / "device-to-device copy bandwidth"
-  std::string reference;  // the reference kernel id: "cublas.sgemm", "cub.reduce_sum"
+// A family as the engine runs it: its declaration (what a document lists) and its work.
+struct Family : FamilyInfo {
   bool oneDimensional = false;
   // 1-D: how many elements a launch on `count` elements writes (1 for reduce, count for scan).
   std::int64_t (*outputCount)(std::int64_t count) = nullptr;
@@ -59,6 +51,8 @@ struct VectorSize {
   ElementType type = ElementType::kFloat32;
   friend bool operator==(const VectorSize&, const VectorSize&) = default;
 };
+// The count and type axes of a 1-D family's size.
+VectorSize vectorSizeOf(const CaseSize& s);
 
 // The largest count a 1-D size may name: 2^31 − 1 elements (8 GiB a buffer; launchers may
 // index with 32-bit ints). A larger count is refused with this limit; a count within it that
@@ -69,8 +63,6 @@ inline constexpr std::int64_t kMaxVectorCount = (std::int64_t{1} << 31) - 1;
 std::int64_t parseCount(std::string_view text);
 // Comma-separated counts: "2^20,2^28,1000003,0,1".
 std::vector<std::int64_t> parseCountList(std::string_view text);
-// "2^20" for powers of two from 2^10, else the decimal number.
-std::string countText(std::int64_t count);
 
 // The comparison rule of the 1-D families (docs/VALIDATION.md, "Reduce and scan"):
 // int32 is exact (modulo 2^32); float is held to |x − r| ≤ atol + rtol·|r| against the FP64
@@ -93,10 +85,12 @@ const CaseResult* findLike(const RunDocument& doc, const CaseResult& like);
 // bandwidthGBs and arithmeticIntensity fields. `device` may be null (no peak, no roof).
 void deriveFigures(CaseResult& c, const DeviceInfo* device);
 // figures["pct_of_peak"] and ["pct_of_roof"] from the headline figure already there.
-void derivePeakFigures(CaseResult& c, const DeviceInfo& device);
+void derivePeakFigures(CaseResult& c, const FamilyInfo& family, const DeviceInfo& device);
 // Documents and streams of schemas 1-3 had no figures map: % of peak is derived from the
 // device's peaks when read (a document) or received (a stream), the same way for both.
-void deriveOlderSchemaFigures(CaseResult& c, int schemaVersion, const DeviceInfo* device);
+// `family`: the case's (null: none derived).
+void deriveOlderSchemaFigures(CaseResult& c, const FamilyInfo* family, int schemaVersion,
+                              const DeviceInfo* device);
 // figures["pct_of_reference"]: the headline vs the family's reference kernel on the same size
 // among `done` (for GEMM: pctOfFp32Reference, as before).
 void fillReferenceFigure(CaseResult& c, const std::vector<CaseResult>& done);

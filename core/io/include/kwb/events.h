@@ -40,14 +40,10 @@ enum class EventType {
 };
 std::string_view toString(EventType t);
 
-// A case of a plan: a kernel on a GEMM shape, or (problem "reduce", "scan") on a count of
-// elements of one type, the shape then 0x0x0.
+// A case of a plan: a kernel on a size of its family.
 struct PlannedCase {
   std::string kernel;
-  Shape shape;
-  std::string problem = "gemm";
-  std::int64_t count = 0;
-  std::string elementType = {};
+  CaseSize size;
 };
 
 // One event; which fields are meaningful depends on `type`.
@@ -65,7 +61,8 @@ struct StreamEvent {
   // plan
   RunSettings settings;
   std::vector<PlannedCase> plan;
-  std::vector<KernelInfo> kernels;  // every kernel the plan names; older engines send none
+  std::vector<KernelInfo> kernels;   // every kernel the plan names; older engines send none
+  std::vector<FamilyInfo> families;  // every family the plan's cases are of (schema 6)
   // case_started / case_finished / case_failed
   int index = -1;
   PlannedCase planned;               // case_started

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kwb/results.h"
+#include "kwb/size_json.h"
 
 namespace kwb {
 

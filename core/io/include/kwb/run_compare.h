@@ -23,8 +23,8 @@ struct CompareRule {
 
 struct CaseComparison {
   std::string kernel;
-  Shape shape;
-  std::string size = {};         // sizeLabel: the shape, or "2^20 f32" for a 1-D case
+  CaseSize caseSize;             // the case's family and size
+  std::string size = {};         // sizeLabel: "512x512x512", "2^20 f32"
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
   double change = 0;         // newMs / baseMs - 1: positive is slower

@@ -10,6 +10,7 @@
 #include "kwb/compare.h"
 #include "kwb/conformance.h"
 #include "kwb/device_info.h"
+#include "kwb/family_info.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/kernel_info.h"
 #include "kwb/paired.h"
@@ -21,14 +22,16 @@
 
 namespace kwb {
 
-// Bumped on any incompatible change (docs/RESULTS.md). Version 5 takes samples in rounds spread
-// over the run (each sample's round, the CI from between-round variation, both variance
-// components) and measures "% of reference" from paired samples; version 4 adds problem families (a
-// case's problem, count, elementType and figures map; the device's copy bandwidth); version 3
-// writes a tuning sweep's configurations as cases; version 2 named the timer of every figure;
-// versions 1 to 3 are still read (version 1's timing marked host-inclusive, figures derived
+// Bumped on any incompatible change (docs/RESULTS.md). Version 6 writes every case's size as
+// its family's named axes ("problem" and "size") and lists the families (axes, headline
+// figure, roof, reference), so a reader needs no table of families. Version 5 takes samples in
+// rounds spread over the run (each sample's round, the CI from between-round variation, both
+// variance components) and measures "% of reference" from paired samples; version 4 adds problem
+// families (a case's problem, count, elementType and figures map; the device's copy bandwidth);
+// version 3 writes a tuning sweep's configurations as cases; version 2 named the timer of every
+// figure; versions 1 to 3 are still read (version 1's timing marked host-inclusive, figures derived
 // from the GEMM fields before version 4).
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
@@ -66,10 +69,7 @@ struct KernelRecord {
 
 struct CaseResult {
   std::string kernel;
-  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
-  Shape shape;                   // problem "gemm"
-  std::int64_t count = 0;        // 1-D problems: the element count
-  std::string elementType;       // 1-D problems: "f32", "i32"
+  CaseSize size;  // the problem family and the size: "gemm" 512x512x512, "reduce" 2^20 f32
   Precision precision = Precision::kFp32;
   CaseStatus status = CaseStatus::kSkipped;
   std::string message;     // why it failed, errored or was skipped
@@ -110,6 +110,8 @@ struct CaseResult {
   std::optional<TuneConfig> config;
 
   bool timed() const { return !samplesMs.empty(); }
+  const std::string& problem() const { return size.family; }
+  Shape shape() const { return shapeOf(size); }  // a GEMM case's shape (0x0x0 for others)
   // The paired ratio against `reference`, if the case was paired with it.
   const PairedRatio* pairedWith(std::string_view reference) const;
 };
@@ -200,6 +202,9 @@ struct RunDocument {
   // Every kernel the document names (cases, tuning), as the engine that ran it registered it;
   // read from the compatibility table for documents that predate the list.
   std::vector<KernelInfo> kernels;
+  // Every problem family the cases are of (schema 6); read from legacyFamilyInfo for older
+  // documents.
+  std::vector<FamilyInfo> families;
   KnownAnswer knownAnswer;
   std::vector<CaseResult> cases;
   ProgressionCheck progression;
@@ -208,7 +213,12 @@ struct RunDocument {
   std::optional<LaunchOverhead> launchOverhead;  // absent where nothing was timed
   double wallSeconds = 0.0;
 
-  const CaseResult* find(std::string_view kernel, const Shape& shape) const;
+  const CaseResult* find(std::string_view kernel, const CaseSize& size) const;
+  const CaseResult* find(std::string_view kernel, const Shape& shape) const {
+    return find(kernel, gemmSize(shape));
+  }
+  // The declaration of family `id`: the document's own, else legacyFamilyInfo; null if neither.
+  const FamilyInfo* family(std::string_view id) const;
   // The entry of `id`, or of its kernel for a tuning configuration's id; null if not listed.
   const KernelInfo* kernelInfo(std::string_view id) const;
 };
@@ -222,5 +232,8 @@ bool allPassed(const RunDocument& doc);
 void listKernelIfMissing(RunDocument& doc, std::string_view id, std::string_view precision = {});
 // The same for every kernel id the document's cases or tuning sweep name.
 void listMissingKernels(RunDocument& doc);
+// Adds legacyFamilyInfo's entry for every family the cases are of that doc.families lacks
+// (documents before schema 6); a family neither knows stays unlisted.
+void listMissingFamilies(RunDocument& doc);
 
 }  // namespace kwb

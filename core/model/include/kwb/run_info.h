@@ -15,6 +15,9 @@ std::string utcTimestamp();  // ISO 8601, "2026-11-22T01:30:00Z"
 RunDocument stampedDocument(std::string toolVersion, std::string gitRevision);
 
 // A case that did not run, with the reason (`skipped`).
-CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why);
+CaseResult skippedCase(const KernelDescriptor& k, const CaseSize& s, const std::string& why);
+inline CaseResult skippedCase(const KernelDescriptor& k, const Shape& s, const std::string& why) {
+  return skippedCase(k, gemmSize(s), why);
+}
 
 }  // namespace kwb

@@ -55,15 +55,15 @@ using EventSink = std::function<void(const StreamEvent&)>;
 // a kernel (its id names it: "sgemm.warp_tiled[cfg]") and `config` says which; consecutive
 // configurations of one kernel on one shape read the same inputs, and one that falls back to
 // another kernel is not timed (the time would be the other kernel's).
-// A 1-D case (the kernel's problem "reduce" or "scan") has no shape and its size in `size`.
 struct PlanCase {
   const KernelDescriptor* kernel = nullptr;  // outlives the run
-  Shape shape;
+  CaseSize size;                             // of the kernel's family
   std::optional<TuneConfig> config;
-  VectorSize size = {};
   // `kwb run --tuning`: what the case's ranKernel says ran in place of the kernel's own name,
   // "sgemm.warp_tiled[cfg] (tuned for 1024x1024x1024)"; a launch that fell back names its own.
   std::string ranAs = {};
+
+  Shape shape() const { return shapeOf(size); }  // a GEMM case's shape
 };
 // What the stream's plan says of a case, and its record when it is not run.
 PlannedCase plannedCase(const PlanCase& p);
@@ -78,6 +78,10 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
 std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
                                       const Family& family, const std::vector<std::int64_t>& counts,
                                       const std::vector<ElementType>& types);
+// Any family: size by size, within a size the family's reference first. Only kernels of the
+// sizes' family are taken.
+std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                const std::vector<CaseSize>& sizes);
 // The cases of a stream's plan, each kernel looked up in `registry` (InputError if unknown).
 std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
                                   const std::vector<PlannedCase>& plan);
