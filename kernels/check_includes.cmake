@@ -2,7 +2,8 @@
 # Fails when a kernel source includes from core/cuda beyond what kernels may use (see
 # docs/ARCHITECTURE.md, "What a kernel may include"): kwb/cuda/check.h everywhere (a failed
 # CUDA call becomes the CudaError the case loop records, sticky or not) and kwb/cuda/cublas_gemm.h
-# in the cuBLAS references only. Everything else a kernel needs is core's model headers (kwb/*.h)
+# in the cuBLAS references only, kwb/cuda/vector_family.h in a family's driver (files named
+# *_family.*, which implement the family interface) and in registry.cpp, which registers them. Everything else a kernel needs is core's model headers (kwb/*.h)
 # or its own folder. Run: cmake -DKERNELS_DIR=<dir> -P check_includes.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT KERNELS_DIR OR NOT IS_DIRECTORY "${KERNELS_DIR}")
@@ -11,6 +12,7 @@ endif()
 get_filename_component(KERNELS_DIR "${KERNELS_DIR}" ABSOLUTE)
 set(allowed_everywhere "kwb/cuda/check.h")
 set(allowed_in_references "kwb/cuda/cublas_gemm.h")  # files named cublas_*
+set(allowed_in_drivers "kwb/cuda/vector_family.h")    # files named *_family.*
 
 file(GLOB_RECURSE sources "${KERNELS_DIR}/*.cu" "${KERNELS_DIR}/*.cuh" "${KERNELS_DIR}/*.cpp"
      "${KERNELS_DIR}/*.h")
@@ -28,12 +30,15 @@ foreach(source IN LISTS sources)
     if(header IN_LIST allowed_in_references AND base MATCHES "^cublas_")
       continue()
     endif()
+    if(header IN_LIST allowed_in_drivers AND base MATCHES "(_family\\.[a-z]+|^registry\\.cpp)$")
+      continue()
+    endif()
     string(APPEND problems "\n  ${name} includes ${header}")
   endforeach()
 endforeach()
 if(problems)
-  message(FATAL_ERROR "kernels include core/cuda beyond check.h (and cublas_gemm.h in the "
-                      "cuBLAS references):${problems}")
+  message(FATAL_ERROR "kernels include core/cuda beyond check.h (cublas_gemm.h in the "
+                      "cuBLAS references, vector_family.h in a family's driver):${problems}")
 endif()
 if(checked EQUAL 0)
   message(FATAL_ERROR "check_includes: no sources under '${KERNELS_DIR}'")

@@ -5,8 +5,12 @@
 #include <string>
 
 #include "descriptors.h"
+#include "gemm_family.h"
+#include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
+#include "reduce/reduce_family.h"
 #include "scan/scan_descriptors.h"
+#include "scan/scan_family.h"
 #include "tuning_variants.h"
 
 namespace kwb::kernels {
@@ -24,7 +28,18 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
 // library. The stages in teaching order (the position is the stage number), then the cuBLAS
 // references; the reduce and scan families follow the same way. To add a stage, put its factory
 // where it belongs in the progression.
+void registerFamilies() {
+  static const bool once = [] {
+    registerFamily(gemmFamily());
+    cuda::registerVectorFamily(reduceFamily());
+    cuda::registerVectorFamily(scanFamily());
+    return true;
+  }();
+  (void)once;
+}
+
 const KernelRegistry& registry() {
+  registerFamilies();
   static const KernelRegistry r(inListOrder({
       sgemmNaive(),
       sgemmTiled(),

@@ -6,8 +6,13 @@
 
 namespace kwb::kernels {
 
-// Every kernel this build knows, from the one explicit list in registry.cpp.
+// Every kernel this build knows, from the one explicit list in registry.cpp. Registers the
+// families first (registerFamilies).
 const KernelRegistry& registry();
+// The problem families of this build, each from its folder: gemm (gemm_family.cpp), reduce
+// and scan (their *_family.cpp), registered with the family catalogs once (kwb/family.h,
+// kwb/cuda/vector_family.h). A test binary registers its own families beside them.
+void registerFamilies();
 
 // `list` with the fields the list position decides: a stage's number is its position among the
 // stages of its family (1, 2, ...), a reference's is 0; `tunable` is set for the kernels that

@@ -41,12 +41,12 @@ std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>
 PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
                             std::string& stopReason) {
   const KernelDescriptor& k = *p.kernel;
-  const Family& f = findFamily(k.problem);
   const std::string label = k.id + " " + sizeLabel(p.size);
   PendingCase pc;
   CaseResult& c = pc.result;
   try {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
+    const VectorFamily& f = vectorFamily(k.problem);  // InputError: no such family registered
     std::shared_ptr<VectorCase> vc = st.session.prepare(f, k, vectorSizeOf(p.size), cfg.seed);
     c = st.session.verify(f, k, *vc);
     if (isGood(c.status) && !cfg.verifyOnly) {
@@ -77,13 +77,13 @@ std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,
     const std::string& problem = first.kernel->problem;
     if (problem == "gemm" || std::find(seen.begin(), seen.end(), problem) != seen.end()) continue;
     seen.push_back(problem);
-    const Family& f = findFamily(problem);
+    const VectorFamily* f = findVectorFamily(problem);
     const KernelDescriptor* k = first.kernel;
     for (const PlanCase& p : plan)
-      if (p.kernel->id == f.reference) k = p.kernel;
+      if (f && p.kernel->id == f->family().reference) k = p.kernel;
     KnownAnswer ka;
     try {
-      ka = session.knownAnswerTest(f, *k);
+      ka = session.knownAnswerTest(vectorFamily(problem), *k);
     } catch (const std::exception& e) {  // a CUDA error or no memory: the test failed
       ka.ran = true;
       ka.passed = false;

@@ -27,16 +27,12 @@ struct ElementRule {
   Tolerance tol;
   bool matches(std::uint32_t gotBits, double expected) const {
     if (isInt) return gotBits == std::uint32_t(std::int64_t(expected));
-    float got;
-    std::memcpy(&got, &gotBits, 4);
+    const double got = value(gotBits);
     if (!std::isfinite(got) || !std::isfinite(expected)) return false;
-    return std::abs(double(got) - expected) <= tol.atol + tol.rtol * std::abs(expected);
+    return std::abs(got - expected) <= tol.atol + tol.rtol * std::abs(expected);
   }
   double value(std::uint32_t bits) const {
-    if (isInt) return double(std::int32_t(bits));
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return double(f);
+    return vectorValue(bits, isInt ? ElementType::kInt32 : ElementType::kFloat32);
   }
   // The negative control's damage, far beyond the tolerance.
   double mangled(double v) const { return isInt ? v + 1 : v + 1 + std::abs(v) + 4 * tol.atol; }
@@ -103,10 +99,10 @@ bool negativeControlRejected(const ElementRule& rule, const std::vector<double>&
 }
 
 // The case's record before verification: kernel, family, size and precision.
-CaseResult vectorCaseHeader(const Family& f, const KernelDescriptor& k, const VectorSize& s) {
+CaseResult vectorCaseHeader(const VectorFamily& f, const KernelDescriptor& k, const VectorSize& s) {
   CaseResult c;
   c.kernel = k.id;
-  c.size = vectorSize(f.id, s.count, std::string(toString(s.type)));
+  c.size = vectorSize(f.family().id, s.count, std::string(toString(s.type)));
   c.precision = k.precision;
   c.ranKernel = k.id;
   return c;
@@ -126,7 +122,7 @@ VectorArgs VectorCase::args() const {
   return a;
 }
 
-std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const KernelDescriptor& k,
+std::unique_ptr<VectorCase> VectorSession::prepare(const VectorFamily& f, const KernelDescriptor& k,
                                                    const VectorSize& s, std::uint64_t seed,
                                                    VectorPattern pattern) {
   const std::int64_t outCount = f.outputCount(s.count);
@@ -152,7 +148,39 @@ std::unique_ptr<VectorCase> VectorSession::prepare(const Family& f, const Kernel
   return c;
 }
 
-CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, VectorCase& vc) {
+namespace {
+
+// Compares the device's output with the family's reference as the reference streams out of the
+// input, chunk by chunk: the mismatches, the unwritten elements, the grid and the first
+// expected values (the negative control's).
+struct StreamedCompare {
+  const ElementRule& rule;
+  const std::uint32_t* deviceOut;
+  Accumulator acc;
+  std::vector<double> firstExpected;
+  std::vector<std::int64_t> bad;  // mismatch indices for the grid (bounded)
+  std::int64_t compared = 0;      // outputs compared so far
+  std::vector<std::uint32_t> out;
+
+  void compare(const std::vector<double>& expected) {
+    const auto n = std::int64_t(expected.size());
+    if (n == 0) return;
+    copyBack(out, deviceOut + compared, n);
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t at = compared + i;
+      const double e = expected[std::size_t(i)];
+      const std::int64_t before = acc.r.mismatches;
+      acc.add(rule, at, out[std::size_t(i)], e);
+      if (acc.r.mismatches > before && bad.size() < (1u << 20)) bad.push_back(at);
+      if (std::int64_t(firstExpected.size()) < kNegativeControlElements) firstExpected.push_back(e);
+    }
+    compared += n;
+  }
+};
+
+}  // namespace
+
+CaseResult VectorSession::verify(const VectorFamily& f, const KernelDescriptor& k, VectorCase& vc) {
   const VectorSize s = vc.size();
   const bool isInt = s.type == ElementType::kInt32;
   CaseResult c = vectorCaseHeader(f, k, s);
@@ -163,81 +191,60 @@ CaseResult VectorSession::verify(const Family& f, const KernelDescriptor& k, Vec
   double sumSq = 0;
   KWB_CUDA_CHECK(
       cudaMemcpyAsync(&sumSq, norm.get(), sizeof sumSq, cudaMemcpyDeviceToHost, m_stream));
-  const std::size_t outBytes = vc.m_out.bytes();
-  KWB_CUDA_CHECK(cudaMemsetAsync(vc.m_out.get(), 0xAA, outBytes, m_stream));
+  KWB_CUDA_CHECK(cudaMemsetAsync(vc.m_out.get(), 0xAA, vc.m_out.bytes(), m_stream));
   const LaunchInfo info = k.launchVector(vc.args());
   if (!info.ranKernel.empty()) c.ranKernel = std::string(info.ranKernel);
   KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
   KWB_CHECK_LAUNCH();
 
-  const ElementRule rule{isInt, vectorTolerance(s.type, s.count, std::sqrt(sumSq))};
-  Accumulator acc;
-  std::vector<double> firstExpected;  // the negative control's reference
-  std::vector<std::int64_t> bad;      // mismatch indices for the grid (bounded)
-  std::vector<std::uint32_t> in, out;
-  double sumF = 0;        // float: FP64 running sum
-  std::int64_t sumI = 0;  // int32: exact, wrapped to 32 bits when compared
-  const bool scan = f.outputCount(2) == 2;
+  const ElementRule rule{isInt, f.tolerance(s.type, s.count, std::sqrt(sumSq))};
+  StreamedCompare cmp{rule, vc.m_out.get(), {}, {}, {}, 0, {}};
+  const std::unique_ptr<VectorReference> ref = f.reference(s.type);
+  std::vector<std::uint32_t> in;
+  std::vector<double> expected;
   for (std::int64_t at = 0; at < s.count; at += kVectorChunk) {
     const std::int64_t n = std::min(kVectorChunk, s.count - at);
     copyBack(in, vc.m_in.get() + at, n);
-    if (scan) copyBack(out, vc.m_out.get() + at, n);
-    for (std::int64_t i = 0; i < n; ++i) {
-      const auto x = in[std::size_t(i)];
-      if (isInt)
-        sumI += std::int32_t(x);
-      else
-        sumF += rule.value(x);
-      if (!scan) continue;
-      const double expected = isInt ? double(std::int32_t(std::uint32_t(sumI))) : sumF;
-      const std::int64_t mismatchesBefore = acc.r.mismatches;
-      acc.add(rule, at + i, out[std::size_t(i)], expected);
-      if (acc.r.mismatches > mismatchesBefore && bad.size() < (1u << 20)) bad.push_back(at + i);
-      if (std::int64_t(firstExpected.size()) < kNegativeControlElements)
-        firstExpected.push_back(expected);
+    expected.clear();
+    ref->feed(in.data(), n, expected);
+    cmp.compare(expected);
+  }
+  expected.clear();
+  ref->finish(expected);
+  cmp.compare(expected);
+  if (cmp.compared == 0) {  // an output of nothing: the canary must be intact
+    copyBack(cmp.out, vc.m_out.get(), 1);
+    if (cmp.out[0] != kCanaryBits) {
+      Accumulator& a = cmp.acc;
+      a.r.mismatches = 1;
+      a.r.firstMismatchIndex = 0;
+      a.r.firstMismatch = Mismatch{0, 0, rule.value(cmp.out[0]), rule.value(kCanaryBits)};
+      a.r.firstMismatches = {*a.r.firstMismatch};
     }
   }
-  if (!scan) {
-    copyBack(out, vc.m_out.get(), 1);
-    const double expected = isInt ? double(std::int32_t(std::uint32_t(sumI))) : sumF;
-    acc.add(rule, 0, out[0], expected);
-    if (acc.r.mismatches > 0) bad.push_back(0);
-    firstExpected.push_back(expected);
-  } else if (s.count == 0) {  // a scan of nothing writes nothing: the canary must be intact
-    copyBack(out, vc.m_out.get(), 1);
-    if (out[0] != kCanaryBits) {
-      acc.r.mismatches = 1;
-      acc.r.firstMismatchIndex = 0;
-      acc.r.firstMismatch = Mismatch{0, 0, rule.value(out[0]), rule.value(kCanaryBits)};
-      acc.r.firstMismatches = {*acc.r.firstMismatch};
-    }
-  }
-  const std::int64_t extent = scan ? s.count : 1;
-  setGrid(acc.r, extent, bad);
-
-  const bool rejected = negativeControlRejected(rule, firstExpected);
+  setGrid(cmp.acc.r, cmp.compared, cmp.bad);
 
   Verification v;
   v.reference = "cpu.fp64";
   v.seed = vc.m_seed;
   v.tolerance = rule.tol;
-  v.unwritten = acc.unwritten;
-  v.compare = acc.r;
-  v.negativeControlRejected = rejected;
+  v.unwritten = cmp.acc.unwritten;
+  v.compare = cmp.acc.r;
+  v.negativeControlRejected = negativeControlRejected(rule, cmp.firstExpected);
   c.verification = v;
   applyVerdict(c);
   return c;
 }
 
-KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescriptor& k) {
+KnownAnswer VectorSession::knownAnswerTest(const VectorFamily& f, const KernelDescriptor& k) {
   KnownAnswer ka;
   ka.ran = true;
   ka.passed = true;
   constexpr std::int64_t kN = 1000;
-  const bool scan = f.outputCount(2) == 2;
+  const VectorKnownAnswer test = f.knownAnswer();
   for (const ElementType t : {ElementType::kFloat32, ElementType::kInt32}) {
     const bool isInt = t == ElementType::kInt32;
-    auto vc = prepare(f, k, {kN, t}, 0, scan ? VectorPattern::kOnes : VectorPattern::kIota);
+    auto vc = prepare(f, k, {kN, t}, 0, test.pattern);
     KWB_CUDA_CHECK(cudaMemsetAsync(vc->m_out.get(), 0xAA, vc->m_out.bytes(), m_stream));
     k.launchVector(vc->args());
     KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -246,12 +253,9 @@ KnownAnswer VectorSession::knownAnswerTest(const Family& f, const KernelDescript
     copyBack(out, vc->m_out.get(), vc->outputCount());
     const ElementRule rule{isInt, {0, 0}};
     std::int64_t wrong = -1;
-    for (std::size_t i = 0; i < out.size() && wrong < 0; ++i) {
-      const double expected = scan ? double(i + 1) : double(kN) * double(kN + 1) / 2;
-      if (!rule.matches(out[i], expected)) wrong = std::int64_t(i);
-    }
-    std::string what = k.id + " " + (scan ? "scan of 1000 ones" : "sum of 1..1000") + " (" +
-                       std::string(toString(t)) + ")";
+    for (std::size_t i = 0; i < out.size() && wrong < 0; ++i)
+      if (!rule.matches(out[i], test.expected(std::int64_t(i), kN))) wrong = std::int64_t(i);
+    std::string what = k.id + " " + test.what + " (" + std::string(toString(t)) + ")";
     if (wrong >= 0) {
       ka.passed = false;
       what += " wrong at index " + std::to_string(wrong) + ": got " +

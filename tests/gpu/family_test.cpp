@@ -12,6 +12,7 @@
 #include "kwb/cuda/vector_session.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/family.h"
+#include "registry.h"
 #include "vector_test_kernels.h"
 
 namespace {
@@ -55,7 +56,13 @@ const std::vector<ElementType> kBoth = {ElementType::kFloat32, ElementType::kInt
 
 }  // namespace
 
-class Families : public GpuTest {};
+class Families : public GpuTest {
+ protected:
+  void SetUp() override {
+    kwb::kernels::registerFamilies();  // as kwb does: the 1-D pipeline needs its families
+    GpuTest::SetUp();
+  }
+};
 
 TEST_F(Families, EverySizePassesIncludingRaggedPrimeAndTiny) {
   const std::vector<std::int64_t> counts = {0, 1, 31, 33, 1000003, std::int64_t{1} << 20};
@@ -142,7 +149,7 @@ TEST_F(Families, ScanInTheWrongOrderFails) {
   }
   const kwb::cuda::Stream stream;
   kwb::cuda::VectorSession session(stream.get());
-  const kwb::Family& scan = kwb::findFamily("scan");
+  const kwb::cuda::VectorFamily& scan = kwb::cuda::vectorFamily("scan");
   for (const ElementType t : kBoth) {
     auto vc = session.prepare(scan, kernel("testscan.suffix"), {1000, t}, 1,
                               kwb::cuda::VectorPattern::kAlternating);
@@ -157,14 +164,15 @@ TEST_F(Families, ScanInTheWrongOrderFails) {
 TEST_F(Families, KnownAnswerTestCatchesAWrongReference) {
   const kwb::cuda::Stream stream;
   kwb::cuda::VectorSession session(stream.get());
-  const auto good = session.knownAnswerTest(kwb::findFamily("reduce"), kernel("cub.reduce_sum"));
+  const auto good =
+      session.knownAnswerTest(kwb::cuda::vectorFamily("reduce"), kernel("cub.reduce_sum"));
   EXPECT_TRUE(good.passed) << good.detail;
   const auto bad =
-      session.knownAnswerTest(kwb::findFamily("reduce"), kernel("testreduce.skip_last"));
+      session.knownAnswerTest(kwb::cuda::vectorFamily("reduce"), kernel("testreduce.skip_last"));
   EXPECT_FALSE(bad.passed);
   EXPECT_NE(bad.detail.find("sum of 1..1000"), std::string::npos) << bad.detail;
   const auto scanBad =
-      session.knownAnswerTest(kwb::findFamily("scan"), kernel("testscan.leave_last"));
+      session.knownAnswerTest(kwb::cuda::vectorFamily("scan"), kernel("testscan.leave_last"));
   EXPECT_FALSE(scanBad.passed) << scanBad.detail;
 }
 

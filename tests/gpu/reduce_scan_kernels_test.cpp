@@ -34,7 +34,9 @@ bool oneDimensional(const KernelDescriptor& k) { return k.problem != "gemm"; }
 class VectorKernel : public GpuTest, public testing::WithParamInterface<std::string> {
  protected:
   const KernelDescriptor& kernel() const { return kwb::kernels::registry().find(GetParam()); }
-  const kwb::Family& family() const { return kwb::findFamily(kernel().problem); }
+  const kwb::cuda::VectorFamily& family() const {
+    return kwb::cuda::vectorFamily(kernel().problem);
+  }
   void SetUp() override {
     GpuTest::SetUp();
     if (!IsSkipped()) m_stream.emplace();  // a stream needs a device
@@ -47,8 +49,9 @@ class VectorKernel : public GpuTest, public testing::WithParamInterface<std::str
 
 // The int32 output of `k` on n elements that start `inShift` elements into `in` and are
 // written `outShift` elements into the output buffer.
-std::vector<int> launchInt(const KernelDescriptor& k, const kwb::Family& f, const int* in,
-                           std::int64_t n, int inShift, int outShift, CUstream_st* stream) {
+std::vector<int> launchInt(const KernelDescriptor& k, const kwb::cuda::VectorFamily& f,
+                           const int* in, std::int64_t n, int inShift, int outShift,
+                           CUstream_st* stream) {
   const std::int64_t outCount = f.outputCount(n);
   kwb::cuda::DeviceBuffer<int> out(std::size_t(outCount + outShift));
   const std::size_t scratchBytes = k.scratchBytes ? k.scratchBytes(n, ElementType::kInt32) : 0;
@@ -88,7 +91,7 @@ TEST_P(VectorKernel, PassesAtEveryBoundaryInBothTypes) {
 }
 
 TEST_P(VectorKernel, MisalignedPointersMatchCubBitForBit) {
-  const KernelDescriptor& cub = kwb::kernels::registry().find(family().reference);
+  const KernelDescriptor& cub = kwb::kernels::registry().find(family().family().reference);
   for (const std::int64_t n : {std::int64_t{7}, std::int64_t{4099}, std::int64_t{300007}}) {
     std::vector<int> host(std::size_t(n + 4));
     for (std::size_t i = 0; i < host.size(); ++i)  // large values: int32 sums wrap

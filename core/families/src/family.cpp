@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
+#include <mutex>
 
 #include "kwb/error.h"
 #include "kwb/run_document.h"
@@ -11,48 +13,27 @@
 namespace kwb {
 namespace {
 
-Work gemmWork(const CaseResult& c) {
-  const Shape s = c.shape();
-  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
-  const double m = double(s.m), n = double(s.n), k = double(s.k);
-  return {s.flops(), inputBytes * (m * k + k * n) + 4.0 * m * n};
+struct Catalog {
+  std::mutex lock;
+  std::deque<Family> registered;  // a deque: pointers handed out stay valid
+};
+Catalog& catalog() {
+  static Catalog c;
+  return c;
 }
 
-double elementBytesOf(const CaseResult& c) {
-  const std::string type = c.size.word("type");
-  return double(elementBytes(parseElementType(type.empty() ? "f32" : type)));
-}
-
-// A sum of n elements: n − 1 additions (counted as n), n elements read, one written.
-Work reduceWork(const CaseResult& c) {
-  const std::int64_t count = c.size.number("count");
-  const double n = double(count);
-  return {n, elementBytesOf(c) * (n + (count > 0 ? 1.0 : 0.0))};
-}
-// An inclusive scan: n additions, n elements read and n written.
-Work scanWork(const CaseResult& c) {
-  const double n = double(c.size.number("count"));
-  return {n, elementBytesOf(c) * 2.0 * n};
-}
-
-Family family(std::string_view id, bool oneDimensional, std::int64_t (*outputCount)(std::int64_t),
-              Work (*work)(const CaseResult&)) {
-  Family f;
-  static_cast<FamilyInfo&>(f) = *legacyFamilyInfo(id);
-  f.oneDimensional = oneDimensional;
-  f.outputCount = outputCount;
-  f.work = work;
-  return f;
-}
-
-const std::vector<Family>& table() {
-  static const std::vector<Family> t = {
-      family("gemm", false, nullptr, gemmWork),
-      family(
-          "reduce", true, [](std::int64_t) -> std::int64_t { return 1; }, reduceWork),
-      family(
-          "scan", true, [](std::int64_t n) { return n; }, scanWork),
-  };
+// gemm, reduce and scan as documents before schema 6 knew them (no work: their folders say).
+const std::vector<Family>& legacy() {
+  static const std::vector<Family> t = [] {
+    std::vector<Family> out;
+    for (const char* id : {"gemm", "reduce", "scan"}) {
+      Family f;
+      static_cast<FamilyInfo&>(f) = *legacyFamilyInfo(id);
+      f.oneDimensional = f.id != "gemm";
+      out.push_back(std::move(f));
+    }
+    return out;
+  }();
   return t;
 }
 
@@ -94,10 +75,32 @@ double peakFor(const CaseResult& c, const FamilyInfo& f, const DeviceInfo& d) {
 
 }  // namespace
 
-std::span<const Family> families() { return table(); }
+void registerFamily(const Family& f) {
+  Catalog& c = catalog();
+  const std::lock_guard<std::mutex> guard(c.lock);
+  for (Family& g : c.registered)
+    if (g.id == f.id) {
+      g = f;
+      return;
+    }
+  c.registered.push_back(f);
+}
+
+std::vector<Family> families() {
+  Catalog& c = catalog();
+  const std::lock_guard<std::mutex> guard(c.lock);
+  if (c.registered.empty()) return legacy();
+  return {c.registered.begin(), c.registered.end()};
+}
 
 const Family* tryFindFamily(std::string_view id) {
-  for (const Family& f : table())
+  {
+    Catalog& c = catalog();
+    const std::lock_guard<std::mutex> guard(c.lock);
+    for (const Family& f : c.registered)
+      if (f.id == id) return &f;
+  }
+  for (const Family& f : legacy())
     if (f.id == id) return &f;
   return nullptr;
 }
@@ -105,7 +108,7 @@ const Family* tryFindFamily(std::string_view id) {
 const Family& findFamily(std::string_view id) {
   if (const Family* f = tryFindFamily(id)) return *f;
   std::string known;
-  for (const Family& f : table()) known += (known.empty() ? "" : ", ") + f.id;
+  for (const Family& f : families()) known += (known.empty() ? "" : ", ") + f.id;
   throw InputError("unknown family '" + std::string(id) + "' (known: " + known + ")");
 }
 
@@ -161,7 +164,7 @@ const CaseResult* findLike(const RunDocument& doc, const CaseResult& like) {
 void deriveFigures(CaseResult& c, const DeviceInfo* device) {
   const double ms = c.summary.median;
   const Family* f = tryFindFamily(c.problem());
-  if (ms <= 0 || !f) return;
+  if (ms <= 0 || !f || !f->work) return;
   const Work w = f->work(c);
   c.gflops = w.flops / (ms * 1e6);
   c.bandwidthGBs = w.bytes / (ms * 1e6);

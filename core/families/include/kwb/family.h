@@ -30,20 +30,26 @@ struct Work {
   double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };
 
-// A family as the engine runs it: its declaration (what a document lists) and its work.
+// A family as the engine runs it: its declaration (what a document lists) and its work. Each
+// family's folder under kernels/ defines its own and registers it (kernels/registry.cpp).
 struct Family : FamilyInfo {
+  // Its sizes are a count of elements of one type (axes "count" and "type"): the 1-D pipeline
+  // runs it (kwb/cuda/vector_family.h), `kwb run` takes --sizes and --types for it.
   bool oneDimensional = false;
-  // 1-D: how many elements a launch on `count` elements writes (1 for reduce, count for scan).
-  std::int64_t (*outputCount)(std::int64_t count) = nullptr;
-  // The work of a case of this family (its shape, or its count and element type).
+  // The work of a case of this family (its size and precision); null where unknown (a family
+  // known only from its legacy declaration, as a reader of old documents knows it).
   Work (*work)(const CaseResult& c) = nullptr;
 };
 
-// Every family, "gemm" first.
-std::span<const Family> families();
+// Adds a family to the catalog (a second registration of an id replaces the first).
+void registerFamily(const Family& f);
+// Every registered family, in registration order; where none is registered (a reader without
+// the engine's kernels: the GUI), gemm, reduce and scan from their legacy declarations.
+std::vector<Family> families();
+// The registered family `id`, else its legacy declaration (no work), else null.
+const Family* tryFindFamily(std::string_view id);
 // Throws InputError naming the id and listing the known families.
 const Family& findFamily(std::string_view id);
-const Family* tryFindFamily(std::string_view id);
 
 // One size of a 1-D case: a count of elements of one type.
 struct VectorSize {

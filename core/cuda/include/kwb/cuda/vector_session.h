@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The correctness pipeline of the 1-D families, reduce and scan (docs/FAMILIES.md,
+// The correctness pipeline of every 1-D family (reduce, scan, ...; docs/FAMILIES.md,
 // docs/VALIDATION.md "Reduce and scan"): seeded input on the device, canary-filled output,
-// an FP64 (int64 for int32) reference on the host over bounded chunks, the negative control
-// and the known-answer tests. No timing here.
+// the family's reference (kwb/cuda/vector_family.h) on the host over bounded chunks, the
+// negative control and the family's known-answer test. No timing here.
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "kwb/cuda/device_buffer.h"
 #include "kwb/cuda/measure.h"
+#include "kwb/cuda/vector_family.h"
 #include "kwb/cuda/vector_kernels.h"
 #include "kwb/family.h"
 #include "kwb/kernel_descriptor.h"
@@ -42,19 +43,19 @@ class VectorSession {
 
   // Checks the memory needed against the free device memory first (InputError naming the
   // size and both amounts), then fills the input with `pattern` (seeded from `seed`).
-  std::unique_ptr<VectorCase> prepare(const Family& f, const KernelDescriptor& k,
+  std::unique_ptr<VectorCase> prepare(const VectorFamily& f, const KernelDescriptor& k,
                                       const VectorSize& s, std::uint64_t seed,
                                       VectorPattern pattern = VectorPattern::kSeeded);
 
   // Canary run (output filled with 0xAA bytes) → unwritten elements and the comparison with
-  // the FP64 / int64 reference ("cpu.fp64"); the negative control (the comparator must reject
-  // a mangled copy of the reference). Returns a case with problem, count, elementType,
+  // the family's reference ("cpu.fp64": FP64, int64 for int32); the negative control (the
+  // comparator must reject a mangled copy of the reference). Returns a case with its size,
   // status, message and verification. CUDA errors throw CudaError.
-  CaseResult verify(const Family& f, const KernelDescriptor& k, VectorCase& c);
+  CaseResult verify(const VectorFamily& f, const KernelDescriptor& k, VectorCase& c);
 
-  // The family's known answers, run with `k` (its reference kernel where the plan has it):
-  // reduce sums 1 … n (n (n + 1) / 2), scan of all ones gives 1 … n; both types, n = 1000.
-  KnownAnswer knownAnswerTest(const Family& f, const KernelDescriptor& k);
+  // The family's known answer (VectorFamily::knownAnswer), run with `k` (its reference kernel
+  // where the plan has it) in both types, n = 1000.
+  KnownAnswer knownAnswerTest(const VectorFamily& f, const KernelDescriptor& k);
 
  private:
   CUstream_st* m_stream;

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GEMM family's declaration and work: C (M×N) = A (M×K) · B (K×N). Its pipeline (inputs,
+// cuBLAS and FP64 references, device-side comparison) is the GEMM session of core/cuda.
+#include "gemm_family.h"
+
+#include "kwb/family_info.h"
+#include "kwb/results.h"
+
+namespace kwb::kernels {
+namespace {
+
+// 2·M·N·K FLOPs; A and B read once (2 bytes an element for FP16 inputs), C written once.
+Work gemmWork(const CaseResult& c) {
+  const Shape s = c.shape();
+  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
+  const double m = double(s.m), n = double(s.n), k = double(s.k);
+  return {s.flops(), inputBytes * (m * k + k * n) + 4.0 * m * n};
+}
+
+}  // namespace
+
+Family gemmFamily() {
+  Family f;
+  static_cast<FamilyInfo&>(f) = *legacyFamilyInfo("gemm");
+  f.work = gemmWork;
+  return f;
+}
+
+}  // namespace kwb::kernels
