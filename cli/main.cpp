@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
+    kwb::cli::commandRegistry();  // registers the build's families before a command names one
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
