@@ -5,7 +5,7 @@
 #include <string>
 
 #include "descriptors.h"
-#include "gemm_family.h"
+#include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
 #include "reduce/reduce_family.h"
@@ -30,7 +30,7 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
 // where it belongs in the progression.
 void registerFamilies() {
   static const bool once = [] {
-    registerFamily(gemmFamily());
+    registerFamily(cuda::gemmFamily());
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
     return true;

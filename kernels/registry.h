@@ -9,7 +9,8 @@ namespace kwb::kernels {
 // Every kernel this build knows, from the one explicit list in registry.cpp. Registers the
 // families first (registerFamilies).
 const KernelRegistry& registry();
-// The problem families of this build, each from its folder: gemm (gemm_family.cpp), reduce
+// The problem families of this build, each from its folder: gemm (core/cuda, beside its
+// pipeline), reduce
 // and scan (their *_family.cpp), registered with the family catalogs once (kwb/family.h,
 // kwb/cuda/vector_family.h). A test binary registers its own families beside them.
 void registerFamilies();

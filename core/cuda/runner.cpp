@@ -11,6 +11,7 @@
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device.h"
+#include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/user_guard.h"
@@ -93,6 +94,7 @@ class PlanRun {
       : m_plan(plan), m_cfg(cfg), m_sink(sink), m_cancelled(cancelled), m_t0(Clock::now()) {}
 
   RunDocument run() {
+    registerFamily(gemmFamily());  // GEMM's pipeline is this library's own
     startDocument();
     m_state = std::make_unique<RunState>(m_cfg, *m_doc.device);
     checkKnownAnswers();

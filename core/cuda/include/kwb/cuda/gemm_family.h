@@ -2,10 +2,10 @@
 #pragma once
 #include "kwb/family.h"
 
-namespace kwb::kernels {
+namespace kwb::cuda {
 
 // The GEMM family: its declaration (axes m, n, k; GFLOP/s against the compute peak; cuBLAS
-// SGEMM the reference) and its work (gemm_family.cpp).
+// SGEMM the reference) and its work (core/cuda/gemm_family.cpp). runPlan registers it.
 Family gemmFamily();
 
-}  // namespace kwb::kernels
+}  // namespace kwb::cuda

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The GEMM family's declaration and work: C (M×N) = A (M×K) · B (K×N). Its pipeline (inputs,
-// cuBLAS and FP64 references, device-side comparison) is the GEMM session of core/cuda.
-#include "gemm_family.h"
+// cuBLAS and FP64 references, device-side comparison) is the GEMM session beside it, so the
+// case loop registers it itself; its kernels are kernels/sgemm_*.cu and cublas_refs.cpp.
+#include "kwb/cuda/gemm_family.h"
 
 #include "kwb/family_info.h"
 #include "kwb/results.h"
 
-namespace kwb::kernels {
+namespace kwb::cuda {
 namespace {
 
 // 2·M·N·K FLOPs; A and B read once (2 bytes an element for FP16 inputs), C written once.
@@ -26,4 +27,4 @@ Family gemmFamily() {
   return f;
 }
 
-}  // namespace kwb::kernels
+}  // namespace kwb::cuda
