@@ -10,6 +10,7 @@
 #include "kwb/error.h"
 #include "kwb/family.h"
 #include "kwb/format.h"
+#include "kwb/output_files.h"
 #include "output.h"
 #include "run_options.h"
 #include "user_source.h"
@@ -18,7 +19,7 @@ namespace kwb::cli {
 namespace {
 
 struct AbOpts {
-  Selection sel;
+  cuda::Selection sel;
   std::string a, b;
   std::string against;     // --against old.cu: A is this version, B is --source
   std::string againstKwb;  // --against-kwb PATH: A is the kernel in that build of kwb
@@ -80,7 +81,7 @@ void userSides(const AbOpts& o, Sides& s) {
 }
 
 void resolveSides(const AbOpts& o, Sides& s) {
-  Selection sel = o.sel;
+  cuda::Selection sel = o.sel;
   std::string bId = o.b;
   if (!o.user.source.empty() || !o.against.empty()) {
     userSides(o, s);
@@ -102,7 +103,7 @@ void resolveSides(const AbOpts& o, Sides& s) {
           "--against-kwb PATH, or --against old.cu --source new.cu");
     sel.kernels = o.a + "," + o.b;
   }
-  const ResolvedSelection resolved = resolve(sel, "quick");
+  const cuda::ResolvedSelection resolved = resolve(sel, "quick");
   s.suiteName = resolved.suiteName;
   for (const KernelDescriptor* k : resolved.kernels) {
     if (!s.a && o.againstKwb.empty() && k->id == o.a) s.a = k;
@@ -113,7 +114,7 @@ void resolveSides(const AbOpts& o, Sides& s) {
   if (s.a && s.a->problem != s.b->problem)
     throw InputError(s.a->id + " (" + s.a->problem + ") and " + s.b->id + " (" + s.b->problem +
                      ") solve different problems");
-  for (const cuda::PlanCase& p : orderedPlan(resolved))
+  for (const cuda::PlanCase& p : cuda::orderedPlan(resolved))
     if (p.kernel == resolved.kernels.front()) s.sizes.push_back(p);
 }
 

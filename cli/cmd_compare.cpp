@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "kwb/error.h"
+#include "kwb/format.h"
 #include "kwb/results.h"
 #include "kwb/run_compare.h"
 #include "output.h"

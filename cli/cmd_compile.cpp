@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "kwb/error.h"
-#include "run_options.h"
+#include "kwb/output_files.h"
 #include "user_source.h"
 
 namespace kwb::cli {

@@ -13,6 +13,7 @@
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/device.h"
 #include "kwb/error.h"
+#include "kwb/output_files.h"
 #include "kwb/results.h"
 #include "kwb/run_info.h"
 #include "run_options.h"

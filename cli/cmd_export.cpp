@@ -2,8 +2,8 @@
 #include "commands.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
+#include "kwb/output_files.h"
 #include "kwb/results.h"
-#include "run_options.h"
 
 namespace kwb::cli {
 

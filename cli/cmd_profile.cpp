@@ -7,11 +7,11 @@
 #include <iostream>
 
 #include "commands.h"
+#include "kwb/child_process.h"
 #include "kwb/error.h"
 #include "kwb/ncu_profile.h"
 #include "kwb/results.h"
 #include "output.h"
-#include "subprocess.h"
 
 namespace kwb::cli {
 namespace {

@@ -10,8 +10,10 @@
 #include "interrupt.h"
 #include "kwb/case_budget.h"
 #include "kwb/cuda/runner.h"
+#include "kwb/cuda/tuned_plan.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
+#include "kwb/output_files.h"
 #include "kwb/output_watch.h"
 #include "kwb/profiler_env.h"
 #include "kwb/progression.h"
@@ -19,14 +21,14 @@
 #include "kwb/run_info.h"
 #include "output.h"
 #include "run_options.h"
-#include "run_tuning.h"
+#include "tuning_variants.h"
 #include "user_source.h"
 
 namespace kwb::cli {
 namespace {
 
 struct RunOpts {
-  Selection sel;
+  cuda::Selection sel;
   int samples = 0;
   int warmups = 2;
   bool cold = false;
@@ -170,8 +172,9 @@ std::string progressLine(const StreamEvent& e, std::size_t planSize) {
 
 // The selection, with --source's kernel compiled for the device and added (`userKernels` holds
 // it; with neither --kernels nor --suite, cuBLAS runs beside it).
-ResolvedSelection resolveWithSource(const RunOpts& o, std::vector<KernelDescriptor>& userKernels) {
-  Selection selection = o.sel;
+cuda::ResolvedSelection resolveWithSource(const RunOpts& o,
+                                          std::vector<KernelDescriptor>& userKernels) {
+  cuda::Selection selection = o.sel;
   if (!o.user.source.empty()) {
     if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
     std::string arch;
@@ -182,9 +185,17 @@ ResolvedSelection resolveWithSource(const RunOpts& o, std::vector<KernelDescript
     userKernels.reserve(1);
     userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
   }
-  ResolvedSelection sel = resolve(selection, "quick");
+  cuda::ResolvedSelection sel = resolve(selection, "quick");
   for (const auto& u : userKernels) sel.kernels.push_back(&u);
   return sel;
+}
+
+// The configurations this build has of a tunable kernel (kwb run --tuning).
+std::vector<cuda::TuneOption> tuneOptions(const KernelDescriptor& base) {
+  std::vector<cuda::TuneOption> out;
+  for (const kernels::TuneVariant& v : kernels::tuneVariants(base.id))
+    out.push_back({v.config.name, kernels::withVariant(base, v)});
+  return out;
 }
 
 // The event of a case that ran past --case-timeout: an error, the engine ends after it.
@@ -228,11 +239,11 @@ int runCommand(const RunOpts& o) {
   checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
   std::vector<KernelDescriptor> userKernels;  // outlive the run
-  const ResolvedSelection sel = resolveWithSource(o, userKernels);
+  const cuda::ResolvedSelection sel = resolveWithSource(o, userKernels);
   cuda::RunConfig cfg = runConfig(o, sel.suiteName);
-  auto plan = orderedPlan(sel);
-  AppliedTuning tuning;
-  if (!o.tuning.empty()) tuning = applyTuning(o.tuning, plan);  // outlives the run
+  auto plan = cuda::orderedPlan(sel);
+  cuda::AppliedTuning tuning;  // outlives the run
+  if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
 
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
@@ -293,7 +304,8 @@ int runCommand(const RunOpts& o) {
 
   writeDocument(doc);
   if (!o.stream)
-    std::cout << runTable(doc) << tunedCasesText(doc, tuning) << progressionText(doc.progression);
+    std::cout << runTable(doc) << cuda::tunedCasesText(doc, tuning)
+              << progressionText(doc.progression);
   std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
+#include "kwb/output_files.h"
 #include "kwb/results.h"
 #include "kwb/tune_buckets.h"
 #include "output.h"

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
+#include "kwb/output_files.h"
 #include "kwb/results.h"
 #include "output.h"
 #include "registry.h"
@@ -44,9 +45,9 @@ std::string verifyTable(const RunDocument& doc) {
   return formatTable(rows);
 }
 
-int verifyCommand(const Selection& selection, const std::string& json) {
+int verifyCommand(const cuda::Selection& selection, const std::string& json) {
   checkWritable(json);
-  const ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
+  const cuda::ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
   for (const CaseSize& s : sel.sizes())
     for (const KernelDescriptor* k : sel.kernels) plan.push_back({k, s, std::nullopt});
@@ -85,7 +86,7 @@ void addVerifyCommand(CLI::App& app, int& exitCode) {
       "Check kernels against cuBLAS: canary, the kernel's tolerance, negative control, alpha/beta "
       "(default suite: spec-correctness; exit 0 when every case and the known-answer test pass, "
       "1 otherwise)");
-  auto sel = std::make_shared<Selection>();
+  auto sel = std::make_shared<cuda::Selection>();
   auto json = std::make_shared<std::string>();
   addSelectionOptions(*sub, *sel, "spec-correctness");
   sub->add_option("--json", *json, "Also write the results document to FILE");

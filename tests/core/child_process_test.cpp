@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // ChildProcess: lines to and from a child, with a time limit and a clear end (kwb ab's other
-// build of kwb runs through it).
+// build of kwb runs through it); runProcess: a child run to its end with its output in files
+// (kwb profile's Nsight Compute).
 #include "kwb/child_process.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 
 #include "kwb/error.h"
 
@@ -53,6 +59,46 @@ TEST(ChildProcess, ALineBeyondTheBoundIsRefused) {
   ChildProcess yes({"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"});
   const std::string e = errorOf([&] { yes.readLine(10, 1000); });
   EXPECT_NE(e.find("longer than 1000 bytes"), std::string::npos) << e;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::string tempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("kwb_run_process_" + std::to_string(::getpid()) + "_" + name))
+      .string();
+}
+
+TEST(RunProcess, OutputAndErrorGoToTheirFilesAndTheExitStatusComesBack) {
+  const std::string out = tempPath("out"), err = tempPath("err");
+  const kwb::ProcessResult r =
+      kwb::runProcess({"sh", "-c", "echo to-out; echo to-err >&2; read x; exit 3"}, out, err, 30);
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_FALSE(r.timedOut);
+  EXPECT_EQ(slurp(out), "to-out\n");
+  EXPECT_EQ(slurp(err), "to-err\n");
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+}
+
+TEST(RunProcess, AChildPastItsTimeIsKilled) {
+  const std::string out = tempPath("slow"), err = tempPath("slow.err");
+  const kwb::ProcessResult r = kwb::runProcess({"sleep", "30"}, out, err, 0.2);
+  EXPECT_TRUE(r.timedOut);
+  EXPECT_EQ(r.exitCode, -1);
+  EXPECT_EQ(r.signal, SIGKILL);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+}
+
+TEST(RunProcess, AProgramThatCannotStartIsNamed) {
+  const std::string e =
+      errorOf([] { kwb::runProcess({"/no/such/ncu"}, "/dev/null", "/dev/null", 5); });
+  EXPECT_NE(e.find("cannot start '/no/such/ncu'"), std::string::npos) << e;
 }
 
 }  // namespace

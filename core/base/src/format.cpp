@@ -3,6 +3,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
+
+#include "kwb/error.h"
 
 namespace kwb {
 
@@ -19,5 +22,21 @@ std::string exact(double v) {
 }
 
 std::string mib(double bytes) { return fixed(std::ceil(bytes / double(1 << 20)), 0); }
+
+double parsePercent(const std::string& text, const char* option) {
+  std::string s = text;
+  if (!s.empty() && s.back() == '%') s.pop_back();
+  std::size_t used = 0;
+  double v = NAN;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty() || !std::isfinite(v) || v < 0 || v > 1000)
+    throw InputError(std::string(option) + " '" + text +
+                     "': expected a percentage from 0 to 1000, e.g. 3%");
+  return v / 100.0;
+}
 
 }  // namespace kwb

@@ -27,6 +27,16 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
+// Starts argv[0] with `files` applied; returns posix_spawnp's result (0: started).
+int spawn(const std::vector<std::string>& argv, const posix_spawn_file_actions_t& files,
+          pid_t& pid) {
+  std::vector<char*> args;
+  args.reserve(argv.size() + 1);
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  return posix_spawnp(&pid, args[0], &files, nullptr, args.data(), environ);
+}
+
 }  // namespace
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv)
@@ -44,11 +54,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv)
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_adddup2(&files, toChild[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&files, fromChild[1], STDOUT_FILENO);
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const int rc = posix_spawnp(&m_pid, args[0], &files, nullptr, args.data(), environ);
+  const int rc = spawn(argv, files, m_pid);
   posix_spawn_file_actions_destroy(&files);
   ::close(toChild[0]);
   ::close(fromChild[1]);
@@ -127,6 +133,41 @@ std::string ChildProcess::endState() {
   if (WIFEXITED(m_status)) return "exit status " + std::to_string(WEXITSTATUS(m_status));
   if (WIFSIGNALED(m_status)) return "signal " + std::to_string(WTERMSIG(m_status));
   return "ended";
+}
+
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdoutPath,
+                         const std::string& stderrPath, double timeoutS) {
+  if (argv.empty()) throw InputError("no program to start");
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&files, STDOUT_FILENO, stdoutPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&files, STDERR_FILENO, stderrPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const int rc = spawn(argv, files, pid);
+  posix_spawn_file_actions_destroy(&files);
+  if (rc != 0) throw InputError("cannot start '" + argv[0] + "': " + std::strerror(rc));
+
+  ProcessResult r;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeoutS);
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) throw InputError("lost track of '" + argv[0] + "'");
+    if (Clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      r.timedOut = true;
+      break;
+    }
+    ::poll(nullptr, 0, 20);  // polls the child's exit, bounded by the deadline
+  }
+  if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
 }
 
 }  // namespace kwb

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Number formatting shared by the engine's messages and the CLI's tables.
+// Number formatting shared by the engine's messages and the CLI's tables, and the reading of a
+// percentage option.
 #include <string>
 
 namespace kwb {
@@ -11,5 +12,9 @@ std::string fixed(double v, int decimals);
 std::string exact(double v);
 // `bytes` in whole MiB, rounded up ("%.0f" of the ceiling): memory a case needs or has free.
 std::string mib(double bytes);
+
+// "3%" and "3" both mean three percent (returned as 0.03); anything else is an InputError naming
+// the option and the value.
+double parsePercent(const std::string& text, const char* option);
 
 }  // namespace kwb

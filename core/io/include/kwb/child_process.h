@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A program run as a child with pipes to its standard input and output, read line by line with
-// a time limit (kwb ab's other build of kwb, core/cuda/peer.cpp). Its standard error is this
-// process's. The destructor closes its input, waits a moment for it to end, then kills it.
+// Child processes, the one way kwb starts one. ChildProcess: a program run as a child with pipes
+// to its standard input and output, read line by line with a time limit (kwb ab's other build of
+// kwb, core/cuda/peer.cpp); its standard error is this process's, and the destructor closes its
+// input, waits a moment for it to end, then kills it. runProcess: a program run to its end with
+// its output in files (kwb profile's Nsight Compute).
 #include <sys/types.h>
 
 #include <string>
@@ -38,5 +40,18 @@ class ChildProcess {
   int m_status = 0;
   bool m_reaped = false;
 };
+
+// How a program run by runProcess ended.
+struct ProcessResult {
+  int exitCode = -1;      // -1 when it did not exit normally
+  int signal = 0;         // the signal that ended it, if any
+  bool timedOut = false;  // killed after the time limit
+};
+
+// Runs argv[0] (a path, or a name looked up on PATH) with standard input from /dev/null and
+// standard output and error written to the given files, and waits at most `timeoutS` seconds
+// (then kills it with SIGKILL). Throws InputError when it cannot be started, naming the program.
+ProcessResult runProcess(const std::vector<std::string>& argv, const std::string& stdoutPath,
+                         const std::string& stderrPath, double timeoutS);
 
 }  // namespace kwb
