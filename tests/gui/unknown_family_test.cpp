@@ -10,6 +10,7 @@
 #include "pages/baseline_page.h"
 #include "panels/case_detail_dialog.h"
 #include "panels/shape_combo.h"
+#include "panels/shape_list_widget.h"
 #include "plots_fixture.h"
 
 using namespace kwb;
@@ -163,4 +164,22 @@ TEST_F(Plots, ADocumentOfAnUnknownFamilyOpensOnEveryTab) {
   in.timing = w->timingPage();
   in.plots = {w->scalingPage(), w->rooflinePage()};
   EXPECT_EQ(writeReportPdf(in, dir.filePath("copy.pdf")), "");
+}
+
+// A size typed by hand is read with the declaration of the checked kernels' family, whatever
+// family that is; text that is no size of it is refused with the parser's message.
+TEST(UnknownFamilyShapes, ATypedSizeIsReadAsASizeOfTheCheckedKernelsFamily) {
+  ShapeListWidget shapes;
+  shapes.addFamilies({copyFamily()});
+  shapes.setKernelFamilies({"copy"});
+  shapes.addShape("2^22 i32", true);
+  ASSERT_EQ(shapes.checkedShapes().size(), 1);
+  EXPECT_EQ(shapes.checkedShapes()[0], vectorSize("copy", std::int64_t{1} << 22, "i32"));
+  EXPECT_EQ(shapes.customShapes(), QStringList{"2^22 i32"});
+  shapes.editor()->setText("2^22 u8");  // no word of the copy family
+  EXPECT_FALSE(shapes.addButton()->isEnabled());
+  EXPECT_TRUE(shapes.messageLabel()->text().contains("2^22 u8"))
+      << shapes.messageLabel()->text().toStdString();
+  shapes.addShape("2^22 u8", true);
+  EXPECT_EQ(shapes.checkedShapes().size(), 1);
 }
