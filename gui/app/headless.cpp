@@ -71,10 +71,8 @@ int runHeadless(const HeadlessOptions& o) {
     const QStringList parts = o.caseDialog.split('@');
     try {
       if (parts.size() != 2) throw InputError("expected KERNEL@SHAPE, e.g. sgemm.tiled@512");
-      // A 1-D size ("reduce.warp@2^20 f32") or a GEMM shape.
-      const auto vector = parseVectorSize(parts[1]);
-      dialog.reset(w.caseDialog(parts[0].toStdString(),
-                                vector ? *vector : parseShape(parts[1].toStdString())));
+      // A size of the kernel's family: a GEMM shape, or "reduce.warp@2^20 f32".
+      dialog.reset(w.caseDialog(parts[0].toStdString(), parts[1]));
     } catch (const InputError& e) {
       return fail(QString("--case '%1': %2.").arg(o.caseDialog, e.what()));
     }

@@ -59,11 +59,11 @@ int runHeadlessSource(const HeadlessOptions& o) {
   r.kernels << UserKernelWatcher::caseId(o.source);
   try {
     for (const QString& s : o.shapes.split(',', Qt::SkipEmptyParts))
-      r.shapes << parseShape(s.trimmed().toStdString());
+      r.sizes << CaseSize(parseShape(s.trimmed().toStdString()));
   } catch (const InputError& e) {
     return fail(QString("--shapes '%1': %2.").arg(o.shapes, e.what()));
   }
-  if (r.shapes.isEmpty()) return fail("--source needs --shapes (e.g. --shapes 1024,2048).");
+  if (r.sizes.isEmpty()) return fail("--source needs --shapes (e.g. --shapes 1024,2048).");
   w.resize(o.size);
   w.show();
   int runs = 0;

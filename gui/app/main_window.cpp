@@ -131,6 +131,7 @@ void MainWindow::connectModel() {
   });
   // Impossible speeds (negative, 1e300 GFLOP/s) are left out of every plot, and said so.
   connect(m_model, &ResultsModel::documentReset, this, [this] {
+    m_shapes->addFamilies(m_model->document().families);  // a typed size may be of them
     if (const QString note = implausibleNote(m_model->document()); !note.isEmpty())
       showMessage(note, true);
   });
@@ -139,10 +140,13 @@ void MainWindow::connectModel() {
     m_kernels->setCatalog(m_model->catalog(), unchecked);
     // Headless reports and tests plot every kernel, whatever an earlier session unchecked.
     if (m_options.persistSettings) m_model->setHiddenKernels(m_kernels->uncheckedIds());
+    m_shapes->setKernelFamilies(familiesOf(m_kernels->checkedIds()));
   };
-  // The kernel checkboxes choose what runs and what every plot shows.
-  connect(m_kernels, &KernelListWidget::selectionChanged, this,
-          [this] { m_model->setHiddenKernels(m_kernels->uncheckedIds()); });
+  // The kernel checkboxes choose what runs, what every plot shows and what a typed size is.
+  connect(m_kernels, &KernelListWidget::selectionChanged, this, [this] {
+    m_model->setHiddenKernels(m_kernels->uncheckedIds());
+    m_shapes->setKernelFamilies(familiesOf(m_kernels->checkedIds()));
+  });
   connect(m_model, &ResultsModel::catalogChanged, this, refreshKernels);
   connect(m_model, &ResultsModel::documentReset, this, refreshKernels);
   connect(m_correctness, &CorrectnessPage::caseActivated, this, [this](const CaseResult& c) {

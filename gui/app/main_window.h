@@ -99,7 +99,10 @@ class MainWindow : public QMainWindow {
   void showOpenError(const QString& text);
   // The detail dialog of one case of the open document (nullptr when it has no such case),
   // with "Profile with Nsight Compute"; the caller shows it.
-  CaseDetailDialog* caseDialog(const std::string& kernel, const Shape& shape);
+  CaseDetailDialog* caseDialog(const std::string& kernel, const CaseSize& size);
+  // The case at `size` read as a size of the kernel's family ("2^20 f32"); null if the
+  // document has no such case. Throws InputError naming text that is no size of the family.
+  CaseDetailDialog* caseDialog(const std::string& kernel, const QString& size);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -107,7 +110,8 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
 
  private:
-  void buildTabs();             // the pages, in tab order
+  QStringList familiesOf(const QStringList& kernels) const;  // each kernel's problem family
+  void buildTabs();                                          // the pages, in tab order
   void buildCentralWidget();    // the left panel and the tabs beside it, the status bar
   void connectModel();          // title, tabs, kernel list and messages follow the model
   void chooseEngineLocation();  // the saved choice or --remote, and later changes of it

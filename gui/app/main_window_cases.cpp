@@ -5,6 +5,7 @@
 #include <QStandardPaths>
 
 #include "app/main_window.h"
+#include "kwb/error.h"
 #include "model/case_size.h"
 #include "engine/app_paths.h"
 #include "panels/case_detail_dialog.h"
@@ -21,12 +22,26 @@ ProfileContext MainWindow::profileContext() const {
   return {findEngine(m_options.engineOverride).program, dir};
 }
 
-CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const Shape& shape) {
+CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const CaseSize& size) {
   for (const auto& c : m_model->document().cases)
-    if (c.kernel == kernel && sizeMatches(c, shape)) {
-      auto* dialog = new CaseDetailDialog(c, this);
+    if (c.kernel == kernel && c.size == size) {
+      auto* dialog = new CaseDetailDialog(c, m_model->document(), this);
       dialog->enableProfiling(profileContext());
       return dialog;
+    }
+  return nullptr;
+}
+
+CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const QString& size) {
+  // The text is read as a size of the family of the kernel's cases (its declaration in the
+  // document): "512", "256x384x640", "2^20 f32".
+  const RunDocument& doc = m_model->document();
+  for (const auto& c : doc.cases)
+    if (c.kernel == kernel) {
+      const FamilyInfo* family = doc.family(c.problem());
+      if (!family)
+        throw InputError("the document does not declare the family '" + c.problem() + "'");
+      return caseDialog(kernel, parseSize(*family, size.trimmed().toStdString()));
     }
   return nullptr;
 }

@@ -9,6 +9,7 @@
 #include "kwb/exit_codes.h"
 #include "kwb/results_json.h"
 #include "kwb/shape.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 #include "pages/log_page.h"
 #include "panels/device_panel.h"
@@ -29,9 +30,8 @@ void MainWindow::connectController() {
   });
   connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::liveHeaderChanged);
   connect(m_controller, &RunController::caseStarted, this,
-          [this](const QString& kernel, const Shape& shape) {
-            m_run->setStatus(
-                QString("Running %1 at %2").arg(kernel, QString::fromStdString(shapeText(shape))));
+          [this](const QString& kernel, const CaseSize& size) {
+            m_run->setStatus(QString("Running %1 at %2").arg(kernel, sizeName(size)));
           });
   connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::liveCasesAdded);
   connect(m_controller, &RunController::progress, this, [this](int done, int total) {
@@ -130,25 +130,30 @@ void MainWindow::onDeviceProbeFinished(int exitCode, const QByteArray& out, cons
                     : QString("`kwb device` failed (exit %1): %2").arg(exitCode).arg(err));
 }
 
+QStringList MainWindow::familiesOf(const QStringList& kernels) const {
+  QStringList out;
+  for (const QString& id : kernels)
+    out << QString::fromStdString(m_model->catalog().info(id).problem);
+  return out;
+}
+
 void MainWindow::startRun() {
   if (m_controller->isRunning()) return;
   RunRequest r;
   r.kernels = m_kernels->checkedIds();
-  r.shapes = m_shapes->checkedShapes();
+  r.sizes = m_shapes->checkedShapes();
   r.samples = m_run->samples();
   r.coldL2 = m_run->coldL2();
   r.suite = m_shapes->suiteName();
-  if (r.kernels.isEmpty() || r.shapes.isEmpty()) {
+  if (r.kernels.isEmpty() || r.sizes.isEmpty()) {
     m_run->setStatus("Choose at least one kernel and one shape.", true);
     return;
   }
   // One run is one problem family: the checked shapes say which, and the checked kernels of
   // other families sit this run out.
-  QStringList kernelFamilies;
-  for (const QString& id : r.kernels)
-    kernelFamilies << QString::fromStdString(m_model->catalog().info(id).problem);
+  const QStringList kernelFamilies = familiesOf(r.kernels);
   QString error;
-  const QString family = runFamily(r.shapes, kernelFamilies, &error);
+  const QString family = runFamily(r.sizes, kernelFamilies, &error);
   if (family.isEmpty()) {
     m_run->setStatus(error, true);
     return;
@@ -163,7 +168,7 @@ void MainWindow::startRun() {
     return;
   }
   r.kernels = ofFamily;
-  if (family != "gemm") r.family = family;
+  r.sizes = inFamily(r.sizes, family);  // a size typed by hand before any family was known
   runRequest(r);
 }
 

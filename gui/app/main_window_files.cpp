@@ -110,7 +110,9 @@ QString MainWindow::exportReport(const QString& path) {
   in.progression = m_progression;
   in.timing = m_timing;
   const RunDocument& doc = m_model->document();
-  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) in.plots = {m_scaling, m_roofline};
+  if (std::any_of(doc.cases.begin(), doc.cases.end(),
+                  [&](const CaseResult& c) { return hasSpeed(doc, c); }))
+    in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
   QString err = writeReportPdf(in, path);
   m_log->append(err.isEmpty() ? "info" : "error",

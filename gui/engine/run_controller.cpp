@@ -38,7 +38,7 @@ void RunController::start(const RunRequest& request) {
   m_request = request;
   m_done.clear();
   QList<Key> planned;
-  for (const Shape& s : request.shapes)
+  for (const CaseSize& s : request.sizes)
     for (const QString& k : request.kernels) planned.append({k, s});
   setPlanned(std::move(planned));
   m_doc = DocumentBuilder{};
@@ -140,8 +140,7 @@ void RunController::onEvent(const StreamEvent& e) {
       if (m_engineStarts == 1) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
         QList<Key> planned;
-        for (const auto& p : e.plan)
-          planned.append({QString::fromStdString(p.kernel), shapeKey(p.size)});
+        for (const auto& p : e.plan) planned.append({QString::fromStdString(p.kernel), p.size});
         setPlanned(std::move(planned));
         m_leftAtStart = casesLeft();
         emit headerChanged(document());
@@ -149,17 +148,17 @@ void RunController::onEvent(const StreamEvent& e) {
       }
       break;
     case EventType::kCaseStarted: {
-      const Key key{QString::fromStdString(e.planned.kernel), shapeKey(e.planned.size)};
+      const Key key{QString::fromStdString(e.planned.kernel), e.planned.size};
       if (!checkQueued(key, "started")) return;
       m_doc.apply(e);
       m_runningCase = key;
-      emit caseStarted(m_runningCase->kernel, m_runningCase->shape);
+      emit caseStarted(m_runningCase->kernel, m_runningCase->size);
       break;
     }
     case EventType::kCaseFinished:
     case EventType::kCaseFailed:
       if (e.result) {
-        const Key key{QString::fromStdString(e.result->kernel), gui::sizeKey(*e.result)};
+        const Key key{QString::fromStdString(e.result->kernel), e.result->size};
         // Only a case asked for and not yet done counts: an engine that ignores its arguments
         // or repeats itself must not fill the run with cases no one asked for.
         if (!checkQueued(key, "finished")) return;
@@ -195,7 +194,7 @@ int RunController::casesLeft() const {
 bool RunController::checkQueued(const Key& key, const char* what) {
   if (m_plannedSet.contains(key) && !m_done.contains(key)) return true;
   onProtocolError(QString("The engine %1 %2 at %3, a case %4.")
-                      .arg(what, key.kernel, QString::fromStdString(shapeText(key.shape)),
+                      .arg(what, key.kernel, sizeName(key.size),
                            m_plannedSet.contains(key) ? "that had already finished"
                                                       : "it was not asked to run"));
   return false;
@@ -255,8 +254,7 @@ void RunController::onExited(int exitCode, bool crashed) {
     if (c) emit caseFinished(*c);
     emit progress(finishedCases(), m_total);
     emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
-                              .arg(how, m_runningCase->kernel,
-                                   QString::fromStdString(shapeText(m_runningCase->shape))));
+                              .arg(how, m_runningCase->kernel, sizeName(m_runningCase->size)));
     m_runningCase.reset();
   }
   // A new engine only when this one settled at least one case still queued (finished, or
@@ -290,15 +288,15 @@ void RunController::onExited(int exitCode, bool crashed) {
 }
 
 QList<RunRequest> RunController::batchesFor(const QList<Key>& left) const {
-  // One engine per distinct kernel set, shapes merged, so no finished case runs again.
-  QList<QPair<QStringList, QList<Shape>>> groups;
-  QList<Shape> shapes;
+  // One engine per distinct kernel set, sizes merged, so no finished case runs again.
+  QList<QPair<QStringList, QList<CaseSize>>> groups;
+  QList<CaseSize> sizes;
   for (const Key& k : left)
-    if (!shapes.contains(k.shape)) shapes.append(k.shape);
-  for (const Shape& s : shapes) {
+    if (!sizes.contains(k.size)) sizes.append(k.size);
+  for (const CaseSize& s : sizes) {
     QStringList kernels;
     for (const Key& k : left)
-      if (k.shape == s) kernels << k.kernel;
+      if (k.size == s) kernels << k.kernel;
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const auto& g) { return g.first == kernels; });
     if (it == groups.end())
@@ -310,7 +308,7 @@ QList<RunRequest> RunController::batchesFor(const QList<Key>& left) const {
   for (const auto& g : groups) {
     RunRequest r = m_request;
     r.kernels = g.first;
-    r.shapes = g.second;
+    r.sizes = g.second;
     out << r;
   }
   return out;

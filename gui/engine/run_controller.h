@@ -54,7 +54,7 @@ class RunController : public QObject {
   // Each signal but runFinished passes document() as it stands, or a case of it.
   void runStarted(const kwb::RunDocument& document);     // document() is empty again
   void headerChanged(const kwb::RunDocument& document);  // hello/device/plan arrived
-  void caseStarted(const QString& kernel, const kwb::Shape& shape);
+  void caseStarted(const QString& kernel, const kwb::CaseSize& size);
   // A case was added to document(): finished, failed, or marked crashed.
   void caseFinished(const kwb::CaseResult& result);
   void progress(int finished, int total);
@@ -65,10 +65,10 @@ class RunController : public QObject {
  private:
   struct Key {
     QString kernel;
-    Shape shape;
+    CaseSize size;
     bool operator==(const Key&) const = default;
     friend size_t qHash(const Key& k, size_t seed = 0) {
-      return qHashMulti(seed, k.kernel, k.shape.m, k.shape.n, k.shape.k);
+      return qHashMulti(seed, k.kernel, QString::fromStdString(kwb::sizeKey(k.size)));
     }
   };
   void setPlanned(QList<Key> planned);

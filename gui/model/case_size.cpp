@@ -2,42 +2,11 @@
 #include "model/case_size.h"
 
 #include <QLocale>
-#include <cmath>
 
 #include "kwb/family.h"
 #include "kwb/shape.h"
 
 namespace kwb::gui {
-namespace {
-
-// Element types and problems as numbers of the key: 0 never appears, so an unknown text
-// still makes a key apart from a GEMM shape. A problem is its place in core's family table
-// (gemm is 0 and never a 1-D key), so a new family needs nothing here.
-std::int64_t typeCode(const std::string& t) { return t == "i32" ? 2 : 1; }
-std::int64_t problemCode(const std::string& p) {
-  const auto all = families();
-  for (std::size_t i = 1; i < all.size(); ++i)
-    if (all[i].id == p) return std::int64_t(i);
-  return std::int64_t(all.size());  // a family this build does not know
-}
-
-}  // namespace
-
-bool isVectorCase(const CaseResult& c) { return !c.size.empty() && !isGemm(c.size); }
-
-Shape shapeKey(const CaseSize& s) {
-  if (isGemm(s)) return shapeOf(s);
-  return Shape{s.number("count"), typeCode(s.word("type")), -problemCode(s.family)};
-}
-Shape sizeKey(const CaseResult& c) { return shapeKey(c.size); }
-
-bool isVectorKey(const Shape& key) { return key.k <= 0 && key.n >= 1; }
-
-Shape vectorKey(const std::string& problem, std::int64_t count, const std::string& type) {
-  return Shape{count, typeCode(type), problem.empty() ? 0 : -problemCode(problem)};
-}
-
-QString keyType(const Shape& key) { return key.n == 2 ? "i32" : "f32"; }
 
 QString countText(std::int64_t count, bool grouped) {
   const std::string plain = kwb::countText(count);  // "2^20" or "1000003", as core writes it
@@ -45,61 +14,63 @@ QString countText(std::int64_t count, bool grouped) {
   return QLocale(QLocale::English).toString(qlonglong(count));
 }
 
-QString sizeKeyText(const Shape& key, bool pretty) {
-  if (!isVectorKey(key)) return QString::fromStdString(pretty ? shapeText(key) : toString(key));
-  return countText(key.m, pretty) + " " + keyType(key);
+QString sizeName(const CaseSize& s, bool pretty) {
+  if (!pretty) return QString::fromStdString(sizeLabel(s));
+  QString text = QString::fromStdString(kwb::sizeText(s));
+  // Core writes a count in plain decimal; people read a long one grouped.
+  for (const SizeAxis& a : s.axes)
+    if (a.kind == AxisKind::kCount && a.number >= 1000) {
+      const QString plain = QString::number(a.number);
+      const QString grouped = countText(a.number);
+      if (const qsizetype at = text.indexOf(plain); at >= 0 && grouped != plain)
+        text.replace(at, plain.size(), grouped);
+    }
+  return text;
 }
 
-QString sizeText(const CaseResult& c, bool pretty) { return sizeKeyText(sizeKey(c), pretty); }
-
-QString keyProblem(const Shape& key) {
-  if (!isVectorKey(key)) return {};
-  const auto all = families();
-  const auto code = std::size_t(-key.k);
-  return code >= 1 && code < all.size() ? QString::fromStdString(all[code].id) : "1-D";
+const FamilyInfo* familyOf(const RunDocument& doc, const CaseResult& c) {
+  return doc.family(c.problem());
 }
 
-double sizeAxisValue(const Shape& key) {
-  if (isVectorKey(key)) return double(key.m);
-  return std::cbrt(double(key.m) * double(key.n) * double(key.k));
+Metric headlineMetric(const RunDocument& doc, const CaseResult& c) {
+  const FamilyInfo* f = familyOf(doc, c);
+  return f ? f->headline : Metric::kGflops;
 }
 
-std::optional<Shape> parseVectorSize(const QString& text) {
-  const QStringList parts = text.simplified().split(' ');
-  if (parts.isEmpty() || parts.size() > 2) return std::nullopt;
-  const QString type = parts.size() == 2 ? parts[1] : "f32";
-  if (type != "f32" && type != "i32") return std::nullopt;
-  bool ok = false;
-  std::int64_t count = 0;
-  if (parts[0].startsWith("2^")) {
-    const int e = parts[0].mid(2).toInt(&ok);
-    ok = ok && e >= 0 && e < 62;
-    if (ok) count = std::int64_t{1} << e;
-  } else {
-    count = parts[0].toLongLong(&ok);
-    ok = ok && count >= 0;
-  }
-  if (!ok) return std::nullopt;
-  return vectorKey("", count, type.toStdString());
+bool memoryBound(const RunDocument& doc, const CaseResult& c) {
+  return headlineMetric(doc, c) == Metric::kGbps;
 }
 
-bool sizeMatches(const CaseResult& c, const Shape& key) {
-  const Shape own = sizeKey(c);
-  if (key.k == 0 && isVectorKey(key) && isVectorCase(c)) return own.m == key.m && own.n == key.n;
-  return own == key;
+double headline(const RunDocument& doc, const CaseResult& c) {
+  const Metric m = headlineMetric(doc, c);
+  if (m == Metric::kGflops && c.gflops != 0) return c.gflops;
+  if (const auto it = c.figures.find(std::string(figureKey(m))); it != c.figures.end())
+    return it->second;
+  return m == Metric::kGflops ? c.gflops : c.bandwidthGBs;
 }
 
-const CaseResult* findCase(const RunDocument& doc, std::string_view kernel, const Shape& key) {
-  if (!isVectorKey(key)) return doc.find(kernel, key);
+QString headlineUnit(const RunDocument& doc, const CaseResult& c) {
+  return QString::fromUtf8(metricUnit(headlineMetric(doc, c)).data());
+}
+
+QString headlineUnit(const RunDocument& doc) {
+  bool flops = false, bytes = false;
+  for (const auto& c : doc.cases) (memoryBound(doc, c) ? bytes : flops) = true;
+  if (flops && bytes) return "GFLOP/s | GB/s";
+  return bytes ? "GB/s" : "GFLOP/s";
+}
+
+bool memoryBoundDocument(const RunDocument& doc) {
+  if (doc.cases.empty()) return false;
   for (const auto& c : doc.cases)
-    if (c.kernel == kernel && isVectorCase(c) && sizeKey(c) == key) return &c;
-  return nullptr;
+    if (!memoryBound(doc, c)) return false;
+  return true;
 }
 
-bool violationAt(const ProgressionViolation& v, const Shape& key) {
-  // A 1-D violation names its size as text (kwb::sizeLabel), "2^20 f32".
-  return isVectorKey(key) ? QString::fromStdString(v.size) == sizeKeyText(key, false)
-                          : v.shape == key;
+bool violationAt(const ProgressionViolation& v, const CaseSize& size) {
+  // Documents name the size by its label ("512x512x512", "2^20 f32"); older ones by shape.
+  if (!v.size.empty()) return v.size == sizeLabel(size);
+  return isGemm(size) && v.shape == shapeOf(size);
 }
 
 std::optional<std::int64_t> firstMismatchIndex(const CompareReport& r) {
@@ -123,42 +94,21 @@ QString firstMismatchText(const CompareReport& r) {
 const CaseResult* violationCase(const RunDocument& doc, const ProgressionViolation& v,
                                 const std::string& kernel) {
   for (const auto& c : doc.cases)
-    if (c.kernel == kernel && violationAt(v, sizeKey(c))) return &c;
+    if (c.kernel == kernel && violationAt(v, c.size)) return &c;
   return nullptr;
 }
 
-double headline(const CaseResult& c) {
-  if (!isVectorCase(c)) return c.gflops;
-  const auto it = c.figures.find("gbps");
-  return it != c.figures.end() ? it->second : c.bandwidthGBs;
-}
-
-QString headlineUnit(const CaseResult& c) { return isVectorCase(c) ? "GB/s" : "GFLOP/s"; }
-
-QString headlineUnit(const RunDocument& doc) {
-  bool gemm = false, vector = false;
-  for (const auto& c : doc.cases) (isVectorCase(c) ? vector : gemm) = true;
-  if (vector && gemm) return "GFLOP/s | GB/s";
-  return vector ? "GB/s" : "GFLOP/s";
-}
-
-bool memoryBoundDocument(const RunDocument& doc) {
-  if (doc.cases.empty()) return false;
-  for (const auto& c : doc.cases)
-    if (!isVectorCase(c)) return false;
-  return true;
-}
-
 std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc) {
-  if (!isVectorCase(c)) return std::nullopt;
+  if (!memoryBound(doc, c)) return std::nullopt;
   if (const auto it = c.figures.find("pct_of_roof"); it != c.figures.end()) return it->second;
-  if (!doc.device || doc.device->copyBandwidthGBs <= 0 || headline(c) <= 0) return std::nullopt;
-  return 100.0 * headline(c) / doc.device->copyBandwidthGBs;
+  const double v = headline(doc, c);
+  if (!doc.device || doc.device->copyBandwidthGBs <= 0 || v <= 0) return std::nullopt;
+  return 100.0 * v / doc.device->copyBandwidthGBs;
 }
 
 double intensityOf(const CaseResult& c) {
   if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
-  if (isVectorCase(c)) {  // the family's declared work, as core derives it
+  if (!isGemm(c.size)) {  // the family's declared work, as core derives it
     const Family* f = tryFindFamily(c.problem());
     return f && f->work ? f->work(c).intensity() : 0.0;
   }
@@ -167,9 +117,9 @@ double intensityOf(const CaseResult& c) {
   return c.shape().flops() / c.shape().minBytes(elem);
 }
 
-double roofGflops(const CaseResult& c) {
-  if (c.gflops > 0 || !isVectorCase(c)) return c.gflops;
-  return headline(c) * intensityOf(c);
+double roofGflops(const RunDocument& doc, const CaseResult& c) {
+  if (c.gflops > 0 || !memoryBound(doc, c)) return c.gflops;
+  return headline(doc, c) * intensityOf(c);
 }
 
 }  // namespace kwb::gui

@@ -14,21 +14,21 @@
 
 namespace kwb::gui {
 
-QList<Shape> shapesOf(const RunDocument& doc) {
-  QList<Shape> out;
-  std::set<Shape> seen;
+QList<CaseSize> sizesOf(const RunDocument& doc) {
+  QList<CaseSize> out;
+  std::set<CaseSize> seen;
   for (const auto& c : doc.cases)
-    if (const Shape key = sizeKey(c); seen.insert(key).second) out << key;
+    if (seen.insert(c.size).second) out << c.size;
   return out;
 }
 
 CaseIndex::CaseIndex(const RunDocument& doc) {
   // The first case of a kernel and shape wins, as with RunDocument::find.
-  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, sizeKey(c)}, &c);
+  for (const auto& c : doc.cases) m_cases.emplace(std::pair{c.kernel, c.size}, &c);
 }
 
-const CaseResult* CaseIndex::find(const std::string& kernel, const Shape& shape) const {
-  const auto it = m_cases.find(std::pair{kernel, shape});
+const CaseResult* CaseIndex::find(const std::string& kernel, const CaseSize& size) const {
+  const auto it = m_cases.find(std::pair{kernel, size});
   return it == m_cases.end() ? nullptr : it->second;
 }
 
@@ -40,8 +40,6 @@ QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog) {
     if (present.count(k.id)) out << QString::fromStdString(k.id);
   return out;
 }
-
-double sizeOf(const Shape& s) { return std::cbrt(double(s.m) * double(s.n) * double(s.k)); }
 
 QColor statusColor(CaseStatus s) {
   switch (s) {
@@ -79,12 +77,14 @@ QColor kernelColor(int index) {
   return palette[index % kColors];
 }
 
-bool hasSpeed(const CaseResult& c) { return c.timed() && !implausibleSpeed(c); }
+bool hasSpeed(const RunDocument& doc, const CaseResult& c) {
+  return c.timed() && !implausibleSpeed(doc, c);
+}
 
-bool implausibleSpeed(const CaseResult& c) {
+bool implausibleSpeed(const RunDocument& doc, const CaseResult& c) {
   if (!c.timed()) return false;
-  const double v = headline(c);
-  const double limit = isVectorCase(c) ? kImplausibleGBs : kImplausibleGflops;
+  const double v = headline(doc, c);
+  const double limit = memoryBound(doc, c) ? kImplausibleGBs : kImplausibleGflops;
   return !std::isfinite(v) || v <= 0 || v > limit || !std::isfinite(c.summary.median) ||
          c.summary.median <= 0;
 }
@@ -93,10 +93,10 @@ QString implausibleNote(const RunDocument& doc) {
   QStringList bad;
   int n = 0;
   for (const auto& c : doc.cases)
-    if (implausibleSpeed(c) && ++n <= 3)
+    if (implausibleSpeed(doc, c) && ++n <= 3)
       bad << QString("%1 %2 (%3 %4)")
-                 .arg(QString::fromStdString(c.kernel), sizeText(c),
-                      QString::number(headline(c), 'g', 3), headlineUnit(c));
+                 .arg(QString::fromStdString(c.kernel), sizeName(c),
+                      QString::number(headline(doc, c), 'g', 3), headlineUnit(doc, c));
   if (!n) return {};
   return QString("%1 case%2 with an impossible GFLOP/s or time %3 not plotted: %4%5")
       .arg(n)
@@ -105,12 +105,14 @@ QString implausibleNote(const RunDocument& doc) {
 
 bool isFallback(const CaseResult& c) { return c.fallback || c.status == CaseStatus::kFallback; }
 
-std::optional<RefPercent> refPercent(const CaseResult& c) {
-  if (isVectorCase(c)) {
-    // The memory-bound families hold every stage against their CUB reference.
+std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c) {
+  if (!isGemm(c.size)) {
+    // The other families hold every stage against their reference (CUB for reduce and scan).
     const auto it = c.figures.find("pct_of_reference");
     if (it == c.figures.end()) return std::nullopt;
-    return RefPercent{it->second, "CUB"};
+    const FamilyInfo* f = familyOf(doc, c);
+    const QString ref = f ? QString::fromStdString(f->reference) : QString();
+    return RefPercent{it->second, ref.isEmpty() || ref.startsWith("cub.") ? "CUB" : ref};
   }
   if (c.precision == Precision::kFp32 || isFallback(c)) {
     if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
@@ -122,14 +124,14 @@ std::optional<RefPercent> refPercent(const CaseResult& c) {
   return std::nullopt;
 }
 
-std::optional<double> pctLabel(const CaseResult& c) {
-  if (const auto r = refPercent(c)) return r->pct;
+std::optional<double> pctLabel(const RunDocument& doc, const CaseResult& c) {
+  if (const auto r = refPercent(doc, c)) return r->pct;
   return std::nullopt;
 }
 
-Range gflopsCi(const CaseResult& c) {
+Range gflopsCi(const RunDocument& doc, const CaseResult& c) {
   const auto& s = c.summary;
-  const double v = headline(c);
+  const double v = headline(doc, c);
   if (s.median <= 0 || s.ci95.low <= 0 || s.ci95.high <= 0) return {v, v};
   return {v * s.median / s.ci95.high, v * s.median / s.ci95.low};
 }
@@ -193,7 +195,7 @@ QString caseSummaryLine(const RunDocument& doc) {
   for (const auto& c : doc.cases) {
     ++counts[int(c.status)];
     if (!isGood(c.status) && bad.size() < 3)
-      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel), sizeText(c));
+      bad << QString("%1 %2").arg(QString::fromStdString(c.kernel), sizeName(c));
   }
   QStringList parts{QString("%1 cases").arg(doc.cases.size())};
   const CaseStatus order[] = {CaseStatus::kPass,   CaseStatus::kFallback, CaseStatus::kFail,

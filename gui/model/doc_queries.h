@@ -12,25 +12,23 @@
 namespace kwb::gui {
 
 // Read-only views of a document the pages share.
-// The size keys of the cases (model/case_size.h: shapes, or 1-D keys), in order of first
-// appearance.
-QList<Shape> shapesOf(const RunDocument& doc);
+// The sizes of the cases (every family's), in order of first appearance.
+QList<CaseSize> sizesOf(const RunDocument& doc);
 
-// Cases by kernel and shape in O(log n): RunDocument::find is a linear scan, and a grid of
-// kernels × shapes asking it for every cell grows with the square of the shapes.
+// Cases by kernel and size in O(log n): RunDocument::find is a linear scan, and a grid of
+// kernels × sizes asking it for every cell grows with the square of the sizes.
 class CaseIndex {
  public:
   explicit CaseIndex(const RunDocument& doc);
-  const CaseResult* find(const std::string& kernel, const Shape& shape) const;
-  const CaseResult* find(const QString& kernel, const Shape& shape) const {
-    return find(kernel.toStdString(), shape);
+  const CaseResult* find(const std::string& kernel, const CaseSize& size) const;
+  const CaseResult* find(const QString& kernel, const CaseSize& size) const {
+    return find(kernel.toStdString(), size);
   }
 
  private:
-  std::map<std::pair<std::string, Shape>, const CaseResult*> m_cases;
+  std::map<std::pair<std::string, CaseSize>, const CaseResult*> m_cases;
 };
 QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog);  // catalog order
-double sizeOf(const Shape& s);  // cube root of M·N·K: the x of the scaling plot
 QColor statusColor(CaseStatus s);
 QString statusText(CaseStatus s);  // "PASS"
 QColor kernelColor(int index);
@@ -38,31 +36,32 @@ QColor kernelColor(int index);
 inline constexpr double kImplausibleGflops = 1e7;
 // Above any GPU's memory bandwidth (1 PB/s): the same for the GB/s of the 1-D families.
 inline constexpr double kImplausibleGBs = 1e6;
-// The headline a plot shows (model/case_size.h: GFLOP/s, or GB/s for the 1-D families): the
+// The headline a plot shows (model/case_size.h: the family's metric, GFLOP/s or GB/s): the
 // median-derived figure of a timed case, else nothing. Zero,
 // negative, non-finite and implausibly high values are not speeds (see implausibleSpeed).
-bool hasSpeed(const CaseResult& c);
-// A timed case whose GFLOP/s or median cannot be real: flagged, never plotted.
-bool implausibleSpeed(const CaseResult& c);
+bool hasSpeed(const RunDocument& doc, const CaseResult& c);
+// A timed case whose headline or median cannot be real: flagged, never plotted.
+bool implausibleSpeed(const RunDocument& doc, const CaseResult& c);
 // "3 cases with impossible GFLOP/s are not plotted: sgemm.naive 512x512x512 (-5), …", or "".
 QString implausibleNote(const RunDocument& doc);
 // The tensor-core stage ran its FP32 path instead.
 bool isFallback(const CaseResult& c);
 // The percent of a reference a case reached, and which reference: FP16 tensor-core precision
-// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32; a 1-D
-// case against its family's CUB reference (its "pct_of_reference" figure), named "CUB".
+// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32; a case
+// of another family against its family's reference (its "pct_of_reference" figure), named
+// "CUB" for a CUB reference, else by the reference's id.
 struct RefPercent {
   double pct = 0;
   QString reference;  // "FP32" or "FP16"
 };
-std::optional<RefPercent> refPercent(const CaseResult& c);
-std::optional<double> pctLabel(const CaseResult& c);  // refPercent's number
+std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c);
+std::optional<double> pctLabel(const RunDocument& doc, const CaseResult& c);  // its number
 // The headline (GFLOP/s or GB/s) at the ends of the median's 95% CI (a shorter time is more
 // GFLOP/s).
 struct Range {
   double low = 0, high = 0;
 };
-Range gflopsCi(const CaseResult& c);
+Range gflopsCi(const RunDocument& doc, const CaseResult& c);
 // Which timer made a document's figures, for axis titles and captions ("GPU time, back-to-back
 // (CUDA graph)"; schema 1 documents say host-inclusive).
 QString timerLabel(const RunDocument& doc);

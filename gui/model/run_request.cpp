@@ -11,41 +11,45 @@ namespace kwb::gui {
 
 namespace {
 
-// The counts and the element types of 1-D keys, each once, in the order of the keys.
-QPair<QStringList, QStringList> countsAndTypes(const QList<Shape>& keys) {
+// The counts and the element types of 1-D sizes, each once, in the order of the sizes.
+QPair<QStringList, QStringList> countsAndTypes(const QList<CaseSize>& sizes) {
   QStringList counts, types;
-  for (const Shape& k : keys) {
-    if (const QString c = countText(k.m, false); !counts.contains(c)) counts << c;
-    if (const QString t = keyType(k); !types.contains(t)) types << t;
+  for (const CaseSize& s : sizes) {
+    if (const QString c = countText(s.number("count"), false); !counts.contains(c)) counts << c;
+    if (const QString t = QString::fromStdString(s.word("type")); !types.contains(t)) types << t;
   }
   return {counts, types};
 }
 
 }  // namespace
 
+QString RunRequest::family() const {
+  if (sizes.isEmpty() || isGemm(sizes.front())) return {};
+  return QString::fromStdString(sizes.front().family);
+}
+
 int RunRequest::caseCount() const {
-  if (family.isEmpty()) return int(kernels.size() * shapes.size());
-  const auto [counts, types] = countsAndTypes(shapes);
+  if (family().isEmpty()) return int(kernels.size() * sizes.size());
+  const auto [counts, types] = countsAndTypes(sizes);
   return int(kernels.size() * counts.size() * types.size());
 }
 
-QString runFamily(const QList<Shape>& shapes, const QStringList& kernelFamilies, QString* error) {
+QString runFamily(const QList<CaseSize>& sizes, const QStringList& kernelFamilies, QString* error) {
   QSet<QString> named;
-  bool gemm = false, anyVector = false;
-  for (const Shape& s : shapes) {
-    if (!isVectorKey(s)) {
+  bool gemm = false, unnamed = false;
+  for (const CaseSize& s : sizes) {
+    if (isGemm(s))
       gemm = true;
-    } else if (s.k < 0) {
-      named << keyProblem(s);
-    } else {
-      anyVector = true;
-    }
+    else if (s.family.empty())
+      unnamed = true;
+    else
+      named << QString::fromStdString(s.family);
   }
-  if (gemm && (anyVector || !named.isEmpty())) {
+  if (gemm && (unnamed || !named.isEmpty())) {
     *error = "GEMM shapes and 1-D sizes cannot run together: check the shapes of one family.";
     return {};
   }
-  if (gemm || shapes.isEmpty()) return "gemm";
+  if (gemm || sizes.isEmpty()) return "gemm";
   if (named.isEmpty())
     for (const QString& f : kernelFamilies)
       if (f != "gemm") named << f;
@@ -60,19 +64,25 @@ QString runFamily(const QList<Shape>& shapes, const QStringList& kernelFamilies,
   return *named.begin();
 }
 
+QList<CaseSize> inFamily(QList<CaseSize> sizes, const QString& family) {
+  for (CaseSize& s : sizes)
+    if (s.family.empty()) s.family = family.toStdString();
+  return sizes;
+}
+
 QStringList RunRequest::toArguments() const {
   QStringList shapeList;
-  for (const Shape& s : shapes) shapeList << QString::fromStdString(toString(s));
+  for (const CaseSize& s : sizes) shapeList << QString::fromStdString(sizeLabel(s));
   // A user kernel's case comes from --source, not from the engine's registry.
   const QStringList builtIn =
       source.isEmpty() ? kernels : kernels.filter(QRegularExpression("^(?!user\\.)"));
   QStringList args{"run", "--stream"};
   if (source.isEmpty() || !builtIn.isEmpty()) args << "--kernels" << builtIn.join(',');
-  if (family.isEmpty()) {
+  if (const QString f = family(); f.isEmpty()) {
     args << "--shapes" << shapeList.join(',');
   } else {
-    const auto [counts, types] = countsAndTypes(shapes);
-    args << "--family" << family << "--sizes" << counts.join(',') << "--types" << types.join(',');
+    const auto [counts, types] = countsAndTypes(sizes);
+    args << "--family" << f << "--sizes" << counts.join(',') << "--types" << types.join(',');
   }
   if (!source.isEmpty()) args << "--source" << source;
   if (!suite.isEmpty()) args << "--suite" << suite;  // --shapes and --kernels still choose

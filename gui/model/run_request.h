@@ -4,32 +4,37 @@
 #include <QStringList>
 #include <optional>
 
-#include "kwb/shape.h"
+#include "kwb/case_size.h"
 
 namespace kwb::gui {
 
 // What the user asked to run: one `kwb run --stream` invocation, of one problem family.
 struct RunRequest {
   QStringList kernels;
-  QList<Shape> shapes;  // GEMM shapes, or 1-D keys (model/case_size.h) of the family below
-  QString family;       // "reduce", "scan": a 1-D run (--family, --sizes, --types); else GEMM
-  int samples = 0;      // 0: the engine's adaptive stopping rule
+  QList<CaseSize> sizes;  // of one family: GEMM shapes, or counts and types of a 1-D family
+  int samples = 0;        // 0: the engine's adaptive stopping rule
   bool coldL2 = false;
   std::optional<quint64> seed;
   int device = 0;
   QString source;  // a user kernel's .cu file (kwb run --source); its case is user.<stem>
   QString suite;   // the preset the shapes came from, recorded as settings.suite; empty: none
 
-  // A 1-D run times every kernel at every count in every type named by its keys.
+  // The family of the sizes when it is not GEMM ("reduce", "scan": a run with --family,
+  // --sizes, --types); empty for GEMM (--shapes).
+  QString family() const;
+  // A 1-D run times every kernel at every count in every type named by its sizes.
   int caseCount() const;
   // Arguments for the engine program (never a shell command line).
   QStringList toArguments() const;
 };
 
-// The family of a run of `shapes` with the kernels `kernelFamilies` (each checked kernel's
-// problem family): "gemm" for GEMM shapes; for 1-D keys the family they name, else (sizes
-// typed by hand name none) the one 1-D family of the kernels. Empty, with `error` set to a
-// sentence, when they mix GEMM shapes and 1-D sizes, or name two 1-D families, or none.
-QString runFamily(const QList<Shape>& shapes, const QStringList& kernelFamilies, QString* error);
+// The family of a run of `sizes` with the kernels `kernelFamilies` (each checked kernel's
+// problem family): "gemm" for GEMM shapes; for other sizes the family they name, else (a size
+// typed by hand before any family was known names none: an empty family) the one other family
+// of the kernels. Empty, with `error` set to a sentence, when they mix GEMM shapes and other
+// sizes, or name two other families, or none.
+QString runFamily(const QList<CaseSize>& sizes, const QStringList& kernelFamilies, QString* error);
+// `sizes` with the sizes of no family given `family` (see runFamily).
+QList<CaseSize> inFamily(QList<CaseSize> sizes, const QString& family);
 
 }  // namespace kwb::gui

@@ -81,27 +81,25 @@ struct CasePair {
   CaseComparison comparison;
 };
 
-// GEMM cases as `kwb compare` pairs them; 1-D cases (no shape) by their size key.
+// The cases of every family as `kwb compare` pairs them (by kernel and size).
 std::vector<CasePair> casePairs(const RunDocument& baseline, const RunDocument& doc,
                                 const RunComparison& all) {
   std::vector<CasePair> pairs;
   for (const auto& r : all.cases)
-    if (const CaseResult* c = doc.find(r.kernel, r.caseSize); c && !isVectorCase(*c))
+    if (const CaseResult* c = doc.find(r.kernel, r.caseSize))
       pairs.push_back({baseline.find(r.kernel, r.caseSize), c, r});
-  for (const auto& c : doc.cases)
-    if (const CaseResult* b = isVectorCase(c) ? findCase(baseline, c.kernel, sizeKey(c)) : nullptr)
-      pairs.push_back({b, &c, compareCase(*b, c, CompareRule{})});
   return pairs;
 }
 
-// Row `row` of the table: the case, both rates, the speedup and the verdict.
-void setRow(QTableWidget* table, int row, const CaseResult& b, const CaseResult& c,
-            const CaseComparison& r) {
-  const double speedup = headline(c) / headline(b);
+// Row `row` of the table: the case, both rates (each in its family's headline), the speedup
+// and the verdict.
+void setRow(QTableWidget* table, int row, const RunDocument& baseline, const CaseResult& b,
+            const RunDocument& doc, const CaseResult& c, const CaseComparison& r) {
+  const double speedup = headline(doc, c) / headline(baseline, b);
   table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c.kernel)));
-  table->setItem(row, 1, new QTableWidgetItem(sizeText(c, false)));
-  table->setItem(row, 2, numberItem(headline(b), 1));
-  table->setItem(row, 3, numberItem(headline(c), 1));
+  table->setItem(row, 1, new QTableWidgetItem(sizeName(c, false)));
+  table->setItem(row, 2, numberItem(headline(baseline, b), 1));
+  table->setItem(row, 3, numberItem(headline(doc, c), 1));
   table->setItem(row, 4, numberItem(speedup, 3));
   // GFLOP/s against the baseline, in %: "+8.2%".
   const double pct = (speedup - 1) * 100;
@@ -141,7 +139,8 @@ void BaselinePage::rebuildNow() {
   int rows = 0;
   m_table->setRowCount(int(pairs.size()));
   for (const auto& [b, c, r] : pairs)
-    if (b && c && hasSpeed(*b) && hasSpeed(*c)) setRow(m_table, rows++, *b, *c, r);
+    if (b && c && hasSpeed(*baseline, *b) && hasSpeed(doc, *c))
+      setRow(m_table, rows++, *baseline, *b, doc, *c, r);
   m_table->setRowCount(rows);
   m_table->setSortingEnabled(true);
 }

@@ -92,7 +92,7 @@ void CorrectnessPage::rebuildNow() {
   const RunDocument& doc = m_model->document();
   m_index.emplace(doc);
   m_kernels = kernelsOf(doc, m_model->catalog());
-  m_shapes = shapesOf(doc);
+  m_shapes = sizesOf(doc);
   // A tuning sweep has configurations, not cases: say so rather than "0 cases".
   m_summary->setText(doc.cases.empty() && doc.tuning ? emptyPlotReason(doc) : caseSummaryLine(doc));
   // A `kwb conformance` document has no cases: only its conformance section shows.
@@ -106,7 +106,7 @@ void CorrectnessPage::rebuildNow() {
   m_table->setRowCount(int(m_kernels.size()));
   m_table->setColumnCount(int(m_shapes.size()));
   QStringList columns;
-  for (const Shape& s : m_shapes) columns << sizeKeyText(s, false);
+  for (const CaseSize& s : m_shapes) columns << sizeName(s, false);
   m_table->setHorizontalHeaderLabels(columns);
   m_table->setVerticalHeaderLabels(m_kernels);
   for (int r = 0; r < m_kernels.size(); ++r)
@@ -124,7 +124,7 @@ void CorrectnessPage::rebuildNow() {
       QStringList tip{QString("%1 at %2: %3").arg(m_kernels[r], columns[col], text)};
       if (c->verification) {
         const auto& v = *c->verification;
-        const auto first = isVectorCase(*c) ? firstMismatchIndex(v.compare) : std::nullopt;
+        const auto first = !isGemm(c->size) ? firstMismatchIndex(v.compare) : std::nullopt;
         if (v.compare.mismatches)
           text += QString("\n%1 mismatches").arg(v.compare.mismatches);
         else if (!first)

@@ -41,7 +41,7 @@ class CorrectnessPage : public QWidget {
   QLabel* m_legend;
   ConformanceView* m_conformance;
   QStringList m_kernels;
-  QList<Shape> m_shapes;
+  QList<CaseSize> m_shapes;
   std::optional<CaseIndex> m_index;
   QTimer m_timer;
 };

@@ -48,7 +48,7 @@ QCPBars* newBars(QCustomPlot* p, const QString& name, const QPen& pen, const QBr
 // its status); `tip` gets the same said in full.
 QString stageLabel(const CaseResult& c, const RunDocument& doc, bool vector, QString& tip) {
   QString label;
-  if (const auto pct = refPercent(c)) {
+  if (const auto pct = refPercent(doc, c)) {
     // Two short lines: a label no wider than its bar when runs are compared side by side.
     label = QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
     tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
@@ -88,8 +88,8 @@ ProgressionPage::ProgressionPage(ResultsModel* model, QWidget* parent)
 // lines and labels reach.
 struct ProgressionPage::Build {
   const RunDocument& doc;
-  Shape shape;
-  bool vector;
+  CaseSize shape;
+  bool vector;  // of a memory-bound family: GB/s against its reference and the copy roof
   QString unit;
   bool logY;
   QList<KernelInfo> stages{};
@@ -110,14 +110,17 @@ void ProgressionPage::rebuild() {
   m_errorBars = m_fallbackErrorBars = nullptr;
   m_violationMarks = 0;
   const RunDocument& doc = model()->document();
-  m_shape->setShapes(shapesOf(doc));
+  m_shape->setShapes(sizesOf(doc));
   const auto shape = m_shape->currentShape();
-  // The memory-bound families (a 1-D size) plot GB/s against CUB and the copy roof.
-  const bool vector = shape && isVectorKey(*shape);
-  const QString unit = vector ? "GB/s" : "GFLOP/s";
+  // A memory-bound family (its declaration's headline) plots GB/s against its reference and
+  // the copy roof.
+  const FamilyInfo* family = shape ? doc.family(shape->family) : nullptr;
+  const bool vector = family && family->memoryBound();
+  const QString unit =
+      QString::fromUtf8(metricUnit(family ? family->headline : Metric::kGflops).data());
   m_logY->setText("Logarithmic " + unit);
   setPlotTitle(p, shape ? QString("%1 at %2 — median of %3, 95% CI bars")
-                              .arg(unit, sizeKeyText(*shape, false), timerLabel(doc))
+                              .arg(unit, sizeName(*shape, false), timerLabel(doc))
                         : QString("GFLOP/s per stage (no results)"));
   p->xAxis->setLabel("stage");
   const bool logY = m_logY->isChecked();
@@ -130,7 +133,7 @@ void ProgressionPage::rebuild() {
 
   Build b{doc, *shape, vector, unit, logY};
   for (const KernelInfo& k : model()->catalog().stages())
-    if (model()->isShown(k.id) && findCase(doc, k.id, *shape)) b.stages << k;
+    if (model()->isShown(k.id) && doc.find(k.id, *shape)) b.stages << k;
   addBarSeries(b);
   addCiBars();
   const QList<QPair<double, QString>> ticks = addStages(b);
@@ -199,9 +202,9 @@ QList<QPair<double, QString>> ProgressionPage::addStages(Build& b) {
     const KernelInfo& k = b.stages[i];
     const double x = i + 1;
     ticks << QPair<double, QString>{x, QString("%1\n%2").arg(k.stage).arg(shortLabel(k))};
-    const CaseResult* c = findCase(b.doc, k.id, b.shape);
+    const CaseResult* c = b.doc.find(k.id, b.shape);
     int labelLines = 1;
-    if (c && hasSpeed(*c))
+    if (c && hasSpeed(b.doc, *c))
       labelLines = addStageBar(b, k, x, *c);
     else if (c)
       barLabel(plot(), x, 0, statusText(c->status), statusColor(c->status));
@@ -215,8 +218,8 @@ QList<QPair<double, QString>> ProgressionPage::addStages(Build& b) {
 int ProgressionPage::addStageBar(Build& b, const KernelInfo& k, double x, const CaseResult& c) {
   QCustomPlot* p = plot();
   const bool fallback = isFallback(c);
-  const Range ci = gflopsCi(c);
-  const double v = headline(c);
+  const Range ci = gflopsCi(b.doc, c);
+  const double v = headline(b.doc, c);
   (fallback ? m_fallbackBars : m_bars)->addData(x, v);
   (fallback ? b.fbLow : b.errLow) << v - ci.low;
   (fallback ? b.fbHigh : b.errHigh) << ci.high - v;
@@ -226,7 +229,7 @@ int ProgressionPage::addStageBar(Build& b, const KernelInfo& k, double x, const 
       QString(
           "%1 at %2\n%3 %10 (95% CI %4–%5)\nmedian %6 ms, %7 samples, "
           "CV %8%\nstatus %9")
-          .arg(qtext(k.id), sizeKeyText(b.shape), formatNumber(v, 6), formatNumber(ci.low, 5),
+          .arg(qtext(k.id), sizeName(b.shape), formatNumber(v, 6), formatNumber(ci.low, 5),
                formatNumber(ci.high, 5), formatNumber(c.summary.median, 5))
           .arg(c.samplesMs.size())
           .arg(c.summary.cv * 100, 0, 'f', 2)
@@ -244,26 +247,26 @@ int ProgressionPage::addStageBar(Build& b, const KernelInfo& k, double x, const 
 void ProgressionPage::addComparedBars(Build& b, const KernelInfo& k, double x) {
   QCustomPlot* p = plot();
   if (const auto& baseline = model()->baseline()) {
-    if (const CaseResult* c = findCase(*baseline, k.id, b.shape); c && hasSpeed(*c)) {
-      const double bv = headline(*c);
+    if (const CaseResult* c = baseline->find(k.id, b.shape); c && hasSpeed(*baseline, *c)) {
+      const double bv = headline(*baseline, *c);
       m_baselineBars->addData(x, bv);
       b.yMax = std::max(b.yMax, bv);
       b.yMin = std::min(b.yMin, bv);
       tooltips()->add(p->xAxis, p->yAxis, x + 0.2, bv,
                       QString("baseline %1 at %2\n%3 %4")
-                          .arg(qtext(k.id), sizeKeyText(b.shape), formatNumber(bv, 6), b.unit));
+                          .arg(qtext(k.id), sizeName(b.shape), formatNumber(bv, 6), b.unit));
     }
   }
   for (int o = 0; o < m_overlayBars.size(); ++o) {
     const auto& run = model()->overlays()[o];
-    if (const CaseResult* c = findCase(run.doc, k.id, b.shape); c && hasSpeed(*c)) {
-      const double bv = headline(*c);
+    if (const CaseResult* c = run.doc.find(k.id, b.shape); c && hasSpeed(run.doc, *c)) {
+      const double bv = headline(run.doc, *c);
       m_overlayBars[o]->addData(x, bv);
       b.yMax = std::max(b.yMax, bv);
       b.yMin = std::min(b.yMin, bv);
       tooltips()->add(p->xAxis, p->yAxis, x, bv,
                       QString("%1: %2 at %3\n%4 %5")
-                          .arg(QFileInfo(run.source).fileName(), qtext(k.id), sizeKeyText(b.shape),
+                          .arg(QFileInfo(run.source).fileName(), qtext(k.id), sizeName(b.shape),
                                formatNumber(bv, 6), b.unit));
     }
   }
@@ -274,7 +277,7 @@ void ProgressionPage::addViolationMark(const Build& b, const ProgressionViolatio
   QCustomPlot* p = plot();
   ++m_violationMarks;
   auto* mark =
-      barLabel(p, b.labelX(x, isFallback(c)), hasSpeed(c) ? gflopsCi(c).high : 0,
+      barLabel(p, b.labelX(x, isFallback(c)), hasSpeed(b.doc, c) ? gflopsCi(b.doc, c).high : 0,
                QString(v.withinNoise ? "▽ within noise of\n%1%2" : "▼ slower than\n%1%2")
                    .arg(shortLabel(model()->catalog().info(QString::fromStdString(v.from))),
                         v.explanation.empty() ? "" : " (explained)"),
@@ -302,7 +305,7 @@ void ProgressionPage::addReferenceLines(Build& b) {
   b.x1 = double(b.stages.size()) + 0.6;
   // On a linear axis the scale follows the stages and the FP32 reference; faster references
   // (FP16, TF32 tensor cores) stay in the legend with their values, marked off scale there.
-  if (const CaseResult* fp32 = findCase(b.doc, "cublas.sgemm", b.shape); fp32 && hasSpeed(*fp32))
+  if (const CaseResult* fp32 = b.doc.find("cublas.sgemm", b.shape); fp32 && hasSpeed(b.doc, *fp32))
     b.yMax = std::max(b.yMax, fp32->gflops);
   // The memory-bound families' roofs: the measured copy, and the device's peak bandwidth.
   const double copyRoof = b.vector && b.doc.device ? b.doc.device->copyBandwidthGBs : 0;
@@ -312,17 +315,17 @@ void ProgressionPage::addReferenceLines(Build& b) {
   const KernelLookup& cat = model()->catalog();
   const QList<QString> all = kernelsOf(b.doc, cat);
   for (const KernelInfo& r : cat.references()) {
-    const CaseResult* c = findCase(b.doc, r.id, b.shape);
-    if (!c || !hasSpeed(*c) || !model()->isShown(r.id)) continue;
-    const double v = headline(*c);
+    const CaseResult* c = b.doc.find(r.id, b.shape);
+    if (!c || !hasSpeed(b.doc, *c) || !model()->isShown(r.id)) continue;
+    const double v = headline(b.doc, *c);
     addLevelLine(b, qtext(r.name), v, b.unit,
                  QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine))
         ->setProperty("series", qtext(r.id));
     b.yMax = std::max(b.yMax, v);
     b.yMin = std::min(b.yMin, v);
-    tooltips()->add(p->xAxis, p->yAxis, b.x1 - 0.1, b.offScale(v) ? b.yTop * 0.98 : v,
-                    QString("%1 at %2\n%3 %4")
-                        .arg(qtext(r.id), sizeKeyText(b.shape), formatNumber(v, 6), b.unit));
+    tooltips()->add(
+        p->xAxis, p->yAxis, b.x1 - 0.1, b.offScale(v) ? b.yTop * 0.98 : v,
+        QString("%1 at %2\n%3 %4").arg(qtext(r.id), sizeName(b.shape), formatNumber(v, 6), b.unit));
   }
   auto roofLine = [&](const QString& name, double gbs, Qt::PenStyle style) {
     if (gbs <= 0 || b.stages.isEmpty()) return;

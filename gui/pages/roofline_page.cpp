@@ -37,7 +37,8 @@ QCPScatterStyle marker(int shapeIndex, QColor color, bool hollow) {
 std::vector<const CaseResult*> pointsOf(const RunDocument& doc, const QString& id) {
   std::vector<const CaseResult*> points;
   for (const auto& c : doc.cases)
-    if (c.kernel == id.toStdString() && hasSpeed(c) && intensityOf(c) > 0 && roofGflops(c) > 0)
+    if (c.kernel == id.toStdString() && hasSpeed(doc, c) && intensityOf(c) > 0 &&
+        roofGflops(doc, c) > 0)
       points.push_back(&c);
   std::stable_sort(points.begin(), points.end(), [](const CaseResult* a, const CaseResult* b) {
     return intensityOf(*a) < intensityOf(*b);
@@ -59,8 +60,8 @@ RooflinePage::RooflinePage(ResultsModel* model, QWidget* parent)
 // GFLOP/s the points and roofs reach.
 struct RooflinePage::Build {
   const RunDocument& doc;
-  QList<Shape> shapes;
-  std::map<Shape, int> shapeIndex{};
+  QList<CaseSize> shapes;
+  std::map<CaseSize, int> shapeIndex{};
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyFallback = false;
   bool anyVector = false;
@@ -78,7 +79,7 @@ void RooflinePage::rebuild() {
                              : QString("Roofline (no device recorded)"));
   p->xAxis->setLabel("arithmetic intensity (FLOP per byte of the minimum traffic, log)");
   p->yAxis->setLabel("GFLOP/s (log)");
-  Build b{doc, shapesOf(doc)};
+  Build b{doc, sizesOf(doc)};
   for (int i = 0; i < b.shapes.size(); ++i) b.shapeIndex.emplace(b.shapes[i], i);
   const QList<QString> all = kernelsOf(doc, model()->catalog());
   for (const QString& id : shownKernels(doc)) addKernel(b, id, kernelColor(int(all.indexOf(id))));
@@ -86,10 +87,10 @@ void RooflinePage::rebuild() {
   if (!anyPoint) b.xMin = 1, b.xMax = 1000, b.yMin = 1, b.yMax = 1000;
   b.x0 = std::max(1e-2, b.xMin / 10);
   b.x1 = b.xMax * 10;
-  // Reduce and scan sit far left of the ridge: the axis reaches past the FP32 ridge, so the
-  // picture shows how far below the compute roof a memory-bound case is.
+  // Memory-bound families (reduce, scan) sit far left of the ridge: the axis reaches past the
+  // FP32 ridge, so the picture shows how far below the compute roof a memory-bound case is.
   b.anyVector = std::any_of(doc.cases.begin(), doc.cases.end(),
-                            [](const CaseResult& c) { return isVectorCase(c); });
+                            [&](const CaseResult& c) { return memoryBound(doc, c); });
   if (anyPoint && b.anyVector && doc.device && doc.device->peakBandwidthGBs > 0)
     b.x1 = std::max(b.x1, 2 * doc.device->peakFp32Tflops * 1000 / doc.device->peakBandwidthGBs);
   if (anyPoint && doc.device && doc.device->peakBandwidthGBs > 0) addRoofs(b, *doc.device);
@@ -110,7 +111,7 @@ void RooflinePage::addKernel(Build& b, const QString& id, const QColor& color) {
     const CaseResult& c = *cp;
     const bool fallback = isFallback(c);
     b.anyFallback |= fallback;
-    const int m = b.shapeIndex[sizeKey(c)] % kMarkerCount;
+    const int m = b.shapeIndex[c.size] % kMarkerCount;
     QCPGraph*& g = graphs[{m, fallback}];
     if (!g) {
       g = addMarkerGraph(plot(), name, marker(m, color, fallback));
@@ -130,19 +131,20 @@ void RooflinePage::addPoint(Build& b, QCPGraph* g, const CaseResult& c, const QS
                             std::pair<QVector<double>, QVector<double>>& errors) {
   QCustomPlot* p = plot();
   const double ai = intensityOf(c);
-  const double y = roofGflops(c);
+  const double y = roofGflops(b.doc, c);
   g->addData(ai, y);
-  // The CI of the headline (GFLOP/s, or GB/s for 1-D cases) scaled onto this axis.
-  const Range ci = gflopsCi(c);
-  const double scale = headline(c) > 0 ? y / headline(c) : 1.0;
+  // The CI of the headline (GFLOP/s, or GB/s for memory-bound families) scaled onto this axis.
+  const Range ci = gflopsCi(b.doc, c);
+  const double v = headline(b.doc, c);
+  const double scale = v > 0 ? y / v : 1.0;
   errors.first << y - ci.low * scale;
   errors.second << ci.high * scale - y;
   b.xMin = std::min(b.xMin, ai), b.xMax = std::max(b.xMax, ai);
   b.yMin = std::min(b.yMin, y), b.yMax = std::max(b.yMax, y);
-  const double gbs = isVectorCase(c) ? headline(c) : c.bandwidthGBs;
+  const double gbs = memoryBound(b.doc, c) ? v : c.bandwidthGBs;
   tooltips()->add(p->xAxis, p->yAxis, ai, y,
                   QString("%1 at %2%3\n%4 GFLOP/s · %5 FLOP/byte · %6 GB/s")
-                      .arg(id, sizeText(c), isFallback(c) ? " — FP32 fallback" : "",
+                      .arg(id, sizeName(c), isFallback(c) ? " — FP32 fallback" : "",
                            formatNumber(y, 6), formatNumber(ai, 4), formatNumber(gbs, 5)));
 }
 
@@ -204,8 +206,8 @@ void RooflinePage::addMarkerKeys(const Build& b, bool anyPoint) {
   // A key of the markers when they tell shapes apart.
   if (b.shapes.size() > 1 && b.shapes.size() <= kMarkerCount && anyPoint)
     for (int i = 0; i < b.shapes.size(); ++i)
-      addMarkerGraph(plot(), sizeKeyText(b.shapes[i]), marker(i, Qt::darkGray, false))
-          ->setProperty("series", "shape " + sizeKeyText(b.shapes[i]));
+      addMarkerGraph(plot(), sizeName(b.shapes[i]), marker(i, Qt::darkGray, false))
+          ->setProperty("series", "shape " + sizeName(b.shapes[i]));
 }
 
 }  // namespace kwb::gui

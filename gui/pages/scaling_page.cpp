@@ -48,7 +48,8 @@ QCPGraph* ScalingPage::lineOf(const QString& kernel, const QString& run) const {
 // sizes and rates its points reach.
 struct ScalingPage::Build {
   const RunDocument& doc;
-  bool vector;
+  bool vector;                   // every case of a memory-bound family: GB/s against the size
+  const RunDocument* of = &doc;  // the document of the series being added (a baseline, …)
   std::string lineType{};
   QString unit{};
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
@@ -68,8 +69,9 @@ void ScalingPage::rebuild() {
   p->clearPlottables();
   p->clearItems();
   const RunDocument& doc = model()->document();
-  // The memory-bound families (every case 1-D): GB/s against the element count, the sizes of
-  // the first element type joined. A GEMM document leaves its 1-D cases out (another unit).
+  // The memory-bound families (every case's headline GB/s): GB/s against the element count,
+  // the sizes of the first element type joined. A document of both units keeps the GFLOP/s
+  // cases (one unit per axis).
   Build b{doc, memoryBoundDocument(doc)};
   b.unit = b.vector ? "GB/s" : "GFLOP/s";
   for (const auto& c : doc.cases)
@@ -108,24 +110,24 @@ void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> poin
   QCustomPlot* p = plot();
   // In the graph's key order, so the i-th error bar is the i-th point's.
   std::stable_sort(points.begin(), points.end(), [](const CaseResult* x, const CaseResult* y) {
-    return sizeAxisValue(sizeKey(*x)) < sizeAxisValue(sizeKey(*y));
+    return scalingValue(x->size) < scalingValue(y->size);
   });
   QVector<double> lo, hi;
   for (const CaseResult* c : points) {
-    const double x = sizeAxisValue(sizeKey(*c));
-    const double v = headline(*c);
-    const Range ci = gflopsCi(*c);
+    const double x = scalingValue(c->size);
+    const double v = headline(*b.of, *c);
+    const Range ci = gflopsCi(*b.of, *c);
     g->addData(x, v);
     lo << v - ci.low;
     hi << ci.high - v;
     b.xMin = std::min(b.xMin, x), b.xMax = std::max(b.xMax, x);
     b.yMin = std::min(b.yMin, ci.low), b.yMax = std::max(b.yMax, ci.high);
     b.allSizes.insert(x);
-    if (!b.vector && isCubic(c->shape())) b.cubicSizes.insert(c->shape().m);
-    if (b.vector && b.joined(*c)) b.cubicSizes.insert(c->size.number("count"));
+    if (!b.vector && isGemm(c->size) && isCubic(c->shape())) b.cubicSizes.insert(c->shape().m);
+    if (b.vector && b.joined(*c)) b.cubicSizes.insert(std::llround(x));
     tooltips()->add(p->xAxis, p->yAxis, x, v,
                     QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
-                        .arg(name, sizeText(*c), isFallback(*c) ? " — FP32 fallback" : "",
+                        .arg(name, sizeName(*c), isFallback(*c) ? " — FP32 fallback" : "",
                              formatNumber(v, 6), formatNumber(ci.low, 5), formatNumber(ci.high, 5),
                              formatNumber(c->summary.median, 5), b.unit));
   }
@@ -139,12 +141,13 @@ void ScalingPage::addSeries(Build& b, const RunDocument& d, const QString& id, i
   // 511×513×1025 between 512³ and 1024³ would draw a dip no kernel has.
   std::multimap<double, const CaseResult*> line;
   QList<const CaseResult*> other, fallback;
+  b.of = &d;
   for (const auto& c : d.cases) {
-    if (c.kernel != id.toStdString() || !hasSpeed(c) || isVectorCase(c) != b.vector) continue;
+    if (c.kernel != id.toStdString() || !hasSpeed(d, c) || memoryBound(d, c) != b.vector) continue;
     if (isFallback(c))
       fallback << &c;
     else if (b.joined(c))
-      line.emplace(sizeAxisValue(sizeKey(c)), &c);
+      line.emplace(scalingValue(c.size), &c);
     else
       other << &c;
   }

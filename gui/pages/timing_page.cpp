@@ -48,7 +48,7 @@ QString boxTip(const CaseResult& c) {
   return QString(
              "%1 at %2\nmedian %3 ms (95%% CI %4–%5)\np5 %6 · p25 %7 · p75 %8 · p95 %9 ms\n"
              "min %10 · max %11 ms\n%12 samples · CV %13%")
-      .arg(QString::fromStdString(c.kernel), sizeText(c), formatNumber(s.median, 5),
+      .arg(QString::fromStdString(c.kernel), sizeName(c), formatNumber(s.median, 5),
            formatNumber(s.ci95.low, 5), formatNumber(s.ci95.high, 5), formatNumber(s.p5, 5),
            formatNumber(s.p25, 5), formatNumber(s.p75, 5), formatNumber(s.p95, 5))
       .arg(formatNumber(s.min, 5), formatNumber(s.max, 5))
@@ -120,7 +120,7 @@ TimingPage::TimingPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "
   p->legend->setLayer("legend");
 }
 
-void TimingPage::selectCase(const QString&, const Shape& shape) {
+void TimingPage::selectCase(const QString&, const CaseSize& shape) {
   m_shape->selectShape(shape);
   rebuildNow();
 }
@@ -132,7 +132,7 @@ void TimingPage::rebuild() {
   m_boxes.clear();
   m_histograms.clear();
   const RunDocument& doc = model()->document();
-  m_shape->setShapes(shapesOf(doc));
+  m_shape->setShapes(sizesOf(doc));
   const auto shape = m_shape->currentShape();
   const bool relative = scale() == Scale::kRelative;
   QList<const CaseResult*> cases;
@@ -140,13 +140,12 @@ void TimingPage::rebuild() {
   const QList<QString> all = kernelsOf(doc, model()->catalog());
   if (shape)
     for (const QString& id : shownKernels(doc))
-      if (const CaseResult* c = findCase(doc, id.toStdString(), *shape); c && hasSpeed(*c))
+      if (const CaseResult* c = doc.find(id.toStdString(), *shape); c && hasSpeed(doc, *c))
         cases << c, colors << int(all.indexOf(id));
 
   setPlotTitle(
-      p,
-      shape ? QString("Time per launch at %1 — %2").arg(sizeKeyText(*shape, false), timerLabel(doc))
-            : QString("Time per launch (no timed cases)"));
+      p, shape ? QString("Time per launch at %1 — %2").arg(sizeName(*shape, false), timerLabel(doc))
+               : QString("Time per launch (no timed cases)"));
   m_key->setTextColor(ink());
   m_key->setText(cases.isEmpty()
                      ? QString()

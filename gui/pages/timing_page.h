@@ -27,7 +27,7 @@ class TimingPage : public PlotPage {
   const QList<QCPGraph*>& histograms() const { return m_histograms; }
   QCPAxisRect* histogramRect() const { return m_histRect; }
   QCPTextElement* key() const { return m_key; }
-  void selectCase(const QString& kernel, const Shape& shape);
+  void selectCase(const QString& kernel, const CaseSize& shape);
 
  protected:
   void rebuild() override;

@@ -40,9 +40,9 @@ QString compareRows(const QString& title, const CompareReport& r, bool vector) {
 
 }  // namespace
 
-QString CaseDetailDialog::describe(const CaseResult& c) {
+QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) {
   QString h = QString("<h3>%1 at %2 — <span style='color:%3'>%4</span></h3><table>")
-                  .arg(QString::fromStdString(c.kernel), sizeText(c, false),
+                  .arg(QString::fromStdString(c.kernel), sizeName(c, false),
                        statusColor(c.status).name(), statusText(c.status));
   if (!c.message.empty()) h += row("message", QString::fromStdString(c.message));
   h += row("precision", QString::fromLatin1(toString(c.precision).data()));
@@ -57,20 +57,20 @@ QString CaseDetailDialog::describe(const CaseResult& c) {
              QString("%1 elements%2")
                  .arg(v.unwritten)
                  .arg(v.unwritten ? " — the kernel left part of C unwritten" : ""));
-    h += compareRows("compare (α=1, β=0)", v.compare, isVectorCase(c));
+    h += compareRows("compare (α=1, β=0)", v.compare, !isGemm(c.size));
     h +=
         row("negative control", v.negativeControlRejected
                                     ? "mangled reference rejected (the comparator works)"
                                     : "mangled reference ACCEPTED — the comparison proves nothing");
-    if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta, isVectorCase(c));
+    if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta, !isGemm(c.size));
   } else {
     h += row("verification", "not recorded");
   }
   if (c.timed()) {
     const auto& s = c.summary;
-    h += row(headlineUnit(c), formatNumber(headline(c), 6));
-    if (const auto pct = isVectorCase(c) ? refPercent(c) : std::nullopt)
-      h += row("% of CUB", formatNumber(pct->pct, 4));
+    h += row(headlineUnit(doc, c), formatNumber(headline(doc, c), 6));
+    if (const auto pct = !isGemm(c.size) ? refPercent(doc, c) : std::nullopt)
+      h += row("% of " + pct->reference, formatNumber(pct->pct, 4));
     if (c.pctOfFp32Reference) h += row("% of cuBLAS FP32", formatNumber(*c.pctOfFp32Reference, 4));
     if (c.pctOfFp16Reference) h += row("% of cuBLAS FP16", formatNumber(*c.pctOfFp16Reference, 4));
     h += row("median ms", QString("%1 (95% CI %2–%3)")
@@ -96,15 +96,15 @@ QString CaseDetailDialog::describe(const CaseResult& c) {
   return h + "</table>";
 }
 
-CaseDetailDialog::CaseDetailDialog(const CaseResult& c, QWidget* parent)
+CaseDetailDialog::CaseDetailDialog(const CaseResult& c, const RunDocument& doc, QWidget* parent)
     : QDialog(parent), m_case(c) {
   setWindowTitle(
-      QString("Case %1 at %2").arg(QString::fromStdString(c.kernel), sizeText(c, false)));
+      QString("Case %1 at %2").arg(QString::fromStdString(c.kernel), sizeName(c, false)));
   auto* layout = new QVBoxLayout(this);
   // Side by side: the facts on the left, where in C the errors are on the right.
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* text = new QTextBrowser(split);
-  text->setHtml(describe(c));
+  text->setHtml(describe(c, doc));
   m_heatMap = new ErrorHeatMap(split);
   m_heatMap->setCase(c);
   split->addWidget(text);

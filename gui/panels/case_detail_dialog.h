@@ -15,8 +15,9 @@ class ErrorHeatMap;
 class CaseDetailDialog : public QDialog {
   Q_OBJECT
  public:
-  explicit CaseDetailDialog(const CaseResult& c, QWidget* parent = nullptr);
-  static QString describe(const CaseResult& c);  // the same text as HTML
+  // `doc` is the case's document: its family's declaration names the headline figure.
+  CaseDetailDialog(const CaseResult& c, const RunDocument& doc, QWidget* parent = nullptr);
+  static QString describe(const CaseResult& c, const RunDocument& doc);  // the text as HTML
   ErrorHeatMap* heatMap() const { return m_heatMap; }
   // Adds "Profile with Nsight Compute" below the facts (a profile made earlier is shown).
   NcuProfilePanel* enableProfiling(const ProfileContext& ctx);

@@ -13,36 +13,37 @@ ShapeCombo::ShapeCombo(QWidget* parent) : QComboBox(parent) {
   setSizeAdjustPolicy(QComboBox::AdjustToContents);
 }
 
-void ShapeCombo::setShapes(const QList<Shape>& shapes) {
+void ShapeCombo::setShapes(const QList<CaseSize>& shapes) {
   if (shapes == m_shapes) return;
-  const std::optional<Shape> previous = currentShape();
+  const std::optional<CaseSize> previous = currentShape();
   const QSignalBlocker block(this);
   m_shapes = shapes;
   clear();
   // A 1-D size run by two families ("2^28 f32" of reduce and of scan) names its family.
   QStringList texts;
-  for (const Shape& s : shapes) texts << sizeKeyText(s);
+  for (const CaseSize& s : shapes) texts << sizeName(s);
   for (int i = 0; i < shapes.size(); ++i)
-    addItem(texts.count(texts[i]) > 1 ? keyProblem(shapes[i]) + " " + texts[i] : texts[i]);
+    addItem(texts.count(texts[i]) > 1 ? QString::fromStdString(shapes[i].family) + " " + texts[i]
+                                      : texts[i]);
   int index = previous ? int(shapes.indexOf(*previous)) : -1;
-  if (index < 0) index = int(shapes.indexOf(Shape{1024, 1024, 1024}));
+  if (index < 0) index = int(shapes.indexOf(CaseSize(Shape{1024, 1024, 1024})));
   // Else the largest size (the first of equals): where a memory-bound kernel saturates the
   // bus and its figures mean most; the smallest 1-D sizes measure launch latency.
   if (index < 0 && !shapes.isEmpty()) {
     index = 0;
     for (int j = 1; j < shapes.size(); ++j)
-      if (sizeAxisValue(shapes[j]) > sizeAxisValue(shapes[index])) index = j;
+      if (scalingValue(shapes[j]) > scalingValue(shapes[index])) index = j;
   }
   setCurrentIndex(index);
 }
 
-std::optional<Shape> ShapeCombo::currentShape() const {
+std::optional<CaseSize> ShapeCombo::currentShape() const {
   const int i = currentIndex();
   if (i < 0 || i >= m_shapes.size()) return std::nullopt;
   return m_shapes[i];
 }
 
-void ShapeCombo::selectShape(const Shape& s) {
+void ShapeCombo::selectShape(const CaseSize& s) {
   const int i = int(m_shapes.indexOf(s));
   if (i >= 0) setCurrentIndex(i);
 }

@@ -3,7 +3,7 @@
 #include <QComboBox>
 #include <optional>
 
-#include "kwb/shape.h"
+#include "kwb/case_size.h"
 
 namespace kwb::gui {
 
@@ -13,12 +13,12 @@ class ShapeCombo : public QComboBox {
  public:
   explicit ShapeCombo(QWidget* parent = nullptr);
   // Blocks signals while it refills; prefers 1024³ when nothing was chosen yet.
-  void setShapes(const QList<Shape>& shapes);
-  std::optional<Shape> currentShape() const;
-  void selectShape(const Shape& s);
+  void setShapes(const QList<CaseSize>& sizes);
+  std::optional<CaseSize> currentShape() const;
+  void selectShape(const CaseSize& s);
 
  private:
-  QList<Shape> m_shapes;
+  QList<CaseSize> m_shapes;
 };
 
 }  // namespace kwb::gui

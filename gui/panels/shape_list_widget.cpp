@@ -3,15 +3,59 @@
 
 #include <QHBoxLayout>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "kwb/error.h"
 #include "kwb/shape.h"
 #include "model/case_size.h"
-#include "model/run_request.h"
 
 namespace kwb::gui {
+namespace {
 
-ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
+QList<FamilyInfo> builtInFamilies() {
+  QList<FamilyInfo> out;
+  for (const char* id : {"gemm", "reduce", "scan"})
+    if (const FamilyInfo* f = legacyFamilyInfo(id)) out << *f;
+  return out;
+}
+
+struct Typed {
+  std::optional<CaseSize> size;
+  QString error;  // why it is none: the message of the family it most looks like
+};
+
+// `text` as a size: of the family `first` when it names one, else of GEMM, else of another
+// family, which leaves it of no family yet (Run gives it the checked kernels' family).
+Typed parseTyped(const QString& text, const QList<FamilyInfo>& families, const QString& first) {
+  const std::string t = text.trimmed().toStdString();
+  QString gemmError, otherError;
+  const auto tryParse = [&](const FamilyInfo& f) -> std::optional<CaseSize> {
+    try {
+      return parseSize(f, t);
+    } catch (const InputError& e) {
+      QString& error = f.id == "gemm" ? gemmError : otherError;
+      if (error.isEmpty()) error = QString::fromStdString(e.what());
+      return std::nullopt;
+    }
+  };
+  for (const FamilyInfo& f : families)
+    if (QString::fromStdString(f.id) == first)
+      if (auto s = tryParse(f)) return {s, {}};
+  for (const FamilyInfo& f : families) {
+    if (QString::fromStdString(f.id) == first) continue;
+    if (auto s = tryParse(f)) {
+      if (!isGemm(*s)) s->family.clear();
+      return {s, {}};
+    }
+  }
+  // "2^24 f64" looks like a 1-D size; "12xx4" like a shape.
+  const bool oneD = text.contains('^') || text.trimmed().contains(' ');
+  return {std::nullopt, oneD && !otherError.isEmpty() ? otherError : gemmError};
+}
+
+}  // namespace
+
+ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent), m_families(builtInFamilies()) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   m_preset = new QComboBox(this);
@@ -40,7 +84,8 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
   layout->addWidget(m_message);
 
   connect(m_edit, &QLineEdit::textChanged, this, [this](const QString& text) {
-    const QString problem = text.trimmed().isEmpty() ? QString() : validate(text);
+    const QString problem =
+        text.trimmed().isEmpty() ? QString() : parseTyped(text, m_families, contextFamily()).error;
     m_add->setEnabled(!text.trimmed().isEmpty() && problem.isEmpty());
     m_edit->setStyleSheet(problem.isEmpty() ? QString() : "border: 1px solid #b00020;");
     m_message->setText(problem);
@@ -61,10 +106,10 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
     // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
     m_list->setUpdatesEnabled(false);
     const Suite& suite = m_presets[i];
-    for (const Shape& s : suite.shapes) insertShape(s, false);
+    for (const Shape& s : suite.shapes) insertShape(CaseSize(s), false);
     for (const std::int64_t count : suite.counts)  // a 1-D family's sizes, in every type
       for (const ElementType t : suite.types)
-        insertShape(vectorKey(suite.family, count, std::string(toString(t))), false);
+        insertShape(vectorSize(suite.family, count, std::string(toString(t))), false);
     m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });
@@ -72,14 +117,34 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent) {
 }
 
 QString ShapeListWidget::validate(const QString& text) {
-  if (parseVectorSize(text)) return {};  // "2^28 f32": a size of the 1-D families
-  try {
-    const Shape s = parseShape(text.trimmed().toStdString());
-    if (s.m <= 0 || s.n <= 0 || s.k <= 0) return "Every dimension must be positive.";
-    return {};
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
+  return parseTyped(text, builtInFamilies(), {}).error;
+}
+
+void ShapeListWidget::addFamilies(const std::vector<FamilyInfo>& families) {
+  for (const FamilyInfo& f : families) {
+    const auto same = [&](const FamilyInfo& g) { return g.id == f.id; };
+    if (const auto it = std::find_if(m_families.begin(), m_families.end(), same);
+        it != m_families.end())
+      *it = f;
+    else
+      m_families << f;
   }
+}
+
+void ShapeListWidget::setKernelFamilies(const QStringList& families) {
+  m_kernelFamilies = families;
+  m_kernelFamilies.removeDuplicates();
+}
+
+QString ShapeListWidget::contextFamily() const {
+  if (m_kernelFamilies.size() == 1) return m_kernelFamilies.front();
+  QString family;
+  for (const CaseSize& s : m_shapes) {
+    const QString f = QString::fromStdString(s.family);
+    if (f.isEmpty() || (!family.isEmpty() && f != family)) return {};
+    family = f;
+  }
+  return family;
 }
 
 void ShapeListWidget::setPresets(const QList<Suite>& presets) {
@@ -110,29 +175,18 @@ void ShapeListWidget::addShape(const QString& text, bool custom) {
 }
 
 bool ShapeListWidget::insertShape(const QString& text, bool custom) {
-  if (const auto size = parseVectorSize(text)) {
-    // A typed size joins the 1-D family of the sizes listed, if they name one.
-    QString family;
-    for (const Shape& s : m_shapes)
-      if (isVectorKey(s) && s.k < 0) family = keyProblem(s);
-    return insertShape(vectorKey(family.toStdString(), size->m, keyType(*size).toStdString()),
-                       custom);
-  }
-  try {
-    return insertShape(parseShape(text.trimmed().toStdString()), custom);  // parsed here, once
-  } catch (const InputError&) {
-    return false;
-  }
+  // Parsed here, once: a typed size joins the family of the kernels or of the sizes listed.
+  const Typed typed = parseTyped(text, m_families, contextFamily());
+  return typed.size && insertShape(*typed.size, custom);
 }
 
-bool ShapeListWidget::insertShape(const Shape& s, bool custom) {
-  // Keyed as the engine writes sizes ("512x512x512", "2^28 f32"), by family for 1-D sizes.
-  const QString key = isVectorKey(s) ? keyProblem(s) + " " + sizeKeyText(s, false)
-                                     : QString::fromStdString(toString(s));
+bool ShapeListWidget::insertShape(const CaseSize& s, bool custom) {
+  // Keyed by family and size as the engine writes it ("gemm 512x512x512", "reduce 2^28 f32").
+  const QString key = QString::fromStdString(kwb::sizeKey(s));
   if (m_shapes.contains(key)) return false;
   m_shapes.insert(key, s);
   m_custom = m_custom || custom;
-  auto* item = new QListWidgetItem(sizeKeyText(s), m_list);
+  auto* item = new QListWidgetItem(sizeName(s), m_list);
   item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
@@ -141,8 +195,8 @@ bool ShapeListWidget::insertShape(const Shape& s, bool custom) {
   return true;
 }
 
-QList<Shape> ShapeListWidget::checkedShapes() const {
-  QList<Shape> out;
+QList<CaseSize> ShapeListWidget::checkedShapes() const {
+  QList<CaseSize> out;
   for (int i = 0; i < m_list->count(); ++i)
     if (m_list->item(i)->checkState() == Qt::Checked)
       out << m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString());
@@ -153,7 +207,7 @@ QStringList ShapeListWidget::customShapes() const {
   QStringList out;
   for (int i = 0; i < m_list->count(); ++i)
     if (m_list->item(i)->data(Qt::UserRole + 1).toBool())  // as typed: "96x32x16", "2^24 i32"
-      out << sizeKeyText(m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString()), false);
+      out << sizeName(m_shapes.value(m_list->item(i)->data(Qt::UserRole).toString()), false);
   return out;
 }
 

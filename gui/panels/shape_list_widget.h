@@ -9,12 +9,14 @@
 #include <QWidget>
 
 #include "kwb/preset.h"
-#include "kwb/shape.h"
+#include "kwb/case_size.h"
+#include "kwb/family_info.h"
 
 namespace kwb::gui {
 
-// Shapes to run: a preset suite fills the list; custom M×N×K are validated as typed with
-// the engine's own rules (kwb::parseShape).
+// Sizes to run: a preset suite fills the list; a size typed by hand (M×N×K, "2^28 f32") is
+// parsed as typed with the engine's own rules (kwb::parseSize against its family's
+// declaration).
 class ShapeListWidget : public QWidget {
   Q_OBJECT
  public:
@@ -24,10 +26,16 @@ class ShapeListWidget : public QWidget {
   QString presetName() const;
   // The chosen preset's name while the list holds its shapes untouched by hand; else empty.
   QString suiteName() const;
-  QList<Shape> checkedShapes() const;
+  QList<CaseSize> checkedShapes() const;
   QStringList customShapes() const;  // added by hand, for the settings
   void addShape(const QString& text, bool custom);
-  // Validates `text`; the message is empty when it is a valid shape.
+  // The families a size typed by hand may be of (their declarations, from the documents open
+  // and the engine's kernel list): added to the built-in gemm, reduce and scan, by id.
+  void addFamilies(const std::vector<FamilyInfo>& families);
+  // The families of the checked kernels: a typed size is first read as theirs when they name
+  // one family.
+  void setKernelFamilies(const QStringList& families);
+  // Validates `text` against GEMM and the built-in families; empty when it is a valid size.
   static QString validate(const QString& text);
   QLineEdit* editor() const { return m_edit; }
   QPushButton* addButton() const { return m_add; }
@@ -44,12 +52,17 @@ class ShapeListWidget : public QWidget {
   QLabel* m_message;
   QList<Suite> m_presets;
   bool m_custom = false;  // a shape was added by hand since the preset was chosen
-  // Every shape in m_list by its toString key, parsed once: duplicates found in O(1).
-  QHash<QString, Shape> m_shapes;
+  // Every size in m_list by its kwb::sizeKey, parsed once: duplicates found in O(1).
+  QHash<QString, CaseSize> m_shapes;
+  QList<FamilyInfo> m_families;  // gemm first
+  QStringList m_kernelFamilies;
 
-  // Adds one shape unless it is invalid or already listed; true when added. No signal.
+  // Adds one size unless it is invalid or already listed; true when added. No signal.
   bool insertShape(const QString& text, bool custom);
-  bool insertShape(const Shape& s, bool custom);
+  bool insertShape(const CaseSize& s, bool custom);
+  // The family a typed size is read as first: the checked kernels' one family, else the one
+  // family of the sizes listed; empty when neither names one.
+  QString contextFamily() const;
 };
 
 }  // namespace kwb::gui

@@ -102,8 +102,9 @@ QString ErrorHeatMap::message() const { return m_message->text(); }
 
 void ErrorHeatMap::rebuild() {
   const CompareReport* r = reportOf(m_case, m_run);
-  // A vector (reduce, scan) has no rows and columns to map: its first wrong index instead.
-  const bool vector = isVectorCase(m_case);
+  // An output that is no matrix (reduce, scan) has no rows and columns to map: its first
+  // wrong index instead.
+  const bool vector = !isGemm(m_case.size);
   const ErrorGrid* grid = vector ? nullptr : shownGrid();
   m_plot->setVisible(grid != nullptr);
   m_legend->setVisible(grid != nullptr);

@@ -30,10 +30,10 @@ void drawFailingErrorMaps(ReportPainter& rp, const RunDocument& doc) {
   QStringList withoutGrid, vectors;
   for (const CaseResult& c : doc.cases)
     if (const auto m = failingRun(c)) {
-      // A vector has no rows and columns to map: its first wrong index, in a list.
-      if (isVectorCase(c))
+      // An output that is no matrix has no rows and columns to map: its first wrong index.
+      if (!isGemm(c.size))
         vectors << QString("%1 at %2: %3 mismatches, %4")
-                       .arg(QString::fromStdString(c.kernel), sizeText(c, false))
+                       .arg(QString::fromStdString(c.kernel), sizeName(c, false))
                        .arg(m->report->mismatches)
                        .arg(firstMismatchText(*m->report));
       else if (m->report->grid.rows > 0 && m->report->grid.cols > 0)

@@ -43,8 +43,8 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
   for (const QString& id : kernelsOf(doc, catalog)) {
     const CaseResult* best = nullptr;
     for (const auto& c : doc.cases)
-      if (c.kernel == id.toStdString() && hasSpeed(c) && !isFallback(c) &&
-          (!best || headline(c) > headline(*best)))
+      if (c.kernel == id.toStdString() && hasSpeed(doc, c) && !isFallback(c) &&
+          (!best || headline(doc, c) > headline(doc, *best)))
         best = &c;
     const KernelInfo k = catalog.info(id);
     QList<TableCell> row{{QString("%1 — %2").arg(id, qtext(k.name))}, {qtext(k.precision)}};
@@ -54,13 +54,14 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
       rows << row;
       continue;
     }
-    const auto pct = refPercent(*best);
+    const auto pct = refPercent(doc, *best);
     QString verdict = "no baseline";
     if (baseline) {
-      const CaseResult* b = findCase(*baseline, best->kernel, sizeKey(*best));
-      verdict = b && hasSpeed(*b) ? comparisonVerdict(*best, *b) : QString("not in baseline");
+      const CaseResult* b = baseline->find(best->kernel, best->size);
+      verdict =
+          b && hasSpeed(*baseline, *b) ? comparisonVerdict(*best, *b) : QString("not in baseline");
     }
-    row << TableCell{fixed(headline(*best), 0)} << TableCell{sizeText(*best)}
+    row << TableCell{fixed(headline(doc, *best), 0)} << TableCell{sizeName(*best)}
         << TableCell{k.reference ? QString("(a reference)")
                      : pct       ? QString("%1 of %2").arg(fixed(pct->pct, 1) + "%", pct->reference)
                                  : dash()}
@@ -90,22 +91,22 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
   QList<QList<TableCell>> rows;
   const QString unit = headlineUnit(doc);
   for (const auto& c : doc.cases) {
-    const bool speed = hasSpeed(c);
-    const Range ci = gflopsCi(c);
-    const auto pct = refPercent(c);
+    const bool speed = hasSpeed(doc, c);
+    const Range ci = gflopsCi(doc, c);
+    const auto pct = refPercent(doc, c);
     QString note = QString::fromStdString(c.message);
     if (isFallback(c)) note = "ran " + QString::fromStdString(c.ranKernel) + " (FP32 fallback)";
-    if (implausibleSpeed(c))
-      note = QString("impossible %1 or time: not plotted. ").arg(headlineUnit(c)) + note;
+    if (implausibleSpeed(doc, c))
+      note = QString("impossible %1 or time: not plotted. ").arg(headlineUnit(doc, c)) + note;
     if (const auto roof = pctOfCopyRoof(c, doc))
       note = QString("%1% of the copy roof. ").arg(fixed(*roof, 1)) + note;
-    if (c.verification && isVectorCase(c) && c.verification->compare.mismatches)
+    if (c.verification && !isGemm(c.size) && c.verification->compare.mismatches)
       note = firstMismatchText(c.verification->compare) + ". " + note;
     rows << QList<TableCell>{
         {QString::fromStdString(c.kernel)},
-        {sizeText(c)},
+        {sizeName(c)},
         {statusText(c.status), statusColor(c.status), Qt::white},
-        {speed ? fixed(headline(c), 1) : dash()},
+        {speed ? fixed(headline(doc, c), 1) : dash()},
         {speed ? QString("%1–%2").arg(fixed(ci.low, 1), fixed(ci.high, 1)) : dash()},
         {speed ? fixed(c.summary.median, 5) : dash()},
         {speed ? fixed(c.summary.cv * 100, 2) : dash()},
@@ -128,10 +129,10 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
 }
 
 void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
-  const QList<Shape> shapes = shapesOf(doc);
+  const QList<CaseSize> shapes = sizesOf(doc);
   const CaseIndex index(doc);
   QStringList columns;
-  for (const Shape& s : shapes) columns << sizeKeyText(s);
+  for (const CaseSize& s : shapes) columns << sizeName(s);
   // The key first: what a cell says and what its colour means.
   rp.heading("Correctness");
   QCPPainter& p = rp.painter();
@@ -161,8 +162,8 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<
                      const auto& v = cr->verification->compare;
                      text += v.mismatches ? QString("\n%1 mismatches").arg(v.mismatches)
                                           : "\nabs " + QString::number(v.maxAbsError, 'e', 1);
-                     // A vector: where it first went wrong.
-                     if (const auto i = isVectorCase(*cr) ? firstMismatchIndex(v) : std::nullopt)
+                     // No matrix: where it first went wrong.
+                     if (const auto i = !isGemm(cr->size) ? firstMismatchIndex(v) : std::nullopt)
                        text += QString("\nfirst at [%1]").arg(*i);
                    }
                    return GridCell{statusColor(cr->status), text};
@@ -191,16 +192,16 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
   int n = 0;
   std::map<QString, int> verdicts;
   for (const auto& c : doc.cases) {
-    const CaseResult* b = findCase(baseline, c.kernel, sizeKey(c));
-    if (!b || !hasSpeed(*b) || !hasSpeed(c)) continue;
-    const double speedup = headline(c) / headline(*b);
+    const CaseResult* b = baseline.find(c.kernel, c.size);
+    if (!b || !hasSpeed(baseline, *b) || !hasSpeed(doc, c)) continue;
+    const double speedup = headline(doc, c) / headline(baseline, *b);
     logSum += std::log(speedup);
     ++n;
     const QString verdict = comparisonVerdict(c, *b);
     ++verdicts[verdict];
     rows << QList<TableCell>{
-        {QString::fromStdString(c.kernel)}, {sizeText(c)},
-        {fixed(headline(*b), 1)},           {fixed(headline(c), 1)},
+        {QString::fromStdString(c.kernel)}, {sizeName(c)},
+        {fixed(headline(baseline, *b), 1)}, {fixed(headline(doc, c), 1)},
         {fixed(speedup, 3) + "×"},          {verdict, QColor(), verdictColor(verdict)}};
   }
   if (n) {

@@ -87,20 +87,20 @@ void violationParagraphs(ReportPainter& rp, const RunDocument& doc) {
   if (violations.empty() && !doc.cases.empty())
     rp.paragraph("Progression: no stage is slower than the one before it.");
   for (const auto& v : violations) {
-    // A 1-D violation in its family's unit: the GB/s of the two cases it names.
+    // In its family's unit: a memory-bound family's GB/s of the two cases it names.
     const CaseResult* from = violationCase(doc, v, v.from);
     const CaseResult* to = violationCase(doc, v, v.to);
-    const bool vector = from && to && isVectorCase(*to);
+    const bool bytes = from && to && memoryBound(doc, *to);
     rp.paragraph(
         QString("Progression violation at %1: %2 (%3 %7) is slower than %4 (%5 %7)%6%8")
-            .arg(vector ? qtext(v.size) : QString::fromStdString(toString(v.shape)),
+            .arg(v.size.empty() ? QString::fromStdString(toString(v.shape)) : qtext(v.size),
                  QString::fromStdString(v.to))
-            .arg(vector ? headline(*to) : v.toGflops, 0, 'f', 1)
+            .arg(bytes ? headline(doc, *to) : v.toGflops, 0, 'f', 1)
             .arg(QString::fromStdString(v.from))
-            .arg(vector ? headline(*from) : v.fromGflops, 0, 'f', 1)
+            .arg(bytes ? headline(doc, *from) : v.fromGflops, 0, 'f', 1)
             .arg(v.withinNoise ? QString(" (within noise: the medians' 95% CIs overlap)")
                                : QString())
-            .arg(vector ? "GB/s" : "GFLOP/s")
+            .arg(bytes ? "GB/s" : "GFLOP/s")
             .arg(v.explanation.empty() ? QString() : ". Explained: " + qtext(v.explanation)),
         10, QColor(0xc0, 0x10, 0x10));
   }
@@ -135,7 +135,8 @@ void kernelsSection(ReportPainter& rp, const ReportInputs& in, const RunDocument
     const KernelInfo k = in.model->catalog().info(id);
     kernelLines << QString("%1 — %2%3").arg(id, qtext(k.name), k.reference ? " (reference)" : "");
   }
-  if (std::any_of(doc.cases.begin(), doc.cases.end(), hasSpeed)) {
+  if (std::any_of(doc.cases.begin(), doc.cases.end(),
+                  [&](const CaseResult& c) { return hasSpeed(doc, c); })) {
     drawSummaryTable(rp, doc, in.model->baseline(), in.model->catalog());
   } else if (!kernelLines.isEmpty()) {
     if (!rp.fits(60)) rp.newPage();
@@ -153,10 +154,11 @@ void perShapePages(ReportPainter& rp, const ReportInputs& in, PlotPage* page, Sh
   const auto chosen = combo->currentShape();
   const CaseIndex index(doc);
   int pages = 0, skipped = 0;
-  for (const Shape& s : shapesOf(doc)) {
+  for (const CaseSize& s : sizesOf(doc)) {
     bool any = false;
     for (const KernelInfo& k : in.model->catalog().kernels())
-      if (const CaseResult* c = index.find(k.id, s); c && hasSpeed(*c) && counts(*c)) any = true;
+      if (const CaseResult* c = index.find(k.id, s); c && hasSpeed(doc, *c) && counts(*c))
+        any = true;
     if (!any) continue;
     if (pages == kMaxShapePages) {
       ++skipped;
@@ -166,7 +168,7 @@ void perShapePages(ReportPainter& rp, const ReportInputs& in, PlotPage* page, Sh
     combo->selectShape(s);
     page->rebuildNow();
     rp.newPage();
-    rp.heading(QString("%1 at %2").arg(title, sizeKeyText(s, false)));
+    rp.heading(QString("%1 at %2").arg(title, sizeName(s, false)));
     rp.plot(page->plot());
   }
   if (skipped)

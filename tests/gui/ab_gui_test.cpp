@@ -272,7 +272,7 @@ struct AbLoop : ::testing::Test {
     RunRequest r;
     r.kernels << "sgemm.tiled"
               << "user.my_sgemm";
-    r.shapes << Shape{1024, 1024, 1024} << Shape{2048, 2048, 2048};
+    r.sizes << Shape{1024, 1024, 1024} << Shape{2048, 2048, 2048};
     w->runRequest(r);
   }
   int abCalls() const { return readAll(rec.filePath("count")).trimmed().toInt(); }

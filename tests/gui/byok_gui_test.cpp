@@ -66,7 +66,7 @@ struct Byok : ::testing::Test {
     RunRequest r;
     r.kernels << "sgemm.tiled"
               << "user.my_sgemm";
-    r.shapes << Shape{1024, 1024, 1024} << Shape{2048, 2048, 2048};
+    r.sizes << Shape{1024, 1024, 1024} << Shape{2048, 2048, 2048};
     return r;
   }
   const CaseResult* userCase(const RunDocument& d, int n) const {

@@ -34,8 +34,8 @@ QTreeWidgetItem* kernelItem(KernelListWidget* list, const QString& id) {
 
 TEST(GuiDocumentKernels, AKernelTheGuiHasNeverSeenIsNamedAndStagedFromTheDocument) {
   RunDocument doc = readDocument(test::syntheticRun().toStdString());
-  const auto naive = std::find_if(doc.cases.begin(), doc.cases.end(), [](const CaseResult& c) {
-    return c.kernel == "sgemm.naive" && hasSpeed(c);
+  const auto naive = std::find_if(doc.cases.begin(), doc.cases.end(), [&](const CaseResult& c) {
+    return c.kernel == "sgemm.naive" && hasSpeed(doc, c);
   });
   ASSERT_NE(naive, doc.cases.end());
   CaseResult future = *naive;
@@ -114,10 +114,10 @@ TEST(GuiPresets, ARunFromAPresetPassesItsSuiteAndHandAddedShapesDropIt) {
   shapes.setPresets({a});
   shapes.choosePreset("small");
   EXPECT_EQ(shapes.suiteName(), "small");
-  EXPECT_EQ(shapes.checkedShapes(), (QList<Shape>{Shape{64, 64, 64}, Shape{128, 256, 64}}));
+  EXPECT_EQ(shapes.checkedShapes(), (QList<CaseSize>{Shape{64, 64, 64}, Shape{128, 256, 64}}));
   RunRequest r;
   r.kernels = {"sgemm.naive"};
-  r.shapes = shapes.checkedShapes();
+  r.sizes = shapes.checkedShapes();
   r.suite = shapes.suiteName();
   const QStringList args = r.toArguments();
   const qsizetype at = args.indexOf("--suite");

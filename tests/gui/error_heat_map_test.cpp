@@ -29,7 +29,7 @@ struct HeatMap : ::testing::Test {
     doc = readDocument(path.toStdString());
     c = doc.find(kernel, s);
     ASSERT_NE(c, nullptr) << kernel;
-    dialog = std::make_unique<CaseDetailDialog>(*c);
+    dialog = std::make_unique<CaseDetailDialog>(*c, doc);
     dialog->show();
     map = dialog->heatMap();
     plot = map->plot();

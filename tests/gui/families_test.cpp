@@ -6,6 +6,7 @@
 #include <QTableWidget>
 
 #include "families_fixture.h"
+#include "kwb/error.h"
 #include "model/case_size.h"
 #include "panels/case_detail_dialog.h"
 #include "plots/error_heat_map.h"
@@ -21,7 +22,7 @@ using namespace kwb::gui::test;
 namespace {
 
 constexpr std::int64_t k28 = std::int64_t{1} << 28;
-const Shape kReduce28{k28, 1, -1};  // sizeKey of a reduce case at 2^28 f32
+const CaseSize kReduce28 = vectorSize("reduce", k28, "f32");  // a reduce case's size
 
 void shoot(QCustomPlot* plot, const QString& name) {
   const QString dir = qEnvironmentVariable("KWB_FAMILY_SHOTS");
@@ -54,23 +55,24 @@ QStringList sectionTitles(const KernelListWidget* list) {
 TEST(CaseSize, OneDimensionalSizesReadAsCountAndType) {
   CaseResult c;
   c.size = vectorSize("reduce", k28, "f32");
-  EXPECT_EQ(sizeText(c), "2^28 f32");
+  EXPECT_EQ(sizeName(c), "2^28 f32");
   c.size = vectorSize("reduce", 1000003, "i32");
-  EXPECT_EQ(sizeText(c), "1,000,003 i32");
-  EXPECT_EQ(sizeText(c, false), "1000003 i32") << "as a command line writes it";
-  EXPECT_TRUE(isVectorKey(sizeKey(c)));
+  EXPECT_EQ(sizeName(c), "1,000,003 i32");
+  EXPECT_EQ(sizeName(c, false), "1000003 i32") << "as a command line writes it";
+  EXPECT_FALSE(isGemm(sizeKey(c)));
   CaseResult scan = c;
   scan.size.family = "scan";
   EXPECT_NE(sizeKey(scan), sizeKey(c)) << "reduce and scan at one size are two columns";
   CaseResult gemm;
   gemm.size = kwb::gemmSize({512, 512, 512});
-  EXPECT_EQ(sizeKey(gemm), gemm.shape());
-  EXPECT_FALSE(isVectorKey(gemm.shape()));
-  EXPECT_EQ(sizeKeyText(gemm.shape(), false), "512x512x512");
-  EXPECT_EQ(parseVectorSize("2^28 f32"), (Shape{k28, 1, 0}));
-  EXPECT_FALSE(parseVectorSize("512x512x512"));
-  EXPECT_TRUE(sizeMatches(c, *parseVectorSize("1000003 i32")));
-  EXPECT_DOUBLE_EQ(sizeAxisValue(sizeKey(c)), 1000003.0);
+  EXPECT_EQ(sizeKey(gemm), CaseSize(gemm.shape()));
+  EXPECT_TRUE(isGemm(sizeKey(gemm)));
+  EXPECT_EQ(sizeName(gemm.size, false), "512x512x512");
+  const FamilyInfo& reduce = *legacyFamilyInfo("reduce");
+  EXPECT_EQ(parseSize(reduce, "2^28 f32"), vectorSize("reduce", k28, "f32"));
+  EXPECT_THROW(parseSize(reduce, "512x512x512"), InputError);
+  EXPECT_EQ(parseSize(reduce, "1000003 i32"), c.size);
+  EXPECT_DOUBLE_EQ(scalingValue(sizeKey(c)), 1000003.0);
 }
 
 // A document without 1024³ opens at its largest size: for a memory-bound family the size
@@ -80,10 +82,10 @@ TEST_F(Plots, ProgressionOpensAtTheLargestSizeWithout1024Cubed) {
   EXPECT_EQ(w->progressionPage()->shapeCombo()->currentText(), "2^28 f32");
   ShapeCombo combo;
   combo.setShapes({Shape{256, 384, 640}, Shape{2048, 2048, 2048}, Shape{512, 512, 512}});
-  EXPECT_EQ(combo.currentShape(), (Shape{2048, 2048, 2048}));
+  EXPECT_EQ(combo.currentShape(), CaseSize(Shape{2048, 2048, 2048}));
   ShapeCombo fresh;
   fresh.setShapes({Shape{256, 384, 640}, Shape{1024, 1024, 1024}, Shape{2048, 2048, 2048}});
-  EXPECT_EQ(fresh.currentShape(), (Shape{1024, 1024, 1024})) << "1024³ stays the default";
+  EXPECT_EQ(fresh.currentShape(), CaseSize(Shape{1024, 1024, 1024})) << "1024³ stays the default";
 }
 
 TEST_F(Plots, ReduceProgressionPlotsGbpsAgainstCubAndTheCopyRoof) {
@@ -203,8 +205,7 @@ TEST_F(Plots, CorrectnessGridShowsTheFirstMismatchingIndexOfAVector) {
   EXPECT_TRUE(failing.contains("got 8192, expected 4096")) << failing.toStdString();
   shootWidget(page, "scan-correctness");
   // The case dialog says where, instead of a heat map of rows and columns.
-  std::unique_ptr<CaseDetailDialog> dialog(
-      w->caseDialog("scan.blelloch", *parseVectorSize("1000003 i32")));
+  std::unique_ptr<CaseDetailDialog> dialog(w->caseDialog("scan.blelloch", QString("1000003 i32")));
   ASSERT_NE(dialog, nullptr);
   EXPECT_TRUE(dialog->heatMap()->message().contains("first mismatch at index 4,096"))
       << dialog->heatMap()->message().toStdString();
@@ -275,9 +276,10 @@ TEST(SyntheticVectorSamples, FilesHoldTheFixtureDocuments) {
     const RunDocument read = readDocument(path.toStdString());
     ASSERT_EQ(read.cases.size(), made.cases.size()) << path.toStdString();
     for (std::size_t i = 0; i < made.cases.size(); ++i) {
-      EXPECT_EQ(sizeText(read.cases[i]), sizeText(made.cases[i]));
+      EXPECT_EQ(sizeName(read.cases[i]), sizeName(made.cases[i]));
       EXPECT_EQ(read.cases[i].status, made.cases[i].status);
-      EXPECT_NEAR(headline(read.cases[i]), headline(made.cases[i]), 1e-9 * headline(made.cases[i]));
+      const double v = headline(made, made.cases[i]);
+      EXPECT_NEAR(headline(read, read.cases[i]), v, 1e-9 * v);
       ASSERT_EQ(read.cases[i].verification.has_value(), made.cases[i].verification.has_value());
       if (made.cases[i].verification) {
         EXPECT_EQ(read.cases[i].verification->compare.firstMismatchIndex,

@@ -37,18 +37,20 @@ QString valueAfter(const QStringList& args, const QString& flag) {
 TEST(FamilyRun, TheFamilyOfARunIsTheFamilyOfItsShapes) {
   QString error;
   EXPECT_EQ(runFamily({Shape{512, 512, 512}}, {"gemm", "reduce"}, &error), "gemm");
-  EXPECT_EQ(runFamily({vectorKey("scan", k20, "f32")}, {"gemm", "reduce"}, &error), "scan");
-  // Sizes typed by hand name no family: the checked 1-D kernels' one family.
-  EXPECT_EQ(runFamily({vectorKey("", k20, "i32")}, {"gemm", "scan"}, &error), "scan");
+  EXPECT_EQ(runFamily({vectorSize("scan", k20, "f32")}, {"gemm", "reduce"}, &error), "scan");
+  // A size typed before any family was known names none: the checked 1-D kernels' one family.
+  EXPECT_EQ(runFamily({vectorSize("", k20, "i32")}, {"gemm", "scan"}, &error), "scan");
+  EXPECT_EQ(inFamily({vectorSize("", k20, "i32")}, "scan"),
+            QList<CaseSize>{vectorSize("scan", k20, "i32")});
 
   error.clear();
-  EXPECT_EQ(runFamily({vectorKey("", k20, "f32")}, {"reduce", "scan"}, &error), "");
+  EXPECT_EQ(runFamily({vectorSize("", k20, "f32")}, {"reduce", "scan"}, &error), "");
   EXPECT_TRUE(error.contains("reduce") && error.contains("scan")) << error.toStdString();
   error.clear();
-  EXPECT_EQ(runFamily({vectorKey("", k20, "f32")}, {"gemm"}, &error), "");
+  EXPECT_EQ(runFamily({vectorSize("", k20, "f32")}, {"gemm"}, &error), "");
   EXPECT_FALSE(error.isEmpty());
   error.clear();
-  EXPECT_EQ(runFamily({Shape{64, 64, 64}, vectorKey("reduce", k20, "f32")}, {"gemm"}, &error), "");
+  EXPECT_EQ(runFamily({Shape{64, 64, 64}, vectorSize("reduce", k20, "f32")}, {"gemm"}, &error), "");
   EXPECT_TRUE(error.contains("cannot run together")) << error.toStdString();
 }
 
@@ -56,16 +58,16 @@ TEST(FamilyRun, AOneDimensionalSuiteFillsItsSizesAndRunsItsFamily) {
   ShapeListWidget shapes;
   shapes.setPresets({reduceSuite()});
   shapes.choosePreset("small-reduce");
-  const QList<Shape> keys = shapes.checkedShapes();
+  const QList<CaseSize> keys = shapes.checkedShapes();
   ASSERT_EQ(keys.size(), 4) << "two counts in two types";
-  for (const Shape& k : keys) EXPECT_EQ(keyProblem(k), "reduce");
-  EXPECT_EQ(sizeKeyText(keys[0]), "2^20 f32");
-  EXPECT_EQ(sizeKeyText(keys[3]), "1,000,003 i32");
+  for (const CaseSize& k : keys) EXPECT_EQ(k.family, "reduce");
+  EXPECT_EQ(sizeName(keys[0]), "2^20 f32");
+  EXPECT_EQ(sizeName(keys[3]), "1,000,003 i32");
 
   RunRequest r;
   r.kernels = {"reduce.vectorized", "cub.reduce_sum"};
-  r.shapes = keys;
-  r.family = "reduce";
+  r.sizes = keys;
+  EXPECT_EQ(r.family(), "reduce") << "the family of its sizes";
   r.suite = shapes.suiteName();
   const QStringList args = r.toArguments();
   EXPECT_EQ(valueAfter(args, "--family"), "reduce");
@@ -80,7 +82,7 @@ TEST(FamilyRun, AOneDimensionalSuiteFillsItsSizesAndRunsItsFamily) {
   EXPECT_NE(ShapeListWidget::validate("2^24 f64"), "");
   shapes.addShape("2^24 i32", true);
   ASSERT_EQ(shapes.checkedShapes().size(), 5);
-  EXPECT_EQ(keyProblem(shapes.checkedShapes().back()), "reduce");
+  EXPECT_EQ(shapes.checkedShapes().back(), vectorSize("reduce", std::int64_t{1} << 24, "i32"));
   EXPECT_EQ(shapes.customShapes(), QStringList{"2^24 i32"}) << "saved as it is typed";
   EXPECT_EQ(shapes.suiteName(), "");
 }
@@ -99,7 +101,7 @@ TEST_F(Plots, RunAsksTheEngineForTheFamilyOfTheCheckedShapes) {
   w->shapeList()->choosePreset("small-reduce");
   emit w->runPanel()->runRequested();
   ASSERT_TRUE(asked.has_value()) << w->runPanel()->statusLabel()->text().toStdString();
-  EXPECT_EQ(asked->family, "reduce");
+  EXPECT_EQ(asked->family(), "reduce");
   ASSERT_FALSE(asked->kernels.isEmpty());
   for (const QString& k : asked->kernels)
     EXPECT_TRUE(k.startsWith("reduce.") || k == "cub.reduce_sum") << k.toStdString();
@@ -115,7 +117,7 @@ TEST_F(Plots, RunAsksTheEngineForTheFamilyOfTheCheckedShapes) {
   w->shapeList()->choosePreset("one-gemm");
   emit w->runPanel()->runRequested();
   ASSERT_TRUE(asked.has_value()) << w->runPanel()->statusLabel()->text().toStdString();
-  EXPECT_TRUE(asked->family.isEmpty());
+  EXPECT_TRUE(asked->family().isEmpty());
   for (const QString& k : asked->kernels)
     EXPECT_FALSE(k.startsWith("reduce.") || k.startsWith("cub.")) << k.toStdString();
   EXPECT_TRUE(asked->toArguments().contains("--shapes"));

@@ -56,14 +56,14 @@ TEST(GuiHeadless, ReportOfTheBundledSampleHasItsPagesAndNamesEveryKernel) {
   const QString pages = info.section("Pages:", 1).trimmed().section('\n', 0, 0);
   // Title, Progression at each shape, Scaling, Timing, Roofline, the correctness grid and at
   // least one page of the case table.
-  const QList<kwb::Shape> shapes = shapesOf(doc);
+  const QList<kwb::CaseSize> shapes = sizesOf(doc);
   EXPECT_GE(pages.toInt(), 1 + int(shapes.size()) + 3 + 1 + 1) << info.toStdString();
   const QString text = tool("pdftotext", {"-layout", pdf, "-"});
   for (const auto& c : doc.cases)
     EXPECT_TRUE(text.contains(QString::fromStdString(c.kernel))) << c.kernel;
-  for (const kwb::Shape& s : shapes)
-    EXPECT_TRUE(text.contains("Progression at " + QString::fromStdString(kwb::toString(s))))
-        << kwb::toString(s);
+  for (const kwb::CaseSize& s : shapes)
+    EXPECT_TRUE(text.contains("Progression at " + QString::fromStdString(kwb::sizeLabel(s))))
+        << kwb::sizeLabel(s);
   for (const QString& s : {QString::fromStdString(doc.device->name), QString("Correctness"),
                            QString("Roofline"), QString("Scaling"), QString("Timing")})
     EXPECT_TRUE(text.contains(s)) << s.toStdString();

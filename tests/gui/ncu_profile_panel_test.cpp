@@ -70,7 +70,7 @@ struct Stand {
 
 TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
   Stand s(profileOf("barrier", 27.94));
-  CaseDetailDialog dialog(s.c);
+  CaseDetailDialog dialog(s.c, RunDocument{});
   NcuProfilePanel* panel = dialog.enableProfiling(s.ctx());
   ASSERT_TRUE(panel->canProfile()) << panel->statusText().toStdString();
   EXPECT_EQ(panel->table()->rowCount(), 0);
@@ -89,7 +89,7 @@ TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
   EXPECT_TRUE(QFile::exists(panel->profileJsonPath()));
 
   // A second dialog for the same case shows the profile kept beside the results.
-  CaseDetailDialog again(s.c);
+  CaseDetailDialog again(s.c, RunDocument{});
   EXPECT_EQ(again.enableProfiling(s.ctx())->table()->rowCount(), 1);
   EXPECT_TRUE(again.profilePanel()->statusText().contains("Profiled earlier"));
 }

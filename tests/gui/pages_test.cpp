@@ -47,7 +47,7 @@ struct Loaded : ::testing::Test {
   int timedAt(const Shape& s, bool references) const {
     int n = 0;
     for (const auto& c : doc.cases)
-      n += c.shape() == s && hasSpeed(c) && (c.kernel.rfind("cublas.", 0) == 0) == references;
+      n += c.shape() == s && hasSpeed(doc, c) && (c.kernel.rfind("cublas.", 0) == 0) == references;
     return n;
   }
   RunDocument doc;
@@ -70,7 +70,8 @@ TEST_F(Loaded, TheBundledSampleIsARealRun) {
 
 TEST_F(Loaded, ProgressionHoldsABarPerTimedStageAndAReferenceLineAtEveryShape) {
   ProgressionPage* p = w->progressionPage();
-  for (const Shape& s : shapesOf(doc)) {
+  for (const CaseSize& size : sizesOf(doc)) {
+    const Shape s = shapeOf(size);
     p->shapeCombo()->selectShape(s);
     p->rebuildNow();
     const QList<QString> stages = stagesAt(s);
@@ -82,14 +83,14 @@ TEST_F(Loaded, ProgressionHoldsABarPerTimedStageAndAReferenceLineAtEveryShape) {
     int bar = 0, fallbackBar = 0;
     for (int i = 0; i < stages.size(); ++i) {
       const CaseResult* c = doc.find(stages[i].toStdString(), s);
-      if (!hasSpeed(*c)) continue;
+      if (!hasSpeed(doc, *c)) continue;
       QCPBars* b = isFallback(*c) ? p->fallbackBars() : bars;
       const int at = isFallback(*c) ? fallbackBar++ : bar++;
       EXPECT_DOUBLE_EQ(b->data()->at(at)->key, i + 1) << c->kernel;
       EXPECT_DOUBLE_EQ(b->data()->at(at)->value, c->gflops) << c->kernel;
     }
     ASSERT_EQ(p->plot()->graphCount(), timedAt(s, true)) << toString(s);
-    if (const CaseResult* ref = doc.find("cublas.sgemm", s); ref && hasSpeed(*ref)) {
+    if (const CaseResult* ref = doc.find("cublas.sgemm", s); ref && hasSpeed(doc, *ref)) {
       EXPECT_DOUBLE_EQ(p->plot()->graph(0)->data()->at(0)->value, ref->gflops);
     }
     int violations = 0;
@@ -129,7 +130,7 @@ TEST_F(Loaded, ProgressionMarksNoisyDropsApartFromRealOnes) {
 
 TEST_F(Loaded, ProgressionTooltipGivesTheExactValue) {
   ProgressionPage* p = w->progressionPage();
-  const Shape s = *p->shapeCombo()->currentShape();
+  const Shape s = shapeOf(*p->shapeCombo()->currentShape());
   p->resize(1000, 700);
   p->plot()->replot();
   const QString id = stagesAt(s).at(1);
@@ -154,7 +155,7 @@ TEST_F(Loaded, ScalingHasASeriesPerKernelWithAPointPerTimedShape) {
   EXPECT_EQ(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
   for (const QString& id : kernelsOf(doc, w->model()->catalog())) {
     int timed = 0;
-    for (const auto& c : doc.cases) timed += c.kernel == id.toStdString() && hasSpeed(c);
+    for (const auto& c : doc.cases) timed += c.kernel == id.toStdString() && hasSpeed(doc, c);
     EXPECT_GT(timed, 0) << id.toStdString();
     EXPECT_EQ(scalingPoints(plot, id), timed) << id.toStdString();
     ASSERT_NE(w->scalingPage()->lineOf(id), nullptr) << id.toStdString();
@@ -163,7 +164,7 @@ TEST_F(Loaded, ScalingHasASeriesPerKernelWithAPointPerTimedShape) {
 
 TEST_F(Loaded, TimingHasABoxPerTimedKernelAndAHistogramOfEverySample) {
   TimingPage* t = w->timingPage();
-  const Shape s = *t->shapeCombo()->currentShape();
+  const Shape s = shapeOf(*t->shapeCombo()->currentShape());
   ASSERT_EQ(t->boxes().size(), timedAt(s, false) + timedAt(s, true));
   ASSERT_EQ(t->histograms().size(), t->boxes().size());
   const QString first = kernelsOf(doc, w->model()->catalog()).front();
@@ -204,7 +205,7 @@ TEST_F(Loaded, CorrectnessGridHasOneCellPerCaseWithItsStatus) {
   CorrectnessPage* c = w->correctnessPage();
   QTableWidget* t = c->table();
   ASSERT_EQ(t->rowCount(), kernelsOf(doc, w->model()->catalog()).size());
-  ASSERT_EQ(t->columnCount(), shapesOf(doc).size());
+  ASSERT_EQ(t->columnCount(), sizesOf(doc).size());
   int cells = 0;
   for (int r = 0; r < t->rowCount(); ++r)
     for (int col = 0; col < t->columnCount(); ++col) {
@@ -233,12 +234,13 @@ TEST_F(Synthetic, CorrectnessGridShowsFailErrorAndFallback) {
   EXPECT_EQ(statusOf("cublas.sgemm", k1024), "PASS");
   // The errored case has no samples: no point, no box.
   EXPECT_EQ(scalingPoints(w->scalingPage()->plot(), "sgemm.double_buffer"), 4);
-  w->timingPage()->selectCase("cublas.sgemm", {256, 384, 640});
+  w->timingPage()->selectCase("cublas.sgemm", Shape{256, 384, 640});
   EXPECT_EQ(w->timingPage()->boxes().size(), 7);
 }
 
 TEST_F(Synthetic, CaseDetailShowsCanaryNegativeControlAndFirstMismatch) {
-  const QString html = CaseDetailDialog::describe(*doc.find("sgemm.tiled", {511, 513, 1025}));
+  const QString html =
+      CaseDetailDialog::describe(*doc.find("sgemm.tiled", Shape{511, 513, 1025}), doc);
   EXPECT_TRUE(html.contains("canary unwritten")) << html.toStdString();
   EXPECT_TRUE(html.contains("1023 elements"));
   EXPECT_TRUE(html.contains("C[37][100]"));
@@ -270,22 +272,23 @@ TEST_F(Loaded, BaselineAddsBarsLinesAndASpeedupPerCase) {
   ASSERT_EQ(w->openBaseline(test::baselineRun()), "");
   w->rebuildAllNow();
   const RunDocument base = readDocument(test::baselineRun().toStdString());
-  const Shape s = *w->progressionPage()->shapeCombo()->currentShape();
+  const Shape s = shapeOf(*w->progressionPage()->shapeCombo()->currentShape());
   int baseBars = 0;
   for (const QString& id : stagesAt(s))
-    if (const auto* b = base.find(id.toStdString(), s); b && hasSpeed(*b)) ++baseBars;
+    if (const auto* b = base.find(id.toStdString(), s); b && hasSpeed(base, *b)) ++baseBars;
   ASSERT_GT(baseBars, 0);
   ASSERT_NE(w->progressionPage()->baselineBars(), nullptr);
   EXPECT_EQ(w->progressionPage()->baselineBars()->data()->size(), baseBars);
   for (const QString& id : kernelsOf(base, w->model()->catalog())) {
     int timed = 0;
-    for (const auto& c : base.cases) timed += c.kernel == id.toStdString() && hasSpeed(c);
+    for (const auto& c : base.cases) timed += c.kernel == id.toStdString() && hasSpeed(base, c);
     EXPECT_EQ(scalingPoints(w->scalingPage()->plot(), id + " (baseline)"), timed)
         << id.toStdString();
   }
   int both = 0;
   for (const auto& c : doc.cases)
-    if (const auto* b = base.find(c.kernel, c.shape()); b && hasSpeed(*b) && hasSpeed(c)) ++both;
+    if (const auto* b = base.find(c.kernel, c.shape()); b && hasSpeed(base, *b) && hasSpeed(doc, c))
+      ++both;
   QTableWidget* t = w->baselinePage()->table();
   ASSERT_GT(both, 0);
   ASSERT_EQ(t->rowCount(), both);
@@ -349,7 +352,7 @@ TEST(GuiShapes, CustomShapesAreValidatedAsTyped) {
   EXPECT_TRUE(w.addButton()->isEnabled());
   w.addButton()->click();
   ASSERT_EQ(w.checkedShapes().size(), 1);
-  EXPECT_EQ(w.checkedShapes()[0], (Shape{17, 19, 23}));
+  EXPECT_EQ(w.checkedShapes()[0], CaseSize(Shape{17, 19, 23}));
 }
 
 // A baseline recorded on another GPU model is marked as a cross-device comparison before

@@ -61,7 +61,8 @@ QStringList reportOverflows(MainWindow* w, const QPageSize& size, const QString&
   in.progression = w->progressionPage();
   in.timing = w->timingPage();
   const RunDocument& d = w->model()->document();
-  if (std::any_of(d.cases.begin(), d.cases.end(), hasSpeed))
+  if (std::any_of(d.cases.begin(), d.cases.end(),
+                  [&](const CaseResult& c) { return hasSpeed(d, c); }))
     in.plots = {w->scalingPage(), w->rooflinePage()};
   if (d.tuning) in.plots << w->tuningPage();
   in.pageSize = size;

@@ -74,12 +74,12 @@ TEST_F(Plots, SeveralRunsOverlayOnProgressionAndScaling) {
   w->rebuildAllNow();
   ProgressionPage* p = w->progressionPage();
   ASSERT_EQ(p->overlayBars().size(), 2);
-  const Shape s = *p->shapeCombo()->currentShape();
+  const CaseSize s = *p->shapeCombo()->currentShape();
   const RunDocument other = readDocument(test::syntheticRun().toStdString());
   int expected = 0;
   for (const KernelInfo& k : w->model()->catalog().stages())
     if (doc.find(k.id, s))
-      if (const CaseResult* c = other.find(k.id, s); c && hasSpeed(*c)) ++expected;
+      if (const CaseResult* c = other.find(k.id, s); c && hasSpeed(other, *c)) ++expected;
   EXPECT_EQ(p->overlayBars()[0]->data()->size(), expected);
   EXPECT_NE(w->scalingPage()->lineOf("sgemm.naive", " (gui-sample-spec-benchmark.json)"), nullptr);
   EXPECT_NE(w->scalingPage()->lineOf("sgemm.naive", " (baseline)"), nullptr);

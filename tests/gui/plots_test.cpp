@@ -32,7 +32,8 @@ TEST_F(Plots, TwoThousandShapesOpenInSecondsAndTheGridIsMeasuredOnce) {
 TEST_F(Plots, TimingAxesHaveSeveralLabelledTicksAndBoxesAreBoxes) {
   TimingPage* t = w->timingPage();
   w->tabs()->setCurrentWidget(t);
-  for (const Shape& s : shapesOf(doc)) {
+  for (const CaseSize& size : sizesOf(doc)) {
+    const Shape s = shapeOf(size);
     t->shapeCombo()->selectShape(s);
     for (auto scale : {TimingPage::Scale::kRelative, TimingPage::Scale::kMilliseconds}) {
       t->setScale(scale);
@@ -96,17 +97,17 @@ TEST_F(Plots, FallbacksAreHatchedLabelledAndLeftOutOfTensorCoreLines) {
     QCPGraph* line = w->scalingPage()->lineOf(QString::fromStdString(c.kernel));
     ASSERT_NE(line, nullptr) << c.kernel;
     for (auto it = line->data()->constBegin(); it != line->data()->constEnd(); ++it)
-      EXPECT_NE(it->key, sizeOf(c.shape())) << c.kernel;
+      EXPECT_NE(it->key, scalingValue(c.size)) << c.kernel;
   }
   // The summary's % of the FP16 reference ignores them too.
-  const auto pct = refPercent(*doc.find("sgemm.tensor_core", kOdd));
+  const auto pct = refPercent(doc, *doc.find("sgemm.tensor_core", kOdd));
   ASSERT_TRUE(pct.has_value());
   EXPECT_EQ(pct->reference, "FP32");
 }
 
 TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
   ProgressionPage* p = w->progressionPage();
-  for (const Shape& s : shapesOf(doc)) {
+  for (const CaseSize& s : sizesOf(doc)) {
     p->shapeCombo()->selectShape(s);
     p->rebuildNow();
     ASSERT_EQ(p->errorBars()->dataCount(), p->bars()->data()->size());
@@ -114,13 +115,13 @@ TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
       const auto e = p->errorBars()->data()->at(i);
       EXPECT_GE(e.errorMinus, 0);
       EXPECT_GE(e.errorPlus, 0);
-      EXPECT_GT(e.errorMinus + e.errorPlus, 0) << toString(s);
+      EXPECT_GT(e.errorMinus + e.errorPlus, 0) << sizeLabel(s);
     }
   }
   // Scaling and Roofline: an error bar per point, and the right one (its CI holds the point
   // whose key it has).
   int timed = 0;
-  for (const auto& c : doc.cases) timed += hasSpeed(c);
+  for (const auto& c : doc.cases) timed += hasSpeed(doc, c);
   for (QCustomPlot* plot : {w->scalingPage()->plot(), w->rooflinePage()->plot()}) {
     int bars = 0;
     for (int i = 0; i < plot->plottableCount(); ++i) {
@@ -134,9 +135,9 @@ TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
         const double y = g->data()->at(k)->value, key = g->data()->at(k)->key;
         const CaseResult* match = nullptr;
         for (const auto& c : doc.cases)
-          if (hasSpeed(c) && c.gflops == y) match = &c;
+          if (hasSpeed(doc, c) && c.gflops == y) match = &c;
         ASSERT_NE(match, nullptr) << plot->objectName().toStdString() << " at " << key;
-        const Range ci = gflopsCi(*match);
+        const Range ci = gflopsCi(doc, *match);
         EXPECT_NEAR(e->data()->at(k).errorMinus, y - ci.low, 1e-6 * y);
         EXPECT_NEAR(e->data()->at(k).errorPlus, ci.high - y, 1e-6 * y);
       }
@@ -148,8 +149,9 @@ TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
 TEST_F(Plots, ScalingTicksAreTheSizesRunAndLinesJoinCubicShapesOnly) {
   ScalingPage* s = w->scalingPage();
   QStringList sizes;
-  for (const Shape& sh : shapesOf(doc))
-    if (sh.m == sh.n && sh.n == sh.k) sizes << QString::number(sh.m);
+  for (const CaseSize& size : sizesOf(doc))
+    if (const Shape sh = shapeOf(size); sh.m == sh.n && sh.n == sh.k)
+      sizes << QString::number(sh.m);
   QStringList ticks = visibleTicks(s->plot()->xAxis);
   ticks.sort();
   sizes.sort();

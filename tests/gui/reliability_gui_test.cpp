@@ -43,7 +43,7 @@ struct HostileEngine : ::testing::Test {
     for (const auto& c : doc.cases) {
       if (!r.kernels.contains(QString::fromStdString(c.kernel)))
         r.kernels << QString::fromStdString(c.kernel);
-      if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
+      if (!r.sizes.contains(c.size)) r.sizes << c.size;
     }
     return r;
   }

@@ -41,7 +41,7 @@ struct LiveRun : ::testing::Test {
     for (const auto& c : doc.cases) {
       if (!r.kernels.contains(QString::fromStdString(c.kernel)))
         r.kernels << QString::fromStdString(c.kernel);
-      if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
+      if (!r.sizes.contains(c.size)) r.sizes << c.size;
     }
     return r;
   }
@@ -68,7 +68,8 @@ TEST_F(LiveRun, AStreamDrivesTheRunTo100PercentAndFillsPlotsAsItGoes) {
         points += w->scalingPage()->plot()->graph(g)->data()->size();
       pointsSeen << points;
       int timed = 0;
-      for (const auto& c : w->model()->document().cases) timed += hasSpeed(c);
+      for (const auto& c : w->model()->document().cases)
+        timed += hasSpeed(w->model()->document(), c);
       timedSeen << timed;
     }
   });
@@ -170,7 +171,7 @@ TEST_F(LiveRun, AFailedKnownAnswerTestIsNotEveryCasePassedAndThePresetIsRecorded
     if (r.kernels.isEmpty()) r.kernels << QString::fromStdString(c.kernel);
     if (r.kernels.front().toStdString() != c.kernel) continue;
     passing.cases.push_back(c);
-    r.shapes << c.shape();
+    r.sizes << c.size;
   }
   ASSERT_FALSE(passing.cases.empty());
   r.suite = "spec-benchmark";

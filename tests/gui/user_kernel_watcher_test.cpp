@@ -46,7 +46,7 @@ TEST(UserKernelWatcher, EverySaveRerunsTheRequestWithTheSource) {
   RunRequest request;
   request.kernels << QString::fromStdString(doc.cases.front().kernel)
                   << UserKernelWatcher::caseId(path);
-  request.shapes << doc.cases.front().shape();
+  request.sizes << doc.cases.front().size;
 
   UserKernelWatcher watcher;
   ASSERT_TRUE(watcher.setSource(path));
@@ -81,7 +81,7 @@ TEST(UserKernelWatcher, ArgumentsWithoutSourceAreUnchanged) {
   RunRequest r;
   r.kernels << "sgemm.tiled"
             << "cublas.sgemm";
-  r.shapes << Shape{64, 64, 64};
+  r.sizes << Shape{64, 64, 64};
   EXPECT_EQ(r.toArguments(), (QStringList{"run", "--stream", "--kernels",
                                           "sgemm.tiled,cublas.sgemm", "--shapes", "64x64x64"}));
   r.source = "/x/k.cu";
