@@ -60,7 +60,7 @@ struct RemoteRun : ::testing::Test {
     RunRequest r;
     for (const auto& c : doc.cases) {
       if (r.caseCount() >= count) break;
-      if (!r.shapes.contains(c.shape())) r.shapes << c.shape();
+      if (!r.sizes.contains(c.size)) r.sizes << c.size;
       if (!r.kernels.contains(QString::fromStdString(c.kernel)))
         r.kernels << QString::fromStdString(c.kernel);
     }
