@@ -25,5 +25,7 @@ void addCompareCommand(CLI::App& app, int& exitCode);
 void addAbCommand(CLI::App& app, int& exitCode);
 void addProfileCommand(CLI::App& app, int& exitCode);
 void addCompileCommand(CLI::App& app, int& exitCode);
+// kwb nvrtc-child (hidden): one NVRTC compile for a parent kwb (cmd_nvrtc_child.cpp).
+void addNvrtcChildCommand(CLI::App& app, int& exitCode);
 
 }  // namespace kwb::cli

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   kwb::cli::addAbCommand(app, exitCode);
   kwb::cli::addProfileCommand(app, exitCode);
   kwb::cli::addCompileCommand(app, exitCode);
+  kwb::cli::addNvrtcChildCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

@@ -21,6 +21,19 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
       ->check(CLI::Range(0, 1 << 20));
   sub.add_option("--precision", o.precision, "fp32 (float A, B) or fp16 (__half A, B)");
   sub.add_option("--define", o.defines, "-D for the compile: K=V (repeatable)");
+  sub.add_option("--max-source-bytes", o.limits.maxBytes, "Largest source file (default 4 MiB)")
+      ->check(CLI::Range(std::uintmax_t(1), std::uintmax_t(1) << 34));
+  sub.add_option("--max-include-depth", o.limits.maxIncludeDepth,
+                 "Deepest nesting of #include \"...\" (default 16)")
+      ->check(CLI::Range(0, 1000));
+  sub.add_option("--max-include-bytes", o.limits.maxTotalBytes,
+                 "Most bytes of #include \"...\" files, all reads counted (default 16 MiB)")
+      ->check(CLI::Range(std::uintmax_t(0), std::uintmax_t(1) << 34));
+  sub.add_option("--compile-timeout", o.compileTimeoutS,
+                 "Give up on NVRTC after this many seconds (default 120)")
+      ->check(CLI::Range(1.0, 86400.0));
+  sub.add_option("--compile-memory", o.compileMemoryMib, "Memory NVRTC may use, MiB (default 8192)")
+      ->check(CLI::Range(std::size_t(64), std::size_t(1) << 22));
 }
 
 UserLaunchSpec optionSpec(const SourceOpts& o) {
@@ -46,8 +59,8 @@ UserLaunchSpec optionSpec(const SourceOpts& o) {
 }
 
 cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch) {
-  const auto src = cuda::readUserSource(o.source);
-  auto k = cuda::compileUserKernel(src, optionSpec(o), arch);
+  const auto src = cuda::readUserSource(o.source, o.limits);
+  auto k = cuda::compileUserKernel(src, optionSpec(o), arch, isolatedNvrtc(o));
   if (!k.log.empty()) std::cerr << k.log << (k.log.back() == '\n' ? "" : "\n");
   std::cerr << "compiled " << o.source << " (" << *k.spec.entry << ", " << k.arch << ", source "
             << k.hash << ") " << (k.fromCache ? "from the NVRTC cache" : "with NVRTC") << " in "

@@ -39,12 +39,31 @@ void nvrtcCheck(nvrtcResult r, const char* what) {
 
 }  // namespace
 
-UserSource readUserSource(const std::string& path) {
-  bool ok = false;
-  UserSource s{path, readAll(path, &ok), fs::path(path).stem().string()};
-  if (!ok || fs::is_directory(path))
-    throw InputError("--source " + path + ": cannot read the file");
-  return s;
+NvrtcOutput nvrtcCompile(const std::string& name, const std::string& text,
+                         const std::vector<std::string>& options) {
+  NvrtcOutput out;
+  nvrtcProgram prog = nullptr;
+  nvrtcCheck(nvrtcCreateProgram(&prog, text.c_str(), name.c_str(), 0, nullptr, nullptr),
+             "create program");
+  std::vector<const char*> argv;
+  argv.reserve(options.size());
+  for (const auto& o : options) argv.push_back(o.c_str());
+  const nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
+  std::size_t logSize = 0;
+  nvrtcGetProgramLogSize(prog, &logSize);
+  out.log.assign(logSize, '\0');
+  if (logSize > 0) nvrtcGetProgramLog(prog, out.log.data());
+  while (!out.log.empty() && out.log.back() == '\0') out.log.pop_back();
+  out.ok = r == NVRTC_SUCCESS;
+  if (out.ok) {
+    std::size_t ptxSize = 0;
+    nvrtcGetPTXSize(prog, &ptxSize);
+    out.ptx.assign(ptxSize, '\0');
+    nvrtcGetPTX(prog, out.ptx.data());
+    while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+  }
+  nvrtcDestroyProgram(&prog);
+  return out;
 }
 
 std::string deviceArch(int device) {
@@ -55,7 +74,7 @@ std::string deviceArch(int device) {
 }
 
 CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
-                                     std::string arch) {
+                                     std::string arch, const NvrtcRunner& runner) {
   const auto t0 = std::chrono::steady_clock::now();
   CompiledUserKernel out;
   out.source = src;
@@ -81,28 +100,11 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
   if (hit && !out.ptx.empty()) {
     out.fromCache = true;
   } else {
-    nvrtcProgram prog = nullptr;
-    nvrtcCheck(nvrtcCreateProgram(&prog, src.text.c_str(), src.path.c_str(), 0, nullptr, nullptr),
-               "create program");
-    std::vector<const char*> argv;
-    argv.reserve(opts.size());
-    for (const auto& o : opts) argv.push_back(o.c_str());
-    const nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
-    std::size_t logSize = 0;
-    nvrtcGetProgramLogSize(prog, &logSize);
-    out.log.assign(logSize, '\0');
-    if (logSize > 0) nvrtcGetProgramLog(prog, out.log.data());
-    while (!out.log.empty() && out.log.back() == '\0') out.log.pop_back();
-    if (r != NVRTC_SUCCESS) {
-      nvrtcDestroyProgram(&prog);
-      throw CompileError(formatCompileError(src.path, out.log), out.log);
-    }
-    std::size_t ptxSize = 0;
-    nvrtcGetPTXSize(prog, &ptxSize);
-    out.ptx.assign(ptxSize, '\0');
-    nvrtcGetPTX(prog, out.ptx.data());
-    nvrtcDestroyProgram(&prog);
-    while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
+    NvrtcOutput compiled =
+        runner ? runner(src.path, src.text, opts) : nvrtcCompile(src.path, src.text, opts);
+    out.log = std::move(compiled.log);
+    if (!compiled.ok) throw CompileError(formatCompileError(src.path, out.log), out.log);
+    out.ptx = std::move(compiled.ptx);
     if (!cached.empty()) {  // best effort: a read-only cache only costs the next compile
       std::error_code ec;
       fs::create_directories(dir, ec);

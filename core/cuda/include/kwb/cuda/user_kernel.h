@@ -3,7 +3,10 @@
 // Bring your own kernel (docs/BRING_YOUR_OWN.md): a .cu file compiled at run time with NVRTC,
 // loaded with the driver API and offered as an ordinary KernelDescriptor, so verification and
 // timing treat it like a built-in. NVRTC needs no GPU: compileUserKernel works on any machine.
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "kwb/error.h"
 #include "kwb/kernel_descriptor.h"
@@ -28,8 +31,33 @@ struct UserSource {
   std::string text;
   std::string stem;  // file name without directory and extension: the case is user.<stem>
 };
-// Reads the file; throws InputError naming it when it cannot be read.
-UserSource readUserSource(const std::string& path);
+// What a user's source may cost before NVRTC sees it (docs/RELIABILITY.md, "Bounded user
+// sources"): the file and every file it includes with #include "..." (found beside the file
+// that includes it) must be regular files; the file at most `maxBytes`; the includes at most
+// `maxIncludeDepth` deep and `maxTotalBytes` together.
+struct SourceLimits {
+  std::uintmax_t maxBytes = std::uintmax_t(4) << 20;
+  int maxIncludeDepth = 16;
+  std::uintmax_t maxTotalBytes = std::uintmax_t(16) << 20;
+};
+// Reads the file within `limits`, never blocking on a FIFO or a device. Throws InputError
+// naming the file (or the include) and the bound it broke.
+UserSource readUserSource(const std::string& path, const SourceLimits& limits = {});
+
+// One NVRTC compile: PTX and log, or the log of a failed compile (ok false).
+struct NvrtcOutput {
+  bool ok = false;
+  std::string ptx;
+  std::string log;
+};
+// Compiles `text` (named `name` in diagnostics) with `options` in this process.
+NvrtcOutput nvrtcCompile(const std::string& name, const std::string& text,
+                         const std::vector<std::string>& options);
+// Where a compile runs: nvrtcCompile in this process by default; kwb runs it in a child with a
+// time and a memory limit (cli/cmd_nvrtc_child.cpp), so a compile bomb cannot hang or exhaust
+// the engine. Throws InputError naming the bound when the compile breaks it.
+using NvrtcRunner = std::function<NvrtcOutput(const std::string& name, const std::string& text,
+                                              const std::vector<std::string>& options)>;
 
 struct CompiledUserKernel {
   UserSource source;
@@ -46,7 +74,7 @@ struct CompiledUserKernel {
 // The cache lives in $XDG_CACHE_HOME/kwb/nvrtc (else ~/.cache/kwb/nvrtc); KWB_NVRTC_CACHE=0
 // turns it off. Throws CompileError on a compile error, InputError on a contract violation.
 CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
-                                     std::string arch);
+                                     std::string arch, const NvrtcRunner& runner = {});
 std::string deviceArch(int device);
 
 // Registers the compiled kernel (up to 8 per process) and returns its descriptor, id
