@@ -170,13 +170,32 @@ std::string progressLine(const StreamEvent& e, std::size_t planSize) {
          (r.status == CaseStatus::kSkipped ? " (" + r.message + ")" : "") + "\n";
 }
 
+// `kernels` (a --kernels list) without `id`; `named` says whether it was there.
+std::string withoutKernel(const std::string& kernels, const std::string& id, bool& named) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= kernels.size() && !kernels.empty()) {
+    const std::size_t comma = std::min(kernels.find(',', start), kernels.size());
+    const std::string item = kernels.substr(start, comma - start);
+    if (item == id)
+      named = true;
+    else
+      out += (out.empty() ? "" : ",") + item;
+    start = comma + 1;
+  }
+  return out;
+}
+
 // The selection, with --source's kernel compiled for the device and added (`userKernels` holds
-// it; with neither --kernels nor --suite, cuBLAS runs beside it).
+// it). --kernels may name it (user.<stem>): the registry's kernels are then the others named,
+// none when it is named alone, so a reader can ask for exactly the cases it wants. With neither
+// --kernels nor --suite, cuBLAS runs beside it.
 cuda::ResolvedSelection resolveWithSource(const RunOpts& o,
                                           std::vector<KernelDescriptor>& userKernels) {
   cuda::Selection selection = o.sel;
+  bool userNamed = false;
+  bool userAlone = false;
   if (!o.user.source.empty()) {
-    if (selection.kernels.empty() && selection.suite.empty()) selection.kernels = "cublas.sgemm";
     std::string arch;
     try {
       arch = cuda::deviceArch(o.sel.device);
@@ -184,8 +203,15 @@ cuda::ResolvedSelection resolveWithSource(const RunOpts& o,
     }
     userKernels.reserve(1);
     userKernels.push_back(cuda::makeUserKernel(compileSource(o.user, arch)));
+    selection.kernels = withoutKernel(selection.kernels, userKernels.front().id, userNamed);
+    userAlone = userNamed && selection.kernels.empty();
+    if (userAlone)
+      selection.kernels = "all";  // for the family and sizes only: none of them runs
+    else if (selection.kernels.empty() && selection.suite.empty())
+      selection.kernels = "cublas.sgemm";
   }
   cuda::ResolvedSelection sel = resolve(selection, "quick");
+  if (userAlone) sel.kernels.clear();
   for (const auto& u : userKernels) sel.kernels.push_back(&u);
   return sel;
 }

@@ -14,6 +14,7 @@
 
 #include "app/headless.h"
 #include "app/main_window.h"
+#include "app/quit_signals.h"
 #include "kwb/error.h"
 #include "kwb/shape.h"
 #include "panels/user_kernel_panel.h"
@@ -21,7 +22,9 @@
 namespace kwb::gui {
 namespace {
 
+// Exit 2 with `message`; 128 + the signal, without it, where a signal asked kwb-gui to quit.
 int fail(const QString& message) {
+  if (const int signal = quitSignal()) return 128 + signal;
   std::fprintf(stderr, "kwb-gui: error: %s\n", message.toLocal8Bit().constData());
   return 2;
 }
@@ -30,13 +33,14 @@ void say(const QString& text) {
   std::fprintf(stderr, "kwb-gui: %s\n", text.toLocal8Bit().constData());
 }
 
-// Runs the event loop until `done` or `seconds` pass; false on the time limit.
+// Runs the event loop until `done` or `seconds` pass, or a signal asks kwb-gui to quit
+// (quit_signals.h); false on the time limit or the signal.
 template <class Done>
 bool waitUntil(Done done, int seconds) {
   QElapsedTimer clock;
   clock.start();
   while (!done()) {
-    if (clock.elapsed() > seconds * 1000LL) return false;
+    if (clock.elapsed() > seconds * 1000LL || quitSignal() != 0) return false;
     QEventLoop loop;
     QTimer::singleShot(50, &loop, &QEventLoop::quit);
     loop.exec();

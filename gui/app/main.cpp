@@ -12,6 +12,7 @@
 #include "engine/engine_location.h"
 #include "app/headless.h"
 #include "app/main_window.h"
+#include "app/quit_signals.h"
 
 namespace {
 
@@ -155,6 +156,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("kwb-gui");
   QApplication::setApplicationVersion(KWB_GUI_VERSION);
   QApplication::setWindowIcon(QIcon(":/icons/kwb.svg"));
+  kwb::gui::installQuitSignals();  // SIGTERM, SIGINT, SIGHUP stop the engines and exit
 
   QCommandLineParser parser;
   parser.setApplicationDescription("Kernel Workbench: verify and benchmark CUDA kernels");

@@ -2,7 +2,9 @@
 #include "engine/engine_driver.h"
 
 #include <algorithm>
+#include <csignal>
 
+#include "engine/engine_process.h"
 #include "engine/remote_failure.h"
 #include "engine/ssh_command.h"
 #include "kwb/error.h"
@@ -10,10 +12,9 @@
 namespace kwb::gui {
 
 EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
+  superviseEngineProcess(m_process);
   m_killTimer.setSingleShot(true);
-  connect(&m_killTimer, &QTimer::timeout, this, [this] {
-    if (isRunning()) m_process.kill();
-  });
+  connect(&m_killTimer, &QTimer::timeout, this, [this] { signalEngineGroup(m_process, SIGKILL); });
   connect(&m_process, &QProcess::readyReadStandardOutput, this, &EngineDriver::readStdout);
   connect(&m_process, &QProcess::readyReadStandardError, this, &EngineDriver::readStderr);
   connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
@@ -51,8 +52,9 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
 }
 
 EngineDriver::~EngineDriver() {
+  forgetEngineProcess(m_process);
   if (isRunning()) {
-    m_process.kill();
+    signalEngineGroup(m_process, SIGKILL);
     m_process.waitForFinished(1000);
   }
 }
@@ -69,6 +71,9 @@ void EngineDriver::begin(const QString& program, const QStringList& arguments, b
   m_query = query;
   m_stdoutBuffer.clear();
   m_stderrBuffer.clear();
+  m_stderrCut = 0;
+  m_loggedBytes = 0;
+  m_withheldLines = 0;
   m_scanned = 0;
   m_lineNumber = 0;
   m_startFailed = false;
@@ -81,8 +86,8 @@ void EngineDriver::begin(const QString& program, const QStringList& arguments, b
 
 void EngineDriver::stop(int graceMs) {
   if (!isRunning()) return;
-  m_process.terminate();
-  m_killTimer.start(graceMs);
+  signalEngineGroup(m_process, SIGTERM);
+  if (!m_killTimer.isActive()) m_killTimer.start(graceMs);
 }
 
 QString EngineDriver::commandLine() const {
@@ -128,18 +133,28 @@ void EngineDriver::readStdout() {
 
 void EngineDriver::readStderr() {
   if (m_query) return;
-  m_stderrBuffer += m_process.readAllStandardError();
+  const QByteArray bytes = m_process.readAllStandardError();
+  // A line is kept up to kMaxLogLine bytes and the rest of it only counted, so an engine that
+  // writes without newlines costs no memory however much it writes.
   qsizetype begin = 0;
-  qsizetype nl;
-  while ((nl = m_stderrBuffer.indexOf('\n', begin)) >= 0) {
-    noteStderr(QString::fromUtf8(m_stderrBuffer.mid(begin, std::min(nl - begin, kMaxLogLine))));
+  while (begin < bytes.size()) {
+    const qsizetype nl = bytes.indexOf('\n', begin);
+    const qsizetype end = nl < 0 ? bytes.size() : nl;
+    const qsizetype take = std::min(kMaxLogLine - m_stderrBuffer.size(), end - begin);
+    m_stderrBuffer.append(bytes.constData() + begin, take);
+    m_stderrCut += end - begin - take;
+    if (nl < 0) break;
+    endStderrLine();
     begin = nl + 1;
   }
-  if (begin > 0) m_stderrBuffer.remove(0, begin);
-  if (m_stderrBuffer.size() > kMaxLogLine) {  // a line without end: shown in parts
-    noteStderr(QString::fromUtf8(m_stderrBuffer.left(kMaxLogLine)));
-    m_stderrBuffer.clear();
-  }
+}
+
+void EngineDriver::endStderrLine() {
+  QString line = QString::fromUtf8(m_stderrBuffer);
+  if (m_stderrCut > 0) line += QString(" … [%1 more bytes of this line left out]").arg(m_stderrCut);
+  m_stderrBuffer.clear();
+  m_stderrCut = 0;
+  noteStderr(line);
 }
 
 void EngineDriver::flushPartialLines() {
@@ -148,16 +163,32 @@ void EngineDriver::flushPartialLines() {
     m_stdoutBuffer += '\n';
     readStdout();
   }
-  if (!m_stderrBuffer.isEmpty()) {
-    noteStderr(QString::fromUtf8(m_stderrBuffer));
-    m_stderrBuffer.clear();
+  if (!m_stderrBuffer.isEmpty() || m_stderrCut > 0) endStderrLine();
+  if (m_withheldLines > 0) {  // the log ends with the engine's last lines
+    const auto shown = std::min<qsizetype>(m_withheldLines, m_stderrTail.size());
+    emit stderrLine(QString("[kwb-gui: %1 lines of the engine's stderr were left out of the log; "
+                            "its last %2 follow]")
+                        .arg(m_withheldLines - shown)
+                        .arg(shown));
+    for (qsizetype i = m_stderrTail.size() - shown; i < m_stderrTail.size(); ++i)
+      emit stderrLine(m_stderrTail[i]);
+    m_withheldLines = 0;
   }
 }
 
 void EngineDriver::noteStderr(const QString& line) {
   m_stderrTail << line;
-  if (m_stderrTail.size() > 20) m_stderrTail.removeFirst();
+  if (m_stderrTail.size() > kTailLines) m_stderrTail.removeFirst();
+  if (m_loggedBytes >= kMaxLogBytes) {  // past the budget: kept in the tail only
+    ++m_withheldLines;
+    return;
+  }
+  m_loggedBytes += line.size();
   emit stderrLine(line);
+  if (m_loggedBytes >= kMaxLogBytes)
+    emit stderrLine(QString("[kwb-gui: the engine wrote more than %1 MiB on stderr; the rest is "
+                            "left out of the log but for its last lines, shown when it ends]")
+                        .arg(kMaxLogBytes >> 20));
 }
 
 }  // namespace kwb::gui

@@ -32,6 +32,8 @@ class EngineDriver : public QObject {
   // Asks the engine to stop (SIGTERM), and kills it if it is still there after `graceMs`.
   void stop(int graceMs = 400);
   bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+  // The local process (the engine, or ssh for a remote one); 0 when none runs.
+  qint64 processId() const { return m_process.processId(); }
   QString commandLine() const;
   // After exited() or queryFinished(): a sentence naming the host when ssh or the remote shell
   // failed (remote_failure.h); empty for a local engine and for an engine that ended by itself.
@@ -57,6 +59,7 @@ class EngineDriver : public QObject {
   void flushPartialLines();
   void begin(const QString& program, const QStringList& arguments, bool query);
   void noteStderr(const QString& line);
+  void endStderrLine();
 
   EngineLocation m_location;
 
@@ -65,9 +68,16 @@ class EngineDriver : public QObject {
   // An event line longer than this is a protocol error (a real one is a few hundred KiB).
   static constexpr qsizetype kMaxLineBytes = qsizetype(64) << 20;
   static constexpr qsizetype kMaxLogLine = 64 * 1024;  // stderr lines are cut here
+  // What of an engine's stderr reaches the log; past it only the last kTailLines are kept, and
+  // logged when the engine ends.
+  static constexpr qsizetype kMaxLogBytes = qsizetype(4) << 20;
+  static constexpr qsizetype kTailLines = 20;
   QByteArray m_stdoutBuffer;
-  qsizetype m_scanned = 0;  // m_stdoutBuffer holds no newline before this
-  QByteArray m_stderrBuffer;
+  qsizetype m_scanned = 0;    // m_stdoutBuffer holds no newline before this
+  QByteArray m_stderrBuffer;  // the current line, at most kMaxLogLine bytes of it
+  qsizetype m_stderrCut = 0;  // bytes of the current line left out
+  qsizetype m_loggedBytes = 0;
+  qsizetype m_withheldLines = 0;  // lines past kMaxLogBytes, not logged
   int m_lineNumber = 0;
   bool m_startFailed = false;
   bool m_query = false;      // collecting a one-shot command's output, not parsing events

@@ -31,6 +31,7 @@ QString describeExit(int exitCode, bool crashed) {
 
 RunController::RunController(QObject* parent) : QObject(parent) {
   m_builder = [](const RunRequest& r) { return r.toArguments(); };
+  connect(&m_watchdog, &EngineWatchdog::expired, this, &RunController::onWatchdog);
 }
 
 void RunController::start(const RunRequest& request) {
@@ -47,6 +48,7 @@ void RunController::start(const RunRequest& request) {
   m_leftAtStart = m_total;
   m_cancelled = false;
   m_headerSeen = false;
+  m_notes.clear();
   m_running = true;
   m_clock.start();
   emit runStarted(document());
@@ -73,18 +75,7 @@ double RunController::etaSeconds() const {
 
 void RunController::launchNext() {
   if (m_queue.isEmpty()) {
-    const RunDocument& doc = document();
-    const auto crashes = std::count_if(doc.cases.begin(), doc.cases.end(), [](const auto& c) {
-      return c.status == CaseStatus::kCrashed;
-    });
-    // Not ok when the engine died on a case: the run went through, but not as asked.
-    if (crashes > 0)
-      finish(false, QString("The run finished, but %1 of %2 cases crashed the engine.")
-                        .arg(crashes)
-                        .arg(m_total));
-    else
-      finish(true,
-             allPassed(doc) ? "Every case passed." : "The run finished; some cases did not pass.");
+    finishAll();
     return;
   }
   const RunRequest next = m_queue.takeFirst();
@@ -93,6 +84,8 @@ void RunController::launchNext() {
   m_runningCase.reset();
   m_gotDone = false;
   m_protocolError.clear();
+  m_hung.clear();
+  m_stoppedAfterDone = false;
   m_leftAtStart = casesLeft();
   m_lastStderr.clear();
   connect(m_driver, &EngineDriver::eventReceived, this, &RunController::onEvent);
@@ -121,11 +114,57 @@ void RunController::launchNext() {
            "Set its path in Run ▸ Engine….");
     return;
   }
+  m_watchdog.engineStarted();
   m_driver->start(m_program, args);
 }
 
+void RunController::finishAll() {
+  const RunDocument& doc = document();
+  const auto crashes = std::count_if(doc.cases.begin(), doc.cases.end(), [](const auto& c) {
+    return c.status == CaseStatus::kCrashed;
+  });
+  // Not ok when the engine died on a case, or said it was done without reporting every case
+  // it planned: the run went through, but not as asked.
+  QStringList wrong;
+  if (crashes > 0) wrong << QString("%1 of %2 cases crashed the engine").arg(crashes).arg(m_total);
+  if (const int unreported = casesLeft(); unreported > 0)
+    wrong << QString("%1 of %2 cases were never reported").arg(unreported).arg(m_total);
+  if (!wrong.isEmpty())
+    finish(false, "The run finished, but " + wrong.join(", and ") + ".");
+  else
+    finish(true,
+           allPassed(doc) ? "Every case passed." : "The run finished; some cases did not pass.");
+}
+
+void RunController::onWatchdog(EngineWatchdog::Reason reason, double seconds) {
+  if (!m_running || !m_driver || !m_driver->isRunning()) return;
+  if (reason == EngineWatchdog::Reason::kAliveAfterDone) {
+    const QString note =
+        QString("The engine was still running %1 after it said it was done, so it was ended.")
+            .arg(secondsText(seconds));
+    emit logLine("warning", note);
+    if (!m_notes.contains(note)) m_notes << note;
+    m_stoppedAfterDone = true;
+    m_driver->stop();
+    return;
+  }
+  const QString where = m_runningCase
+                            ? QString("while running %1 at %2")
+                                  .arg(m_runningCase->kernel, sizeName(m_runningCase->size))
+                            : QString("with no case running");
+  m_hung =
+      QString("The engine sent no event for %1 %2%3, so it was ended")
+          .arg(secondsText(seconds), where,
+               m_location.isLocal() ? silentProcessCondition(m_driver->processId()) : QString());
+  emit logLine("error", m_hung + ".");
+  m_queue.clear();
+  m_driver->stop();
+}
+
 void RunController::onEvent(const StreamEvent& e) {
-  if (!m_protocolError.isEmpty()) return;  // the engine is being stopped; nothing it says counts
+  // The engine is being stopped; nothing it says counts.
+  if (!m_protocolError.isEmpty() || !m_hung.isEmpty()) return;
+  m_watchdog.eventReceived();
   switch (e.type) {
     case EventType::kHello:
     case EventType::kDevice:
@@ -137,6 +176,7 @@ void RunController::onEvent(const StreamEvent& e) {
       break;
     case EventType::kPlan:
       m_doc.apply(e);  // settings and kernels; later engines' plans add the kernels they name
+      m_watchdog.planReceived(e.settings, int(e.plan.size()));
       if (m_engineStarts == 1) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
         QList<Key> planned;
@@ -174,6 +214,7 @@ void RunController::onEvent(const StreamEvent& e) {
       break;
     case EventType::kDone:
       m_gotDone = true;
+      m_watchdog.doneReceived();
       m_doc.apply(e);
       break;
   }
@@ -212,6 +253,7 @@ void RunController::onProtocolError(const QString& message) {
 }
 
 void RunController::onExited(int exitCode, bool crashed) {
+  m_watchdog.stop();
   if (!m_running) return;
   if (!m_protocolError.isEmpty() && m_driver->versionMismatch()) {
     finish(false, m_protocolError);
@@ -225,13 +267,19 @@ void RunController::onExited(int exitCode, bool crashed) {
                       .arg(m_protocolError));
     return;
   }
+  if (!m_hung.isEmpty()) {
+    markRunningCrashed(m_hung, {});  // the message named the case
+    finish(false,
+           QString("%1 (%2 of %3 cases finished).").arg(m_hung).arg(finishedCases()).arg(m_total));
+    return;
+  }
   if (m_cancelled) {
     finish(false, QString("The run was cancelled; %1 of %2 cases finished.")
                       .arg(finishedCases())
                       .arg(m_total));
     return;
   }
-  if (m_gotDone && !crashed) {
+  if (m_gotDone && (!crashed || m_stoppedAfterDone)) {
     launchNext();
     return;
   }
@@ -246,17 +294,16 @@ void RunController::onExited(int exitCode, bool crashed) {
   }
   const QString how = crashed ? describeExit(exitCode, true)
                               : describeExit(exitCode, false) + " before it was done";
-  if (m_runningCase) {
-    const std::optional<CaseResult> c = m_doc.markCrashed(
-        "The engine " + how.toStdString() + " while running this case" +
-        (m_lastStderr.isEmpty() ? std::string() : " (" + m_lastStderr.toStdString() + ")"));
-    m_done.insert(*m_runningCase);
-    if (c) emit caseFinished(*c);
-    emit progress(finishedCases(), m_total);
-    emit logLine("error", QString("The engine %1 while running %2 at %3; it is marked crashed.")
-                              .arg(how, m_runningCase->kernel, sizeName(m_runningCase->size)));
-    m_runningCase.reset();
-  }
+  markRunningCrashed("The engine " + how + " while running this case" +
+                         (m_lastStderr.isEmpty() ? QString() : " (" + m_lastStderr + ")"),
+                     m_runningCase
+                         ? QString("The engine %1 while running %2 at %3; it is marked crashed.")
+                               .arg(how, m_runningCase->kernel, sizeName(m_runningCase->size))
+                         : QString());
+  restartOrEnd(exitCode, crashed, how);
+}
+
+void RunController::restartOrEnd(int exitCode, bool crashed, const QString& how) {
   // A new engine only when this one settled at least one case still queued (finished, or
   // crashed on it): so there are at most as many engines as cases, never an endless restart.
   const bool progressed = casesLeft() < m_leftAtStart;
@@ -314,8 +361,21 @@ QList<RunRequest> RunController::batchesFor(const QList<Key>& left) const {
   return out;
 }
 
-void RunController::finish(bool ok, const QString& message) {
+bool RunController::markRunningCrashed(const QString& why, const QString& logged) {
+  if (!m_runningCase) return false;
+  const std::optional<CaseResult> c = m_doc.markCrashed(why.toStdString());
+  m_done.insert(*m_runningCase);
+  if (c) emit caseFinished(*c);
+  emit progress(finishedCases(), m_total);
+  if (!logged.isEmpty()) emit logLine("error", logged);
+  m_runningCase.reset();
+  return true;
+}
+
+void RunController::finish(bool ok, const QString& said) {
   if (!m_running) return;
+  m_watchdog.stop();
+  const QString message = m_notes.isEmpty() ? said : said + " " + m_notes.join(' ');
   m_running = false;
   m_runningCase.reset();
   RunDocument doc = document();

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "engine/engine_driver.h"
+#include "engine/engine_watchdog.h"
 #include "model/run_request.h"
 
 namespace kwb::gui {
@@ -34,6 +35,9 @@ class RunController : public QObject {
   void setLocation(const EngineLocation& where) { m_location = where; }
   const EngineLocation& location() const { return m_location; }
   void setArgumentBuilder(ArgumentBuilder builder) { m_builder = std::move(builder); }
+  // How long an engine may send no event before it is ended (engine_watchdog.h); 0: the limit
+  // from the plan (or KWB_GUI_ENGINE_SILENCE_S).
+  void setSilenceLimit(double seconds) { m_watchdog.setOverride(seconds); }
 
   void start(const RunRequest& request);
   // Stops the engine within a second; finished results stay.
@@ -75,7 +79,14 @@ class RunController : public QObject {
   void launchNext();
   void onEvent(const StreamEvent& e);
   void onExited(int exitCode, bool crashed);
+  // After an engine died or gave up before `done`: a new engine for the cases left, or the end.
+  void restartOrEnd(int exitCode, bool crashed, const QString& how);
   void onProtocolError(const QString& message);
+  void onWatchdog(EngineWatchdog::Reason reason, double seconds);
+  // The run's end once no engine is left to start: crashed and unreported cases make it not ok.
+  void finishAll();
+  // Marks the case running as crashed with `why`; returns whether there was one.
+  bool markRunningCrashed(const QString& why, const QString& logged);
   // True when `key` is planned and not done; otherwise a protocol error naming `what`.
   bool checkQueued(const Key& key, const char* what);
   int casesLeft() const;
@@ -97,11 +108,15 @@ class RunController : public QObject {
   int m_engineStarts = 0;
   int m_leftAtStart = 0;  // cases left when the current engine started
   bool m_gotDone = false;
+  bool m_stoppedAfterDone = false;  // the watchdog ended an engine that lived on after `done`
   bool m_running = false;
   bool m_cancelled = false;
   bool m_headerSeen = false;
   QString m_lastStderr;
   QString m_protocolError;  // the engine's first protocol error; it ends the run
+  QString m_hung;           // why the watchdog ended the engine; it ends the run
+  QStringList m_notes;      // said at the run's end (an engine that lived on after `done`)
+  EngineWatchdog m_watchdog;
   QElapsedTimer m_clock;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/run_request.h"
 
+#include <QFileInfo>
 #include <QPair>
 #include <QRegularExpression>
 #include <QSet>
@@ -70,21 +71,28 @@ QList<CaseSize> inFamily(QList<CaseSize> sizes, const QString& family) {
   return sizes;
 }
 
+QString RunRequest::userCaseId() const {
+  return source.isEmpty() ? QString() : "user." + QFileInfo(source).completeBaseName();
+}
+
 QStringList RunRequest::toArguments() const {
   QStringList shapeList;
   for (const CaseSize& s : sizes) shapeList << QString::fromStdString(sizeLabel(s));
-  // A user kernel's case comes from --source, not from the engine's registry.
+  // A user kernel's case comes from --source, not from the engine's registry: --kernels names
+  // the built-in kernels, or the user case alone (else kwb would add cuBLAS beside it), and a
+  // request without the user case passes no --source (a new engine's cases left after a crash).
+  const bool runsUser = !source.isEmpty() && kernels.contains(userCaseId());
   const QStringList builtIn =
       source.isEmpty() ? kernels : kernels.filter(QRegularExpression("^(?!user\\.)"));
-  QStringList args{"run", "--stream"};
-  if (source.isEmpty() || !builtIn.isEmpty()) args << "--kernels" << builtIn.join(',');
+  QStringList args{"run", "--stream", "--kernels"};
+  args << (runsUser && builtIn.isEmpty() ? userCaseId() : builtIn.join(','));
   if (const QString f = family(); f.isEmpty()) {
     args << "--shapes" << shapeList.join(',');
   } else {
     const auto [counts, types] = countsAndTypes(sizes);
     args << "--family" << f << "--sizes" << counts.join(',') << "--types" << types.join(',');
   }
-  if (!source.isEmpty()) args << "--source" << source;
+  if (runsUser) args << "--source" << source;
   if (!suite.isEmpty()) args << "--suite" << suite;  // --shapes and --kernels still choose
   if (samples > 0) args << "--samples" << QString::number(samples);
   if (coldL2) args << "--cold";

@@ -24,6 +24,8 @@ struct RunRequest {
   QString family() const;
   // A 1-D run times every kernel at every count in every type named by its sizes.
   int caseCount() const;
+  // The case of the user kernel in `source` (user.<file stem>); empty without a source.
+  QString userCaseId() const;
   // Arguments for the engine program (never a shell command line).
   QStringList toArguments() const;
 };

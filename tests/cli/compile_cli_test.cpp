@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "kwb/error.h"
+#include "kwb/exit_codes.h"
 #include "run_process.h"
 
 namespace {
@@ -44,4 +45,18 @@ TEST(CompileCli, ContractViolationsExit2) {
   r = runKwb({"compile", "--source", kData + "device_launch.cu"});
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(r.err, "launches kernels from the device")) << r.err;
+}
+
+// --kernels may name the --source kernel: named alone it runs alone, with no cublas.sgemm
+// added (kwb-gui asks a new engine for a user kernel's cases left so). Without a GPU the run
+// ends at the device (exit 3); before, the id was an unknown kernel (exit 2).
+TEST(CompileCli, RunKernelsMayNameTheSourceKernelAlone) {
+  const auto r = runKwb({"run", "--stream", "--source", kExamples + "sgemm_tiled_user.cu",
+                         "--kernels", "user.sgemm_tiled_user", "--shapes", "64", "--samples", "3"});
+  EXPECT_NE(r.exitCode, kwb::kExitBadInput) << r.err;
+  EXPECT_FALSE(contains(r.err, "unknown kernel")) << r.err;
+  EXPECT_FALSE(contains(r.out, "\"kernel\":\"cublas.sgemm\"")) << r.out;
+  if (r.exitCode != kwb::kExitNoDevice) {
+    EXPECT_TRUE(contains(r.out, "\"kernel\":\"user.sgemm_tiled_user\"")) << r.out;
+  }
 }

@@ -9,13 +9,23 @@
 //   KWB_FAKE_HOSTILE   a broken engine: "range" prints a number no double holds after the plan;
 //                      "ignore-args" always runs the document's first three cases and dies from
 //                      SIGSEGV on the second; "die-always" dies from SIGSEGV on every first case;
-//                      "long-line" prints 65 MiB without a newline and waits
+//                      "long-line" prints 65 MiB without a newline and waits;
+//                      "stderr-flood" writes 64 MiB on stderr without a newline, then runs;
+//                      "hang" stops mid-case, silent, and ignores SIGTERM; "sigstop" stops
+//                      itself (SIGSTOP) mid-case; "close-stdout" closes its stdout mid-case
+//                      and lives on, ignoring SIGTERM; "linger" lives on after `done`,
+//                      ignoring SIGTERM; "skip-case" plans every case but never reports the
+//                      last one, and says done
+//   KWB_FAKE_PIDFILE   its process id is written to this file when it starts
 //   KWB_FAKE_PROTOCOL  protocol version to claim in hello (default: this build's)
 //   KWB_FAKE_USER_AS   with --source F.cu: the case user.<stem> is answered with this kernel's
 //                      recorded case, its samples divided by the number on a `// fake-speedup: X`
 //                      line of F.cu (default 1), so an edit of the file changes the result
 // With --source the file is first compiled by the real engine (`kwb compile --source F.cu`,
 // NVRTC, no GPU): a compile error is its stderr and exit 2 before any event, as in kwb run.
+// Its case user.<stem> runs where --kernels names it, beside the others named there (alone,
+// if only it is named); else after the --kernels named, or after cublas.sgemm when neither
+// --kernels nor --suite is given, as kwb run --source selects.
 // Like `kwb run --stream`, it stops when its stdout's reader is gone (kwb/output_watch.h), also
 // in the middle of a case's pause, and then writes nothing more.
 // `list --json` is answered by the real engine built beside it, so the registry list is current.
@@ -166,6 +176,22 @@ int ab(const std::vector<std::string>& args) {
 
 }  // namespace
 
+// Never returns: what a hung engine does (SIGTERM ignored; SIGKILL still ends it).
+[[noreturn]] void hangForever() {
+  std::signal(SIGTERM, SIG_IGN);
+  for (;;) pause();
+}
+
+// The kernels of a `--kernels` list, `userId` among them or added after them (after
+// cublas.sgemm when no --kernels or --suite is given), as kwb run --source selects them.
+std::string withUserKernel(const std::string& kernels, const std::string& suite,
+                           const std::string& userId) {
+  for (const auto& k : split(kernels))
+    if (k == userId) return kernels;
+  if (kernels.empty()) return (suite.empty() ? "cublas.sgemm," : "") + userId;
+  return kernels + "," + userId;
+}
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "device") return device();
@@ -197,7 +223,7 @@ int main(int argc, char** argv) {
     const auto slash = source.find_last_of('/');
     const std::string name = source.substr(slash == std::string::npos ? 0 : slash + 1);
     userId = "user." + name.substr(0, name.rfind('.'));
-    kernels += (kernels.empty() ? "" : ",") + userId;
+    kernels = withUserKernel(kernels, suite, userId);
   }
   const char* docPath = std::getenv("KWB_FAKE_DOC");
   if (!docPath) {
@@ -209,6 +235,7 @@ int main(int argc, char** argv) {
       std::getenv("KWB_FAKE_DELAY_MS") ? std::atoi(std::getenv("KWB_FAKE_DELAY_MS")) : 0;
   const std::string crash = std::getenv("KWB_FAKE_CRASH") ? std::getenv("KWB_FAKE_CRASH") : "";
 
+  if (const char* pidFile = std::getenv("KWB_FAKE_PIDFILE")) std::ofstream(pidFile) << getpid();
   std::signal(SIGPIPE, SIG_IGN);  // as kwb does: a write to a closed stream fails, not kills
   const kwb::OutputWatch readerGone(fileno(stdout));
   kwb::StreamEvent hello(kwb::EventType::kHello);
@@ -243,7 +270,13 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::seconds(60));
     return 0;
   }
+  if (hostile == "stderr-flood") {
+    const std::string chunk(1 << 20, 'e');
+    for (int i = 0; i < 64; ++i) std::fwrite(chunk.data(), 1, chunk.size(), stderr);
+    std::fflush(stderr);
+  }
   std::fprintf(stderr, "fake kwb: %zu cases\n", plan.plan.size());
+  if (hostile == "skip-case" && !plan.plan.empty()) plan.plan.pop_back();  // planned, never run
   double t = 0;
   bool failed = false;
   for (std::size_t i = 0; i < plan.plan.size(); ++i) {
@@ -256,6 +289,12 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       std::signal(SIGSEGV, SIG_DFL);
       std::raise(SIGSEGV);
+    }
+    if (i == 1 && hostile == "hang") hangForever();
+    if (i == 1 && hostile == "sigstop") std::raise(SIGSTOP);
+    if (i == 1 && hostile == "close-stdout") {
+      std::fclose(stdout);
+      hangForever();
     }
     if (crash == p.kernel + "@" + kwb::sizeLabel(p.size)) {
       std::fprintf(stderr, "fake kwb: illegal memory access (simulated)\n");
@@ -292,5 +331,6 @@ int main(int argc, char** argv) {
   done.exitCode = failed ? 1 : 0;
   done.knownAnswer = doc.knownAnswer;
   emit(done, t);
+  if (hostile == "linger") hangForever();
   return done.exitCode;
 }

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "engine/engine_watchdog.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <algorithm>
+#include <cmath>
+
+namespace kwb::gui {
+
+namespace {
+
+// KWB_GUI_ENGINE_SILENCE_S as seconds; 0 when unset or not a positive number.
+double environmentLimit() {
+  bool ok = false;
+  const double s = qEnvironmentVariable(EngineWatchdog::kEnvironmentVariable).toDouble(&ok);
+  return ok && std::isfinite(s) && s > 0 ? s : 0;
+}
+
+}  // namespace
+
+EngineWatchdog::EngineWatchdog(QObject* parent) : QObject(parent) {
+  m_timer.setSingleShot(true);
+  connect(&m_timer, &QTimer::timeout, this, [this] { emit expired(m_reason, m_armedS); });
+}
+
+double EngineWatchdog::limitFor(const RunSettings& settings, int cases) {
+  const double perCase =
+      std::max(settings.maxTimeS, settings.minTimeS) * std::max(1, settings.replicates);
+  const double planned = 60 + 3 * perCase * std::max(0, cases);
+  // At most a week: a timer's milliseconds must fit an int.
+  return std::clamp(std::isfinite(planned) ? planned : kFloorS, kFloorS, 7 * 86400.0);
+}
+
+double EngineWatchdog::limitS() const {
+  if (m_override > 0) return m_override;
+  if (const double env = environmentLimit(); env > 0) return env;
+  return m_limit;
+}
+
+double EngineWatchdog::graceS() const { return std::min(kAfterDoneS, limitS()); }
+
+void EngineWatchdog::arm(Reason reason, double seconds) {
+  m_reason = reason;
+  m_armedS = seconds;
+  m_timer.start(int(std::min(seconds, 7 * 86400.0) * 1000));
+}
+
+void EngineWatchdog::engineStarted() {
+  m_limit = kFloorS;
+  arm(Reason::kSilent, limitS());
+}
+
+void EngineWatchdog::planReceived(const RunSettings& settings, int cases) {
+  m_limit = limitFor(settings, cases);
+  arm(Reason::kSilent, limitS());
+}
+
+void EngineWatchdog::eventReceived() {
+  if (m_timer.isActive() && m_reason == Reason::kSilent) arm(Reason::kSilent, limitS());
+}
+
+void EngineWatchdog::doneReceived() { arm(Reason::kAliveAfterDone, graceS()); }
+
+void EngineWatchdog::stop() { m_timer.stop(); }
+
+QString silentProcessCondition(qint64 pid) {
+  if (pid <= 0) return {};
+  QFile stat(QString("/proc/%1/stat").arg(pid));
+  if (stat.open(QIODevice::ReadOnly)) {
+    // "pid (comm) S ...": the state follows the last ')', as comm may hold one.
+    const QByteArray text = stat.read(4096);
+    const qsizetype close = text.lastIndexOf(')');
+    if (close >= 0 && close + 2 < text.size() && text[close + 2] == 'T')
+      return ", and it was stopped (SIGSTOP)";
+  }
+  if (QFileInfo::exists(QString("/proc/%1").arg(pid)) &&
+      !QFileInfo(QString("/proc/%1/fd/1").arg(pid)).isSymLink() &&
+      QFileInfo(QString("/proc/%1/fd").arg(pid)).isReadable())
+    return ", and it had closed its stdout";
+  return {};
+}
+
+QString secondsText(double seconds) { return QString::number(seconds, 'g', 4) + " s"; }
+
+}  // namespace kwb::gui
