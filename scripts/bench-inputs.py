@@ -146,6 +146,8 @@ def main():
             report(f"kwb-gui --open, {args.cases} cases",
                    timed([args.gui, "--open", p("base.json"), "--screenshot", p("o.png")], env))
         if "nesting" not in args.skip:
+            # What any kwb costs before it reads a byte (the CUDA libraries' start-up).
+            report("kwb --version (the floor of every command)", timed([args.kwb, "--version"]))
             with open(p("deep.json"), "w") as f:
                 f.write("[" * (63 << 20))
             for cmd in ("export", "replay"):

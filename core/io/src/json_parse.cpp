@@ -15,21 +15,23 @@ namespace {
 
 using nlohmann::json;
 
+// nlohmann's SAX interface names its methods in snake case.
+// NOLINTBEGIN(readability-identifier-naming)
 class DomBuilder {
  public:
   json root;
 
   bool null() { return put(nullptr); }
   bool boolean(bool v) { return put(v); }
-  bool number_integer(json::number_integer_t v) { return put(v); }    // NOLINT
-  bool number_unsigned(json::number_unsigned_t v) { return put(v); }  // NOLINT
+  bool number_integer(json::number_integer_t v) { return put(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return put(v); }
   bool number_float(json::number_float_t v, const json::string_t& /*text*/) { return put(v); }
   bool string(json::string_t& v) { return put(v); }
   bool binary(json::binary_t& v) { return put(json::binary(v)); }
-  bool start_object(std::size_t /*size*/) { return open(json::object()); }  // NOLINT
-  bool start_array(std::size_t /*size*/) { return open(json::array()); }    // NOLINT
-  bool end_object() { return close(); }                                     // NOLINT
-  bool end_array() { return close(); }                                      // NOLINT
+  bool start_object(std::size_t /*size*/) { return open(json::object()); }
+  bool start_array(std::size_t /*size*/) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
   bool key(json::string_t& k) {
     auto& object = m_open.back()->get_ref<json::object_t&>();
     const auto [it, inserted] = object.emplace(k, nullptr);
@@ -80,6 +82,7 @@ class DomBuilder {
     return true;
   }
 };
+// NOLINTEND(readability-identifier-naming)
 
 }  // namespace
 
