@@ -198,7 +198,7 @@ void addAbCommand(CLI::App& app, int& exitCode) {
   // for users, so not listed in --help.
   auto* peer = app.add_subcommand("ab-peer", "")->group("");
   auto device = std::make_shared<int>(0);
-  peer->add_option("--device", *device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  peer->add_option("--device", *device, "CUDA device index")->check(kDeviceIndex);
   peer->callback([device, &exitCode] {
     exitCode = cuda::servePeer(std::cin, std::cout, commandRegistry(),
                                baseRunConfig("ab-peer", 0, *device));

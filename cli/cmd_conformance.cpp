@@ -72,7 +72,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
     std::string json;
   };
   auto o = std::make_shared<Opts>();
-  sub->add_option("--device", o->index, "Device index")->check(CLI::NonNegativeNumber);
+  sub->add_option("--device", o->index, "Device index")->check(kDeviceIndex);
   sub->add_option("--json", o->json, "Also write the results document, report included, to FILE");
   sub->callback([o, &exitCode] {
     checkWritable(o->json);  // before the suite, not after it (exit 2 naming the path)

@@ -5,6 +5,7 @@
 #include "kwb/cuda/device.h"
 #include "kwb/results_json.h"
 #include "output.h"
+#include "run_options.h"
 
 namespace kwb::cli {
 
@@ -16,7 +17,7 @@ void addDeviceCommand(CLI::App& app, int& exitCode) {
   };
   auto o = std::make_shared<Opts>();
   sub->add_flag("--json", o->json, "Print the device as JSON");
-  sub->add_option("--device", o->index, "Device index")->check(CLI::NonNegativeNumber);
+  sub->add_option("--device", o->index, "Device index")->check(kDeviceIndex);
   sub->callback([o, &exitCode] {
     const DeviceInfo d = cuda::queryDevice(o->index);  // throws NoDeviceError → exit 3
     if (o->json)

@@ -162,7 +162,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       ->excludes(one);
   sub->add_option("--json", o->json, "Also write the results document, grid included, to FILE");
   sub->add_option("--seed", o->seed, "Seed of the inputs")->check(kSeed);
-  sub->add_option("--device", o->device, "Device index")->check(CLI::NonNegativeNumber);
+  sub->add_option("--device", o->device, "Device index")->check(kDeviceIndex);
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")

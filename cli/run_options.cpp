@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "run_options.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 #include "kwb/preset.h"
@@ -9,6 +11,12 @@
 #include "kwb/timer.h"
 
 namespace kwb::cli {
+
+namespace {
+std::string shortText(const std::string& text) {
+  return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+}
+}  // namespace
 
 CLI::Validator finiteRange(double lo, double hi) {
   char desc[64];
@@ -31,13 +39,28 @@ CLI::Validator finiteRange(double lo, double hi) {
 
 const CLI::Validator kSeed(
     [](std::string& text) -> std::string {
-      // CLI11 reads "-1" into an unsigned seed as 2^64 - 1; a seed is a whole number >= 0.
-      const auto first = text.find_first_not_of(" \t");
-      if (first == std::string::npos || text[first] == '-' || text[first] == '+')
-        return "'" + text + "' is not a seed (a whole number from 0 to 2^64 - 1)";
+      // CLI11 reads "-1" into an unsigned seed as 2^64 - 1, and 2^64 as something else again:
+      // a seed is whole digits whose number fits 64 bits.
+      std::uint64_t v = 0;
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      if (text.empty() || ec != std::errc() || ptr != end)
+        return "'" + shortText(text) + "' is not a seed (a whole number from 0 to 2^64 - 1)";
       return {};
     },
     "UINT64");
+
+const CLI::Validator kDeviceIndex(
+    [](std::string& text) -> std::string {
+      // CLI::NonNegativeNumber's message prints DBL_MAX in full.
+      int v = 0;
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+      if (text.empty() || ec != std::errc() || ptr != end || v < 0)
+        return "'" + shortText(text) + "' is not a device index (a whole number from 0)";
+      return {};
+    },
+    "INDEX");
 
 const CLI::Validator kNotEmpty(
     [](std::string& text) -> std::string {
@@ -65,7 +88,7 @@ void addSelectionOptions(CLI::App& sub, cuda::Selection& sel, const char* defaul
       ->check(kNotEmpty);
   sub.add_option("--seed", sel.seed, "Seed of the input generator (recorded in the results)")
       ->check(kSeed);
-  sub.add_option("--device", sel.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  sub.add_option("--device", sel.device, "CUDA device index")->check(kDeviceIndex);
 }
 
 CLI::Option* addTimerOption(CLI::App& sub, std::string& timer) {

@@ -25,6 +25,8 @@ CLI::Validator finiteRange(double lo, double hi);
 extern const CLI::Validator kNotEmpty;
 // A seed: a whole number from 0 to 2^64 - 1 ("-1" is refused, not wrapped).
 extern const CLI::Validator kSeed;
+// A CUDA device index: a whole number from 0, refused in a plain message.
+extern const CLI::Validator kDeviceIndex;
 
 // A run's configuration as every command starts it: what it records of itself (the suite or
 // label, seed, device, kwb's version and revision); measurement options are the defaults.

@@ -65,6 +65,13 @@ def main(out):
         # Each kind of event alone, too.
         for i, line in enumerate(kept):
             write(out / "fuzz_events", f"{path.stem}-{i}.jsonl", line + "\n")
+    # The parser alone: documents, events and presets, and nesting and duplicate keys.
+    for target in ("fuzz_results", "fuzz_events", "fuzz_preset"):
+        for seed in sorted((out / target).glob("*"))[:20]:
+            write(out / "fuzz_json", f"{target}-{seed.name}", seed.read_text())
+    for i, text in enumerate(['{"a":1,"a":2}', "[" * 64 + "]" * 64, "[" * 65 + "]" * 65,
+                              '{"k":"[[[["}', '{"a":{"a":{"a":[]}}}', "1e400", '"x"']):
+        write(out / "fuzz_json", f"edge-{i}", text)
     shapes = set()
     for path in sorted((ROOT / "resources" / "presets").glob("*.json")):
         text = path.read_text()

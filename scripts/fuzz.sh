@@ -6,11 +6,11 @@
 #   scripts/fuzz.sh [SECONDS]
 # Exits 1 when any target crashed, hung, leaked or reported undefined behaviour; the input that
 # did it is kept in build-fuzz/artifacts/ and the log in build-fuzz/<target>.log.
-# KWB_FUZZ_TARGETS picks targets (default: all four); KWB_FUZZ_JOBS the build's parallelism.
+# KWB_FUZZ_TARGETS picks targets (default: all five); KWB_FUZZ_JOBS the build's parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-targets=${KWB_FUZZ_TARGETS:-"fuzz_results fuzz_events fuzz_preset fuzz_shape"}
+targets=${KWB_FUZZ_TARGETS:-"fuzz_results fuzz_events fuzz_preset fuzz_shape fuzz_json"}
 build=build-fuzz
 
 cmake -S tests/fuzz -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ >/dev/null

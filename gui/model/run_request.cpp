@@ -15,9 +15,12 @@ namespace {
 // The counts and the element types of 1-D sizes, each once, in the order of the sizes.
 QPair<QStringList, QStringList> countsAndTypes(const QList<CaseSize>& sizes) {
   QStringList counts, types;
+  QSet<QString> seenCounts, seenTypes;  // O(1) each: a preset may list 10^5 sizes
   for (const CaseSize& s : sizes) {
-    if (const QString c = countText(s.number("count"), false); !counts.contains(c)) counts << c;
-    if (const QString t = QString::fromStdString(s.word("type")); !types.contains(t)) types << t;
+    const QString c = countText(s.number("count"), false);
+    if (!seenCounts.contains(c)) seenCounts.insert(c), counts << c;
+    const QString t = QString::fromStdString(s.word("type"));
+    if (!seenTypes.contains(t)) seenTypes.insert(t), types << t;
   }
   return {counts, types};
 }

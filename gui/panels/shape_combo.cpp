@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "panels/shape_combo.h"
 
+#include <QHash>
 #include <QSignalBlocker>
 
 #include "kwb/shape.h"
@@ -20,11 +21,15 @@ void ShapeCombo::setShapes(const QList<CaseSize>& shapes) {
   m_shapes = shapes;
   clear();
   // A 1-D size run by two families ("2^28 f32" of reduce and of scan) names its family.
+  // Counted in a hash: counting each text in the list grew with the square of the sizes.
   QStringList texts;
-  for (const CaseSize& s : shapes) texts << sizeName(s);
+  QHash<QString, int> count;
+  for (const CaseSize& s : shapes) ++count[texts.emplace_back(sizeName(s))];
+  QStringList items;
   for (int i = 0; i < shapes.size(); ++i)
-    addItem(texts.count(texts[i]) > 1 ? QString::fromStdString(shapes[i].family) + " " + texts[i]
-                                      : texts[i]);
+    items << (count.value(texts[i]) > 1 ? QString::fromStdString(shapes[i].family) + " " + texts[i]
+                                        : texts[i]);
+  addItems(items);
   int index = previous ? int(shapes.indexOf(*previous)) : -1;
   if (index < 0) index = int(shapes.indexOf(CaseSize(Shape{1024, 1024, 1024})));
   // Else the largest size (the first of equals): where a memory-bound kernel saturates the

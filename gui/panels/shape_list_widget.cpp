@@ -66,6 +66,8 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent), m_families(
   m_list->setWrapping(true);
   m_list->setResizeMode(QListView::Adjust);
   m_list->setMaximumHeight(90);
+  // Laid out a batch at a time between events: the window paints before a long list is done.
+  m_list->setLayoutMode(QListView::Batched);
   layout->addWidget(m_list);
   auto* row = new QHBoxLayout;
   m_edit = new QLineEdit(this);
@@ -186,12 +188,15 @@ bool ShapeListWidget::insertShape(const CaseSize& s, bool custom) {
   if (m_shapes.contains(key)) return false;
   m_shapes.insert(key, s);
   m_custom = m_custom || custom;
-  auto* item = new QListWidgetItem(sizeName(s), m_list);
+  // Filled in before it joins the list: an item of the list looks itself up among all the
+  // items on each change (Qt's QListModel::index), which made a 333k-shape preset quadratic.
+  auto* item = new QListWidgetItem(sizeName(s));
   item->setData(Qt::UserRole, key);
   item->setData(Qt::UserRole + 1, custom);
   item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
   item->setCheckState(Qt::Checked);
   item->setToolTip(key + (custom ? " (custom)" : ""));
+  m_list->addItem(item);
   return true;
 }
 

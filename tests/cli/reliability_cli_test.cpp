@@ -150,6 +150,16 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"verify", "--shapes", " "},
                       std::vector<std::string>{"run", "--seed", "-1", "--shapes", "64"},
                       std::vector<std::string>{"verify", "--seed", "-5", "--shapes", "64"},
+                      // 2^64 and past it: CLI11 took them as some other 64-bit seed.
+                      std::vector<std::string>{"run", "--seed", "18446744073709551616", "--shapes",
+                                               "64"},
+                      std::vector<std::string>{"verify", "--seed", "99999999999999999999999"},
+                      std::vector<std::string>{"tune", "--seed", "18446744073709551616", "--kernel",
+                                               "sgemm.warp_tiled", "--shape", "64"},
+                      std::vector<std::string>{"run", "--device", "-1", "--shapes", "64"},
+                      std::vector<std::string>{"device", "--device", "-1"},
+                      std::vector<std::string>{"conformance", "--device", "1.5"},
+                      std::vector<std::string>{"replay", "--max-gap", "-1", "x.jsonl"},
                       std::vector<std::string>{"run", "--max-noise", "nan", "--shapes", "64"},
                       std::vector<std::string>{"run", "--max-time", "nan", "--shapes", "64"},
                       std::vector<std::string>{"run", "--max-time", "inf", "--shapes", "64"},
@@ -158,6 +168,18 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"replay", "--speed", "nan", "x.jsonl"},
                       std::vector<std::string>{"tune", "--max-time", "nan", "--kernel",
                                                "sgemm.warp_tiled", "--shape", "64"}));
+
+// Issue 33: --device -1 printed CLI::NonNegativeNumber's range, DBL_MAX in full.
+TEST(CliReliability, ABadDeviceIndexIsRefusedInAPlainMessage) {
+  for (const char* command : {"run", "verify", "device", "conformance"}) {
+    const auto r = runKwb({command, "--device", "-1"});
+    EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << command << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "--device")) << r.err;
+    EXPECT_TRUE(contains(r.err, "not a device index")) << r.err;
+    EXPECT_FALSE(contains(r.err, "1797693")) << "DBL_MAX printed in full: " << r.err;
+    EXPECT_LT(r.err.size(), 300U) << r.err;
+  }
+}
 
 // Finding 8: conformance checked --json only after the whole suite ran.
 TEST(CliReliability, ConformanceChecksItsOutputBeforeRunning) {

@@ -69,10 +69,12 @@ AbReport parseAbReport(std::string_view text, std::string_view source) {
   const std::string src(source);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = jsonread::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw InputError("cannot read A/B report '" + src + "': not valid JSON (" +
                      jsonread::plain(e.what()) + ")");
+  } catch (const InputError& e) {  // nested too deep, or a duplicate key
+    throw InputError("cannot read A/B report '" + src + "': " + e.what());
   }
   try {
     if (!j.is_object() || j.value("kind", std::string()) != "kwb-ab")

@@ -158,11 +158,13 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
   const std::string where = std::string(source) + ":" + std::to_string(lineNumber);
   json j;
   try {
-    j = json::parse(line);
+    j = jsonread::parse(line);
   } catch (const json::exception& e) {
     // parse_error, and out_of_range for a number such as 1e400 that no double holds.
     throw InputError("bad event at " + where + ": not valid JSON (" + jsonread::plain(e.what()) +
                      ")");
+  } catch (const InputError& e) {  // nested too deep, or a duplicate key
+    throw InputError("bad event at " + where + ": " + e.what());
   }
   try {
     StreamEvent e;

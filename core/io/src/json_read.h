@@ -25,6 +25,15 @@
 
 namespace kwb::jsonread {
 
+// The deepest nesting of arrays and objects a file may have; kwb's own nest fewer than 16.
+inline constexpr int kMaxJsonDepth = 64;
+
+// `text` parsed as one JSON value: what nlohmann::json::parse gives, except that nesting deeper
+// than kMaxJsonDepth is refused before it is built (memory stays a small multiple of the text)
+// and a key that appears twice in one object is refused naming it, both as InputError. Syntax
+// errors and numbers no double holds throw nlohmann's exceptions, as nlohmann::json::parse does.
+nlohmann::json parse(std::string_view text);
+
 // A short description of a value for a message: numbers in %g, never a whole DBL_MAX.
 inline std::string describe(const nlohmann::json& v) {
   char buf[64];

@@ -56,7 +56,7 @@ void from_json(const json& j, KernelInfo& v) {
 std::vector<KernelInfo> parseKernelList(std::string_view text, std::string_view source) {
   const std::string src(source);
   try {
-    const json j = json::parse(text);
+    const json j = jsonread::parse(text);
     if (!j.is_array()) throw InputError("not a JSON list of kernels");
     std::vector<KernelInfo> out;
     for (const auto& k : j) out.push_back(k.get<KernelInfo>());

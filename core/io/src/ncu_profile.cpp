@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "json_read.h"
 #include "kwb/error.h"
 
 namespace kwb {
@@ -218,7 +219,12 @@ std::string ncuProfileToJson(const NcuProfile& p) {
 
 NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source) {
   try {
-    const auto j = nlohmann::json::parse(text);
+    nlohmann::json j;
+    try {
+      j = jsonread::parse(text);
+    } catch (const InputError& e) {  // nested too deep, or a duplicate key
+      throw InputError(std::string(source) + ": not a kwb profile: " + e.what());
+    }
     NcuProfile p;
     p.kernel = j.at("kernel").get<std::string>();
     p.shape = parseShape(j.at("shape").get<std::string>());

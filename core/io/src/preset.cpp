@@ -74,10 +74,12 @@ Suite parseSuite(std::string_view text, std::string_view source) {
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = jsonread::parse(text);
   } catch (const nlohmann::json::exception& e) {
     // parse_error, and out_of_range for a number such as 1e400 that no double holds.
     throw fail("not valid JSON (" + jsonread::plain(e.what()) + ")");
+  } catch (const InputError& e) {  // nested too deep, or a duplicate key
+    throw fail(e.what());
   }
   if (!j.is_object()) throw fail("not a JSON object");
   Suite s;

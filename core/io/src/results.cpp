@@ -17,11 +17,13 @@ RunDocument parseDocument(std::string_view text, std::string_view source) {
   const std::string src(source);
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = jsonread::parse(text);
   } catch (const nlohmann::json::exception& e) {
     // parse_error, and out_of_range for a number such as 1e400 that no double holds.
     throw InputError("cannot read results '" + src + "': not valid JSON (" +
                      jsonread::plain(e.what()) + "); is the file truncated?");
+  } catch (const InputError& e) {  // nested too deep, or a duplicate key
+    throw InputError("cannot read results '" + src + "': " + e.what());
   }
   if (!j.is_object()) throw InputError("cannot read results '" + src + "': not a JSON object");
   const auto it = j.find("schemaVersion");

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <unordered_map>
 
 #include "kwb/family.h"
 
@@ -10,6 +12,43 @@ namespace kwb {
 namespace {
 
 std::string caseName(const CaseResult& c) { return c.kernel + " " + sizeLabel(c); }
+
+// A document's cases by kernel and size in O(1) (findLike scans them all: comparing two
+// documents of 48k cases that way took 36 s). The first case of a kernel and size wins, as
+// with findLike.
+class CaseIndex {
+ public:
+  explicit CaseIndex(const RunDocument& doc) {
+    m_cases.reserve(doc.cases.size());
+    for (const CaseResult& c : doc.cases) m_cases.emplace(key(c), &c);
+  }
+  const CaseResult* find(const CaseResult& like) const {
+    const auto it = m_cases.find(key(like));
+    return it == m_cases.end() ? nullptr : it->second;
+  }
+
+ private:
+  // Exactly what makes two cases the same (CaseSize's ==): the kernel, the family and each
+  // axis's name and value, length-prefixed so that no two differ only in where text ends.
+  static std::string key(const CaseResult& c) {
+    std::string k;
+    const auto add = [&k](const std::string& part) {
+      k += std::to_string(part.size());
+      k += ':';
+      k += part;
+    };
+    add(c.kernel);
+    add(c.size.family);
+    for (const SizeAxis& a : c.size.axes) {
+      add(a.name);
+      add(a.word);
+      k += std::to_string(a.number);
+      k += ';';
+    }
+    return k;
+  }
+  std::unordered_map<std::string, const CaseResult*> m_cases;
+};
 
 }  // namespace
 
@@ -60,8 +99,9 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
         "cross-device comparison: base " + (baseGpu.empty() ? "(no device)" : baseGpu) + ", new " +
         (newGpu.empty() ? "(no device)" : newGpu) + "; a change here may be the GPU, not the code";
   }
+  const CaseIndex baseCases(base), newCases(now);
   for (const auto& c : now.cases) {
-    const CaseResult* b = findLike(base, c);
+    const CaseResult* b = baseCases.find(c);
     if (!b) {
       out.onlyInNew.push_back(caseName(c));
     } else if (c.timed() && b->timed()) {
@@ -77,7 +117,7 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
     }
   }
   for (const auto& b : base.cases)
-    if (!findLike(now, b)) out.onlyInBase.push_back(caseName(b));
+    if (!newCases.find(b)) out.onlyInBase.push_back(caseName(b));
   return out;
 }
 
