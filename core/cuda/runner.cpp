@@ -59,8 +59,7 @@ std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
 
 std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                 const std::vector<Shape>& shapes) {
-  std::vector<CaseSize> sizes;
-  for (const Shape& s : shapes) sizes.push_back(gemmSize(s));
+  std::vector<CaseSize> sizes(shapes.begin(), shapes.end());  // each a size of the gemm family
   return orderPlan(kernels, sizes);
 }
 

@@ -100,7 +100,7 @@ class IncludeScan {
   static fs::path locate(const fs::path& includer, const fs::path& name) {
     std::error_code ec;
     for (const fs::path& dir : {includer.parent_path(), fs::current_path(ec)}) {
-      const fs::path p = name.is_absolute() ? name : dir / name;
+      fs::path p = name.is_absolute() ? name : dir / name;
       if (fs::exists(fs::symlink_status(p, ec))) return p;
       if (name.is_absolute()) break;
     }

@@ -108,7 +108,7 @@ CaseSize readCaseSize(const json& j) {
   if (it == j.end() || !it->is_object()) return legacyCaseSize(j);
   CaseSize s = it->get<CaseSize>();
   // The families kwb has always had keep their rules (a GEMM dimension is at least 1).
-  if (const FamilyInfo* f = legacyFamilyInfo(s.family)) return checkedSize(*f, std::move(s));
+  if (const FamilyInfo* f = legacyFamilyInfo(s.family)) return checkedSize(*f, s);
   return s;
 }
 

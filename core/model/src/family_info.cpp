@@ -186,7 +186,7 @@ std::vector<CaseSize> parseSizeList(const FamilyInfo& f, std::string_view text) 
   return out;
 }
 
-CaseSize checkedSize(const FamilyInfo& f, CaseSize s) {
+CaseSize checkedSize(const FamilyInfo& f, const CaseSize& s) {
   const std::string label = sizeLabel(s);
   const auto bad = [&](const std::string& why) {
     throw InputError("bad " + f.id + " size '" + label + "': " + why + " (expected " +

@@ -52,7 +52,7 @@ CaseSize parseSize(const FamilyInfo& f, std::string_view text);
 std::vector<CaseSize> parseSizeList(const FamilyInfo& f, std::string_view text);
 // The same checks for values already split (a file, an event): every axis present, each
 // number within its range, each word one the axis takes. Throws InputError naming the size.
-CaseSize checkedSize(const FamilyInfo& f, CaseSize s);
+CaseSize checkedSize(const FamilyInfo& f, const CaseSize& s);
 // "M x N x K (each 1 to 2147483647)", "count (0 to 2147483647) and type f32|i32".
 std::string sizeGrammar(const FamilyInfo& f);
 
