@@ -119,7 +119,11 @@ void resolveSides(const AbOpts& o, Sides& s) {
 }
 
 int abCommand(const AbOpts& o) {
-  checkWritable(o.json);
+  checkOutputs({{"--suite", o.sel.suite},
+                {"--against", o.against},
+                {"--against-kwb", o.againstKwb},
+                {"--source", o.user.source}},
+               {{"--json", o.json}});
   const double sameWithin = parsePercent(o.sameWithin, "--same-within");
   std::optional<double> failAbove;
   if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");

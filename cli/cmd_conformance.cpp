@@ -75,7 +75,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--device", o->index, "Device index")->check(CLI::NonNegativeNumber);
   sub->add_option("--json", o->json, "Also write the results document, report included, to FILE");
   sub->callback([o, &exitCode] {
-    checkWritable(o->json);  // before the suite, not after it (exit 2 naming the path)
+    checkOutputs({}, {{"--json", o->json}});  // before the suite, not after it (exit 2)
     const auto start = std::chrono::steady_clock::now();
     const DeviceInfo d = cuda::queryDevice(o->index);  // throws NoDeviceError → exit 3
     KWB_CUDA_CHECK(cudaSetDevice(o->index));

@@ -236,8 +236,8 @@ class EventStream {
 };
 
 int runCommand(const RunOpts& o) {
-  checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
-  for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
+  checkOutputs({{"--tuning", o.tuning}, {"--suite", o.sel.suite}, {"--source", o.user.source}},
+               {{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   std::vector<KernelDescriptor> userKernels;  // outlive the run
   const cuda::ResolvedSelection sel = resolveWithSource(o, userKernels);
   cuda::RunConfig cfg = runConfig(o, sel.suiteName);

@@ -82,7 +82,7 @@ std::vector<Shape> tunedShapes(const TuneOpts& o) {
 }
 
 int tuneCommand(const TuneOpts& o) {
-  checkWritable(o.json);
+  checkOutputs({}, {{"--json", o.json}});
   const KernelDescriptor& base = commandRegistry().find(o.kernel);  // InputError → exit 2
   const std::vector<kernels::TuneVariant> variants = kernels::tuneVariants(base.id);
   if (variants.empty())

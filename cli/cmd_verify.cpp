@@ -46,7 +46,7 @@ std::string verifyTable(const RunDocument& doc) {
 }
 
 int verifyCommand(const cuda::Selection& selection, const std::string& json) {
-  checkWritable(json);
+  checkOutputs({{"--suite", selection.suite}}, {{"--json", json}});
   const cuda::ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
   for (const CaseSize& s : sel.sizes())

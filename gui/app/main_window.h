@@ -122,6 +122,9 @@ class MainWindow : public QMainWindow {
   void askForFile(const QString& title, const QString& filter, bool save,
                   const std::function<QString(const QString&)>& then);
   QWidget* buildLeftPanel();
+  // An export's target checked as kwb checks its outputs (kwb/output_files.h): never the open
+  // results or the baseline, never a device, FIFO, socket or folder. Empty when it may be written.
+  QString checkExport(const QString& path) const;
   void showMessage(const QString& text, bool error);
   void addRecent(const QString& path);
   void rebuildRecentMenu();
