@@ -151,7 +151,7 @@ int abCommand(const AbOpts& o) {
                                              cfg, sameWithin, sink, cancelled);
   r.aLabel = sides.aLabel.empty() ? r.a : sides.aLabel;
   r.bLabel = sides.bLabel.empty() ? r.b : sides.bLabel;
-  if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }}});
+  if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }, "--json"}});
 
   std::cout << "A: " << r.aLabel << (r.aLabel != r.a ? " (" + r.a + ")" : "") << "\n"
             << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"

@@ -117,7 +117,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
       doc.conformance = report;
       doc.wallSeconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      writeDocument(doc, o->json);  // throws InputError naming an unwritable path → exit 2
+      writeOutputs({{o->json, [&] { return toJsonText(doc); }, "--json"}});  // InputError → 2
     }
     exitCode = report.passed() ? kExitOk : kExitCaseFailed;
   });

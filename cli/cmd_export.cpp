@@ -21,7 +21,8 @@ void addExportCommand(CLI::App& app, int& exitCode) {
       throw InputError("export needs --csv FILE and/or --md FILE");
     checkOutputs({{"the results document", o->in}}, {{"--csv", o->csv}, {"--md", o->md}});
     const RunDocument doc = readDocument(o->in);
-    writeOutputs({{o->csv, [&] { return toCsv(doc); }}, {o->md, [&] { return toMarkdown(doc); }}});
+    writeOutputs({{o->csv, [&] { return toCsv(doc); }, "--csv"},
+                  {o->md, [&] { return toMarkdown(doc); }, "--md"}});
     exitCode = kExitOk;
   });
 }

@@ -108,7 +108,7 @@ int profileCommand(const ProfileOpts& o) {
     std::cout << ncuProfileToJson(p) << '\n';
   else
     std::cout << figuresTable(p);
-  if (!o.json.empty() && o.json != "-") writeTextFile(o.json, ncuProfileToJson(p) + "\n");
+  if (!o.json.empty() && o.json != "-") writeTextFile(o.json, ncuProfileToJson(p) + "\n", "--json");
   return kExitOk;
 }
 

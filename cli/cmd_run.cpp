@@ -250,9 +250,9 @@ int runCommand(const RunOpts& o) {
   // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
   DocumentBuilder partial;
   auto writeDocument = [&](const RunDocument& doc) {
-    writeOutputs({{o.json, [&] { return toJsonText(doc); }},
-                  {o.csv, [&] { return toCsv(doc); }},
-                  {o.md, [&] { return toMarkdown(doc); }}});
+    writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"},
+                  {o.csv, [&] { return toCsv(doc); }, "--csv"},
+                  {o.md, [&] { return toMarkdown(doc); }, "--md"}});
   };
   // The finished cases and the rest skipped for `why`: what a run ended early writes.
   auto writePartial = [&](const std::string& why) {

@@ -138,7 +138,7 @@ int tuneCommand(const TuneOpts& o) {
             << "nearest in log FLOPs; 'default': the kernel as registered):\n"
             << choiceTable(grid);
   doc.tuning = std::move(grid);
-  if (!o.json.empty()) writeDocument(doc, o.json);
+  writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"}});
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 

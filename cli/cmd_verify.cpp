@@ -62,7 +62,7 @@ int verifyCommand(const cuda::Selection& selection, const std::string& json) {
   const RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
             << doc.knownAnswer.detail << ")\n\n";
-  if (!json.empty()) writeDocument(doc, json);
+  writeOutputs({{json, [&] { return toJsonText(doc); }, "--json"}});
 
   std::cout << verifyTable(doc);
   std::size_t bad = 0;

@@ -64,7 +64,7 @@ QString saveScreenshot(const QPixmap& shot, const QString& path) {
                "cannot write the screenshot '%1': the image could not be encoded; any "
                "previous file there is unchanged.")
         .arg(path);
-  return writeOutputFile(path, bytes);
+  return writeOutputFile(path, bytes, "--screenshot");
 }
 
 int runHeadless(const HeadlessOptions& o) {
@@ -112,7 +112,7 @@ int runHeadless(const HeadlessOptions& o) {
                  o.screenshot.toLocal8Bit().constData());
   }
   if (!o.report.isEmpty()) {
-    if (const QString err = w.exportReport(o.report); !err.isEmpty()) return fail(err);
+    if (const QString err = w.exportReport(o.report, "--report"); !err.isEmpty()) return fail(err);
     std::fprintf(stderr, "kwb-gui: report written to %s\n", o.report.toLocal8Bit().constData());
   }
   return 0;

@@ -53,9 +53,10 @@ class MainWindow : public QMainWindow {
   QString openBaseline(const QString& path);
   QString addCompareRun(const QString& path);  // one more run drawn over this one
   QString saveResults(const QString& path);
-  QString exportReport(const QString& path);
-  QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix
-  QString exportText(const QString& path);         // .csv or .md by suffix
+  QString exportReport(const QString& path) { return exportReport(path, {}); }
+  QString exportReport(const QString& path, const QString& option);  // option: "--report"
+  QString exportCurrentPlot(const QString& path);                    // .png or .svg by suffix
+  QString exportText(const QString& path);                           // .csv or .md by suffix
   // Opens the newest bundled sample; false when none is there.
   bool openBundledSample();
   // Starts `kwb list` and `kwb device` without blocking; the panels update when they answer.

@@ -115,7 +115,7 @@ QString MainWindow::checkExport(const QString& path) const {
   return {};
 }
 
-QString MainWindow::exportReport(const QString& path) {
+QString MainWindow::exportReport(const QString& path, const QString& option) {
   if (QString err = checkExport(path); !err.isEmpty()) {
     m_log->append("error", err);
     return err;
@@ -130,7 +130,7 @@ QString MainWindow::exportReport(const QString& path) {
                   [&](const CaseResult& c) { return hasSpeed(doc, c); }))
     in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
-  QString err = writeReportPdf(in, path);
+  QString err = writeReportPdf(in, path, option);
   m_log->append(err.isEmpty() ? "info" : "error",
                 err.isEmpty() ? "Report written to " + path : err);
   return err;

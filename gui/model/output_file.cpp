@@ -9,10 +9,10 @@
 
 namespace kwb::gui {
 
-QString writeOutputFile(const QString& path, const QByteArray& bytes) {
+QString writeOutputFile(const QString& path, const QByteArray& bytes, const QString& option) {
   try {
     writeBytesFile(QFile::encodeName(path).toStdString(), bytes.constData(),
-                   std::size_t(bytes.size()));
+                   std::size_t(bytes.size()), option.toStdString());
   } catch (const InputError& e) {
     return QString::fromLocal8Bit(e.what()) + "; any previous file there is unchanged.";
   }

@@ -7,8 +7,8 @@
 
 namespace kwb::gui {
 
-// Writes `bytes` to `path`. Returns an empty string, or a sentence naming the file and the
-// problem ("cannot write 'PATH': ..."); on failure any previous file there is unchanged.
-QString writeOutputFile(const QString& path, const QByteArray& bytes);
+// Writes `bytes` to `path`. Returns an empty string, or a sentence naming the file, the option
+// when given ("--report") and the problem; on failure any previous file there is unchanged.
+QString writeOutputFile(const QString& path, const QByteArray& bytes, const QString& option = {});
 
 }  // namespace kwb::gui

@@ -206,7 +206,7 @@ QPageSize defaultReportPageSize() {
                        : QPageSize::A4);
 }
 
-QString writeReportPdf(const ReportInputs& in, const QString& path) {
+QString writeReportPdf(const ReportInputs& in, const QString& path, const QString& option) {
   const RunDocument& doc = in.model->document();
   // Drawn in memory, then written as every output is (kwb/text_file.h): through a temporary
   // file renamed over `path` only when complete, onto a regular file only, keeping its mode; a
@@ -248,7 +248,7 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
                "Could not write the report '%1': nothing was drawn; any previous file there "
                "is unchanged.")
         .arg(path);
-  return writeOutputFile(path, bytes);
+  return writeOutputFile(path, bytes, option);
 }
 
 }  // namespace kwb::gui

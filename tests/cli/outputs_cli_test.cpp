@@ -139,7 +139,7 @@ TEST(CliOutputs, AFileSizeLimitExitsTwoAndLeavesNoTemporaryFile) {
   ASSERT_GT(kwb::toCsv(makeSampleDocument()).size(), limit);
   const auto r = runKwb({"export", in.string(), "--csv", csv.string()}, "/dev/null", limit);
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << "killed by a signal? " << r.err;
-  EXPECT_TRUE(contains(r.err, csv.string())) << r.err;
+  EXPECT_TRUE(contains(r.err, "'" + csv.string() + "' (--csv)")) << r.err;
   EXPECT_EQ(slurp(csv.string()), "old");
   EXPECT_EQ(entries(d), 2u) << "a temporary file was left behind";
   fs::remove_all(d);

@@ -44,13 +44,14 @@ TEST(WriteOutputs, WritesEachGivenPathInOrderAndSkipsEmptyOnes) {
   const fs::path d = tempDir("order");
   const std::string a = (d / "a.json").string(), b = (d / "b.csv").string();
   bool skippedAsked = false;
-  kwb::writeOutputs({{a, [] { return std::string("one"); }},
+  kwb::writeOutputs({{a, [] { return std::string("one"); }, "--json"},
                      {"",
                       [&] {
                         skippedAsked = true;
                         return std::string("never");
-                      }},
-                     {b, [] { return std::string("two"); }}});
+                      },
+                      "--md"},
+                     {b, [] { return std::string("two"); }, "--csv"}});
   EXPECT_EQ(slurp(a), "one");
   EXPECT_EQ(slurp(b), "two");
   EXPECT_FALSE(skippedAsked) << "an output nobody asked for was produced";
@@ -62,11 +63,11 @@ TEST(WriteOutputs, AFailureNamesTheFilesAlreadyWritten) {
   const std::string a = (d / "a.json").string(), b = (d / "b.csv").string();
   const std::string bad = (d / "missing-folder" / "c.md").string();  // planted: cannot be written
   const std::string e = errorOf([&] {
-    kwb::writeOutputs({{a, [] { return std::string("1"); }},
-                       {b, [] { return std::string("2"); }},
-                       {bad, [] { return std::string("3"); }}});
+    kwb::writeOutputs({{a, [] { return std::string("1"); }, "--json"},
+                       {b, [] { return std::string("2"); }, "--csv"},
+                       {bad, [] { return std::string("3"); }, "--md"}});
   });
-  EXPECT_NE(e.find(bad), std::string::npos) << e;
+  EXPECT_NE(e.find("'" + bad + "' (--md)"), std::string::npos) << e;
   EXPECT_NE(e.find("; already written: '" + a + "', '" + b + "'"), std::string::npos) << e;
   EXPECT_EQ(slurp(a), "1");
   EXPECT_EQ(slurp(b), "2");
@@ -78,8 +79,8 @@ TEST(WriteOutputs, AFirstFailureSaysNothingWasWritten) {
   const std::string bad = (d / "missing-folder" / "c.md").string();
   const std::string ok = (d / "later.json").string();
   const std::string e = errorOf([&] {
-    kwb::writeOutputs(
-        {{bad, [] { return std::string("1"); }}, {ok, [] { return std::string("2"); }}});
+    kwb::writeOutputs({{bad, [] { return std::string("1"); }, "--md"},
+                       {ok, [] { return std::string("2"); }, "--json"}});
   });
   EXPECT_NE(e.find("; nothing was written"), std::string::npos) << e;
   EXPECT_FALSE(fs::exists(ok)) << "writing went on after a failure";

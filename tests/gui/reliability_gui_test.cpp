@@ -185,10 +185,11 @@ TEST(GuiReliability, AReportOrScreenshotThatCannotBeWrittenWholeFailsAndKeepsThe
   spit(png, "old screenshot");
   GuiRun r = runGuiLimited({"--open", test::sampleRun(), "--report", pdf}, 20000);
   EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
-  EXPECT_TRUE(r.err.contains(pdf)) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("'" + pdf + "' (--report)")) << r.err.toStdString();
   EXPECT_EQ(slurp(pdf), QByteArray("old report"));
   r = runGuiLimited({"--open", test::sampleRun(), "--screenshot", png}, 20000);
   EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("'" + png + "' (--screenshot)")) << r.err.toStdString();
   EXPECT_EQ(slurp(png), QByteArray("old screenshot"));
   EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2)
       << "a temporary file was left";

@@ -51,7 +51,7 @@ void writeOutputs(const std::vector<Output>& outputs) {
   for (const auto& o : outputs) {
     if (o.path.empty()) continue;
     try {
-      writeTextFile(o.path, o.text());
+      writeTextFile(o.path, o.text(), o.option);
     } catch (const InputError& e) {
       std::string done;
       for (const auto& w : written) done += (done.empty() ? "" : ", ") + ("'" + w + "'");

@@ -45,8 +45,7 @@ OutputTarget checkedOutputTarget(const fs::path& path, const std::string& option
   const std::string prefix = cannotWrite(path.string(), option);
   OutputTarget t;
   t.file = followLinks(path, prefix);
-  const fs::path named = t.file == path ? path : t.file;
-  const std::string via = t.file == path ? "" : " (the link names '" + named.string() + "')";
+  const std::string via = t.file == path ? "" : " (the link names '" + t.file.string() + "')";
   t.exists = ::stat(t.file.c_str(), &t.st) == 0;
   const int statError = t.exists ? 0 : errno;
   if (t.exists && S_ISDIR(t.st.st_mode)) throw InputError(prefix + "it is a folder" + via);

@@ -75,11 +75,12 @@ mode_t currentUmask() {
 }
 }  // namespace
 
-void writeBytesFile(const std::filesystem::path& path, const char* data, std::size_t size) {
+void writeBytesFile(const std::filesystem::path& path, const char* data, std::size_t size,
+                    const std::string& option) {
   namespace fs = std::filesystem;
   // Where the bytes go: links followed (a link stays a link), and only onto a regular file.
-  const detail::OutputTarget t = detail::checkedOutputTarget(path, "");
-  const std::string prefix = detail::cannotWrite(path.string(), "");
+  const detail::OutputTarget t = detail::checkedOutputTarget(path, option);
+  const std::string prefix = detail::cannotWrite(path.string(), option);
   auto fail = [&](const std::string& why) { return InputError(prefix + why); };
   // A temporary file of a unique name beside the target (O_EXCL: never an existing file or a
   // link), renamed over it once complete: readers see the old bytes or the new, never a part.
@@ -132,8 +133,9 @@ void writeBytesFile(const std::filesystem::path& path, const char* data, std::si
   }
 }
 
-void writeTextFile(const std::filesystem::path& path, std::string_view text) {
-  writeBytesFile(path, text.data(), text.size());
+void writeTextFile(const std::filesystem::path& path, std::string_view text,
+                   const std::string& option) {
+  writeBytesFile(path, text.data(), text.size(), option);
 }
 
 }  // namespace kwb

@@ -24,10 +24,12 @@ struct NamedPath {
 // option and the path.
 void checkOutputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
-// One file to write: its path (empty: not asked for) and what produces its text.
+// One file to write: its path (empty: not asked for), what produces its text, and the option
+// that names it in messages ("--csv"; may be empty).
 struct Output {
   std::string path;
   std::function<std::string()> text;
+  std::string option;
 };
 // Writes each output whose path is not empty, in order. When one fails, the InputError says
 // which of the others were already written, so nothing is silently lost.

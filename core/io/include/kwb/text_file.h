@@ -17,9 +17,12 @@ namespace kwb {
 // mode and, where allowed, its owner. Throws InputError naming the path; on any failure (a full
 // disk, a file-size limit: EFBIG) the old file is left as it was and no temporary file stays.
 // kwb-gui's PDF and PNG bytes are written here too (docs/RELIABILITY.md, "Atomic outputs").
-void writeBytesFile(const std::filesystem::path& path, const char* data, std::size_t size);
+// `option` ("--csv"), when given, is named in messages beside the path.
+void writeBytesFile(const std::filesystem::path& path, const char* data, std::size_t size,
+                    const std::string& option = "");
 // writeBytesFile for text.
-void writeTextFile(const std::filesystem::path& path, std::string_view text);
+void writeTextFile(const std::filesystem::path& path, std::string_view text,
+                   const std::string& option = "");
 // Reads a whole regular file of at most `maxBytes`; refuses devices, FIFOs, sockets and folders
 // without blocking on them. `what` names the kind of file in messages ("results", "preset").
 std::string readTextFile(const std::filesystem::path& path, std::string_view what,
