@@ -119,7 +119,11 @@ void resolveSides(const AbOpts& o, Sides& s) {
 }
 
 int abCommand(const AbOpts& o) {
-  checkWritable(o.json);
+  checkOutputs({{"--suite", o.sel.suite},
+                {"--against", o.against},
+                {"--against-kwb", o.againstKwb},
+                {"--source", o.user.source}},
+               {{"--json", o.json}});
   const double sameWithin = parsePercent(o.sameWithin, "--same-within");
   std::optional<double> failAbove;
   if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");
@@ -147,7 +151,7 @@ int abCommand(const AbOpts& o) {
                                              cfg, sameWithin, sink, cancelled);
   r.aLabel = sides.aLabel.empty() ? r.a : sides.aLabel;
   r.bLabel = sides.bLabel.empty() ? r.b : sides.bLabel;
-  if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }}});
+  if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }, "--json"}});
 
   std::cout << "A: " << r.aLabel << (r.aLabel != r.a ? " (" + r.a + ")" : "") << "\n"
             << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"

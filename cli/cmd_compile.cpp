@@ -18,8 +18,9 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   auto ptxOut = std::make_shared<std::string>();
   sub->add_option("--ptx", *ptxOut, "Write the PTX here");
   sub->callback([o, ptxOut, &exitCode] {
+    checkOutputs({{"--source", o->source}}, {{"--ptx", *ptxOut}});  // before compiling
     const auto k = compileSource(*o, o->arch.empty() ? "sm_90a" : o->arch);
-    if (!ptxOut->empty()) writeOutputs({{*ptxOut, [&] { return k.ptx; }}});
+    if (!ptxOut->empty()) writeOutputs({{*ptxOut, [&] { return k.ptx; }, "--ptx"}});
     std::cout << o->source << ": ok: entry " << *k.spec.entry << ", " << k.arch << ", block "
               << k.spec.block->x << "x" << k.spec.block->y << ", tile " << k.spec.tile->x << "x"
               << k.spec.tile->y << ", smem " << *k.spec.smemBytes << ", "

@@ -75,7 +75,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--device", o->index, "Device index")->check(kDeviceIndex);
   sub->add_option("--json", o->json, "Also write the results document, report included, to FILE");
   sub->callback([o, &exitCode] {
-    checkWritable(o->json);  // before the suite, not after it (exit 2 naming the path)
+    checkOutputs({}, {{"--json", o->json}});  // before the suite, not after it (exit 2)
     const auto start = std::chrono::steady_clock::now();
     const DeviceInfo d = cuda::queryDevice(o->index);  // throws NoDeviceError → exit 3
     KWB_CUDA_CHECK(cudaSetDevice(o->index));
@@ -117,7 +117,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
       doc.conformance = report;
       doc.wallSeconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      writeDocument(doc, o->json);  // throws InputError naming an unwritable path → exit 2
+      writeOutputs({{o->json, [&] { return toJsonText(doc); }, "--json"}});  // InputError → 2
     }
     exitCode = report.passed() ? kExitOk : kExitCaseFailed;
   });

@@ -19,11 +19,10 @@ void addExportCommand(CLI::App& app, int& exitCode) {
   sub->callback([o, &exitCode] {
     if (o->csv.empty() && o->md.empty())
       throw InputError("export needs --csv FILE and/or --md FILE");
-    checkDistinct({{"input", o->in}, {"--csv", o->csv}, {"--md", o->md}});
-    checkWritable(o->csv);
-    checkWritable(o->md);
+    checkOutputs({{"the results document", o->in}}, {{"--csv", o->csv}, {"--md", o->md}});
     const RunDocument doc = readDocument(o->in);
-    writeOutputs({{o->csv, [&] { return toCsv(doc); }}, {o->md, [&] { return toMarkdown(doc); }}});
+    writeOutputs({{o->csv, [&] { return toCsv(doc); }, "--csv"},
+                  {o->md, [&] { return toMarkdown(doc); }, "--md"}});
     exitCode = kExitOk;
   });
 }

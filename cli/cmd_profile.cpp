@@ -10,6 +10,7 @@
 #include "kwb/child_process.h"
 #include "kwb/error.h"
 #include "kwb/ncu_profile.h"
+#include "kwb/output_files.h"
 #include "kwb/results.h"
 #include "output.h"
 
@@ -67,6 +68,7 @@ int profileCommand(const ProfileOpts& o) {
   }
   if (o.kernel.empty() || o.shape.empty())
     throw InputError("kwb profile needs --kernel and --shape (or --locate)");
+  checkOutputs({}, {{"--json", o.json}});  // before ncu runs, not after it
   NcuProfile p;
   p.kernel = commandRegistry().find(o.kernel).id;  // throws InputError naming the id
   p.shape = parseShape(o.shape);
@@ -106,7 +108,7 @@ int profileCommand(const ProfileOpts& o) {
     std::cout << ncuProfileToJson(p) << '\n';
   else
     std::cout << figuresTable(p);
-  if (!o.json.empty() && o.json != "-") writeTextFile(o.json, ncuProfileToJson(p) + "\n");
+  if (!o.json.empty() && o.json != "-") writeTextFile(o.json, ncuProfileToJson(p) + "\n", "--json");
   return kExitOk;
 }
 

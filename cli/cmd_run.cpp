@@ -262,8 +262,8 @@ class EventStream {
 };
 
 int runCommand(const RunOpts& o) {
-  checkDistinct({{"input", o.tuning}, {"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
-  for (const auto* p : {&o.json, &o.csv, &o.md}) checkWritable(*p);
+  checkOutputs({{"--tuning", o.tuning}, {"--suite", o.sel.suite}, {"--source", o.user.source}},
+               {{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
   std::vector<KernelDescriptor> userKernels;  // outlive the run
   const cuda::ResolvedSelection sel = resolveWithSource(o, userKernels);
   cuda::RunConfig cfg = runConfig(o, sel.suiteName);
@@ -276,9 +276,9 @@ int runCommand(const RunOpts& o) {
   // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
   DocumentBuilder partial;
   auto writeDocument = [&](const RunDocument& doc) {
-    writeOutputs({{o.json, [&] { return toJsonText(doc); }},
-                  {o.csv, [&] { return toCsv(doc); }},
-                  {o.md, [&] { return toMarkdown(doc); }}});
+    writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"},
+                  {o.csv, [&] { return toCsv(doc); }, "--csv"},
+                  {o.md, [&] { return toMarkdown(doc); }, "--md"}});
   };
   // The finished cases and the rest skipped for `why`: what a run ended early writes.
   auto writePartial = [&](const std::string& why) {

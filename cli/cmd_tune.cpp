@@ -82,7 +82,7 @@ std::vector<Shape> tunedShapes(const TuneOpts& o) {
 }
 
 int tuneCommand(const TuneOpts& o) {
-  checkWritable(o.json);
+  checkOutputs({}, {{"--json", o.json}});
   const KernelDescriptor& base = commandRegistry().find(o.kernel);  // InputError → exit 2
   const std::vector<kernels::TuneVariant> variants = kernels::tuneVariants(base.id);
   if (variants.empty())
@@ -138,7 +138,7 @@ int tuneCommand(const TuneOpts& o) {
             << "nearest in log FLOPs; 'default': the kernel as registered):\n"
             << choiceTable(grid);
   doc.tuning = std::move(grid);
-  if (!o.json.empty()) writeDocument(doc, o.json);
+  writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"}});
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
 

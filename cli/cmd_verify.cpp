@@ -46,7 +46,7 @@ std::string verifyTable(const RunDocument& doc) {
 }
 
 int verifyCommand(const cuda::Selection& selection, const std::string& json) {
-  checkWritable(json);
+  checkOutputs({{"--suite", selection.suite}}, {{"--json", json}});
   const cuda::ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
   for (const CaseSize& s : sel.sizes())
@@ -62,7 +62,7 @@ int verifyCommand(const cuda::Selection& selection, const std::string& json) {
   const RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
             << doc.knownAnswer.detail << ")\n\n";
-  if (!json.empty()) writeDocument(doc, json);
+  writeOutputs({{json, [&] { return toJsonText(doc); }, "--json"}});
 
   std::cout << verifyTable(doc);
   std::size_t bad = 0;

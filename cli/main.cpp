@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // kwb — the Kernel Workbench engine. No Qt; the GUI drives it over --stream.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
@@ -8,6 +9,9 @@
 #include "kwb/error.h"
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) fails a write with EFBIG, which the writer reports (exit 2) and
+  // cleans up after, instead of killing kwb with its temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   CLI::App app{
       "kwb — Kernel Workbench engine: verify and benchmark CUDA kernel variants "
       "against cuBLAS",

@@ -2,17 +2,20 @@
 #include "app/headless.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPixmap>
-#include <QSaveFile>
 #include <cstdio>
 #include <memory>
 
 #include "model/case_size.h"
 #include "app/main_window.h"
 #include "kwb/error.h"
+#include "kwb/output_files.h"
 #include "kwb/shape.h"
+#include "model/output_file.h"
 #include "panels/case_detail_dialog.h"
 
 namespace kwb::gui {
@@ -21,6 +24,23 @@ namespace {
 int fail(const QString& message) {
   std::fprintf(stderr, "kwb-gui: error: %s\n", message.toLocal8Bit().constData());
   return 2;
+}
+
+std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
+
+// The outputs are checked before anything is opened or drawn, by the check kwb's commands use
+// (kwb/output_files.h): a device, FIFO, socket or folder, an input, or the other output is
+// refused naming the option; an empty string means they may be written.
+QString checkHeadlessOutputs(const HeadlessOptions& o) {
+  try {
+    checkOutputs({{"--open", localPath(o.open)},
+                  {"--baseline", localPath(o.baseline)},
+                  {"--source", localPath(o.source)}},
+                 {{"--report", localPath(o.report)}, {"--screenshot", localPath(o.screenshot)}});
+  } catch (const InputError& e) {
+    return QString::fromLocal8Bit(e.what()) + ".";
+  }
+  return {};
 }
 
 }  // namespace
@@ -35,17 +55,20 @@ QString saveScreenshot(const QPixmap& shot, const QString& path) {
         .arg(path, format.isEmpty() ? QString("(no extension)") : "." + QString(format),
              known.join(", "));
   }
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    return QString("cannot write the screenshot '%1': %2.").arg(path, file.errorString());
-  if (!shot.save(&file, format.constData()) || !file.commit())
-    return QString("cannot write the screenshot '%1': %2; any previous file there is unchanged.")
-        .arg(path, file.errorString().isEmpty() ? QString("the image could not be encoded")
-                                                : file.errorString());
-  return {};
+  // Encoded in memory, then written as every output is (kwb/text_file.h): atomically, onto a
+  // regular file only, keeping its mode.
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly) || !shot.save(&buffer, format.constData()))
+    return QString(
+               "cannot write the screenshot '%1': the image could not be encoded; any "
+               "previous file there is unchanged.")
+        .arg(path);
+  return writeOutputFile(path, bytes, "--screenshot");
 }
 
 int runHeadless(const HeadlessOptions& o) {
+  if (const QString err = checkHeadlessOutputs(o); !err.isEmpty()) return fail(err);
   if (!o.source.isEmpty()) return runHeadlessSource(o);
   WindowOptions wo;
   wo.engineOverride = o.engine;
@@ -89,7 +112,7 @@ int runHeadless(const HeadlessOptions& o) {
                  o.screenshot.toLocal8Bit().constData());
   }
   if (!o.report.isEmpty()) {
-    if (const QString err = w.exportReport(o.report); !err.isEmpty()) return fail(err);
+    if (const QString err = w.exportReport(o.report, "--report"); !err.isEmpty()) return fail(err);
     std::fprintf(stderr, "kwb-gui: report written to %s\n", o.report.toLocal8Bit().constData());
   }
   return 0;

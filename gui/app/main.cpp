@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QIcon>
 #include <QTimer>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -144,6 +145,9 @@ QStringList openFiles(kwb::gui::MainWindow& window, const QString& openPath,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) fails a write with EFBIG, which the writer reports (exit 2) and
+  // cleans up after, instead of killing kwb-gui with its temporary file left behind.
+  std::signal(SIGXFSZ, SIG_IGN);
   QElapsedTimer clock;
   clock.start();
   Q_INIT_RESOURCE(kwb_gui);  // the .qrc lives in the static kwb_gui_lib

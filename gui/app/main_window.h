@@ -53,9 +53,10 @@ class MainWindow : public QMainWindow {
   QString openBaseline(const QString& path);
   QString addCompareRun(const QString& path);  // one more run drawn over this one
   QString saveResults(const QString& path);
-  QString exportReport(const QString& path);
-  QString exportCurrentPlot(const QString& path);  // .png or .svg by suffix
-  QString exportText(const QString& path);         // .csv or .md by suffix
+  QString exportReport(const QString& path) { return exportReport(path, {}); }
+  QString exportReport(const QString& path, const QString& option);  // option: "--report"
+  QString exportCurrentPlot(const QString& path);                    // .png or .svg by suffix
+  QString exportText(const QString& path);                           // .csv or .md by suffix
   // Opens the newest bundled sample; false when none is there.
   bool openBundledSample();
   // Starts `kwb list` and `kwb device` without blocking; the panels update when they answer.
@@ -122,6 +123,9 @@ class MainWindow : public QMainWindow {
   void askForFile(const QString& title, const QString& filter, bool save,
                   const std::function<QString(const QString&)>& then);
   QWidget* buildLeftPanel();
+  // An export's target checked as kwb checks its outputs (kwb/output_files.h): never the open
+  // results or the baseline, never a device, FIFO, socket or folder. Empty when it may be written.
+  QString checkExport(const QString& path) const;
   void showMessage(const QString& text, bool error);
   void addRecent(const QString& path);
   void rebuildRecentMenu();

@@ -15,6 +15,7 @@
 #include "panels/shape_list_widget.h"
 #include "kwb/error.h"
 #include "kwb/exporters.h"
+#include "kwb/output_files.h"
 #include "kwb/results_json.h"
 #include "model/doc_queries.h"
 #include "pages/baseline_page.h"
@@ -103,7 +104,22 @@ QString MainWindow::saveResults(const QString& path) {
   return {};
 }
 
-QString MainWindow::exportReport(const QString& path) {
+QString MainWindow::checkExport(const QString& path) const {
+  try {
+    checkOutputs({{"the open results", QFile::encodeName(m_model->source()).toStdString()},
+                  {"the baseline", QFile::encodeName(m_model->baselineSource()).toStdString()}},
+                 {{"export", QFile::encodeName(path).toStdString()}});
+  } catch (const InputError& e) {
+    return QString::fromLocal8Bit(e.what()) + ".";
+  }
+  return {};
+}
+
+QString MainWindow::exportReport(const QString& path, const QString& option) {
+  if (QString err = checkExport(path); !err.isEmpty()) {
+    m_log->append("error", err);
+    return err;
+  }
   rebuildAllNow();
   ReportInputs in;
   in.model = m_model;
@@ -114,7 +130,7 @@ QString MainWindow::exportReport(const QString& path) {
                   [&](const CaseResult& c) { return hasSpeed(doc, c); }))
     in.plots = {m_scaling, m_roofline};
   if (doc.tuning) in.plots << m_tuning;
-  QString err = writeReportPdf(in, path);
+  QString err = writeReportPdf(in, path, option);
   m_log->append(err.isEmpty() ? "info" : "error",
                 err.isEmpty() ? "Report written to " + path : err);
   return err;
@@ -125,6 +141,7 @@ PlotPage* MainWindow::currentPlotPage() const {
 }
 
 QString MainWindow::exportCurrentPlot(const QString& path) {
+  if (QString err = checkExport(path); !err.isEmpty()) return err;
   PlotPage* page = currentPlotPage();
   if (!page) page = m_progression;
   page->rebuildNow();
@@ -133,6 +150,7 @@ QString MainWindow::exportCurrentPlot(const QString& path) {
 }
 
 QString MainWindow::exportText(const QString& path) {
+  if (QString err = checkExport(path); !err.isEmpty()) return err;
   const bool md = path.endsWith(".md", Qt::CaseInsensitive);
   try {
     const std::string text = md ? toMarkdown(m_model->document()) : toCsv(m_model->document());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plots/plot_helpers.h"
 
+#include <QBuffer>
 #include <QGuiApplication>
 #include <QLocale>
 #include <QPalette>
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "model/output_file.h"
 
 namespace kwb::gui {
 
@@ -252,15 +255,22 @@ void setPlotTitle(QCustomPlot* plot, const QString& title) {
   element->setText(title);
 }
 
+// Both images are drawn in memory and written by core's writer (model/output_file.h).
 QString savePlotPng(QCustomPlot* plot, const QString& path, int width, int height) {
-  if (!plot->savePng(path, width, height, 1.0))
-    return QString("Could not write the image '%1'.").arg(path);
-  return {};
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  if (!buffer.open(QIODevice::WriteOnly) ||
+      !plot->toPixmap(width, height, 1.0).save(&buffer, "PNG"))
+    return QString("Could not write the image '%1': it could not be encoded.").arg(path);
+  return writeOutputFile(path, bytes);
 }
 
 QString savePlotSvg(QCustomPlot* plot, const QString& path, int width, int height) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
   QSvgGenerator svg;
-  svg.setFileName(path);
+  svg.setOutputDevice(&buffer);
   svg.setSize(QSize(width, height));
   svg.setViewBox(QRect(0, 0, width, height));
   svg.setTitle(plot->objectName());
@@ -268,7 +278,7 @@ QString savePlotSvg(QCustomPlot* plot, const QString& path, int width, int heigh
   if (!painter.begin(&svg)) return QString("Could not write the SVG file '%1'.").arg(path);
   plot->toPainter(&painter, width, height);
   painter.end();
-  return {};
+  return writeOutputFile(path, bytes);
 }
 
 }  // namespace kwb::gui

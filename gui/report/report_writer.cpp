@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/report_writer.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QLocale>
-#include <QSaveFile>
 #include <functional>
 
 #include "kwb/shape.h"
 #include "model/case_size.h"
 #include "model/doc_queries.h"
+#include "model/output_file.h"
 #include "model/results_model.h"
 #include "model/run_request.h"
 #include "pages/progression_page.h"
@@ -205,11 +206,13 @@ QPageSize defaultReportPageSize() {
                        : QPageSize::A4);
 }
 
-QString writeReportPdf(const ReportInputs& in, const QString& path) {
+QString writeReportPdf(const ReportInputs& in, const QString& path, const QString& option) {
   const RunDocument& doc = in.model->document();
-  // Written to a temporary file beside `path` and renamed over it only when complete: a full
-  // disk or a file-size limit leaves the previous report as it was.
-  QSaveFile file(path);
+  // Drawn in memory, then written as every output is (kwb/text_file.h): through a temporary
+  // file renamed over `path` only when complete, onto a regular file only, keeping its mode; a
+  // full disk or a file-size limit leaves the previous report as it was.
+  QByteArray bytes;
+  QBuffer file(&bytes);
   if (!file.open(QIODevice::WriteOnly))
     return QString("Could not write the report '%1': %2.").arg(path, file.errorString());
   QPdfWriter writer(&file);
@@ -240,11 +243,12 @@ QString writeReportPdf(const ReportInputs& in, const QString& path) {
   if (const auto& b = in.model->baseline())
     drawBaselineTable(rp, doc, *b, QFileInfo(in.model->baselineSource()).fileName());
   rp.painter().end();
-  if (file.size() == 0 || !file.commit())
-    return QString("Could not write the report '%1': %2; any previous file there is unchanged.")
-        .arg(path,
-             file.errorString().isEmpty() ? QString("nothing was written") : file.errorString());
-  return {};
+  if (bytes.isEmpty())
+    return QString(
+               "Could not write the report '%1': nothing was drawn; any previous file there "
+               "is unchanged.")
+        .arg(path);
+  return writeOutputFile(path, bytes, option);
 }
 
 }  // namespace kwb::gui

@@ -30,7 +30,8 @@ struct ReportInputs {
   std::function<void(QCustomPlot*, QPaintDevice*)> afterPlot;  // tests measure each plot
 };
 
-// Returns an empty string, or a sentence naming the file and the problem.
-QString writeReportPdf(const ReportInputs& in, const QString& path);
+// Returns an empty string, or a sentence naming the file (and `option`, "--report", when given)
+// and the problem.
+QString writeReportPdf(const ReportInputs& in, const QString& path, const QString& option = {});
 
 }  // namespace kwb::gui

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs the built `kwb` with an argument list (no shell) and captures both streams.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -22,8 +24,10 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// `fileSizeLimit`: RLIMIT_FSIZE of the child (ulimit -f), with SIGXFSZ as a shell leaves it.
 inline ProcessResult runKwb(const std::vector<std::string>& args,
-                            const std::string& stdinPath = "/dev/null") {
+                            const std::string& stdinPath = "/dev/null",
+                            rlim_t fileSizeLimit = RLIM_INFINITY) {
   static int counter = 0;
   const std::string base =
       "/tmp/kwb_cli_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
@@ -39,6 +43,11 @@ inline ProcessResult runKwb(const std::vector<std::string>& args,
     if (!std::freopen(stdinPath.c_str(), "r", stdin) ||
         !std::freopen(outPath.c_str(), "w", stdout) || !std::freopen(errPath.c_str(), "w", stderr))
       ::_exit(127);
+    if (fileSizeLimit != RLIM_INFINITY) {
+      std::signal(SIGXFSZ, SIG_DFL);
+      const rlimit limit{fileSizeLimit, fileSizeLimit};
+      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(127);
+    }
     ::execv(exe.c_str(), argv.data());
     ::_exit(127);
   }

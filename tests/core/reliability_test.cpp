@@ -4,11 +4,15 @@
 // follow the typed rules, inputs are bounded, and writes are atomic, unique and keep the target.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +24,7 @@
 #include "kwb/preset.h"
 #include "kwb/results.h"
 #include "kwb/results_json.h"
+#include "kwb/text_file.h"
 #include "sample_document.h"
 
 namespace fs = std::filesystem;
@@ -355,6 +360,56 @@ TEST(Reliability, WriteKeepsTheTargetsModeAndWritesThroughALink) {
   EXPECT_EQ(fs::status(out).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
   fs::permissions(out, fs::perms::owner_all);
+  fs::remove_all(dir);
+}
+
+// Issue #33: a dangling link was replaced by a file; through a link, a FIFO, socket or device
+// must be refused as it is directly.
+TEST(Reliability, WriteThroughADanglingLinkCreatesTheFileItNamesAndKeepsTheLink) {
+  const fs::path dir = tempDir("dangling");
+  fs::create_directories(dir / "sub");
+  fs::create_symlink("sub/new.md", dir / "link.md");  // relative to the link's folder
+  const std::string bytes = std::string("\x89PNG") + '\0' + "binary\n";  // not text
+  kwb::writeBytesFile(dir / "link.md", bytes.data(), bytes.size());
+  EXPECT_TRUE(fs::is_symlink(dir / "link.md")) << "the link was replaced by a file";
+  EXPECT_EQ(slurp(dir / "sub" / "new.md"), bytes);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "sub"), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
+TEST(Reliability, WriteRefusesNonRegularTargetsThroughALink) {
+  const fs::path dir = tempDir("nonregular-link");
+  std::vector<fs::path> targets{dir / "fifo", dir / "sock", dir / "folder"};
+  ASSERT_EQ(::mkfifo(targets[0].c_str(), 0600), 0);
+  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", targets[1].c_str());
+  ASSERT_EQ(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << targets[1];
+  fs::create_directory(targets[2]);
+  // A character device of this folder's own (/dev/null's numbers), where mknod is allowed.
+  if (::mknod((dir / "null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0)
+    targets.push_back(dir / "null");
+  for (const fs::path& target : targets) {
+    const fs::path link = target.string() + ".link";
+    fs::create_symlink(target, link);
+    for (const fs::path& path : {target, link}) {
+      try {
+        kwb::writeTextFile(path, "text");
+        ADD_FAILURE() << path << " was written";
+      } catch (const kwb::InputError& e) {
+        EXPECT_TRUE(has(e.what(), path.string())) << e.what();
+      }
+    }
+    struct stat st {};
+    ASSERT_EQ(::lstat(target.c_str(), &st), 0);
+    EXPECT_FALSE(S_ISREG(st.st_mode)) << target << " was replaced by a file";
+    EXPECT_TRUE(fs::is_symlink(link));
+  }
+  ::close(s);
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()),
+            std::ptrdiff_t(2 * targets.size()))
+      << "a temporary file was left behind";
   fs::remove_all(dir);
 }
 

@@ -4,7 +4,13 @@
 // file whole.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -134,7 +140,8 @@ TEST(GuiReliability, ALargePresetFillsTheShapeListQuickly) {
 
 namespace {
 
-// kwb-gui headless under a file-size limit, SIGXFSZ ignored so a write fails with EFBIG.
+// kwb-gui headless under a file-size limit (ulimit -f), SIGXFSZ left at its default as a shell
+// leaves it: kwb-gui must ignore it itself so that a write fails with EFBIG instead of killing it.
 struct GuiRun {
   int exitCode;
   QString err;
@@ -145,7 +152,8 @@ GuiRun runGuiLimited(const QStringList& args, rlim_t fileSizeLimit) {
   env.remove("DISPLAY");
   p.setProcessEnvironment(env);
   p.setChildProcessModifier([fileSizeLimit] {
-    std::signal(SIGXFSZ, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_DFL);
+    if (fileSizeLimit == RLIM_INFINITY) return;
     rlimit r{fileSizeLimit, fileSizeLimit};
     ::setrlimit(RLIMIT_FSIZE, &r);
   });
@@ -177,12 +185,14 @@ TEST(GuiReliability, AReportOrScreenshotThatCannotBeWrittenWholeFailsAndKeepsThe
   spit(png, "old screenshot");
   GuiRun r = runGuiLimited({"--open", test::sampleRun(), "--report", pdf}, 20000);
   EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
-  EXPECT_TRUE(r.err.contains(pdf)) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("'" + pdf + "' (--report)")) << r.err.toStdString();
   EXPECT_EQ(slurp(pdf), QByteArray("old report"));
   r = runGuiLimited({"--open", test::sampleRun(), "--screenshot", png}, 20000);
   EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("'" + png + "' (--screenshot)")) << r.err.toStdString();
   EXPECT_EQ(slurp(png), QByteArray("old screenshot"));
-  EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files).size(), 2) << "a temporary file was left";
+  EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2)
+      << "a temporary file was left";
   // With room to write, both succeed and replace the old files.
   r = runGuiLimited({"--open", test::sampleRun(), "--report", pdf, "--screenshot", png},
                     RLIM_INFINITY);
@@ -199,4 +209,120 @@ TEST(GuiReliability, AnUnknownScreenshotTypeIsNamed) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(r.err.contains(".xyz")) << r.err.toStdString();
   EXPECT_TRUE(r.err.contains(".png")) << r.err.toStdString();
+}
+
+namespace {
+
+// A file of the kind `kind` at `path`: "fifo", "socket" or "device" (a character device of the
+// test's own folder, where mknod is allowed). False when it cannot be made here.
+bool makeSpecial(const QString& kind, const QString& path, std::vector<int>& sockets) {
+  const QByteArray p = QFile::encodeName(path);
+  if (kind == "fifo") return ::mkfifo(p.constData(), 0600) == 0;
+  if (kind == "device") return ::mknod(p.constData(), S_IFCHR | 0666, makedev(1, 3)) == 0;
+  const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", p.constData());
+  sockets.push_back(s);
+  return ::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+}
+
+bool isRegular(const QString& path) {
+  struct stat st {};
+  return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+mode_t modeOf(const QString& path) {
+  struct stat st {};
+  ::stat(QFile::encodeName(path).constData(), &st);
+  return st.st_mode & 07777;
+}
+
+// Exit 2 naming the path and the option, and stderr saying `why`.
+void expectRefused(const QStringList& args, const QString& option, const QString& path,
+                   const QString& why) {
+  const GuiRun r = runGuiLimited(args, RLIM_INFINITY);
+  EXPECT_EQ(r.exitCode, 2) << args.join(' ').toStdString() << ": " << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("'" + path + "' (" + option + ")")) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains(why)) << r.err.toStdString();
+}
+
+}  // namespace
+
+// Issue #33: --report and --screenshot replaced a device, FIFO or socket (directly or through a
+// link) with a file and exited 0.
+TEST(GuiReliability, ReportAndScreenshotRefuseDevicesFifosAndSocketsEvenThroughALink) {
+  QTemporaryDir dir;
+  std::vector<int> sockets;
+  for (const QString kind : {"fifo", "socket", "device"})
+    for (const QString ext : {".pdf", ".png"}) {
+      const QString target = dir.filePath(kind + ext), link = dir.filePath(kind + "-link" + ext);
+      if (!makeSpecial(kind, target, sockets)) {
+        ASSERT_EQ(kind.toStdString(), "device") << "cannot make a " << kind.toStdString();
+        continue;  // mknod not allowed here
+      }
+      ASSERT_TRUE(QFile::link(target, link));
+      const QString option = ext == ".pdf" ? "--report" : "--screenshot";
+      for (const QString& path : {target, link})
+        expectRefused({"--open", test::sampleRun(), option, path}, option, path,
+                      "not a regular file");
+      EXPECT_FALSE(isRegular(target)) << target.toStdString() << " was replaced";
+      EXPECT_TRUE(QFileInfo(link).isSymLink());
+    }
+  for (int s : sockets) ::close(s);
+}
+
+// Issue #33: the GUI wrote over its own inputs, and over its other output through a link.
+TEST(GuiReliability, AnInputOrTheOtherOutputIsNeverReplaced) {
+  QTemporaryDir dir;
+  const QByteArray run = slurp(test::sampleRun());
+  const QString png = dir.filePath("x.png"), pdf = dir.filePath("b.pdf");
+  spit(png, run);
+  spit(pdf, run);
+  expectRefused({"--open", png, "--screenshot", png}, "--screenshot", png,
+                "it is the input file (--open");
+  expectRefused({"--open", test::sampleRun(), "--baseline", pdf, "--report", pdf}, "--report", pdf,
+                "it is the input file (--baseline");
+  const QString soft = dir.filePath("soft.pdf"), hard = dir.filePath("hard.png");
+  ASSERT_TRUE(QFile::link(png, soft));
+  ASSERT_EQ(::link(QFile::encodeName(png).constData(), QFile::encodeName(hard).constData()), 0);
+  expectRefused({"--open", png, "--report", soft}, "--report", soft, "it is the input file");
+  expectRefused({"--open", png, "--screenshot", hard}, "--screenshot", hard,
+                "it is the input file");
+  EXPECT_EQ(slurp(png), run);
+  EXPECT_EQ(slurp(pdf), run);
+  // s.png is a link to s.pdf, which is not written yet: one of the two would be lost.
+  const QString spdf = dir.filePath("s.pdf"), spng = dir.filePath("s.png");
+  ASSERT_TRUE(QFile::link("s.pdf", spng));
+  const GuiRun r = runGuiLimited(
+      {"--open", test::sampleRun(), "--report", spdf, "--screenshot", spng}, RLIM_INFINITY);
+  EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("name the same file")) << r.err.toStdString();
+  EXPECT_FALSE(QFile::exists(spdf));
+}
+
+// Issue #33: a 444 screenshot became 644, and a dangling link was replaced by a file.
+TEST(GuiReliability, AReadOnlyTargetStaysReadOnlyAndADanglingLinkStaysALink) {
+  QTemporaryDir dir;
+  const QString png = dir.filePath("s.png");
+  spit(png, "old screenshot");
+  ASSERT_EQ(::chmod(QFile::encodeName(png).constData(), 0444), 0);
+  GuiRun r = runGuiLimited({"--open", test::sampleRun(), "--screenshot", png}, RLIM_INFINITY);
+  if (::geteuid() == 0) {  // root may write it: it keeps its mode
+    EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+    EXPECT_TRUE(slurp(png).startsWith("\x89PNG"));
+  } else {
+    EXPECT_EQ(r.exitCode, 2) << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains("not writable")) << r.err.toStdString();
+    EXPECT_EQ(slurp(png), QByteArray("old screenshot"));
+  }
+  EXPECT_EQ(modeOf(png), mode_t(0444));
+
+  ASSERT_TRUE(QDir(dir.path()).mkdir("sub"));
+  const QString link = dir.filePath("link.pdf");
+  ASSERT_TRUE(QFile::link("sub/new.pdf", link));  // dangling, relative to its folder
+  r = runGuiLimited({"--open", test::sampleRun(), "--report", link}, RLIM_INFINITY);
+  EXPECT_EQ(r.exitCode, 0) << r.err.toStdString();
+  EXPECT_TRUE(QFileInfo(link).isSymLink()) << "the link was replaced by a file";
+  EXPECT_TRUE(slurp(dir.filePath("sub/new.pdf")).startsWith("%PDF"));
 }

@@ -1,52 +1,49 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/output_files.h"
 
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 
 #include "kwb/error.h"
 #include "kwb/text_file.h"
+#include "output_target.h"
 
 namespace kwb {
 
-void checkWritable(const std::string& path) {
-  if (path.empty() || path == "-") return;
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  std::error_code ec;
-  if (fs::is_directory(p, ec)) throw InputError("cannot write '" + path + "': it is a directory");
-  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
-    throw InputError("cannot write '" + path +
-                     "': not a regular file (a device, FIFO or socket is never replaced)");
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_directory(dir, ec))
-    throw InputError("cannot write '" + path + "': folder '" + dir.string() + "' does not exist");
-  if (::access(dir.c_str(), W_OK) != 0)
-    throw InputError("cannot write '" + path + "': folder '" + dir.string() + "' is not writable");
-  if (fs::exists(p, ec) && ::access(p.c_str(), W_OK) != 0)
-    throw InputError("cannot write '" + path + "': the file is not writable");
-}
+namespace {
 
-void checkDistinct(const std::vector<std::pair<std::string, std::string>>& files) {
-  namespace fs = std::filesystem;
-  auto same = [](const std::string& a, const std::string& b) {
-    std::error_code ec;
-    if (fs::equivalent(a, b, ec)) return true;
-    const fs::path ca = fs::weakly_canonical(a, ec), cb = fs::weakly_canonical(b, ec);
-    return ca == cb;
-  };
-  for (std::size_t i = 0; i < files.size(); ++i)
-    for (std::size_t k = i + 1; k < files.size(); ++k) {
-      const auto& [optA, a] = files[i];
-      const auto& [optB, b] = files[k];
-      if (a.empty() || b.empty() || a == "-" || b == "-") continue;
-      if (same(a, b))
-        throw InputError(optA == "input"
-                             ? "cannot write '" + b + "' (" + optB + "): it is the input file"
-                             : optA + " and " + optB + " name the same file '" + b +
-                                   "'; give each output its own file");
+bool given(const std::string& path) { return !path.empty() && path != "-"; }
+
+std::string quoted(const NamedPath& p) { return p.option + " '" + p.path + "'"; }
+
+}  // namespace
+
+void checkOutputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  std::vector<std::pair<const NamedPath*, detail::OutputTarget>> checked;
+  for (const NamedPath& out : outputs) {
+    if (!given(out.path)) continue;
+    detail::OutputTarget t = detail::checkedOutputTarget(out.path, out.option);
+    // An input is the same file when its device and inode are the output's (a link, a hard
+    // link, another spelling of the path); an output not written yet is no input.
+    for (const NamedPath& in : inputs) {
+      struct stat st {};
+      if (!given(in.path) || !t.exists || ::stat(in.path.c_str(), &st) != 0) continue;
+      if (st.st_dev == t.st.st_dev && st.st_ino == t.st.st_ino)
+        throw InputError(detail::cannotWrite(out.path, out.option) + "it is the input file (" +
+                         quoted(in) + ")");
     }
+    // Two outputs: one existing file, or one path once links are followed.
+    for (const auto& [other, o] : checked) {
+      const bool same = t.exists && o.exists
+                            ? t.st.st_dev == o.st.st_dev && t.st.st_ino == o.st.st_ino
+                            : t.real == o.real;
+      if (same)
+        throw InputError(quoted(*other) + " and " + quoted(out) +
+                         " name the same file; give each output its own file");
+    }
+    checked.emplace_back(&out, std::move(t));
+  }
 }
 
 void writeOutputs(const std::vector<Output>& outputs) {
@@ -54,7 +51,7 @@ void writeOutputs(const std::vector<Output>& outputs) {
   for (const auto& o : outputs) {
     if (o.path.empty()) continue;
     try {
-      writeTextFile(o.path, o.text());
+      writeTextFile(o.path, o.text(), o.option);
     } catch (const InputError& e) {
       std::string done;
       for (const auto& w : written) done += (done.empty() ? "" : ", ") + ("'" + w + "'");

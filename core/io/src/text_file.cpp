@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "kwb/error.h"
+#include "output_target.h"
 
 namespace kwb {
 
@@ -74,27 +75,16 @@ mode_t currentUmask() {
 }
 }  // namespace
 
-void writeTextFile(const std::filesystem::path& path, std::string_view text) {
+void writeBytesFile(const std::filesystem::path& path, const char* data, std::size_t size,
+                    const std::string& option) {
   namespace fs = std::filesystem;
-  const std::string name = std::string(1, '\'') + path.string() + '\'';
-  auto fail = [&](const std::string& why) {
-    return InputError("cannot write " + name + ": " + why);
-  };
-  // Where the text goes: a symbolic link is written through, so the link stays.
-  fs::path target = path;
-  std::error_code ec;
-  if (fs::is_symlink(path, ec)) {
-    target = fs::weakly_canonical(path, ec);
-    if (ec) throw fail("cannot follow the link: " + ec.message());
-  }
-  struct stat st {};
-  const bool exists = ::stat(target.c_str(), &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) throw fail("it is a folder");
-  if (exists && !S_ISREG(st.st_mode))
-    throw fail("not a regular file (a device, FIFO or socket is never replaced)");
-  if (exists && ::access(target.c_str(), W_OK) != 0) throw fail("the file is not writable");
+  // Where the bytes go: links followed (a link stays a link), and only onto a regular file.
+  const detail::OutputTarget t = detail::checkedOutputTarget(path, option);
+  const std::string prefix = detail::cannotWrite(path.string(), option);
+  auto fail = [&](const std::string& why) { return InputError(prefix + why); };
   // A temporary file of a unique name beside the target (O_EXCL: never an existing file or a
-  // link), renamed over it once complete: readers see the old text or the new, never a part.
+  // link), renamed over it once complete: readers see the old bytes or the new, never a part.
+  const fs::path& target = t.file;
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string tmp = (dir / target.filename()).string();
   tmp.insert(tmp.size() - target.filename().string().size(), 1, '.');
@@ -111,17 +101,19 @@ void writeTextFile(const std::filesystem::path& path, std::string_view text) {
   // The new file keeps the old one's mode (and owner, where allowed); a new one gets the
   // usual 0666 less the umask instead of mkstemp's 0600.
   mode_t mode = 0;
-  if (exists) {
-    mode = st.st_mode & 07777;
-    if (::fchown(fd, st.st_uid, st.st_gid) != 0) {
+  if (t.exists) {
+    mode = t.st.st_mode & 07777;
+    if (::fchown(fd, t.st.st_uid, t.st.st_gid) != 0) {
       // Not the owner: the file becomes ours, as any rewrite by this user would.
     }
   } else {
     mode = 0666 & ~currentUmask();
   }
   if (::fchmod(fd, mode) != 0) throw abandon(std::generic_category().message(errno));
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+  // A file-size limit fails a write with EFBIG (kwb and kwb-gui ignore SIGXFSZ), a full disk
+  // with ENOSPC: either abandons the temporary file.
+  for (std::size_t done = 0; done < size;) {
+    const ssize_t n = ::write(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw abandon("writing failed (" + std::generic_category().message(n < 0 ? errno : ENOSPC) +
@@ -139,6 +131,11 @@ void writeTextFile(const std::filesystem::path& path, std::string_view text) {
     ::unlink(tmp.c_str());
     throw fail(std::generic_category().message(err));
   }
+}
+
+void writeTextFile(const std::filesystem::path& path, std::string_view text,
+                   const std::string& option) {
+  writeBytesFile(path, text.data(), text.size(), option);
 }
 
 }  // namespace kwb

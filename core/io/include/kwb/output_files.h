@@ -9,18 +9,27 @@
 
 namespace kwb {
 
-// Fails early (InputError naming the path) when an output file could not be written, so a
-// long run never ends in losing its results. Empty paths and "-" (stdout) pass.
-void checkWritable(const std::string& path);
+// A file a command names: the option that names it ("--csv"; for an argument, what it is: "the
+// results document") and its path. Empty paths and "-" (stdout) are none.
+struct NamedPath {
+  std::string option;
+  std::string path;
+};
 
-// Fails early when two of the named files are the same file, or an output is the input:
-// `files` pairs an option ("--csv", or "input") with its path; empty paths and "-" are skipped.
-void checkDistinct(const std::vector<std::pair<std::string, std::string>>& files);
+// Checks a command's outputs before its work starts, so a long run never ends in losing its
+// results or destroying what it read: each output must be writable as writeBytesFile writes it
+// (kwb/text_file.h: a regular file or none, through links, in a writable folder), and must be
+// neither one of the command's inputs nor another of its outputs, after links and hard links
+// are followed. Inputs that do not exist are no file to protect. Throws InputError naming the
+// option and the path.
+void checkOutputs(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
 
-// One file to write: its path (empty: not asked for) and what produces its text.
+// One file to write: its path (empty: not asked for), what produces its text, and the option
+// that names it in messages ("--csv"; may be empty).
 struct Output {
   std::string path;
   std::function<std::string()> text;
+  std::string option;
 };
 // Writes each output whose path is not empty, in order. When one fails, the InputError says
 // which of the others were already written, so nothing is silently lost.
