@@ -34,9 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     kwb::fuzz::require(!referenceOk, "a syntax error is one for nlohmann too");
   } catch (const kwb::InputError& e) {
     const std::string_view why = e.what();
-    kwb::fuzz::require(
-        why.find("levels deep") != why.npos || why.find("appears twice") != why.npos,
-        "kwb refuses only deep nesting and duplicate keys");
+    kwb::fuzz::require(why.find("levels deep") != why.npos || why.find("appears twice") != why.npos,
+                       "kwb refuses only deep nesting and duplicate keys");
   }
   return 0;
 }
