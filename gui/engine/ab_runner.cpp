@@ -2,7 +2,6 @@
 #include "engine/ab_runner.h"
 
 #include <QFile>
-#include <ranges>
 
 #include "engine/run_controller.h"
 
@@ -13,8 +12,8 @@ namespace {
 // device: ..."), else its last line.
 QString engineMessage(const QString& stderrText) {
   const QStringList lines = stderrText.split('\n', Qt::SkipEmptyParts);
-  for (const QString& line : std::ranges::reverse_view(lines))
-    if (line.startsWith("kwb: ")) return line.trimmed();
+  for (qsizetype i = lines.size(); i-- > 0;)  // the last first (clang-14 has no ranges of QList)
+    if (lines[i].startsWith("kwb: ")) return lines[i].trimmed();
   return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
