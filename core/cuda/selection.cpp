@@ -93,15 +93,8 @@ ResolvedSelection resolveSelection(const Selection& sel, const KernelRegistry& r
 }
 
 std::vector<CaseSize> ResolvedSelection::sizes() const {
-  std::vector<CaseSize> out;
-  if (!family->oneDimensional) {
-    for (const Shape& s : shapes) out.push_back(gemmSize(s));
-    return out;
-  }
-  for (const std::int64_t n : counts)
-    for (const ElementType t : types)
-      out.push_back(vectorSize(family->id, n, std::string(toString(t))));
-  return out;
+  if (family->oneDimensional) return vectorSizes(family->id, counts, types);
+  return {shapes.begin(), shapes.end()};  // each a size of the gemm family
 }
 
 std::vector<PlanCase> orderedPlan(const ResolvedSelection& sel) {

@@ -31,11 +31,7 @@ std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kern
 std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
                                       const Family& family, const std::vector<std::int64_t>& counts,
                                       const std::vector<ElementType>& types) {
-  std::vector<CaseSize> sizes;
-  for (const std::int64_t n : counts)
-    for (const ElementType t : types)
-      sizes.push_back(vectorSize(family.id, n, std::string(toString(t))));
-  return orderPlan(kernels, sizes);
+  return orderPlan(kernels, vectorSizes(family.id, counts, types));
 }
 
 PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,

@@ -19,23 +19,14 @@ Work reduceWork(const CaseResult& c) {
 
 class SumReference : public cuda::VectorReference {
  public:
-  explicit SumReference(ElementType t) : m_type(t) {}
+  explicit SumReference(ElementType t) : m_sum(t) {}
   void feed(const std::uint32_t* in, std::int64_t n, std::vector<double>&) override {
-    for (std::int64_t i = 0; i < n; ++i) {
-      if (m_type == ElementType::kInt32)
-        m_int += std::int32_t(in[i]);
-      else
-        m_float += cuda::vectorValue(in[i], m_type);
-    }
+    for (std::int64_t i = 0; i < n; ++i) m_sum.add(in[i]);
   }
-  void finish(std::vector<double>& expected) override {
-    expected.push_back(m_type == ElementType::kInt32 ? cuda::vectorWrap(m_int) : m_float);
-  }
+  void finish(std::vector<double>& expected) override { expected.push_back(m_sum.value()); }
 
  private:
-  ElementType m_type;
-  double m_float = 0;
-  std::int64_t m_int = 0;
+  cuda::VectorSum m_sum;
 };
 
 class ReduceFamily : public cuda::VectorFamily {

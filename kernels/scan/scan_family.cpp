@@ -17,23 +17,16 @@ Work scanWork(const CaseResult& c) {
 
 class PrefixSumReference : public cuda::VectorReference {
  public:
-  explicit PrefixSumReference(ElementType t) : m_type(t) {}
+  explicit PrefixSumReference(ElementType t) : m_sum(t) {}
   void feed(const std::uint32_t* in, std::int64_t n, std::vector<double>& expected) override {
     for (std::int64_t i = 0; i < n; ++i) {
-      if (m_type == ElementType::kInt32) {
-        m_int += std::int32_t(in[i]);
-        expected.push_back(cuda::vectorWrap(m_int));
-      } else {
-        m_float += cuda::vectorValue(in[i], m_type);
-        expected.push_back(m_float);
-      }
+      m_sum.add(in[i]);
+      expected.push_back(m_sum.value());
     }
   }
 
  private:
-  ElementType m_type;
-  double m_float = 0;
-  std::int64_t m_int = 0;
+  cuda::VectorSum m_sum;
 };
 
 class ScanFamily : public cuda::VectorFamily {

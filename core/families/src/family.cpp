@@ -145,6 +145,17 @@ VectorSize vectorSizeOf(const CaseSize& s) {
   return {s.number("count"), type.empty() ? ElementType::kFloat32 : parseElementType(type)};
 }
 
+std::vector<CaseSize> vectorSizes(const std::string& family,
+                                  const std::vector<std::int64_t>& counts,
+                                  const std::vector<ElementType>& types) {
+  std::vector<CaseSize> out;
+  out.reserve(counts.size() * types.size());
+  for (const std::int64_t n : counts)
+    for (const ElementType t : types)
+      out.push_back(vectorSize(family, n, std::string(toString(t))));
+  return out;
+}
+
 Tolerance vectorTolerance(ElementType type, std::int64_t count, double inputL2Norm) {
   if (type == ElementType::kInt32) return {0.0, 0.0};
   const double u = std::ldexp(1.0, -24);

@@ -59,6 +59,10 @@ struct VectorSize {
 };
 // The count and type axes of a 1-D family's size.
 VectorSize vectorSizeOf(const CaseSize& s);
+// The sizes of a 1-D family's run: every count in every type, counts outermost.
+std::vector<CaseSize> vectorSizes(const std::string& family,
+                                  const std::vector<std::int64_t>& counts,
+                                  const std::vector<ElementType>& types);
 
 // The largest count a 1-D size may name: 2^31 − 1 elements (8 GiB a buffer; launchers may
 // index with 32-bit ints). A larger count is refused with this limit; a count within it that

@@ -35,6 +35,25 @@ double vectorValue(std::uint32_t bits, ElementType type);
 // An int64 result as the int32 a kernel writes (two's-complement wrap), exactly as a double.
 double vectorWrap(std::int64_t v);
 
+// A running sum of elements of one type, as a reference keeps it: FP64 for float, int64 for
+// int32 (value() wraps it to the int32 a kernel writes).
+class VectorSum {
+ public:
+  explicit VectorSum(ElementType type) : m_type(type) {}
+  void add(std::uint32_t bits) {
+    if (m_type == ElementType::kInt32)
+      m_int += std::int32_t(bits);
+    else
+      m_float += vectorValue(bits, m_type);
+  }
+  double value() const { return m_type == ElementType::kInt32 ? vectorWrap(m_int) : m_float; }
+
+ private:
+  ElementType m_type;
+  double m_float = 0;
+  std::int64_t m_int = 0;
+};
+
 // A known-answer test of a family: a test pattern in, every output known in closed form.
 struct VectorKnownAnswer {
   VectorPattern pattern = VectorPattern::kIota;
