@@ -12,20 +12,12 @@
 #include <fstream>
 
 #include "kwb/error.h"
+#include "test_support.h"
 
 namespace {
 
 using kwb::ChildProcess;
 using kwb::InputError;
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 TEST(ChildProcess, LinesGoThereAndComeBack) {
   ChildProcess cat({"cat"});
@@ -59,11 +51,6 @@ TEST(ChildProcess, ALineBeyondTheBoundIsRefused) {
   ChildProcess yes({"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x"});
   const std::string e = errorOf([&] { yes.readLine(10, 1000); });
   EXPECT_NE(e.find("longer than 1000 bytes"), std::string::npos) << e;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 std::string tempPath(const std::string& name) {

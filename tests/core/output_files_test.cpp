@@ -12,33 +12,12 @@
 
 #include "kwb/error.h"
 #include "kwb/format.h"
+#include "test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using kwb::InputError;
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-fs::path tempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("kwb_outputs_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 TEST(WriteOutputs, WritesEachGivenPathInOrderAndSkipsEmptyOnes) {
   const fs::path d = tempDir("order");

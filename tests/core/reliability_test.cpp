@@ -26,24 +26,12 @@
 #include "kwb/results_json.h"
 #include "kwb/text_file.h"
 #include "sample_document.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-fs::path tempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("kwb_reliability_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 void spit(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "kwb/error.h"
+#include "test_support.h"
 
 namespace {
 
@@ -46,15 +47,6 @@ const kwb::KernelRegistry& registry() {
 
 kwb::cuda::ResolvedSelection resolve(const Selection& sel, const fs::path& presets = kPresets) {
   return resolveSelection(sel, registry(), "quick", presets);
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const kwb::InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 std::vector<std::string> ids(const std::vector<const kwb::KernelDescriptor*>& kernels) {

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "kwb/error.h"
+#include "test_support.h"
 
 namespace {
 
@@ -65,15 +66,6 @@ std::vector<TuneOption> twoConfigs(const kwb::KernelDescriptor& base) {
     out.push_back({name, d});
   }
   return out;
-}
-
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const kwb::InputError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 TEST(TunedPlan, EachCaseRunsItsBucketsChoice) {
