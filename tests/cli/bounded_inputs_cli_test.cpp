@@ -21,19 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path tempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("kwb_cli_bounded_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 // kwb with `args`, killed after `limitS` seconds: the exit code, or -1 when it had to be killed.
 int exitWithin(const std::vector<std::string>& args, double limitS) {
   const pid_t pid = ::fork();

@@ -25,14 +25,6 @@ namespace {
 const std::string kExample = KWB_SOURCE_DIR "/resources/examples/sgemm_tiled_user.cu";
 const std::string kPreset = KWB_SOURCE_DIR "/resources/presets/quick.json";
 
-fs::path tempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("kwb_cli_out_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 std::size_t entries(const fs::path& dir) {
   return std::size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }

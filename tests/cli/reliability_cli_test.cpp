@@ -16,19 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path tempDir(const std::string& name) {
-  const fs::path d =
-      fs::temp_directory_path() / ("kwb_cli_rel_" + std::to_string(::getpid()) + "_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 std::string sampleText() { return kwb::toJsonText(makeSampleDocument()); }
 
 // The sample document with its wallSeconds replaced by `number`.

@@ -18,14 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kBombs = KWB_SOURCE_DIR "/tests/data/byok/bombs/";
 
-// A fresh folder under the temporary directory (FIFOs are made here, never in /dev).
-fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("kwb_source_bounds_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 double secondsOf(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
   f();
@@ -35,7 +27,7 @@ double secondsOf(const std::function<void()>& f) {
 }  // namespace
 
 TEST(SourceBounds, AFifoOrADeviceIsRefusedWithoutBlocking) {
-  const fs::path d = scratch("fifo");
+  const fs::path d = tempDir("fifo");
   ASSERT_EQ(::mkfifo((d / "k.cu").c_str(), 0600), 0);
   for (const std::string& src : {(d / "k.cu").string(), std::string("/dev/zero")}) {
     const auto r = runKwb({"compile", "--source", src});
@@ -45,7 +37,7 @@ TEST(SourceBounds, AFifoOrADeviceIsRefusedWithoutBlocking) {
 }
 
 TEST(SourceBounds, AnIncludedFifoIsRefusedNamingTheInclude) {
-  const fs::path d = scratch("include_fifo");
+  const fs::path d = tempDir("include_fifo");
   ASSERT_EQ(::mkfifo((d / "inc.h").c_str(), 0600), 0);
   std::ofstream(d / "k.cu") << "#include \"inc.h\"\n__global__ void k() {}\n";
   const auto r = runKwb({"compile", "--source", (d / "k.cu").string()});
@@ -55,7 +47,7 @@ TEST(SourceBounds, AnIncludedFifoIsRefusedNamingTheInclude) {
 }
 
 TEST(SourceBounds, AnOversizedSourceIsRefusedNamingTheFlagThatRaisesIt) {
-  const fs::path d = scratch("oversized");
+  const fs::path d = tempDir("oversized");
   std::ofstream(d / "big.cu") << std::string(5u << 20, ' ');
   const auto r = runKwb({"compile", "--source", (d / "big.cu").string()});
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
