@@ -9,6 +9,9 @@ how many cases agree within 1% and whether any is beyond 3%. Exit 0 always: it r
 import json
 import sys
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from kwb_cases import size_label  # noqa: E402
+
 
 def medians(path):
     with open(path) as f:
@@ -16,8 +19,7 @@ def medians(path):
     out = {}
     for c in doc["cases"]:
         if c.get("samplesMs"):
-            s = c["shape"]
-            out[(c["kernel"], f'{s["m"]}x{s["n"]}x{s["k"]}')] = (
+            out[(c["kernel"], size_label(c))] = (
                 c["summary"]["median"] * 1e3, c.get("warmupSmClockMhz", 0),
                 c["summary"].get("cv", 0))
     return doc["settings"].get("timer", "host-events"), out

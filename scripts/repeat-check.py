@@ -26,20 +26,8 @@ import re
 import subprocess
 import sys
 
-
-def case_key(c):
-    """(kernel, problem, size...): GEMM by m, n, k; the 1-D families by count and element type."""
-    problem = c.get("problem", "gemm")  # schemas before 4 are GEMM only
-    if problem == "gemm":
-        s = c.get("shape") or {}
-        return (c["kernel"], problem, s.get("m"), s.get("n"), s.get("k"))
-    return (c["kernel"], problem, c.get("count"), c.get("elementType"))
-
-
-def label(key):
-    if key[1] == "gemm":
-        return f"{key[0]} {key[2]}x{key[3]}x{key[4]}"
-    return f"{key[0]} {key[1]} {key[2]} {key[3]}"
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from kwb_cases import case_key, label  # noqa: E402
 
 
 def own_reference_pct(c):
