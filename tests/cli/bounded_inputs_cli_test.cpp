@@ -79,6 +79,23 @@ TEST(CliBoundedInputs, DeepNestingExitsTwoNamingTheFileAndTheDepth) {
   fs::remove_all(dir);
 }
 
+// The file, 63 MiB of '[', refused under 200 MB. Every kwb once started at about 250 MB
+// (cuBLAS and NVRTC linked; they now load on first use) before it read a byte of the file.
+TEST(CliBoundedInputs, A63MiBNestingFileIsRefusedUnder200MB) {
+  const fs::path dir = tempDir("deep63");
+  const std::string deep = (dir / "deep.json").string();
+  spit(deep, std::string(63u << 20, '['));
+  const auto r = runKwb({"export", deep, "--csv", (dir / "o.csv").string()});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << r.err;
+  EXPECT_TRUE(contains(r.err, "nested more than 64 levels deep")) << r.err;
+  EXPECT_GT(r.peakKb, 0);
+  EXPECT_LT(r.peakKb, 200 * 1000) << "peak resident memory " << r.peakKb << " KiB";
+  const auto version = runKwb({"--version"});
+  EXPECT_EQ(version.exitCode, 0);
+  EXPECT_LT(version.peakKb, 64 * 1024) << "kwb --version peaked at " << version.peakKb << " KiB";
+  fs::remove_all(dir);
+}
+
 TEST(CliBoundedInputs, ADuplicateKeyExitsTwoNamingTheKey) {
   const fs::path dir = tempDir("dup");
   std::string text = kwb::toJsonText(makeSampleDocument());

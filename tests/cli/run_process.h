@@ -14,6 +14,7 @@
 
 struct ProcessResult {
   int exitCode = -1;
+  long peakKb = 0;  // the child's peak resident memory (ru_maxrss), KiB
   std::string out;
   std::string err;
 };
@@ -53,8 +54,10 @@ inline ProcessResult runKwb(const std::vector<std::string>& args,
     ::_exit(127);
   }
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  rusage usage{};
+  ::wait4(pid, &status, 0, &usage);
   ProcessResult r;
+  r.peakKb = usage.ru_maxrss;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(outPath);
   r.err = slurp(errPath);
