@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "engine/engine_process.h"
+#include "engine/engine_watchdog.h"
 #include "engine/remote_failure.h"
 #include "engine/ssh_command.h"
 #include "kwb/error.h"
@@ -16,6 +17,17 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
   m_killTimer.setSingleShot(true);
   connect(&m_killTimer, &QTimer::timeout, this, [this] { signalEngineGroup(m_process, SIGKILL); });
   connect(&m_process, &QProcess::readyReadStandardOutput, this, &EngineDriver::readStdout);
+  // A local engine that closes its stdout and lives on (a hostile or broken engine) is said
+  // within a second, not when the silence watchdog expires: QProcess reports the pipe's end only
+  // when the process ends, so /proc is asked once a second.
+  connect(&m_stdoutClosedTimer, &QTimer::timeout, this, [this] {
+    if (!isRunning()) {
+      m_stdoutClosedTimer.stop();
+    } else if (processClosedStdout(processId())) {
+      m_stdoutClosedTimer.stop();
+      emit stdoutClosed();
+    }
+  });
   connect(&m_process, &QProcess::readyReadStandardError, this, &EngineDriver::readStderr);
   connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
     if (e != QProcess::FailedToStart) return;
@@ -33,6 +45,7 @@ EngineDriver::EngineDriver(QObject* parent) : QObject(parent) {
   });
   connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
     m_killTimer.stop();
+    m_stdoutClosedTimer.stop();
     if (m_query) {
       const QByteArray out = m_process.readAllStandardOutput();
       const QString err = QString::fromUtf8(m_process.readAllStandardError()).trimmed();
@@ -82,6 +95,7 @@ void EngineDriver::begin(const QString& program, const QStringList& arguments, b
   m_versionMismatch = false;
   const EngineCommand command = engineCommand(m_location, program, arguments);
   m_process.start(command.program, command.arguments, QIODevice::ReadOnly);
+  if (!query && m_location.isLocal()) m_stdoutClosedTimer.start(kStdoutClosedPollMs);
 }
 
 void EngineDriver::stop(int graceMs) {

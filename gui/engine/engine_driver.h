@@ -49,6 +49,8 @@ class EngineDriver : public QObject {
   void failedToStart(const QString& message);
   // The process ended; `crashed` when it died from a signal.
   void exited(int exitCode, bool crashed);
+  // The engine closed its stdout and was still running a moment later: it can say nothing more.
+  void stdoutClosed();
   // A query() ended; `exitCode` is -1 when the program could not be started (`stderrText`
   // then says why).
   void queryFinished(int exitCode, const QByteArray& stdoutBytes, const QString& stderrText);
@@ -65,6 +67,7 @@ class EngineDriver : public QObject {
 
   QProcess m_process;
   QTimer m_killTimer;
+  QTimer m_stdoutClosedTimer;  // polls /proc while a local engine runs
   // An event line longer than this is a protocol error (a real one is a few hundred KiB).
   static constexpr qsizetype kMaxLineBytes = qsizetype(64) << 20;
   static constexpr qsizetype kMaxLogLine = 64 * 1024;  // stderr lines are cut here
@@ -72,6 +75,8 @@ class EngineDriver : public QObject {
   // logged when the engine ends.
   static constexpr qsizetype kMaxLogBytes = qsizetype(4) << 20;
   static constexpr qsizetype kTailLines = 20;
+  // How often a local engine's stdout is checked for having been closed (/proc).
+  static constexpr int kStdoutClosedPollMs = 1000;
   QByteArray m_stdoutBuffer;
   qsizetype m_scanned = 0;    // m_stdoutBuffer holds no newline before this
   QByteArray m_stderrBuffer;  // the current line, at most kMaxLogLine bytes of it

@@ -64,21 +64,30 @@ void EngineWatchdog::doneReceived() { arm(Reason::kAliveAfterDone, graceS()); }
 
 void EngineWatchdog::stop() { m_timer.stop(); }
 
-QString silentProcessCondition(qint64 pid) {
-  if (pid <= 0) return {};
+namespace {
+// The state letter /proc gives process `pid` ('R', 'S', 'T', 'Z', ...); 0 when it cannot be read.
+char processState(qint64 pid) {
   QFile stat(QString("/proc/%1/stat").arg(pid));
-  if (stat.open(QIODevice::ReadOnly)) {
-    // "pid (comm) S ...": the state follows the last ')', as comm may hold one.
-    const QByteArray text = stat.read(4096);
-    const qsizetype close = text.lastIndexOf(')');
-    if (close >= 0 && close + 2 < text.size() && text[close + 2] == 'T')
-      return ", and it was stopped (SIGSTOP)";
-  }
-  if (QFileInfo::exists(QString("/proc/%1").arg(pid)) &&
-      !QFileInfo(QString("/proc/%1/fd/1").arg(pid)).isSymLink() &&
-      QFileInfo(QString("/proc/%1/fd").arg(pid)).isReadable())
-    return ", and it had closed its stdout";
+  if (pid <= 0 || !stat.open(QIODevice::ReadOnly)) return 0;
+  // "pid (comm) S ...": the state follows the last ')', as comm may hold one.
+  const QByteArray text = stat.read(4096);
+  const qsizetype close = text.lastIndexOf(')');
+  return close >= 0 && close + 2 < text.size() ? text[close + 2] : char(0);
+}
+}  // namespace
+
+QString silentProcessCondition(qint64 pid) {
+  if (processState(pid) == 'T') return ", and it was stopped (SIGSTOP)";
+  if (processClosedStdout(pid)) return ", and it had closed its stdout";
   return {};
+}
+
+bool processClosedStdout(qint64 pid) {
+  // An engine that has exited (a zombie not yet reaped) has closed every file; that is no fault.
+  const char state = processState(pid);
+  return state != 0 && state != 'Z' && state != 'X' &&
+         !QFileInfo(QString("/proc/%1/fd/1").arg(pid)).isSymLink() &&
+         QFileInfo(QString("/proc/%1/fd").arg(pid)).isReadable();
 }
 
 QString secondsText(double seconds) { return QString::number(seconds, 'g', 4) + " s"; }

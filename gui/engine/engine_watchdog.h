@@ -58,6 +58,8 @@ class EngineWatchdog : public QObject {
 // What /proc says of a local engine that went silent: ", and it was stopped (SIGSTOP)",
 // ", and it had closed its stdout", or empty.
 QString silentProcessCondition(qint64 pid);
+// True when local process `pid` runs with its stdout (fd 1) closed.
+bool processClosedStdout(qint64 pid);
 // "2 s", "1.5 s", "300 s".
 QString secondsText(double seconds);
 

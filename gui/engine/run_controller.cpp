@@ -101,6 +101,7 @@ void RunController::launchNext() {
                       : m);
   });
   connect(m_driver, &EngineDriver::exited, this, &RunController::onExited);
+  connect(m_driver, &EngineDriver::stdoutClosed, this, &RunController::onStdoutClosed);
   ++m_engineStarts;
   const QStringList args = m_builder(next);
   m_driver->setLocation(m_location);
@@ -136,6 +137,12 @@ void RunController::finishAll() {
            allPassed(doc) ? "Every case passed." : "The run finished; some cases did not pass.");
 }
 
+QString RunController::runningCaseText() const {
+  return m_runningCase ? QString("while running %1 at %2")
+                             .arg(m_runningCase->kernel, sizeName(m_runningCase->size))
+                       : QString("with no case running");
+}
+
 void RunController::onWatchdog(EngineWatchdog::Reason reason, double seconds) {
   if (!m_running || !m_driver || !m_driver->isRunning()) return;
   if (reason == EngineWatchdog::Reason::kAliveAfterDone) {
@@ -148,14 +155,21 @@ void RunController::onWatchdog(EngineWatchdog::Reason reason, double seconds) {
     m_driver->stop();
     return;
   }
-  const QString where = m_runningCase
-                            ? QString("while running %1 at %2")
-                                  .arg(m_runningCase->kernel, sizeName(m_runningCase->size))
-                            : QString("with no case running");
   m_hung =
       QString("The engine sent no event for %1 %2%3, so it was ended")
-          .arg(secondsText(seconds), where,
+          .arg(secondsText(seconds), runningCaseText(),
                m_location.isLocal() ? silentProcessCondition(m_driver->processId()) : QString());
+  emit logLine("error", m_hung + ".");
+  m_queue.clear();
+  m_driver->stop();
+}
+
+void RunController::onStdoutClosed() {
+  // After `done` an engine closes its stdout as it exits; the watchdog's grace covers one that
+  // lingers there.
+  if (!m_running || !m_driver || !m_driver->isRunning() || !m_hung.isEmpty() || m_gotDone) return;
+  m_hung = QString("The engine closed its stdout %1 and lived on, so it was ended")
+               .arg(runningCaseText());
   emit logLine("error", m_hung + ".");
   m_queue.clear();
   m_driver->stop();

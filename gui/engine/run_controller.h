@@ -83,6 +83,9 @@ class RunController : public QObject {
   void restartOrEnd(int exitCode, bool crashed, const QString& how);
   void onProtocolError(const QString& message);
   void onWatchdog(EngineWatchdog::Reason reason, double seconds);
+  void onStdoutClosed();
+  // "while running K at S" / "with no case running"
+  QString runningCaseText() const;
   // The run's end once no engine is left to start: crashed and unreported cases make it not ok.
   void finishAll();
   // Marks the case running as crashed with `why`; returns whether there was one.

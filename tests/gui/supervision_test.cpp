@@ -116,11 +116,14 @@ TEST_F(Supervision, AStoppedEngineIsEndedAndSaidToBeStopped) {
   EXPECT_TRUE(message.contains("stopped (SIGSTOP)")) << message.toStdString();
 }
 
+// Ended at once: with the silence limit at a minute, the run still ends within the 10 s.
 TEST_F(Supervision, AnEngineThatClosesItsStdoutAndLivesOnIsEnded) {
+  qputenv("KWB_GUI_ENGINE_SILENCE_S", "60");
   ASSERT_TRUE(runWith("close-stdout")) << "the run never ended";
   EXPECT_FALSE(finishedOk);
   EXPECT_TRUE(message.contains("while running " + secondCase())) << message.toStdString();
   EXPECT_TRUE(message.contains("closed its stdout")) << message.toStdString();
+  EXPECT_FALSE(message.contains("no event for")) << message.toStdString();
 }
 
 TEST_F(Supervision, AnEngineAliveAfterDoneIsEndedAndTheRunKept) {
