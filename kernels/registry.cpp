@@ -5,7 +5,6 @@
 #include <string>
 
 #include "descriptors.h"
-#include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
 #include "reduce/reduce_family.h"
@@ -30,7 +29,7 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
 // where it belongs in the progression.
 void registerFamilies() {
   static const bool once = [] {
-    registerFamily(cuda::gemmFamily());
+    // GEMM's driver is core's own: the driver catalog starts with it (family_driver.h).
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
     return true;
