@@ -11,6 +11,8 @@
 #include "reduce/reduce_family.h"
 #include "scan/scan_descriptors.h"
 #include "scan/scan_family.h"
+#include "sort/sort_descriptors.h"
+#include "sort/sort_family.h"
 #include "tuning_variants.h"
 
 namespace kwb::kernels {
@@ -33,6 +35,7 @@ void registerFamilies() {
     registerFamily(cuda::gemmFamily());
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
+    cuda::registerFamilyDriver(sort::sortFamilyDriver());
     return true;
   }();
   (void)once;
@@ -67,6 +70,10 @@ const KernelRegistry& registry() {
       scanReduceThenScan(),
       scanDecoupledLookback(),
       cubInclusiveSumRef(),
+      sort::sortBlockMerge(),
+      sort::sortReduceThenScan(),
+      sort::sortOnesweep(),
+      sort::cubRadixSortRef(),
   }));
   return r;
 }

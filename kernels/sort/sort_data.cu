@@ -57,21 +57,14 @@ __device__ std::uint32_t seededFloat(std::uint64_t h) {
 }
 
 __global__ void fillKernel(std::uint32_t* keys, std::uint32_t* values, std::int64_t n, bool isFloat,
-                           KeyPattern pattern, std::uint64_t base) {
+                           std::uint64_t base) {
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    std::uint32_t key;
-    if (pattern == KeyPattern::kReversed) {
-      const std::int64_t r = n - 1 - i;
-      key = isFloat ? __float_as_uint(float(r)) : std::uint32_t(r);
-    } else {
-      const std::uint64_t h = mix(base + std::uint64_t(i) * kGolden);
-      if (isFloat)
-        key = seededFloat(h);
-      else
-        key = (h & 3u) == 0 ? std::uint32_t(h >> 32) % 1024u : std::uint32_t(h >> 32);
-    }
-    keys[i] = key;
+    const std::uint64_t h = mix(base + std::uint64_t(i) * kGolden);
+    if (isFloat)
+      keys[i] = seededFloat(h);
+    else
+      keys[i] = (h & 3u) == 0 ? std::uint32_t(h >> 32) % 1024u : std::uint32_t(h >> 32);
     if (values) values[i] = std::uint32_t(i);
   }
 }
@@ -137,11 +130,15 @@ __global__ void swapKernel(std::uint32_t* keys, std::uint32_t* values, std::int6
 }  // namespace
 
 void fillSortInput(std::uint32_t* keys, std::uint32_t* values, std::int64_t count, KeyType type,
-                   KeyPattern pattern, std::uint64_t base, CUstream_st* stream) {
+                   std::uint64_t base, CUstream_st* stream) {
   if (count <= 0) return;
   fillKernel<<<blocksFor(count), kThreads, 0, stream>>>(keys, values, count, type == KeyType::kF32,
-                                                        pattern, base);
+                                                        base);
   KWB_CHECK_LAUNCH();
+}
+
+std::uint32_t orderedKey(std::uint32_t bits, KeyType type) {
+  return type == KeyType::kF32 ? orderedBits<true>(bits) : orderedBits<false>(bits);
 }
 
 SortCheck checkSort(const SortCheckArgs& a, SortCheck* deviceResult) {

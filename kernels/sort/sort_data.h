@@ -10,15 +10,15 @@
 
 namespace kwb::kernels::sort {
 
-enum class KeyPattern {
-  kSeeded,    // seeded: a quarter drawn from 1024 values (duplicates); f32 adds ±0, ±inf, NaNs
-  kReversed,  // count−1, ..., 1, 0 (as floats for f32): sorts to 0, 1, ..., count−1
-};
-
-// keys[i] from the pattern (seeded from `base`, kwb::seededBase), values[i] = i when values is
-// not null. Enqueued on `stream`.
+// Seeded keys (from `base`, kwb::seededBase): u32 a quarter drawn from 1024 values
+// (duplicates), the rest any value; f32 one in 16 a special value (±0, ±inf, quiet and
+// signalling NaNs of both signs), a quarter duplicates from 64 small values, the rest any
+// finite float. values[i] = i when values is not null. Enqueued on `stream`.
 void fillSortInput(std::uint32_t* keys, std::uint32_t* values, std::int64_t count, KeyType type,
-                   KeyPattern pattern, std::uint64_t base, CUstream_st* stream);
+                   std::uint64_t base, CUstream_st* stream);
+
+// A key's position in CUB's order as an unsigned number (the host's view of the kernels' one).
+std::uint32_t orderedKey(std::uint32_t bits, KeyType type);
 
 // What one check of an output found (all zero for a correct sort of a correct reference).
 struct SortCheck {
