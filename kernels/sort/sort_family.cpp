@@ -341,8 +341,8 @@ KnownAnswer sortKnownAnswer(const KernelDescriptor& k, CUstream_st* stream) {
                                                0x80000000u, 0x00000000u, floatBits(-1.0f),
                                                0x7f800000u, 0xffc00000u, 0x80000000u};
   const std::vector<std::uint32_t> order = {7, 1, 5, 3, 4, 8, 2, 6, 0};
-  std::vector<std::uint32_t> sorted;
-  for (const std::uint32_t i : order) sorted.push_back(specials[i]);
+  std::vector<std::uint32_t> sorted(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = specials[order[i]];
   record("orders f32 NaN, inf, -0 and +0 as CUB does",
          knownSort(l, KeyType::kF32, true, specials, sorted, order, stream));
   return ka;

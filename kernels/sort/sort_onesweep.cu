@@ -25,6 +25,7 @@ namespace kwb::kernels::sort {
 namespace {
 
 constexpr int kThreads = 256, kItems = 16, kTile = kThreads * kItems;
+constexpr int kMinBlocks = 4;  // 64 registers a thread: four tiles in flight per SM
 constexpr int kHistThreads = 256;
 static_assert(kThreads == kRadixDigits, "one digit per thread");
 constexpr std::int64_t kNarrowLimit = std::int64_t{1} << 30;  // 32-bit statuses below this
@@ -118,7 +119,7 @@ __device__ __forceinline__ std::uint32_t lookBack(Status* status, std::int64_t t
 }
 
 template <bool kFloat, bool kPairs, typename Status>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     onesweepKernel(PassBuffers io, std::int64_t n, int shift, const std::uint32_t* binStart,
                    Status* status, std::uint32_t* counter) {
   using Rank = cub::BlockRadixRankMatchEarlyCounts<kThreads, kRadixBits, false>;
