@@ -10,6 +10,8 @@
 #include "reduce/reduce_family.h"
 #include "scan/scan_descriptors.h"
 #include "scan/scan_family.h"
+#include "sort/sort_descriptors.h"
+#include "sort/sort_family.h"
 #include "tuning_variants.h"
 
 namespace kwb::kernels {
@@ -32,6 +34,7 @@ void registerFamilies() {
     // GEMM's driver is core's own: the driver catalog starts with it (family_driver.h).
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
+    cuda::registerFamilyDriver(sort::sortFamilyDriver());
     return true;
   }();
   (void)once;
@@ -66,6 +69,10 @@ const KernelRegistry& registry() {
       scanReduceThenScan(),
       scanDecoupledLookback(),
       cubInclusiveSumRef(),
+      sort::sortBlockMerge(),
+      sort::sortReduceThenScan(),
+      sort::sortOnesweep(),
+      sort::cubRadixSortRef(),
   }));
   return r;
 }
