@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "kwb/shard_failure.h"
@@ -45,8 +46,10 @@ TEST(PartitionByCost, AHugeGroupEndsAloneNotBalancedByCount) {
   std::vector<double> costs(12, 1.0);
   costs[5] = 100.0;
   const auto part = kwb::partitionByCost(costs, 3);
-  for (std::size_t i = 0; i < costs.size(); ++i)
-    if (i != 5) EXPECT_NE(part[i], part[5]) << "group " << i << " shares the huge group's part";
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    if (i == 5) continue;
+    EXPECT_NE(part[i], part[5]) << "group " << i << " shares the huge group's part";
+  }
   // The eleven others split over the other two parts, six and five.
   const int first = part[5] == 0 ? 1 : 0;
   const auto inFirst = std::count(part.begin(), part.end(), first);
@@ -54,7 +57,7 @@ TEST(PartitionByCost, AHugeGroupEndsAloneNotBalancedByCount) {
 }
 
 TEST(PartitionByCost, MorePartsThanGroupsLeavesSomeEmptyAndBadCostsCountZero) {
-  const auto part = kwb::partitionByCost({3.0, NAN, -1.0}, 5);
+  const auto part = kwb::partitionByCost({3.0, std::nan(""), -1.0}, 5);
   EXPECT_EQ(part[0], 0);
   EXPECT_EQ(part[1], 1);
   EXPECT_EQ(part[2], 2);

@@ -66,11 +66,16 @@ std::vector<int> partitionByCost(const std::vector<double>& groupCosts, int coun
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
   std::vector<double> load(std::size_t(count), 0.0);
+  std::vector<int> groups(std::size_t(count), 0);
   std::vector<int> part(groupCosts.size(), 0);
   for (const std::size_t g : order) {
-    const auto least = std::min_element(load.begin(), load.end());  // first of equal loads
-    part[g] = int(least - load.begin());
-    *least += cost(g);
+    // The least cost so far; of equal costs the fewest groups, then the lowest part.
+    std::size_t least = 0;
+    for (std::size_t p = 1; p < load.size(); ++p)
+      if (load[p] < load[least] || (load[p] == load[least] && groups[p] < groups[least])) least = p;
+    part[g] = int(least);
+    load[least] += cost(g);
+    ++groups[least];
   }
   return part;
 }

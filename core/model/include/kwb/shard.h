@@ -60,7 +60,8 @@ struct MergeInfo {
 std::string planHash(std::string_view canonicalText);
 
 // Assigns groups of estimated cost to `count` parts, balanced by cost: the costliest group first,
-// each to the part with the least cost so far (the lowest index on a tie). Deterministic for the
+// each to the part with the least cost so far (on a tie the part with the fewest groups, then the
+// lowest index). Deterministic for the
 // same costs; a group much costlier than the rest ends alone in its part. Returns each group's
 // part, 0-based. Negative or non-finite costs count as 0.
 std::vector<int> partitionByCost(const std::vector<double>& groupCosts, int count);
