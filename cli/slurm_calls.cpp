@@ -31,7 +31,7 @@ std::string slurmCall(const std::vector<std::string>& argv, const SlurmJob& job,
     return e.what();  // not installed: "cannot start 'sbatch': ..."
   }
   ok = r.exitCode == 0;
-  const std::string text = readTextFile(ok ? out : err, "output", 1 << 20);
+  std::string text = readTextFile(ok ? out : err, "output", 1 << 20);
   if (r.timedOut) return "'" + argv[0] + "' did not answer within a minute";
   return text;
 }
@@ -42,7 +42,7 @@ std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job) {
   bool ok = false;
   const std::string text = slurmCall(argv, job, ok);
   // --parsable prints "id" or "id;cluster".
-  const std::string id = firstLine(text).substr(0, firstLine(text).find(';'));
+  std::string id = firstLine(text).substr(0, firstLine(text).find(';'));
   if (!ok || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
     throw InputError("sbatch failed: " + firstLine(text));
   return id;
