@@ -130,6 +130,9 @@ TEST(Merge, ComparesCasesOnlyOnTheSameGpuModel) {
   for (const auto& c : r.cases) {
     EXPECT_EQ(c.device, "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(c.verdict, kwb::Verdict::kFaster);
+    ASSERT_GE(c.newIndex, 0);
+    EXPECT_EQ(merged.deviceModel(merged.cases[std::size_t(c.newIndex)]), c.device);
+    EXPECT_EQ(base.cases[std::size_t(c.baseIndex)].size, c.caseSize);
   }
   ASSERT_EQ(r.otherDevice.size(), 4u);
   EXPECT_NE(r.otherDevice[0].find("on NVIDIA H200"), std::string::npos) << r.otherDevice[0];

@@ -152,6 +152,10 @@ RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
       u.reason = std::string("not timed in the ") + (c.timed() ? "base" : "new") + " run";
       out.cases.push_back(u);
     }
+    if (b) {
+      out.cases.back().baseIndex = int(b - base.cases.data());
+      out.cases.back().newIndex = int(&c - now.cases.data());
+    }
   }
   for (const auto& b : base.cases)
     if (!newCases.find(b, baseCases.model(b)) &&

@@ -23,9 +23,12 @@ struct CompareRule {
 
 struct CaseComparison {
   std::string kernel;
-  CaseSize caseSize;             // the case's family and size
-  std::string size = {};         // sizeLabel: "512x512x512", "2^20 f32"
-  std::string device = {};       // the GPU model both ran on, where documents share models
+  CaseSize caseSize;        // the case's family and size
+  std::string size = {};    // sizeLabel: "512x512x512", "2^20 f32"
+  std::string device = {};  // the GPU model both ran on, where documents share models
+  // The two cases compared: their indices in the base's and the new document's `cases` (-1:
+  // none), so a page can show their figures without matching them again.
+  int baseIndex = -1, newIndex = -1;
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
   double change = 0;         // newMs / baseMs - 1: positive is slower
