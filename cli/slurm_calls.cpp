@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "slurm_calls.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -48,8 +49,8 @@ std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job) {
   return id;
 }
 
-std::map<int, std::string> taskStates(const std::string& arrayJob, const SlurmJob& job,
-                                      std::string& note) {
+std::map<int, std::string> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
+                                      const SlurmJob& job, std::string& note) {
   std::map<int, std::string> states;
   bool ok = false;
   const std::string queue =
@@ -62,6 +63,8 @@ std::map<int, std::string> taskStates(const std::string& arrayJob, const SlurmJo
   } else {
     note = "squeue: " + firstLine(queue);
   }
+  if (std::all_of(shards.begin(), shards.end(), [&](int i) { return states.count(i) > 0; }))
+    return states;  // sacct only for the tasks squeue has forgotten
   const std::string acct =
       slurmCall({"sacct", "-n", "-P", "-X", "-j", arrayJob, "-o", "JobID,State"}, job, ok);
   if (!ok) {

@@ -15,11 +15,11 @@ namespace kwb::cli {
 std::string slurmCall(const std::vector<std::string>& argv, const SlurmJob& job, bool& ok);
 // sbatch --parsable `args`: the job id. Throws InputError with sbatch's message.
 std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job);
-// The array's tasks by shard, as squeue sees them (pending, running) and else as sacct does
-// (completed, failed, cancelled); shards neither knows are absent. `note` says what could not
-// be asked.
-std::map<int, std::string> taskStates(const std::string& arrayJob, const SlurmJob& job,
-                                      std::string& note);
+// The array's tasks (`shards`) by shard, as squeue sees them (also finished ones it still
+// keeps) and, for those it has forgotten, as sacct does; shards neither knows are absent.
+// `note` says what could not be asked.
+std::map<int, std::string> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
+                                      const SlurmJob& job, std::string& note);
 // Submits the array for `shards` (all: the script's own range) and the merge job after it, and
 // records the submission in the manifest. Prints the job ids.
 SlurmSubmission submitShards(SlurmJob& job, const std::vector<int>& shards);

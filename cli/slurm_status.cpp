@@ -40,7 +40,7 @@ std::string fileState(const SlurmJob& job, int i) {
 std::map<int, std::string> latestStates(const SlurmJob& job, std::string& note) {
   std::map<int, std::string> states;
   for (const SlurmSubmission& s : job.submissions) {
-    const auto here = taskStates(s.arrayJob, job, note);
+    const auto here = taskStates(s.arrayJob, s.shards, job, note);
     for (int i : s.shards) {
       const auto it = here.find(i);
       states[i] =

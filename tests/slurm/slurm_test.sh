@@ -132,6 +132,7 @@ grep -q 'shard 1/3: failed: exit 3 (no CUDA device)' "$dir/logs/merge.out" || fa
 status=$("$kwb" slurm status "$dir")
 echo "$status"
 [[ $(grep -c 'failed: exit 3 (no CUDA device)' <<<"$status") -eq 3 ]] || fail "status: $status"
+[[ $(grep -c 'FAILED (job ' <<<"$status") -eq 3 ]] || fail "status lacks Slurm's state: $status"
 
 # 3. Resume: shard 2 now has a document, so only 1 and 3 go again.
 echo '{}' >"$dir/shard-2-of-3.json"
