@@ -137,11 +137,17 @@ void addSlurmCommand(CLI::App& app, int& exitCode) {
   auto where = std::make_shared<std::string>();
   auto* status = slurm->add_subcommand(
       "status", "Each shard's Slurm state and whether its document or failure record exists");
-  status->add_option("job", *where, "The job's --output-dir (or its kwb-slurm.json)")->required();
+  status
+      ->add_option("job", *where,
+                   "The job's --output-dir, its kwb-slurm.json, or its array or merge job id")
+      ->required();
   status->callback([where, &exitCode] { exitCode = slurmStatus(*where); });
   auto* resume = slurm->add_subcommand(
       "resume", "Resubmit only the shards without a document, and a new merge job");
-  resume->add_option("job", *where, "The job's --output-dir (or its kwb-slurm.json)")->required();
+  resume
+      ->add_option("job", *where,
+                   "The job's --output-dir, its kwb-slurm.json, or its array or merge job id")
+      ->required();
   resume->callback([where, &exitCode] { exitCode = slurmResume(*where); });
 }
 

@@ -2,6 +2,8 @@
 #include "slurm_calls.h"
 
 #include <algorithm>
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -19,8 +21,8 @@ std::string firstLine(const std::string& text) { return text.substr(0, text.find
 
 }  // namespace
 
-std::string slurmCall(const std::vector<std::string>& argv, const SlurmJob& job, bool& ok) {
-  const std::filesystem::path logs = job.outputDir / "logs";
+std::string slurmCall(const std::vector<std::string>& argv, const std::filesystem::path& logs,
+                      bool& ok) {
   std::filesystem::create_directories(logs);
   const std::string out = (logs / ".slurm-call.out").string();
   const std::string err = (logs / ".slurm-call.err").string();
@@ -41,7 +43,7 @@ std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job) {
   std::vector<std::string> argv{"sbatch", "--parsable"};
   argv.insert(argv.end(), args.begin(), args.end());
   bool ok = false;
-  const std::string text = slurmCall(argv, job, ok);
+  const std::string text = slurmCall(argv, job.outputDir / "logs", ok);
   // --parsable prints "id" or "id;cluster".
   std::string id = firstLine(text).substr(0, firstLine(text).find(';'));
   if (!ok || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
@@ -54,7 +56,8 @@ std::map<int, std::string> taskStates(const std::string& arrayJob, const std::ve
   std::map<int, std::string> states;
   bool ok = false;
   const std::string queue =
-      slurmCall({"squeue", "-h", "-r", "-t", "all", "-j", arrayJob, "-o", "%K %T"}, job, ok);
+      slurmCall({"squeue", "-h", "-r", "-t", "all", "-j", arrayJob, "-o", "%K %T"},
+                job.outputDir / "logs", ok);
   if (ok) {
     std::istringstream in(queue);
     int task = 0;
@@ -65,8 +68,8 @@ std::map<int, std::string> taskStates(const std::string& arrayJob, const std::ve
   }
   if (std::all_of(shards.begin(), shards.end(), [&](int i) { return states.count(i) > 0; }))
     return states;  // sacct only for the tasks squeue has forgotten
-  const std::string acct =
-      slurmCall({"sacct", "-n", "-P", "-X", "-j", arrayJob, "-o", "JobID,State"}, job, ok);
+  const std::string acct = slurmCall(
+      {"sacct", "-n", "-P", "-X", "-j", arrayJob, "-o", "JobID,State"}, job.outputDir / "logs", ok);
   if (!ok) {
     note += (note.empty() ? "" : "; ") + std::string("sacct: ") + firstLine(acct);
     return states;
@@ -82,6 +85,19 @@ std::map<int, std::string> taskStates(const std::string& arrayJob, const std::ve
     }
   }
   return states;
+}
+
+std::filesystem::path jobFolder(const std::string& jobId) {
+  bool ok = false;
+  const std::filesystem::path logs =
+      std::filesystem::temp_directory_path() / ("kwb-slurm-" + std::to_string(::getpid()));
+  const std::string script =
+      firstLine(slurmCall({"squeue", "-h", "-t", "all", "-j", jobId, "-o", "%o"}, logs, ok));
+  std::filesystem::remove_all(logs);
+  if (!ok || script.empty())
+    throw InputError("Slurm does not know job " + jobId +
+                     " (any more): give the job's --output-dir");
+  return std::filesystem::path(script).parent_path();
 }
 
 SlurmSubmission submitShards(SlurmJob& job, const std::vector<int>& shards) {

@@ -15,8 +15,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// `where`: the job's folder, its manifest, or the id of its array or merge job.
 SlurmJob findJob(const std::string& where) {
-  const fs::path p = fs::is_directory(where) ? fs::path(where) / kSlurmManifest : fs::path(where);
+  const bool id = !where.empty() && where.find_first_not_of("0123456789") == std::string::npos &&
+                  !fs::exists(where);
+  const fs::path dir = id ? jobFolder(where) : fs::path(where);
+  const fs::path p = fs::is_directory(dir) ? dir / kSlurmManifest : dir;
   if (!fs::exists(p))
     throw InputError("'" + where + "' holds no kwb slurm job (" + kSlurmManifest +
                      "): give the --output-dir of kwb slurm submit");

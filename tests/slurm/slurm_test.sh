@@ -169,6 +169,8 @@ array=$(array_id "$out")
 merge=$(merge_id "$out")
 started() { [[ -e $cdir/started-1 && -e $cdir/started-2 ]]; }
 wait_for 30 started || fail "the tasks did not start within 30 s: $(squeue 2>&1)"
+# Status by job id: Slurm knows the running array's script, whose folder holds the manifest.
+st=$("$kwb" slurm status "$array" 2>&1); grep -q "RUNNING (job " <<<"$st" || fail "status by job id: $st"
 scancel "$array"
 wait_for 60 job_done "$merge" || fail "the merge job did not run after scancel"
 for i in 1 2; do
