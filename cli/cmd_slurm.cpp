@@ -79,6 +79,7 @@ int submit(SubmitOpts o) {
   if (o.command != "tune") resolve(o.sel, o.command == "run" ? "quick" : "spec-correctness");
   job.kwb = o.kwb.empty() ? thisKwb() : fs::absolute(o.kwb).string();
   job.outputDir = fs::absolute(o.outputDir).lexically_normal();
+  checkWord("--output-dir", job.outputDir.string());  // it is in the #SBATCH --output lines
   if (fs::exists(job.outputDir / kSlurmManifest))
     throw InputError("--output-dir '" + job.outputDir.string() + "' already holds a job (" +
                      kSlurmManifest + "): kwb slurm resume it, or choose another folder");

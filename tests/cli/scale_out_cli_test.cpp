@@ -179,6 +179,11 @@ TEST(SlurmCli, NoGpuRequestWithZeroAndBadInputIsRefused) {
     EXPECT_EQ(x.exitCode, 2) << b.back() << ": " << x.err;
     EXPECT_FALSE(fs::exists(dir / "b" / "kwb-slurm.json")) << b.back();
   }
+  const auto sp = runKwb({"slurm", "submit", "--shards", "2", "--output-dir",
+                          (dir / "with space").string(), "--dry-run"});
+  EXPECT_EQ(sp.exitCode, 2);
+  EXPECT_TRUE(contains(sp.err, "--output-dir")) << sp.err;
+  EXPECT_FALSE(fs::exists(dir / "with space"));
   const auto s = runKwb({"slurm", "status", (dir / "nothing").string()});
   EXPECT_EQ(s.exitCode, 2);
   EXPECT_TRUE(contains(s.err, "holds no kwb slurm job")) << s.err;
