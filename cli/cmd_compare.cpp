@@ -27,8 +27,12 @@ std::string compareTable(const RunComparison& r) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
                                               "change 95% CI", "base 95% us", "new 95% us",
                                               "verdict"}};
+  // Documents of several GPU models (merged shards) name the model a case was compared on.
+  bool severalModels = false;
+  for (const auto& c : r.cases) severalModels = severalModels || c.device != r.cases[0].device;
   for (const auto& c : r.cases)
-    rows.push_back({c.kernel, c.size, us(c.baseMs), us(c.newMs), fixed(100 * c.change, 1) + "%",
+    rows.push_back({c.kernel, severalModels ? c.size + " on " + c.device : c.size, us(c.baseMs),
+                    us(c.newMs), fixed(100 * c.change, 1) + "%",
                     c.changeCi.high > c.changeCi.low
                         ? signedPercent(c.changeCi.low) + " .. " + signedPercent(c.changeCi.high)
                         : "",
@@ -69,6 +73,7 @@ int compareCommand(const CompareOpts& o) {
       std::cout << "  " << c.kernel << " " << c.size << ": " << c.reason << '\n';
   for (const auto& n : r.onlyInBase) std::cout << "only in base: " << n << '\n';
   for (const auto& n : r.onlyInNew) std::cout << "only in new: " << n << '\n';
+  for (const auto& n : r.otherDevice) std::cout << "not compared: " << n << '\n';
   std::cout << r.count(Verdict::kFaster) << " faster, " << r.count(Verdict::kSlower) << " slower, "
             << r.count(Verdict::kSame) << " same, " << r.count(Verdict::kUncertain)
             << " uncertain\n";

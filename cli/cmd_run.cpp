@@ -44,6 +44,7 @@ struct RunOpts {
   std::string timer;
   bool noCuptiCheck = false;
   std::string json, csv, md;
+  std::string shard;   // --shard I/N: one part of the plan
   std::string tuning;  // a `kwb tune` document: its kernel runs each shape's chosen configuration
   SourceOpts user;     // --source: a user kernel (docs/BRING_YOUR_OWN.md)
 };
@@ -270,12 +271,14 @@ int runCommand(const RunOpts& o) {
   auto plan = cuda::orderedPlan(sel);
   cuda::AppliedTuning tuning;  // outlives the run
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
+  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
 
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
   // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
   DocumentBuilder partial;
-  auto writeDocument = [&](const RunDocument& doc) {
+  auto writeDocument = [&](RunDocument doc) {
+    doc.shard = shard;
     writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"},
                   {o.csv, [&] { return toCsv(doc); }, "--csv"},
                   {o.md, [&] { return toMarkdown(doc); }, "--md"}});
@@ -381,6 +384,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "shape's bucket chose, named in ranKernel (docs/KERNELS.md)")
       ->check(kNotEmpty);
   addSourceOptions(*sub, o->user, false);
+  addShardOption(*sub, o->shard);
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");

@@ -3,6 +3,7 @@
 // kernel as registered ("default") and its compile-time configurations, shape by shape, run by
 // the case loop of `kwb run` (cuda::runPlan): each is verified, the ones that pass are timed,
 // and each shape's bucket takes its fastest (kwb/tune_buckets.h).
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -31,6 +32,7 @@ struct TuneOpts {
   bool cold = false;
   std::string timer;
   double maxTime = 0.3;
+  std::string shard;  // --shard I/N: one part of the sweep, whole shapes
 };
 
 std::string joined(const std::vector<std::string>& xs) {
@@ -108,6 +110,10 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
+  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
+  std::vector<Shape> tuned;  // the shapes of this part (all of them without --shard)
+  for (const cuda::PlanCase& p : plan)
+    if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());
   const auto sink = [&](const StreamEvent& e) {
     if (e.type == EventType::kDevice && e.device)
       std::cout << "tuning " << base.id << " on " << o.shape << o.shapes << ", device "
@@ -124,14 +130,15 @@ int tuneCommand(const TuneOpts& o) {
     }
   };
   RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
+  doc.shard = shard;
 
   TuneGrid grid;
   grid.kernel = base.id;
-  grid.shape = shapes.front();
+  grid.shape = tuned.empty() ? shapes.front() : tuned.front();
   grid.seed = o.seed;
   grid.results = std::move(doc.cases);
   doc.cases.clear();
-  grid.choices = chooseByBucket(grid.results, shapes);
+  if (!tuned.empty()) grid.choices = chooseByBucket(grid.results, tuned);
   for (const TuneChoice& c : grid.choices)
     if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
   std::cout << tuneTable(grid) << "\nchoice by bucket (a shape runs the choice of the tuned shape "
@@ -164,6 +171,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--seed", o->seed, "Seed of the inputs")->check(kSeed);
   sub->add_option("--device", o->device, "Device index")->check(kDeviceIndex);
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
+  addShardOption(*sub, o->shard);
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(finiteRange(1e-6, 86400.0));

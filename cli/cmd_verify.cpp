@@ -45,7 +45,8 @@ std::string verifyTable(const RunDocument& doc) {
   return formatTable(rows);
 }
 
-int verifyCommand(const cuda::Selection& selection, const std::string& json) {
+int verifyCommand(const cuda::Selection& selection, const std::string& json,
+                  const std::string& shardText) {
   checkOutputs({{"--suite", selection.suite}}, {{"--json", json}});
   const cuda::ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
@@ -53,13 +54,15 @@ int verifyCommand(const cuda::Selection& selection, const std::string& json) {
     for (const KernelDescriptor* k : sel.kernels) plan.push_back({k, s, std::nullopt});
   cuda::RunConfig cfg = baseRunConfig(sel.suiteName, selection.seed, selection.device);
   cfg.verifyOnly = true;
+  const std::optional<ShardInfo> shard = applyShard(shardText, plan, cfg);
   const auto sink = [&](const StreamEvent& e) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
       std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
                 << sizeLabel(*e.result) << ": " << toString(e.result->status) << '\n';
   };
-  const RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
+  RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
+  doc.shard = shard;
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
             << doc.knownAnswer.detail << ")\n\n";
   writeOutputs({{json, [&] { return toJsonText(doc); }, "--json"}});
@@ -88,9 +91,11 @@ void addVerifyCommand(CLI::App& app, int& exitCode) {
       "1 otherwise)");
   auto sel = std::make_shared<cuda::Selection>();
   auto json = std::make_shared<std::string>();
+  auto shard = std::make_shared<std::string>();
   addSelectionOptions(*sub, *sel, "spec-correctness");
+  addShardOption(*sub, *shard);
   sub->add_option("--json", *json, "Also write the results document to FILE");
-  sub->callback([sel, json, &exitCode] { exitCode = verifyCommand(*sel, *json); });
+  sub->callback([sel, json, shard, &exitCode] { exitCode = verifyCommand(*sel, *json, *shard); });
 }
 
 }  // namespace kwb::cli

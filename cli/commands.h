@@ -25,6 +25,11 @@ void addCompareCommand(CLI::App& app, int& exitCode);
 void addAbCommand(CLI::App& app, int& exitCode);
 void addProfileCommand(CLI::App& app, int& exitCode);
 void addCompileCommand(CLI::App& app, int& exitCode);
+void addMergeCommand(CLI::App& app, int& exitCode);
+// kwb slurm submit|status|resume (cmd_slurm.cpp, slurm_calls.cpp, slurm_status.cpp).
+void addSlurmCommand(CLI::App& app, int& exitCode);
+// kwb shard-failure (hidden): a shard failure record for kwb merge (cmd_shard_failure.cpp).
+void addShardFailureCommand(CLI::App& app, int& exitCode);
 // kwb nvrtc-child (hidden): one NVRTC compile for a parent kwb (cmd_nvrtc_child.cpp).
 void addNvrtcChildCommand(CLI::App& app, int& exitCode);
 

@@ -32,6 +32,9 @@ int main(int argc, char** argv) {
   kwb::cli::addAbCommand(app, exitCode);
   kwb::cli::addProfileCommand(app, exitCode);
   kwb::cli::addCompileCommand(app, exitCode);
+  kwb::cli::addMergeCommand(app, exitCode);
+  kwb::cli::addShardFailureCommand(app, exitCode);
+  kwb::cli::addSlurmCommand(app, exitCode);
   kwb::cli::addNvrtcChildCommand(app, exitCode);
   // CLI11 says only "a subcommand is required" for a misspelt one; name it instead.
   if (argc > 1 && argv[1][0] != '-') {

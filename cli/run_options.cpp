@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "kwb/cuda/shard_plan.h"
 #include "kwb/preset.h"
 #include "commands.h"
 #include "kwb/timer.h"
@@ -122,6 +123,21 @@ cuda::RunConfig baseRunConfig(const std::string& suite, std::uint64_t seed, int 
   cfg.toolVersion = KWB_VERSION;
   cfg.gitRevision = KWB_GIT_REVISION;
   return cfg;
+}
+
+void addShardOption(CLI::App& sub, std::string& shard) {
+  sub.add_option("--shard", shard,
+                 "Run only the I-th of N parts of the plan, balanced by estimated cost, a size's "
+                 "cases together (1/4 .. 4/4); the document names its part for kwb merge "
+                 "(docs/SCALE_OUT.md)");
+}
+
+std::optional<ShardInfo> applyShard(const std::string& shard, std::vector<cuda::PlanCase>& plan,
+                                    const cuda::RunConfig& cfg) {
+  if (shard.empty()) return std::nullopt;
+  cuda::ShardedPlan part = cuda::selectShard(plan, cfg, parseShard(shard));
+  plan = std::move(part.cases);
+  return std::move(part.info);
 }
 
 }  // namespace kwb::cli

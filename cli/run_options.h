@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "kwb/cuda/runner.h"
 #include "kwb/cuda/selection.h"
+#include "kwb/shard.h"
 
 namespace kwb::cli {
 
@@ -27,6 +29,13 @@ extern const CLI::Validator kNotEmpty;
 extern const CLI::Validator kSeed;
 // A CUDA device index: a whole number from 0, refused in a plain message.
 extern const CLI::Validator kDeviceIndex;
+
+// --shard I/N (run, verify, tune; docs/SCALE_OUT.md): the I-th of N parts of the plan.
+void addShardOption(CLI::App& sub, std::string& shard);
+// Cuts `plan` to its part when `shard` was given (InputError naming a bad value, exit 2) and
+// returns what the part's document records; nothing, leaving the plan whole, when not given.
+std::optional<ShardInfo> applyShard(const std::string& shard, std::vector<cuda::PlanCase>& plan,
+                                    const cuda::RunConfig& cfg);
 
 // A run's configuration as every command starts it: what it records of itself (the suite or
 // label, seed, device, kwb's version and revision); measurement options are the defaults.

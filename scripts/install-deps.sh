@@ -6,6 +6,8 @@
 # clang-tidy runs the CI lint step (scripts/tidy.sh).
 # openssh-client and openssh-server: the GUI drives remote engines through ssh, and the ssh
 # tests start a real sshd on 127.0.0.1 (tests/ssh/; no system service is enabled or used).
+# slurm-wlm and munge: kwb slurm's test starts a one-node Slurm on localhost (tests/slurm/; its
+# own configuration and key in a temporary folder, no system service is enabled or used).
 # The CUDA toolkit (nvcc, cuBLAS, CCCL) is expected under /usr/local/cuda or on PATH.
 set -euo pipefail
 
@@ -17,6 +19,7 @@ packages=(
   fonts-dejavu-core xvfb xauth poppler-utils
   python3
   openssh-client openssh-server
+  slurm-wlm munge
 )
 if [[ "${1:-}" == "--no-gui" ]]; then
   packages=(cmake ninja-build g++ git libgtest-dev nlohmann-json3-dev libcli11-dev python3)

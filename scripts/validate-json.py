@@ -144,19 +144,33 @@ def check_kernels(kernels, cases, w):
         need(kid in ids, w, f"case kernel {kid!r} is not in 'kernels'")
 
 
+def check_devices(j, w):
+    """Schema 7: every device the cases ran on, and each case's index into that list."""
+    devices = j.get("devices")
+    if not need(isinstance(devices, list), w, "schema 7: 'devices' must be a list"):
+        return
+    for i, d in enumerate(devices):
+        need(isinstance(d, dict) and isinstance(d.get("name"), str), f"{w} device {i}",
+             "a device must have a name")
+    for i, c in enumerate(j.get("cases", [])):
+        d = c.get("device")
+        need(d is None or (isinstance(d, int) and 0 <= d < max(len(devices), 1)), f"{w} case {i}",
+             "schema 7: a case's device must be null or an index into 'devices'")
+
+
 def check_results(path, j):
     w = str(path.relative_to(ROOT))
     if not need(isinstance(j, dict), w, "results must be an object"):
         return
-    need(j.get("schemaVersion") in (1, 2, 3, 4, 5, 6), w, "schemaVersion must be 1 to 6")
-    if j.get("schemaVersion") in (5, 6):
+    need(j.get("schemaVersion") in (1, 2, 3, 4, 5, 6, 7), w, "schemaVersion must be 1 to 7")
+    if j.get("schemaVersion") in (5, 6, 7):
         for i, c in enumerate(j.get("cases", [])):
             if c.get("samplesMs"):
                 need(len(c.get("sampleRounds", [])) == len(c["samplesMs"]), f"{w} case {i}",
                      "schema 5: sampleRounds must give each sample's round")
                 need(isinstance(c.get("uncertainty"), dict), f"{w} case {i}",
                      "schema 5: a timed case records its uncertainty")
-    if j.get("schemaVersion") in (2, 3, 4, 5, 6):
+    if j.get("schemaVersion") in (2, 3, 4, 5, 6, 7):
         need(j.get("settings", {}).get("timer") in ("isolated", "back-to-back", "cupti", "host"),
              w, "settings.timer must name the timer")
     for key in ("tool", "timestamp", "host", "settings", "knownAnswer", "cases", "progression"):
@@ -166,7 +180,9 @@ def check_results(path, j):
          "samples must carry the device they were recorded on")
     need(isinstance(j.get("timestamp"), str) and re.match(r"^\d{4}-\d\d-\d\dT", j["timestamp"]),
          w, "timestamp must be ISO 8601")
-    families = check_families(j.get("families"), w) if j.get("schemaVersion") == 6 else None
+    if j.get("schemaVersion") == 7:
+        check_devices(j, w)
+    families = check_families(j.get("families"), w) if j.get("schemaVersion") in (6, 7) else None
     for i, c in enumerate(j.get("cases", [])):
         check_case(c, f"{w} case {i}", families)
     if "kernels" in j:

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <cstdio>
 #include "kwb/cuda/device.h"
 
 #include <cuda_runtime_api.h>
@@ -28,6 +29,20 @@ static int attr(cudaDeviceAttr a, int dev) {
   return v;
 }
 
+namespace {
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi -L writes it.
+std::string uuidText(const cudaUUID_t& u) {
+  std::string s = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    std::snprintf(hex, sizeof hex, "%02x", unsigned(static_cast<unsigned char>(u.bytes[i])));
+    s += hex;
+  }
+  return s;
+}
+}  // namespace
+
 DeviceInfo queryDevice(int index) {
   std::string reason;
   const int n = deviceCount(&reason);
@@ -40,6 +55,11 @@ DeviceInfo queryDevice(int index) {
   DeviceInfo d;
   d.index = index;
   d.name = p.name;
+  d.uuid = uuidText(p.uuid);
+  char pci[32];
+  std::snprintf(pci, sizeof pci, "%04x:%02x:%02x.0", unsigned(p.pciDomainID), unsigned(p.pciBusID),
+                unsigned(p.pciDeviceID));
+  d.pciBusId = pci;
   d.ccMajor = p.major;
   d.ccMinor = p.minor;
   d.smCount = p.multiProcessorCount;

@@ -125,6 +125,9 @@ void to_json(json& j, const DeviceInfo& v) {
        {"peakTf32TensorTflops", v.peakTf32TensorTflops},
        {"peakBandwidthGBs", v.peakBandwidthGBs},
        {"copyBandwidthGBs", v.copyBandwidthGBs}};
+  if (!v.uuid.empty()) j["uuid"] = v.uuid;  // schema 7
+  if (!v.pciBusId.empty()) j["pciBusId"] = v.pciBusId;
+  if (!v.host.empty()) j["host"] = v.host;
 }
 void from_json(const json& j, DeviceInfo& v) {
   get(j, "index", v.index);
@@ -150,6 +153,9 @@ void from_json(const json& j, DeviceInfo& v) {
   get(j, "peakTf32TensorTflops", v.peakTf32TensorTflops);
   get(j, "peakBandwidthGBs", v.peakBandwidthGBs);
   v.copyBandwidthGBs = jsonread::value(j, "copyBandwidthGBs", 0.0);  // schema 4
+  v.uuid = jsonread::value(j, "uuid", std::string());                // schema 7
+  v.pciBusId = jsonread::value(j, "pciBusId", std::string());
+  v.host = jsonread::value(j, "host", std::string());
 }
 
 void to_json(json& j, const CaseResult& v) {
@@ -188,8 +194,9 @@ void to_json(json& j, const CaseResult& v) {
          {"powerWMean", v.clocks.powerWMean},
          {"throttleReasons", v.clocks.throttleReasons}}},
        {"figures", v.figures}};
-  if (v.config) j["config"] = *v.config;  // tuning sweeps only
-  if (!v.sourcePath.empty()) {            // user kernels only: built-in cases keep their schema
+  if (v.config) j["config"] = *v.config;                         // tuning sweeps only
+  j["device"] = v.device >= 0 ? json(v.device) : json(nullptr);  // schema 7
+  if (!v.sourcePath.empty()) {  // user kernels only: built-in cases keep their schema
     j["sourcePath"] = v.sourcePath;
     j["sourceHash"] = v.sourceHash;
   }
@@ -298,6 +305,9 @@ void from_json(const json& j, CaseResult& v) {
   readClocks(j.at("clocks"), v.clocks);
   getOpt(j, "config", v.config);
   readFigures(j, v);
+  v.device = 0;  // before schema 7: the document's one device
+  if (auto d = j.find("device"); d != j.end())
+    v.device = d->is_null() ? -1 : jsonread::toInt<int>(*d, "device");
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -388,6 +398,7 @@ void to_json(json& j, const RunDocument& v) {
        {"timestamp", v.timestamp},
        {"host", v.host},
        {"device", v.device ? json(*v.device) : json(nullptr)},
+       {"devices", v.deviceList()},
        {"settings", v.settings},
        {"kernels", v.kernels},
        {"families", v.families},
@@ -398,6 +409,7 @@ void to_json(json& j, const RunDocument& v) {
        {"tuning", v.tuning ? json(*v.tuning) : json(nullptr)},
        {"launchOverhead", v.launchOverhead ? json(*v.launchOverhead) : json(nullptr)},
        {"wallSeconds", v.wallSeconds}};
+  writeScaleOut(j, v);
 }
 void from_json(const json& j, RunDocument& v) {
   get(j, "schemaVersion", v.schemaVersion);
@@ -423,6 +435,7 @@ void from_json(const json& j, RunDocument& v) {
   if (auto it = j.find("launchOverhead"); it != j.end() && !it->is_null())
     v.launchOverhead = it->get<LaunchOverhead>();
   get(j, "wallSeconds", v.wallSeconds);
+  readScaleOut(j, v);
   listMissingKernels(v);  // documents before the list, or a list missing an id
   listMissingFamilies(v);
   for (CaseResult& c : v.cases)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <set>
 #include <unordered_map>
 
 #include "kwb/family.h"
@@ -13,30 +14,43 @@ namespace {
 
 std::string caseName(const CaseResult& c) { return c.kernel + " " + sizeLabel(c); }
 
-// A document's cases by kernel and size in O(1) (findLike scans them all: comparing two
-// documents of 48k cases that way took 36 s). The first case of a kernel and size wins, as
-// with findLike.
+// A document's cases by GPU model, kernel and size in O(1) (findLike scans them all: comparing
+// two documents of 48k cases that way took 36 s). The first case of a key wins, as with findLike.
+// `byModel` false: by kernel and size alone (two single-GPU runs of different models).
 class CaseIndex {
  public:
-  explicit CaseIndex(const RunDocument& doc) {
+  CaseIndex(const RunDocument& doc, bool byModel) : m_doc(doc), m_byModel(byModel) {
     m_cases.reserve(doc.cases.size());
-    for (const CaseResult& c : doc.cases) m_cases.emplace(key(c), &c);
+    for (const CaseResult& c : doc.cases) {
+      m_cases.emplace(key(c, model(c)), &c);
+      m_anyModel.emplace(key(c, ""), &c);
+    }
   }
-  const CaseResult* find(const CaseResult& like) const {
-    const auto it = m_cases.find(key(like));
-    return it == m_cases.end() ? nullptr : it->second;
+  // The case like `like` (of `likeModel`); a case that ran on no device (a hole of a merge)
+  // matches its kernel and size on any model.
+  const CaseResult* find(const CaseResult& like, const std::string& likeModel) const {
+    const std::string m = m_byModel ? likeModel : "";
+    if (const auto it = m_cases.find(key(like, m)); it != m_cases.end()) return it->second;
+    if (m.empty() && m_byModel) return findAnyModel(like);
+    return nullptr;
   }
+  const CaseResult* findAnyModel(const CaseResult& like) const {
+    const auto it = m_anyModel.find(key(like, ""));
+    return it == m_anyModel.end() ? nullptr : it->second;
+  }
+  std::string model(const CaseResult& c) const { return m_byModel ? m_doc.deviceModel(c) : ""; }
 
  private:
-  // Exactly what makes two cases the same (CaseSize's ==): the kernel, the family and each
-  // axis's name and value, length-prefixed so that no two differ only in where text ends.
-  static std::string key(const CaseResult& c) {
+  // Exactly what makes two cases the same (CaseSize's ==) and the model: length-prefixed so that
+  // no two differ only in where text ends.
+  static std::string key(const CaseResult& c, const std::string& model) {
     std::string k;
     const auto add = [&k](const std::string& part) {
       k += std::to_string(part.size());
       k += ':';
       k += part;
     };
+    add(model);
     add(c.kernel);
     add(c.size.family);
     for (const SizeAxis& a : c.size.axes) {
@@ -47,8 +61,17 @@ class CaseIndex {
     }
     return k;
   }
+  const RunDocument& m_doc;
+  bool m_byModel;
   std::unordered_map<std::string, const CaseResult*> m_cases;
+  std::unordered_map<std::string, const CaseResult*> m_anyModel;
 };
+
+std::set<std::string> modelsOf(const RunDocument& doc) {
+  std::set<std::string> out;
+  for (const DeviceInfo& d : doc.deviceList()) out.insert(d.name);
+  return out;
+}
 
 }  // namespace
 
@@ -91,33 +114,53 @@ CaseComparison compareCase(const CaseResult& base, const CaseResult& now, const 
 RunComparison compareRuns(const RunDocument& base, const RunDocument& now,
                           const CompareRule& rule) {
   RunComparison out;
-  const std::string baseGpu = base.device ? base.device->name : "";
-  const std::string newGpu = now.device ? now.device->name : "";
-  if (baseGpu != newGpu || baseGpu.empty()) {
+  const std::set<std::string> baseModels = modelsOf(base), newModels = modelsOf(now);
+  const bool shared = std::any_of(baseModels.begin(), baseModels.end(),
+                                  [&](const std::string& m) { return newModels.count(m) > 0; });
+  // Documents with a GPU model in common compare each case only on its own model; two runs
+  // that share none are compared whole, marked cross-device.
+  if (!shared) {
+    const auto names = [](const std::set<std::string>& models) {
+      std::string s;
+      for (const std::string& m : models) s += (s.empty() ? "" : " and ") + m;
+      return s.empty() ? std::string("(no device)") : s;
+    };
     out.crossDevice = true;
-    out.deviceNote =
-        "cross-device comparison: base " + (baseGpu.empty() ? "(no device)" : baseGpu) + ", new " +
-        (newGpu.empty() ? "(no device)" : newGpu) + "; a change here may be the GPU, not the code";
+    out.deviceNote = "cross-device comparison: base " + names(baseModels) + ", new " +
+                     names(newModels) + "; a change here may be the GPU, not the code";
   }
-  const CaseIndex baseCases(base), newCases(now);
+  const CaseIndex baseCases(base, shared), newCases(now, shared);
   for (const auto& c : now.cases) {
-    const CaseResult* b = baseCases.find(c);
+    const std::string model = newCases.model(c);
+    const CaseResult* b = baseCases.find(c, model);
     if (!b) {
-      out.onlyInNew.push_back(caseName(c));
+      if (shared && !model.empty() && baseCases.findAnyModel(c))
+        out.otherDevice.push_back(caseName(c) + " on " + model +
+                                  ": the base has it only on another GPU model, not compared");
+      else
+        out.onlyInNew.push_back(caseName(c));
     } else if (c.timed() && b->timed()) {
       out.cases.push_back(compareCase(*b, c, rule));
+      out.cases.back().device = model;
     } else {
       CaseComparison u;
       u.kernel = c.kernel;
       u.caseSize = c.size;
       u.size = sizeLabel(c);
+      u.device = model;
       u.verdict = Verdict::kUncertain;
       u.reason = std::string("not timed in the ") + (c.timed() ? "base" : "new") + " run";
       out.cases.push_back(u);
     }
+    if (b) {
+      out.cases.back().baseIndex = int(b - base.cases.data());
+      out.cases.back().newIndex = int(&c - now.cases.data());
+    }
   }
   for (const auto& b : base.cases)
-    if (!newCases.find(b)) out.onlyInBase.push_back(caseName(b));
+    if (!newCases.find(b, baseCases.model(b)) &&
+        !(shared && !baseCases.model(b).empty() && newCases.findAnyModel(b)))
+      out.onlyInBase.push_back(caseName(b));
   return out;
 }
 

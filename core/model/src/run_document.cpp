@@ -46,6 +46,24 @@ const PairedRatio* CaseResult::pairedWith(std::string_view reference) const {
   return nullptr;
 }
 
+std::vector<DeviceInfo> RunDocument::deviceList() const {
+  if (!devices.empty()) return devices;
+  if (device) return {*device};
+  return {};
+}
+
+const DeviceInfo* RunDocument::deviceOf(const CaseResult& c) const {
+  if (c.device < 0) return nullptr;
+  if (!devices.empty())
+    return std::size_t(c.device) < devices.size() ? &devices[std::size_t(c.device)] : nullptr;
+  return c.device == 0 && device ? &*device : nullptr;
+}
+
+std::string RunDocument::deviceModel(const CaseResult& c) const {
+  const DeviceInfo* d = deviceOf(c);
+  return d ? d->name : std::string();
+}
+
 const CaseResult* RunDocument::find(std::string_view kernel, const CaseSize& size) const {
   for (const auto& c : cases)
     if (c.kernel == kernel && c.size == size) return &c;

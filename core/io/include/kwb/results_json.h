@@ -32,6 +32,12 @@ void from_json(const nlohmann::json& j, LaunchOverhead& v);
 void to_json(nlohmann::json& j, const RunDocument& v);
 void from_json(const nlohmann::json& j, RunDocument& v);
 
+// A document's devices, shard and merge (schema 7; core/io/src/shard_json.cpp): `devices`, a
+// shard's `shard` {index, count, planHash, plan} and a merge's `merged` {count, planHash,
+// shards}. The reader checks every case's device index against the list.
+void writeScaleOut(nlohmann::json& j, const RunDocument& v);
+void readScaleOut(const nlohmann::json& j, RunDocument& v);
+
 // Replaces every NaN and ±Inf in `j` by the strings "NaN", "Infinity", "-Infinity", which the
 // readers take back (nlohmann would write null, losing which it was). Called before writing.
 void encodeNonFinite(nlohmann::json& j);

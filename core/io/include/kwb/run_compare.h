@@ -23,8 +23,12 @@ struct CompareRule {
 
 struct CaseComparison {
   std::string kernel;
-  CaseSize caseSize;             // the case's family and size
-  std::string size = {};         // sizeLabel: "512x512x512", "2^20 f32"
+  CaseSize caseSize;        // the case's family and size
+  std::string size = {};    // sizeLabel: "512x512x512", "2^20 f32"
+  std::string device = {};  // the GPU model both ran on, where documents share models
+  // The two cases compared: their indices in the base's and the new document's `cases` (-1:
+  // none), so a page can show their figures without matching them again.
+  int baseIndex = -1, newIndex = -1;
   double baseMs = 0, newMs = 0;  // medians per launch
   stats::Interval baseCi, newCi;
   double change = 0;         // newMs / baseMs - 1: positive is slower
@@ -36,6 +40,9 @@ struct CaseComparison {
 struct RunComparison {
   std::vector<CaseComparison> cases;               // timed in both, in the new document's order
   std::vector<std::string> onlyInBase, onlyInNew;  // "kernel shape", untimed ones included
+  // Cases matched by kernel and size only on another GPU model: never compared (documents that
+  // share a GPU model compare each case on its own model: merged documents of several GPUs).
+  std::vector<std::string> otherDevice;
   // The two documents were recorded on different GPU models (or one names none): their times
   // are not comparable as a change of the code. Every verdict still stands as computed; the
   // CLI, the Baseline tab and the report say this first.

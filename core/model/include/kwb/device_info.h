@@ -10,6 +10,11 @@ namespace kwb {
 struct DeviceInfo {
   int index = 0;
   std::string name;
+  // Which physical GPU (schema 7): its UUID ("GPU-1a2b..."), its PCI address and the host it is
+  // in. Empty in older documents. A merged document tells two GPUs of one model apart by them.
+  std::string uuid = {};
+  std::string pciBusId = {};
+  std::string host = {};
   int ccMajor = 0;
   int ccMinor = 0;
   int smCount = 0;

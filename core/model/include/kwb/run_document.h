@@ -16,6 +16,7 @@
 #include "kwb/paired.h"
 #include "kwb/replicates.h"
 #include "kwb/shape.h"
+#include "kwb/shard.h"
 #include "kwb/stats.h"
 #include "kwb/timer.h"
 #include "kwb/tune_config.h"
@@ -31,7 +32,9 @@ namespace kwb {
 // version 3 writes a tuning sweep's configurations as cases; version 2 named the timer of every
 // figure; versions 1 to 3 are still read (version 1's timing marked host-inclusive, figures derived
 // from the GEMM fields before version 4).
-inline constexpr int kSchemaVersion = 6;
+// Version 7 names the device of every case (an index into the document's `devices`, so a merged
+// document keeps several) and a shard's part of its plan (`shard`) or a merge's parts (`merged`).
+inline constexpr int kSchemaVersion = 7;
 inline constexpr int kOldestReadableSchema = 1;
 
 enum class CaseStatus { kPass, kFail, kFallback, kInvalid, kError, kCrashed, kSkipped };
@@ -108,6 +111,9 @@ struct CaseResult {
   std::map<std::string, double> figures;
   // The configuration a tuning sweep ran (the kernel id then names it too); absent otherwise.
   std::optional<TuneConfig> config;
+  // The device that ran it: an index into RunDocument::devices (schema 7); -1: none (a case of a
+  // shard that never ran). Documents before schema 7 read as 0, their one device.
+  int device = 0;
 
   bool timed() const { return !samplesMs.empty(); }
   const std::string& problem() const { return size.family; }
@@ -197,7 +203,10 @@ struct RunDocument {
   std::string gitRevision;
   std::string timestamp;  // ISO 8601 UTC
   std::string host;
-  std::optional<DeviceInfo> device;
+  std::optional<DeviceInfo> device;  // the run's device; a merged document's first
+  // Every device the cases ran on (schema 7), device first; empty in a run's document, which
+  // has `device` alone (deviceList()). A merged document of several GPUs lists each once.
+  std::vector<DeviceInfo> devices;
   RunSettings settings;
   // Every kernel the document names (cases, tuning), as the engine that ran it registered it;
   // read from the compatibility table for documents that predate the list.
@@ -212,6 +221,15 @@ struct RunDocument {
   std::optional<TuneGrid> tuning;                // `kwb tune`; absent for runs
   std::optional<LaunchOverhead> launchOverhead;  // absent where nothing was timed
   double wallSeconds = 0.0;
+  std::optional<ShardInfo> shard;   // `--shard I/N`: which part of which plan
+  std::optional<MergeInfo> merged;  // `kwb merge`: the parts joined, missing and failed
+
+  // `devices`, or `device` alone where the list is empty.
+  std::vector<DeviceInfo> deviceList() const;
+  // The device case `c` ran on; null when none (no device, or a hole of a merge).
+  const DeviceInfo* deviceOf(const CaseResult& c) const;
+  // The GPU model `c` ran on ("NVIDIA H100 80GB HBM3"); empty when none.
+  std::string deviceModel(const CaseResult& c) const;
 
   const CaseResult* find(std::string_view kernel, const CaseSize& size) const;
   const CaseResult* find(std::string_view kernel, const Shape& shape) const {

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The estimated cost of a planned case, which balances the shards of a plan (docs/SCALE_OUT.md).
+// Every task of a job array must cut the same plan the same way, whatever GPU it landed on, so
+// the estimate never reads the local device: it is the family's declared work at nominal rates,
+// times the launches the run's settings make.
+#include "kwb/run_document.h"
+
+namespace kwb {
+
+// Nominal rates of a current data-centre GPU; only their ratios matter for balance.
+struct NominalRates {
+  double fp32FlopsPerS = 20e12;     // CUDA-core FP32 (a stage, not the peak)
+  double tensorFlopsPerS = 200e12;  // FP16 / TF32 tensor cores
+  double bytesPerS = 1.5e12;        // device memory
+  double launchS = 5e-6;            // the fixed cost of one launch
+  double caseOverheadS = 0.05;      // inputs, reference and bookkeeping of one case
+};
+
+// Seconds one launch of the case's kernel on its size takes at `rates`: its family's work (FLOPs
+// at the precision's rate, bytes at the memory's; the slower of the two) plus the launch cost.
+// A family without declared work costs one launch.
+double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rates = {});
+// Seconds the whole case takes under `settings`: verification, warm-ups and the samples the
+// stopping rule takes at least (all of its minimum time, at most its maximum unless the minimum
+// count needs more), plus the case overhead. Verify-only runs count the verification alone.
+double estimateCaseSeconds(const CaseResult& planned, const RunSettings& settings,
+                           const NominalRates& rates = {});
+
+}  // namespace kwb

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// --shard I/N's parts of a real plan (kwb/cuda/shard_plan.h) over the build's kernels and their
+// families' declared work: deterministic, every case exactly once, a size's cases together,
+// balanced by estimated cost rather than by count.
+#include "kwb/cuda/shard_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "kwb/shard_cost.h"
+#include "registry.h"
+
+namespace {
+
+using kwb::cuda::PlanCase;
+
+const bool kRegistered = (kwb::kernels::registerFamilies(), true);
+
+std::vector<const kwb::KernelDescriptor*> gemmKernels() {
+  std::vector<const kwb::KernelDescriptor*> out;
+  for (const auto& k : kwb::kernels::registry().all())
+    if (k.problem == "gemm") out.push_back(&k);
+  return out;
+}
+
+std::vector<PlanCase> plan(const std::vector<kwb::Shape>& shapes) {
+  return kwb::cuda::orderPlan(gemmKernels(), shapes);
+}
+
+std::string key(const PlanCase& p) { return p.kernel->id + " " + kwb::sizeKey(p.size); }
+
+TEST(ShardPlan, EveryCaseRunsExactlyOnceOverTheParts) {
+  ASSERT_TRUE(kRegistered);
+  const auto whole = plan({{128, 128, 128},
+                           {256, 384, 640},
+                           {512, 512, 512},
+                           {1024, 1024, 1024},
+                           {511, 513, 1025},
+                           {64, 64, 64},
+                           {2048, 2048, 2048}});
+  const kwb::cuda::RunConfig cfg;
+  for (int n : {1, 2, 3, 4, 7, 9}) {
+    std::multiset<std::string> seen;
+    std::string hash;
+    for (int i = 1; i <= n; ++i) {
+      const auto part = kwb::cuda::selectShard(whole, cfg, {i, n});
+      if (i == 1) hash = part.info.planHash;
+      EXPECT_EQ(part.info.planHash, hash) << "shard " << i << "/" << n;
+      EXPECT_EQ(part.info.plan.size(), whole.size());
+      for (const PlanCase& p : part.cases) seen.insert(key(p));
+      // A size's cases (its reference and its stages) are all in one part.
+      std::map<std::string, int> shardOfSize;
+      for (const auto& e : part.info.plan) {
+        const auto [it, added] = shardOfSize.emplace(kwb::sizeKey(e.size), e.shard);
+        EXPECT_EQ(it->second, e.shard) << kwb::sizeKey(e.size) << " split over shards";
+      }
+    }
+    std::multiset<std::string> all;
+    for (const PlanCase& p : whole) all.insert(key(p));
+    EXPECT_EQ(seen, all) << n << " shards";
+  }
+}
+
+TEST(ShardPlan, IsDeterministicAndNamesItsPlan) {
+  const auto whole = plan({{512, 512, 512}, {1024, 1024, 1024}, {64, 64, 64}});
+  kwb::cuda::RunConfig cfg;
+  const auto a = kwb::cuda::selectShard(whole, cfg, {2, 3});
+  const auto b = kwb::cuda::selectShard(whole, cfg, {2, 3});
+  ASSERT_EQ(a.cases.size(), b.cases.size());
+  for (std::size_t i = 0; i < a.cases.size(); ++i) EXPECT_EQ(key(a.cases[i]), key(b.cases[i]));
+  EXPECT_EQ(a.info.planHash, b.info.planHash);
+  // Another seed or another case list is another plan.
+  cfg.seed = 7;
+  EXPECT_NE(kwb::cuda::selectShard(whole, cfg, {2, 3}).info.planHash, a.info.planHash);
+  cfg.seed = kwb::cuda::RunConfig{}.seed;
+  const auto fewer = plan({{512, 512, 512}, {1024, 1024, 1024}});
+  EXPECT_NE(kwb::cuda::selectShard(fewer, cfg, {2, 3}).info.planHash, a.info.planHash);
+}
+
+TEST(ShardPlan, OneHugeSizeEndsAloneAndTheRestShareTheOtherParts) {
+  // Eight small sizes and one 8192³ GEMM whose estimated cost exceeds all of theirs together.
+  std::vector<kwb::Shape> shapes;
+  for (int s = 64; s <= 512; s += 64) shapes.push_back({s, s, s});
+  shapes.push_back({8192, 8192, 8192});
+  const auto whole = plan(shapes);
+  const kwb::cuda::RunConfig cfg;
+  std::vector<std::vector<PlanCase>> parts;
+  for (int i = 1; i <= 3; ++i) parts.push_back(kwb::cuda::selectShard(whole, cfg, {i, 3}).cases);
+  int hugeAlone = 0;
+  for (const auto& part : parts) {
+    const bool hasHuge = std::any_of(part.begin(), part.end(),
+                                     [](const PlanCase& p) { return p.shape().m == 8192; });
+    if (hasHuge) {
+      for (const PlanCase& p : part) EXPECT_EQ(p.shape().m, 8192) << key(p) << " beside the huge";
+      ++hugeAlone;
+    } else {
+      EXPECT_FALSE(part.empty()) << "the small sizes are spread over the other parts";
+    }
+  }
+  EXPECT_EQ(hugeAlone, 1);
+  // By case count the huge size's part is the smallest: the balance is by cost.
+  const auto countOf = [&](int m) {
+    return std::count_if(whole.begin(), whole.end(),
+                         [m](const PlanCase& p) { return p.shape().m == m; });
+  };
+  EXPECT_LT(countOf(8192), std::ptrdiff_t(whole.size()) / 3);
+}
+
+TEST(ShardCost, GrowsWithTheDeclaredWorkAndTheSettings) {
+  kwb::CaseResult small, big, reduce;
+  small.kernel = big.kernel = "sgemm.tiled";
+  small.size = kwb::gemmSize({256, 256, 256});
+  big.size = kwb::gemmSize({4096, 4096, 4096});
+  reduce.kernel = "reduce.tree";
+  reduce.size = kwb::vectorSize("reduce", std::int64_t{1} << 28, "f32");
+  EXPECT_GT(kwb::estimateLaunchSeconds(big), 100 * kwb::estimateLaunchSeconds(small));
+  // 2^28 floats read at the nominal bandwidth: about 0.7 ms, no FLOPs to speak of.
+  EXPECT_NEAR(kwb::estimateLaunchSeconds(reduce), 4.0 * (1 << 28) / 1.5e12, 1e-4);
+  kwb::RunSettings s;
+  s.minSamples = 10;
+  s.maxTimeS = 0.3;
+  s.minTimeS = 0.08;
+  const double timed = kwb::estimateCaseSeconds(big, s);
+  s.verifyOnly = true;
+  EXPECT_LT(kwb::estimateCaseSeconds(big, s), timed);
+}
+
+}  // namespace
