@@ -29,7 +29,7 @@ using kwb::ElementType;
 using kwb::KernelDescriptor;
 using kwb::VectorArgs;
 
-bool oneDimensional(const KernelDescriptor& k) { return k.problem != "gemm"; }
+bool oneDimensional(const KernelDescriptor& k) { return k.launchVector != nullptr; }
 
 class VectorKernel : public GpuTest, public testing::WithParamInterface<std::string> {
  protected:
