@@ -2,11 +2,14 @@
 // Stage 4: no atomics while counting. Every thread owns a private column of 8-bit counters in
 // shared memory, one per bin, and increments its own counter with a plain load, add and store:
 // no two threads ever touch the same byte, so nothing waits on anything, whatever the samples.
-// Uniform, Zipf and one-bin input run at the same speed. What makes it fast:
+// Uniform and Zipf input run at the same speed. What makes it fast:
 // - no bank conflicts, ever: bin b's counters form a 256-byte row (one byte per thread), and
 //   thread t's byte sits at word (lane + 32·(warp / 4)) of the row, byte (warp mod 4). The 32
 //   lanes of a warp then always hit 32 different banks, whichever bins they increment;
 // - 16-byte loads, four in flight per thread (64 u8 samples) before any is counted;
+// - a vector of one value is one update (+16 for u8): four compares per vector, which cost
+//   uniform input nothing measurable and spare one-bin input 15 of every 16 updates (stage 3's
+//   run merging, applied per vector), so it streams at the speed of its loads;
 // - a bounded grid (as many blocks as are resident: 3 per H100 multiprocessor at 256 bins)
 //   that loops over the samples in tiles, and one global atomic per bin per block at the end.
 // An 8-bit counter holds 255, so after at most 252 samples per thread the block stops,
@@ -48,8 +51,28 @@ __device__ __forceinline__ int rowOf(float s, int bins) {
   return inRangeF32(s) ? binOfF32(s, bins) : bins;
 }
 
-__device__ __forceinline__ void count(unsigned char* column, int row) {
-  column[row * kRowBytes] += 1;
+__device__ __forceinline__ void count(unsigned char* column, int row, int n = 1) {
+  column[row * kRowBytes] += n;
+}
+
+// Every sample of the vector is the same bit pattern (so in the same row): four compares.
+template <typename T>
+__device__ __forceinline__ bool allSame(const uint4& v) {
+  const bool words = v.x == v.y && v.x == v.z && v.x == v.w;
+  if constexpr (sizeof(T) == 1) return words && v.x == __byte_perm(v.x, 0, 0x0000u);
+  return words;
+}
+
+// A vector's samples: one update of kPerVector when they are all one value, else one each.
+template <typename T, bool kFull>
+__device__ __forceinline__ void countVector(unsigned char* column, const uint4& v, int bins) {
+  constexpr int kPer = hist::kPerVector<T>;
+  if (allSame<T>(v)) {
+    count(column, rowOf<kFull>(hist::sampleOf<T>(v, 0), bins), kPer);
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < kPer; ++j) count(column, rowOf<kFull>(hist::sampleOf<T>(v, j), bins));
 }
 
 // Adds row t's counters to `total` and clears them (thread t < bins); a block barrier first and
@@ -94,10 +117,7 @@ __global__ void __launch_bounds__(kThreads)
       if (first + u * kThreads < vectors) v[u] = body[first + u * kThreads];
 #pragma unroll
     for (int u = 0; u < kVectors; ++u)
-      if (first + u * kThreads < vectors)
-#pragma unroll
-        for (int j = 0; j < kPer; ++j)
-          count(column, rowOf<kFull>(hist::sampleOf<T>(v[u], j), bins));
+      if (first + u * kThreads < vectors) countVector<T, kFull>(column, v[u], bins);
     if (++pending == kTilesPerFlush) {
       flush(counters, bins, total);
       pending = 0;
