@@ -12,7 +12,8 @@ endif()
 get_filename_component(KERNELS_DIR "${KERNELS_DIR}" ABSOLUTE)
 set(allowed_everywhere "kwb/cuda/check.h")
 set(allowed_in_references "kwb/cuda/cublas_gemm.h")  # files named cublas_*
-set(allowed_in_drivers "kwb/cuda/vector_family.h" "kwb/cuda/gemm_family.h")  # *_family.*
+set(allowed_in_drivers "kwb/cuda/vector_family.h" "kwb/cuda/gemm_family.h" "kwb/cuda/family_driver.h"
+    "kwb/cuda/device_buffer.h" "kwb/cuda/verdict.h")  # *_family.*
 
 file(GLOB_RECURSE sources "${KERNELS_DIR}/*.cu" "${KERNELS_DIR}/*.cuh" "${KERNELS_DIR}/*.cpp"
      "${KERNELS_DIR}/*.h")

@@ -5,6 +5,9 @@
 #include <string>
 
 #include "descriptors.h"
+#include "histogram/histogram_descriptors.h"
+#include "histogram/histogram_family.h"
+#include "kwb/cuda/family_driver.h"
 #include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
@@ -33,6 +36,7 @@ void registerFamilies() {
     registerFamily(cuda::gemmFamily());
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
+    cuda::registerFamilyDriver(histogramDriver());
     return true;
   }();
   (void)once;
@@ -67,6 +71,12 @@ const KernelRegistry& registry() {
       scanReduceThenScan(),
       scanDecoupledLookback(),
       cubInclusiveSumRef(),
+      // The histogram family (problem "histogram", its own launcher type): stages, then CUB.
+      histogramGlobalAtomics(),
+      histogramSharedAtomics(),
+      histogramWarpPrivate(),
+      histogramByteCounters(),
+      cubHistogramEvenRef(),
   }));
   return r;
 }

@@ -94,7 +94,7 @@ std::vector<unsigned> launchAt(const KernelDescriptor& kernel, const unsigned ch
   const auto& l = std::any_cast<const k::HistogramLauncher&>(kernel.launcher);
   const std::size_t scratchBytes = l.scratchBytes ? l.scratchBytes(n, type, bins) : 0;
   kwb::cuda::DeviceBuffer<unsigned char> scratch(scratchBytes);
-  kwb::cuda::DeviceBuffer<unsigned> out(std::size_t(bins));
+  kwb::cuda::DeviceBuffer<unsigned> out(static_cast<std::size_t>(bins));
   k::HistogramArgs a;
   a.count = n;
   a.type = type;
@@ -105,7 +105,7 @@ std::vector<unsigned> launchAt(const KernelDescriptor& kernel, const unsigned ch
   a.scratchBytes = scratchBytes;
   a.stream = stream;
   l.launch(a);
-  std::vector<unsigned> host(std::size_t(bins));
+  std::vector<unsigned> host(static_cast<std::size_t>(bins));
   KWB_CUDA_CHECK(cudaMemcpyAsync(host.data(), out.get(), host.size() * sizeof(unsigned),
                                  cudaMemcpyDeviceToHost, stream));
   KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
