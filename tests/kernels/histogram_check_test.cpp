@@ -59,8 +59,8 @@ TEST(HistogramLevels, F32UsesCubsRoundedProduct) {
 }
 
 TEST(HostHistogram, CountsU8InChunks) {
-  std::vector<std::uint8_t> s;
-  for (int i = 0; i < 256 * 3; ++i) s.push_back(std::uint8_t(i));
+  std::vector<std::uint8_t> s(256 * 3);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = std::uint8_t(i);
   k::HostHistogram h(SampleType::kU8, 32);
   h.add(s.data(), 100);  // two chunks give the same as one
   h.add(s.data() + 100, std::int64_t(s.size()) - 100);

@@ -18,6 +18,7 @@ namespace kernels = kwb::kernels;
 
 std::vector<std::pair<std::string, int>> idsAndStages(const std::vector<KernelDescriptor>& v) {
   std::vector<std::pair<std::string, int>> out;
+  out.reserve(v.size());
   for (const auto& d : v) out.emplace_back(d.id, d.stage);
   return out;
 }
