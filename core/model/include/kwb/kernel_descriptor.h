@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <any>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -59,7 +60,7 @@ struct KernelDescriptor {
   std::string id;           // stable, "family.stage": "sgemm.bank_free"
   std::string displayName;  // "Bank-conflict-free"
   std::string family;       // id prefix and stage numbering: "sgemm", "cublas", "reduce", "cub"
-  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan"
+  std::string problem = "gemm";  // the problem family: "gemm", "reduce", "scan", ...
   int stage = 0;                 // order within the family; references use 0
   Precision precision = Precision::kFp32;
   int alignment = 1;       // every dimension must be a multiple of this for the fast path
@@ -69,6 +70,11 @@ struct KernelDescriptor {
   LaunchFn launch = nullptr;              // problem "gemm"
   VectorLaunchFn launchVector = nullptr;  // problems "reduce" and "scan"
   ScratchBytesFn scratchBytes = nullptr;  // with launchVector; null: no scratch
+  // Any other family's launcher (and its scratch function, where it needs one), of a type its
+  // family's driver defines: core never learns a new family's argument types. The driver reads
+  // it with cuda::launcherOf<T>(k) (kwb/cuda/family_driver.h), which names the kernel when it
+  // holds another type.
+  std::any launcher = {};
   // Where this stage is measured slower than the one before it, and why (kwb/kernel_info.h).
   std::vector<ProgressionNote> progressionNotes = {};
 
