@@ -77,14 +77,22 @@ void addSelectionOptions(CLI::App& sub, cuda::Selection& sel, const char* defaul
                  "Comma-separated kernel ids, or all / stages / references (default: the suite's)")
       ->check(kNotEmpty);
   sub.add_option("--family", sel.family,
-                 "Problem family: gemm, reduce or scan (default: the suite's; docs/FAMILIES.md)")
+                 "Problem family: gemm, reduce, scan, ... (default: the suite's; docs/FAMILIES.md)")
       ->check(kNotEmpty);
   sub.add_option("--shapes", sel.shapes, "Comma-separated shapes: 512 (=512^3) or 256x384x640")
       ->check(kNotEmpty);
   sub.add_option("--sizes", sel.sizes,
-                 "1-D families: comma-separated element counts, N or 2^K (2^20,1000003,0)")
+                 "Families other than gemm: comma-separated sizes of the family's axes: element "
+                 "counts N or 2^K (2^20,1000003,0), \"2^24 u8 256 bins\"")
       ->check(kNotEmpty);
-  sub.add_option("--types", sel.types, "1-D families: element types, f32 and/or i32 (default both)")
+  sub.add_option("--types", sel.types,
+                 "Element types, as --axis type=...: f32 and/or i32 for reduce and scan (default "
+                 "both)")
+      ->check(kNotEmpty);
+  sub.add_option("--axis", sel.axes,
+                 "NAME=V1,V2: the values of an axis the --sizes leave out, crossed with them "
+                 "(repeatable; --axis bins=256 --axis distribution=uniform,zipf)")
+      ->allow_extra_args(false)
       ->check(kNotEmpty);
   sub.add_option("--seed", sel.seed, "Seed of the input generator (recorded in the results)")
       ->check(kSeed);

@@ -8,7 +8,6 @@
 #include "histogram/histogram_descriptors.h"
 #include "histogram/histogram_family.h"
 #include "kwb/cuda/family_driver.h"
-#include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
 #include "reduce/reduce_family.h"
@@ -33,7 +32,7 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
 // where it belongs in the progression.
 void registerFamilies() {
   static const bool once = [] {
-    registerFamily(cuda::gemmFamily());
+    // GEMM's driver is core's own: the driver catalog starts with it (family_driver.h).
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
     cuda::registerFamilyDriver(histogramDriver());

@@ -3,10 +3,18 @@
 
 #include <mutex>
 
+#include "kwb/cuda/gemm_family.h"
+
 namespace kwb::cuda {
 namespace {
 
+// GEMM's driver is this library's own: the catalog starts with it, so GEMM is registered in
+// this one place for every build and test.
 struct Catalog {
+  Catalog() {
+    drivers.push_back(gemmDriver());
+    registerFamily(drivers.back()->family());
+  }
   std::mutex lock;
   std::vector<std::shared_ptr<FamilyDriver>> drivers;
 };
@@ -19,8 +27,8 @@ Catalog& catalog() {
 
 void registerFamilyDriver(std::shared_ptr<FamilyDriver> d) {
   if (!d) throw InputError("registerFamilyDriver: no driver given");
+  Catalog& c = catalog();  // GEMM first
   registerFamily(d->family());
-  Catalog& c = catalog();
   const std::lock_guard<std::mutex> guard(c.lock);
   for (auto& g : c.drivers)
     if (g->family().id == d->family().id) {
@@ -50,8 +58,9 @@ FamilyDriver& familyDriver(std::string_view id) {
   if (FamilyDriver* d = findFamilyDriver(id)) return *d;
   std::string known;
   for (const std::string& k : familyDriverIds()) known += (known.empty() ? "" : ", ") + k;
-  throw InputError("no driver for the family '" + std::string(id) + "' is registered (registered: " +
-                   (known.empty() ? std::string("none") : known) + ")");
+  throw InputError("no driver for the family '" + std::string(id) +
+                   "' is registered (registered: " + (known.empty() ? std::string("none") : known) +
+                   ")");
 }
 
 }  // namespace kwb::cuda

@@ -73,17 +73,23 @@ std::size_t PreparedCase::deviceBytes() const {
 }
 
 GemmSession::GemmSession(int device)
-    : m_device(selectDevice(device)), m_stream(), m_cublas(m_stream.get()) {}
+    : m_device(selectDevice(device)),
+      m_owned(std::in_place),
+      m_stream(m_owned->get()),
+      m_cublas(m_stream) {}
+
+GemmSession::GemmSession(int device, CUstream_st* stream)
+    : m_device(selectDevice(device)), m_stream(stream), m_cublas(m_stream) {}
 
 void GemmSession::upload(float* dst, const std::vector<float>& src) {
   KWB_CUDA_CHECK(cudaMemcpyAsync(dst, src.data(), src.size() * sizeof(float),
-                                 cudaMemcpyHostToDevice, m_stream.get()));
+                                 cudaMemcpyHostToDevice, m_stream));
 }
 
 void GemmSession::download(std::vector<float>& dst, const float* src) {
   KWB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, dst.size() * sizeof(float),
-                                 cudaMemcpyDeviceToHost, m_stream.get()));
-  m_stream.synchronize();  // a kernel's asynchronous fault surfaces here
+                                 cudaMemcpyDeviceToHost, m_stream));
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));  // a kernel's asynchronous fault surfaces here
 }
 
 std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, const Shape& s,
@@ -110,16 +116,15 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
     throw InputError("shape " + toString(s) + " needs " + mib(need) + " MiB of device memory, " +
                      mib(double(freeBytes)) + " MiB free");
 
-  std::unique_ptr<PreparedCase> p(
-      new PreparedCase(s, seed, withHalf, m_stream.get(), m_cublas.get()));
+  std::unique_ptr<PreparedCase> p(new PreparedCase(s, seed, withHalf, m_stream, m_cublas.get()));
   // Generated in place on the device: the same values as seededMatrix, no host copy.
   const std::uint64_t baseA = seededBase(seed, SeedStream::kA);
   const std::uint64_t baseB = seededBase(seed, SeedStream::kB);
-  launchFillSeeded(p->m_a.get(), s.m * s.k, baseA, m_stream.get());
-  launchFillSeeded(p->m_b.get(), s.k * s.n, baseB, m_stream.get());
+  launchFillSeeded(p->m_a.get(), s.m * s.k, baseA, m_stream);
+  launchFillSeeded(p->m_b.get(), s.k * s.n, baseB, m_stream);
   if (withHalf) {
-    launchFillSeededHalf(p->m_aHalf.get(), s.m * s.k, baseA, m_stream.get());
-    launchFillSeededHalf(p->m_bHalf.get(), s.k * s.n, baseB, m_stream.get());
+    launchFillSeededHalf(p->m_aHalf.get(), s.m * s.k, baseA, m_stream);
+    launchFillSeededHalf(p->m_bHalf.get(), s.k * s.n, baseB, m_stream);
   }
   return p;
 }
@@ -186,27 +191,27 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
     cmp.atol = v.tolerance.atol;
 
     // 1. Canary: every element the kernel fails to write keeps the 0xAA pattern.
-    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xAA, count(s.m, s.n) * sizeof(float), m_stream.get()));
+    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xAA, count(s.m, s.n) * sizeof(float), m_stream));
     const LaunchInfo first = k.launch(p.args(1.0f, 0.0f));
     // 2. NaN/Inf-aware comparison with the kernel's tolerance, in one pass on the device.
-    const DeviceComparison plain = m_comparer.compare(cmp, m_stream.get());
+    const DeviceComparison plain = m_comparer.compare(cmp, m_stream);
     v.unwritten = plain.unwritten;
     v.compare = plain.report;
     // 3. Negative control: the same comparison must reject a mangled copy of the reference.
     DeviceCompareArgs control = cmp;
     control.got = nullptr;
     control.mangle = true;
-    v.negativeControlRejected = !m_comparer.compare(control, m_stream.get()).report.passed();
+    v.negativeControlRejected = !m_comparer.compare(control, m_stream).report.passed();
     // 4. alpha ≠ 1, beta ≠ 0 on a seeded prefilled C: catches a kernel that ignores C or beta.
     const std::uint64_t prefill = seededBase(p.seed(), SeedStream::kCPrefill);
-    launchFillSeeded(p.c(), s.m * s.n, prefill, m_stream.get());
+    launchFillSeeded(p.c(), s.m * s.n, prefill, m_stream);
     const LaunchInfo second = k.launch(p.args(kCheckAlpha, kCheckBeta));
     DeviceCompareArgs ab = cmp;
     ab.alphaBeta = true;
     ab.alpha = kCheckAlpha;
     ab.beta = kCheckBeta;
     ab.prefillBase = prefill;
-    v.alphaBeta = m_comparer.compare(ab, m_stream.get()).report;
+    v.alphaBeta = m_comparer.compare(ab, m_stream).report;
 
     c.fallback = first.fallback || second.fallback;
     if (!first.ranKernel.empty()) c.ranKernel = std::string(first.ranKernel);
@@ -251,7 +256,7 @@ KnownAnswer GemmSession::knownAnswerTest() {
     args.a = da.get();
     args.b = db.get();
     args.c = dc.get();
-    args.stream = m_stream.get();
+    args.stream = m_stream;
     args.cublas = m_cublas.get();
     sgemmRowMajor(args);
     std::vector<float> got(expected.size());

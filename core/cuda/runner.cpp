@@ -7,14 +7,11 @@
 #include <memory>
 #include <tuple>
 
-#include "kwb/cuda/case_gate.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device.h"
-#include "kwb/cuda/gemm_family.h"
-#include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/family_driver.h"
 #include "kwb/cuda/nvml_sampler.h"
-#include "kwb/cuda/user_guard.h"
 #include "kwb/cuda/user_kernel.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/cuda/vector_session.h"
@@ -57,6 +54,28 @@ std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
 
 }  // namespace
 
+PlannedCase plannedCase(const PlanCase& p) { return {p.kernel->id, p.size}; }
+
+CaseResult skippedPlanCase(const PlanCase& p, const std::string& why) {
+  return skippedCase(*p.kernel, p.size, why);
+}
+
+std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                const std::vector<CaseSize>& sizes) {
+  std::vector<PlanCase> plan;
+  for (const CaseSize& s : sizes)
+    for (const bool refs : {true, false})
+      for (const auto* k : kernels)
+        if (k->problem == s.family && k->reference == refs) plan.push_back({k, s, std::nullopt});
+  return plan;
+}
+
+std::vector<PlanCase> orderVectorPlan(const std::vector<const KernelDescriptor*>& kernels,
+                                      const Family& family, const std::vector<std::int64_t>& counts,
+                                      const std::vector<ElementType>& types) {
+  return orderPlan(kernels, vectorSizes(family.id, counts, types));
+}
+
 std::vector<PlanCase> orderPlan(const std::vector<const KernelDescriptor*>& kernels,
                                 const std::vector<Shape>& shapes) {
   std::vector<CaseSize> sizes(shapes.begin(), shapes.end());  // each a size of the gemm family
@@ -93,7 +112,6 @@ class PlanRun {
       : m_plan(plan), m_cfg(cfg), m_sink(sink), m_cancelled(cancelled), m_t0(Clock::now()) {}
 
   RunDocument run() {
-    registerFamily(gemmFamily());  // GEMM's pipeline is this library's own
     startDocument();
     m_state = std::make_unique<RunState>(m_cfg, *m_doc.device);
     checkKnownAnswers();
@@ -116,9 +134,10 @@ class PlanRun {
     e.message = msg;
     emit(e);
   }
-  bool anyOf(bool gemm) const {
-    return std::any_of(m_plan.begin(), m_plan.end(),
-                       [&](const PlanCase& p) { return (p.kernel->problem == "gemm") == gemm; });
+  // A family of the plan is held against the copy roof.
+  bool anyMemoryBound() const {
+    return std::any_of(m_doc.families.begin(), m_doc.families.end(),
+                       [](const FamilyInfo& f) { return f.memoryBound(); });
   }
 
   // The document's header, hello, device (with the copy roof of the memory families) and plan.
@@ -130,6 +149,7 @@ class PlanRun {
     if (!m_cfg.verifyOnly) recordMeasureOptions(m_cfg.measure, m_doc.settings);  // none timed
     m_doc.settings.profiler = m_cfg.profiler;
     m_doc.kernels = planKernels(m_plan);
+    for (const PlanCase& p : m_plan) (void)findFamilyDriver(p.size.family);  // GEMM's catalogued
     m_doc.families = planFamilies(m_plan);
 
     StreamEvent hello(EventType::kHello);
@@ -142,7 +162,7 @@ class PlanRun {
     m_doc.device = queryDevice(m_cfg.device);  // NoDeviceError → exit 3, before any case
     KWB_CUDA_CHECK(cudaSetDevice(m_cfg.device));
     // The memory families' roof: a device-to-device copy, measured once at run start.
-    if (anyOf(false) && !m_cfg.verifyOnly) {
+    if (anyMemoryBound() && !m_cfg.verifyOnly) {
       const Stream copyStream;
       m_doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
     }
@@ -159,17 +179,9 @@ class PlanRun {
   }
 
   void checkKnownAnswers() {
-    const bool anyGemm = anyOf(true);
     KnownAnswer& ka = m_doc.knownAnswer;
-    if (anyGemm || !anyOf(false)) ka = m_state->session.knownAnswerTest();
-    if (const auto vector = vectorKnownAnswers(m_plan, m_state->vectors)) {
-      if (!anyGemm) {
-        ka = *vector;
-      } else {
-        ka.passed = ka.passed && vector->passed;
-        ka.detail += "; " + vector->detail;
-      }
-    }
+    if (const auto answered = knownAnswers(m_plan, m_cfg, *m_state)) ka = *answered;
+    if (!ka.ran) return;
     log(ka.passed ? "info" : "error",
         std::string("known-answer test ") + (ka.passed ? "passed: " : "FAILED: ") + ka.detail);
   }
@@ -184,7 +196,7 @@ class PlanRun {
     // The host timer also serves under profilers that serialise launches, where a stream held
     // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
     if (m_cfg.verifyOnly || m_cfg.measure.timer == TimerMode::kHost) return;
-    m_doc.launchOverhead = measureLaunchOverhead(m_state->session.stream());
+    m_doc.launchOverhead = measureLaunchOverhead(m_state->stream.get());
     log("info", "timer: " + std::string(timerLabel(m_cfg.measure.timer)) +
                     "; an empty kernel takes " + fixed(m_doc.launchOverhead->isolatedUs, 2) +
                     " us isolated, " + fixed(m_doc.launchOverhead->backToBackUs, 2) +

@@ -2,42 +2,70 @@
 #include "kwb/cuda/selection.h"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "kwb/error.h"
 #include "kwb/preset.h"
+#include "kwb/run_sizes.h"
 
 namespace kwb::cuda {
 namespace {
 
-std::vector<ElementType> parseTypes(std::string_view text) {
-  std::vector<ElementType> out;
-  std::size_t start = 0;
-  while (true) {
-    const auto comma = text.find(',', start);
-    const ElementType t = parseElementType(text.substr(start, comma - start));
-    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
+// The families typed with --sizes, for a message: "reduce, scan".
+std::string sizedFamilies() {
+  std::string out;
+  for (const Family& f : families())
+    if (!takesShapes(f)) out += (out.empty() ? "" : ", ") + f.id;
   return out;
 }
 
-// The sizes given on the command line over the suite's (or in place of one).
-void applySizes(const Selection& sel, ResolvedSelection& out) {
-  if (out.family->oneDimensional) {
-    if (!sel.shapes.empty())
-      throw InputError("--shapes is for the gemm family; the " + out.family->id +
-                       " family takes --sizes (element counts)");
-    if (!sel.sizes.empty()) out.counts = parseCountList(sel.sizes);
-    if (!sel.types.empty()) out.types = parseTypes(sel.types);
-    if (out.types.empty()) out.types = {ElementType::kFloat32, ElementType::kInt32};
-  } else {
-    if (!sel.sizes.empty() || !sel.types.empty())
-      throw InputError("--sizes and --types are for the 1-D families (reduce, scan); suite '" +
-                       out.suiteName + "' is of the gemm family");
-    if (!sel.shapes.empty()) out.shapes = parseShapeList(sel.shapes);
+bool anySizeOption(const Selection& sel) {
+  return !sel.sizes.empty() || !sel.types.empty() || !sel.axes.empty();
+}
+
+// --shapes for a family sized by --sizes, or --sizes, --types or --axis for one of shapes.
+void checkOptionsFit(const Selection& sel, const Family& f, const std::string& suite) {
+  if (!takesShapes(f) && !sel.shapes.empty())
+    throw InputError("--shapes is for the gemm family; the " + f.id + " family takes --sizes (" +
+                     sizeGrammar(f) + ")");
+  if (!takesShapes(f) || !anySizeOption(sel)) return;
+  const std::string options =
+      "--sizes, --types and --axis are for the families sized by them (" + sizedFamilies() + "); ";
+  if (suite.empty()) throw InputError(options + f.id + " takes --shapes");
+  throw InputError(options + "suite '" + suite + "' is of the " + f.id + " family");
+}
+
+// The command line's values of each axis (--axis, and --types for the axis "type").
+std::vector<AxisValues> commandLineAxes(const Selection& sel) {
+  std::vector<AxisValues> out;
+  if (!sel.types.empty()) out.push_back({"type", splitList(sel.types)});
+  for (const std::string& a : sel.axes) out.push_back(parseAxisValues(a));
+  return out;
+}
+
+// The sizes given on the command line over the suite's (or in place of one): --shapes, or
+// --sizes in place of the suite's sizes and each --axis in place of the suite's values of it.
+void applySizes(const Selection& sel, const Suite* suite, ResolvedSelection& out) {
+  checkOptionsFit(sel, *out.family, out.suiteName);
+  if (takesShapes(*out.family)) {
+    if (!sel.shapes.empty()) {
+      const std::vector<Shape> shapes = parseShapeList(sel.shapes);
+      out.sizeList.assign(shapes.begin(), shapes.end());
+    }
+    return;
   }
+  if (sel.sizes.empty() && sel.axes.empty() && sel.types.empty()) return;
+  const std::vector<AxisValues> given = commandLineAxes(sel);
+  std::vector<AxisValues> axes;  // the suite's, less those the command line gives
+  for (const AxisValues& a : suite ? suite->axes : std::vector<AxisValues>{})
+    if (std::none_of(given.begin(), given.end(),
+                     [&](const AxisValues& g) { return g.name == a.name; }))
+      axes.push_back(a);
+  axes.insert(axes.end(), given.begin(), given.end());  // twice on the command line: refused
+  std::vector<std::string> texts = suite ? suite->sizeTexts : std::vector<std::string>{};
+  if (!sel.sizes.empty()) texts = splitList(sel.sizes);
+  out.sizeList = runSizes(*out.family, texts, axes);
 }
 
 // The kernels of `kernelList` in the family; one of another family named by id is an error.
@@ -62,39 +90,29 @@ ResolvedSelection resolveSelection(const Selection& sel, const KernelRegistry& r
                                    const std::filesystem::path& presetsDir) {
   ResolvedSelection out;
   const Family* named = sel.family.empty() ? nullptr : &findFamily(sel.family);
-  const bool oneD = named && named->oneDimensional;
-  if (oneD && !sel.shapes.empty())
-    throw InputError("--shapes is for the gemm family; the " + named->id +
-                     " family takes --sizes (element counts)");
-  if (!oneD && named && !sel.sizes.empty())
-    throw InputError("--sizes is for the 1-D families (reduce, scan); gemm takes --shapes");
+  if (named) checkOptionsFit(sel, *named, "");
   std::string kernelList = "all";
-  const bool sizesGiven = oneD ? !sel.sizes.empty() : !sel.shapes.empty();
+  const bool shapes = !named || takesShapes(*named);
+  const bool sizesGiven = shapes ? !sel.shapes.empty() : !sel.sizes.empty();
+  std::optional<Suite> suite;
   if (!sel.suite.empty() || !sizesGiven) {
     const std::string suiteName = !sel.suite.empty() ? sel.suite
-                                  : oneD             ? named->id + "-benchmark"
+                                  : !shapes          ? named->id + "-benchmark"
                                                      : defaultSuite;
-    const Suite suite = loadSuite(suiteName, presetsDir);
-    if (named && suite.family != named->id)
-      throw InputError("suite '" + suite.name + "' is of the " + suite.family + " family, not " +
+    suite = loadSuite(suiteName, presetsDir);
+    if (named && suite->family != named->id)
+      throw InputError("suite '" + suite->name + "' is of the " + suite->family + " family, not " +
                        named->id);
-    out.suiteName = suite.name;
-    out.family = &findFamily(suite.family);
-    out.shapes = suite.shapes;
-    out.counts = suite.counts;
-    out.types = suite.types;
-    kernelList = suite.kernels;
+    out.suiteName = suite->name;
+    out.family = &findFamily(suite->family);
+    out.sizeList = suite->sizes;
+    kernelList = suite->kernels;
   }
   if (!out.family) out.family = named ? named : &findFamily("gemm");
-  applySizes(sel, out);
+  applySizes(sel, suite ? &*suite : nullptr, out);
   if (!sel.kernels.empty()) kernelList = sel.kernels;
   selectKernels(registry, kernelList, out);
   return out;
-}
-
-std::vector<CaseSize> ResolvedSelection::sizes() const {
-  if (family->oneDimensional) return vectorSizes(family->id, counts, types);
-  return {shapes.begin(), shapes.end()};  // each a size of the gemm family
 }
 
 std::vector<PlanCase> orderedPlan(const ResolvedSelection& sel) {

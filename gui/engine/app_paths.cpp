@@ -80,8 +80,7 @@ QList<Suite> loadPresets(QStringList* problems) {
   for (const std::string& name : presetNames(path)) {
     try {
       Suite suite = loadSuite(name, path);
-      // GEMM suites list shapes, the 1-D families' suites counts (reduce-benchmark).
-      if (!suite.shapes.empty() || !suite.counts.empty()) out << std::move(suite);
+      if (!suite.sizes.empty()) out << std::move(suite);  // shapes, or any family's sizes
     } catch (const std::exception& e) {
       if (problems) *problems << QString::fromStdString(e.what());
     }

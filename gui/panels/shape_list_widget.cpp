@@ -108,10 +108,7 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent), m_families(
     // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
     m_list->setUpdatesEnabled(false);
     const Suite& suite = m_presets[i];
-    for (const Shape& s : suite.shapes) insertShape(CaseSize(s), false);
-    for (const std::int64_t count : suite.counts)  // a 1-D family's sizes, in every type
-      for (const ElementType t : suite.types)
-        insertShape(vectorSize(suite.family, count, std::string(toString(t))), false);
+    for (const CaseSize& s : suite.sizes) insertShape(s, false);  // any family's
     m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });

@@ -33,7 +33,6 @@ class ReduceFamily : public cuda::VectorFamily {
  public:
   ReduceFamily() {
     static_cast<FamilyInfo&>(m_family) = *legacyFamilyInfo("reduce");
-    m_family.oneDimensional = true;
     m_family.work = reduceWork;
   }
   const Family& family() const override { return m_family; }

@@ -33,7 +33,6 @@ class ScanFamily : public cuda::VectorFamily {
  public:
   ScanFamily() {
     static_cast<FamilyInfo&>(m_family) = *legacyFamilyInfo("scan");
-    m_family.oneDimensional = true;
     m_family.work = scanWork;
   }
   const Family& family() const override { return m_family; }

@@ -46,6 +46,23 @@ TEST(FamilyCli, ShapesAndSizesBelongToTheirFamilies) {
   EXPECT_TRUE(contains(e.err, "sgemm.naive is of the gemm family")) << e.err;
 }
 
+TEST(FamilyCli, BadAxesExit2NamingTheAxisOrTheValue) {
+  const auto name = runKwb({"run", "--family", "reduce", "--sizes", "2^20", "--axis", "bins=256"});
+  EXPECT_EQ(name.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(
+      contains(name.err, "unknown axis 'bins' for the reduce family (its axes: count, type)"))
+      << name.err;
+  const auto value = runKwb({"verify", "--family", "scan", "--sizes", "1", "--axis", "type=f64"});
+  EXPECT_EQ(value.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(value.err, "'f64'")) << value.err;
+  const auto twice = runKwb({"run", "--family", "scan", "--sizes", "1 i32", "--axis", "type=f32"});
+  EXPECT_EQ(twice.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(twice.err, "size '1 i32' names its type")) << twice.err;
+  const auto form = runKwb({"run", "--family", "scan", "--sizes", "1", "--axis", "type"});
+  EXPECT_EQ(form.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(form.err, "expected NAME=V1,V2")) << form.err;
+}
+
 TEST(FamilyCli, ListGroupsByFamily) {
   const auto r = runKwb({"list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -51,8 +51,8 @@ TEST(Family, KnownFamiliesAndTheirContracts) {
   EXPECT_EQ(kwb::findFamily("gemm").headline, kwb::Metric::kGflops);
   EXPECT_EQ(kwb::findFamily("reduce").reference, "cub.reduce_sum");
   EXPECT_EQ(kwb::findFamily("scan").reference, "cub.inclusive_sum");
-  EXPECT_TRUE(kwb::findFamily("scan").oneDimensional);
-  EXPECT_FALSE(kwb::findFamily("gemm").oneDimensional);
+  EXPECT_EQ(kwb::findFamily("scan").allWordsByDefault, std::vector<std::string>{"type"});
+  EXPECT_TRUE(kwb::findFamily("gemm").allWordsByDefault.empty());
   try {
     kwb::findFamily("sort");
     FAIL() << "an unknown family was accepted";
@@ -210,8 +210,11 @@ TEST(Family, BundledOneDimensionalSuites) {
   for (const char* name : {"reduce-benchmark", "scan-benchmark"}) {
     const auto s = kwb::loadSuite(name, dir);
     EXPECT_EQ(s.family, std::string(name).substr(0, std::string(name).find('-')));
-    EXPECT_EQ(s.counts, (std::vector<std::int64_t>{1 << 20, 1 << 24, 1 << 28, 1000003}));
-    EXPECT_EQ(s.types.size(), 2u);
+    std::vector<std::string> labels;
+    for (const auto& size : s.sizes) labels.push_back(kwb::sizeLabel(size));
+    EXPECT_EQ(labels,
+              (std::vector<std::string>{"2^20 f32", "2^20 i32", "2^24 f32", "2^24 i32", "2^28 f32",
+                                        "2^28 i32", "1000003 f32", "1000003 i32"}));
     EXPECT_TRUE(s.shapes.empty());
   }
   EXPECT_EQ(kwb::loadSuite("quick", dir).family, "gemm");
@@ -232,8 +235,11 @@ TEST(Family, OneDimensionalSuiteRulesNameTheProblem) {
   EXPECT_NE(err(R"({"name":"x","family":"scan","sizes":["2^"]})").find("'2^'"), std::string::npos);
   EXPECT_NE(err(R"({"name":"x","family":"scan","sizes":[1],"types":["f64"]})").find("f64"),
             std::string::npos);
+  // No types: both, as the family runs them by default.
   const auto ok = kwb::parseSuite(R"({"name":"x","family":"scan","sizes":[0, "2^10"]})", "m");
-  EXPECT_EQ(ok.counts, (std::vector<std::int64_t>{0, 1024}));
+  ASSERT_EQ(ok.sizes.size(), 4u);
+  EXPECT_EQ(kwb::sizeLabel(ok.sizes[0]), "0 f32");
+  EXPECT_EQ(kwb::sizeLabel(ok.sizes[3]), "2^10 i32");
 }
 
 TEST(Family, ProgressionAndComparisonKeyBySize) {

@@ -41,6 +41,7 @@ const kwb::KernelRegistry& registry() {
       kernel("reduce.warp", "reduce", false),
       kernel("cub.inclusive_sum", "scan", true),
       kernel("scan.naive", "scan", false),
+      kernel("histo.ref", "histo", true),
   });
   return r;
 }
@@ -140,18 +141,27 @@ TEST(Selection, MismatchedOptionsAreRefusedNamingWhatFits) {
   shapes.family = "reduce";
   shapes.shapes = "512";
   EXPECT_EQ(errorOf([&] { resolve(shapes); }),
-            "--shapes is for the gemm family; the reduce family takes --sizes (element counts)");
+            "--shapes is for the gemm family; the reduce family takes --sizes (count type "
+            "f32|i32)");
   Selection sizes;
   sizes.family = "gemm";
   sizes.sizes = "2^20";
-  EXPECT_EQ(errorOf([&] { resolve(sizes); }),
-            "--sizes is for the 1-D families (reduce, scan); gemm takes --shapes");
+  // The families sized by --sizes are named (this test binary registers a "histo" too).
+  const std::string sizesError = errorOf([&] { resolve(sizes); });
+  EXPECT_EQ(sizesError.rfind("--sizes, --types and --axis are for the families sized by them (", 0),
+            0u)
+      << sizesError;
+  EXPECT_NE(sizesError.find("reduce, scan"), std::string::npos) << sizesError;
+  EXPECT_NE(sizesError.find("); gemm takes --shapes"), std::string::npos) << sizesError;
   Selection gemmSuite;
   gemmSuite.suite = "quick";
   gemmSuite.types = "f32";
-  EXPECT_EQ(errorOf([&] { resolve(gemmSuite); }),
-            "--sizes and --types are for the 1-D families (reduce, scan); suite 'quick' is of "
-            "the gemm family");
+  EXPECT_NE(errorOf([&] { resolve(gemmSuite); }).find("); suite 'quick' is of the gemm family"),
+            std::string::npos);
+  Selection gemmAxis;
+  gemmAxis.shapes = "64";
+  gemmAxis.axes = {"m=64"};
+  EXPECT_NE(errorOf([&] { resolve(gemmAxis); }).find("gemm takes --shapes"), std::string::npos);
   Selection otherFamily;
   otherFamily.suite = "quick";
   otherFamily.family = "scan";
@@ -166,6 +176,65 @@ TEST(Selection, NoKernelOfTheFamilyIsAnError) {
   sel.sizes = "2^10";
   EXPECT_EQ(errorOf([&] { resolveSelection(sel, gemmOnly, "quick", kPresets); }),
             "no reduce kernels selected by 'all' (kwb list shows the kernels of each family)");
+}
+
+// A family of four axes, as a histogram declares them, in the catalog.
+const bool kHisto = (kwb::registerFamily(histogramLikeFamily("histo")), true);
+
+TEST(Selection, AnyFamilysSizesAreItsSizeTextsCrossedWithTheAxesGiven) {
+  Selection sel;
+  sel.family = "histo";
+  sel.sizes = "2^20,2^24 f32";
+  sel.axes = {"bins=256,4096", "distribution=zipf"};
+  const auto r = resolve(sel, "/no/presets/here");  // sizes given: no suite is read
+  EXPECT_EQ(labels(r.sizes()),
+            (std::vector<std::string>{"2^20 u8 256 bins zipf", "2^20 u8 2^12 bins zipf",
+                                      "2^24 f32 256 bins zipf", "2^24 f32 2^12 bins zipf"}));
+  EXPECT_EQ(ids(r.kernels), (std::vector<std::string>{"histo.ref"}));
+  // --types is --axis type=.
+  sel.sizes = "2^20";
+  sel.axes = {"bins=8"};
+  sel.types = "f32,u8";
+  EXPECT_EQ(labels(resolve(sel, "/no/presets/here").sizes()),
+            (std::vector<std::string>{"2^20 f32 8 bins uniform", "2^20 u8 8 bins uniform"}));
+  sel.axes = {"bins=8", "type=u8"};
+  EXPECT_EQ(errorOf([&] { resolve(sel, "/no/presets/here"); }), "axis 'type' is given twice");
+  sel.types.clear();
+  sel.axes = {"shade=dark"};
+  EXPECT_NE(errorOf([&] { resolve(sel, "/no/presets/here"); }).find("unknown axis 'shade'"),
+            std::string::npos);
+}
+
+TEST(Selection, ACommandLineAxisReplacesTheSuitesValuesOfIt) {
+  const fs::path dir = tempDir("selection_axes");
+  std::ofstream(dir / "histo-benchmark.json")
+      << R"({"name": "histo-benchmark", "family": "histo", "sizes": ["2^20 u8", 1000003],)"
+      << R"( "axes": {"bins": [256, 1024], "distribution": ["uniform", "one-bin"]}})";
+  Selection sel;
+  sel.family = "histo";
+  EXPECT_EQ(labels(resolve(sel, dir).sizes()).size(), 8u);  // 2 sizes x 2 bins x 2 distributions
+  sel.axes = {"bins=64"};
+  EXPECT_EQ(labels(resolve(sel, dir).sizes()),
+            (std::vector<std::string>{"2^20 u8 64 bins uniform", "2^20 u8 64 bins one-bin",
+                                      "1000003 u8 64 bins uniform", "1000003 u8 64 bins one-bin"}));
+  sel.suite = "histo-benchmark";
+  sel.sizes = "7";
+  sel.axes.clear();
+  EXPECT_EQ(labels(resolve(sel, dir).sizes()),
+            (std::vector<std::string>{"7 u8 256 bins uniform", "7 u8 256 bins one-bin",
+                                      "7 u8 2^10 bins uniform", "7 u8 2^10 bins one-bin"}));
+  fs::remove_all(dir);
+}
+
+TEST(Selection, TheOneDimensionalFamiliesTakeTheirTypeAsAnAxis) {
+  Selection sel;
+  sel.family = "reduce";
+  sel.sizes = "2^10,3";
+  sel.axes = {"type=i32"};
+  EXPECT_EQ(labels(resolve(sel).sizes()), (std::vector<std::string>{"2^10 i32", "3 i32"}));
+  sel.axes = {"type=f64"};
+  EXPECT_EQ(errorOf([&] { resolve(sel); }),
+            "bad --axis type value 'f64' for the reduce family (it takes f32|i32)");
 }
 
 TEST(Selection, AnUnknownSuiteOrKernelIsNamed) {

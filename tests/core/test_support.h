@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Small helpers the core tests share: the message an action fails with, a fresh folder of
-// their own, and a file's bytes.
+// their own, a file's bytes, and a family of many axes.
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kwb/error.h"
+#include "kwb/family.h"
 
 // The InputError message `f` throws, or "no error".
 inline std::string errorOf(const std::function<void()>& f) {
@@ -35,4 +36,17 @@ inline std::filesystem::path tempDir(const std::string& name) {
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A family of four axes, as a histogram declares them: count, type u8|f32, "N bins" (1 to
+// 65536), distribution uniform|zipf|one-bin. Its reference kernel is "<id>.ref".
+inline kwb::Family histogramLikeFamily(const std::string& id) {
+  kwb::Family f;
+  f.id = id;
+  f.axes = {{"count", kwb::AxisKind::kCount, {}, {}, 0},
+            {"type", kwb::AxisKind::kWord, {}, {"u8", "f32"}},
+            {"bins", kwb::AxisKind::kCount, "bins", {}, 1, 65536},
+            {"distribution", kwb::AxisKind::kWord, {}, {"uniform", "zipf", "one-bin"}}};
+  f.reference = id + ".ref";
+  return f;
 }

@@ -3,19 +3,20 @@
 #include "fuzz_support.h"
 #include "kwb/family.h"
 #include "kwb/preset.h"
+#include "kwb/run_sizes.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     const kwb::Suite s = kwb::parseSuite(kwb::fuzz::text(data, size), "fuzz-preset.json");
-    // A GEMM suite lists shapes; a 1-D family's suite lists element counts and types instead.
-    const bool oneD = kwb::findFamily(s.family).oneDimensional;
-    kwb::fuzz::require(
-        !s.name.empty() && (oneD ? !s.counts.empty() && !s.types.empty() && s.shapes.empty()
-                                 : !s.shapes.empty() && s.counts.empty()),
-        "a preset has a name and the sizes of its family");
-    for (const auto count : s.counts)
-      kwb::fuzz::require(count >= 0 && count <= kwb::kMaxVectorCount,
-                         "every preset count is in range");
+    // A GEMM suite lists shapes; any other family's suite lists sizes of its axes instead.
+    const kwb::Family& f = kwb::findFamily(s.family);
+    const bool shapes = kwb::takesShapes(f);
+    kwb::fuzz::require(!s.name.empty() && !s.sizes.empty() &&
+                           (shapes ? s.sizes.size() == s.shapes.size() : s.shapes.empty()),
+                       "a preset has a name and the sizes of its family");
+    for (const auto& size : s.sizes)
+      kwb::fuzz::require(kwb::checkedSize(f, size) == size,
+                         "every preset size is one of its family, each axis in range");
     for (const auto& shape : s.shapes)
       kwb::fuzz::require(shape.m >= 1 && shape.n >= 1 && shape.k >= 1 &&
                              shape.m <= kwb::kMaxDimension && shape.n <= kwb::kMaxDimension &&

@@ -22,8 +22,8 @@ Suite reduceSuite() {
   Suite s;
   s.name = "small-reduce";
   s.family = "reduce";
-  s.counts = {k20, 1000003};
-  s.types = {ElementType::kFloat32, ElementType::kInt32};
+  for (const std::int64_t n : {k20, std::int64_t{1000003}})
+    for (const char* t : {"f32", "i32"}) s.sizes.push_back(vectorSize("reduce", n, t));
   return s;
 }
 

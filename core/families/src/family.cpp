@@ -2,7 +2,6 @@
 #include "kwb/family.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <deque>
 #include <mutex>
@@ -29,35 +28,12 @@ const std::vector<Family>& legacy() {
     for (const char* id : {"gemm", "reduce", "scan"}) {
       Family f;
       static_cast<FamilyInfo&>(f) = *legacyFamilyInfo(id);
-      f.oneDimensional = f.id != "gemm";
+      if (f.id != "gemm") f.allWordsByDefault = {"type"};  // both element types
       out.push_back(std::move(f));
     }
     return out;
   }();
   return t;
-}
-
-[[noreturn]] void badCount(std::string_view text, const std::string& why) {
-  throw InputError("bad size '" + std::string(text) + "': " + why +
-                   " (expected an element count N or 2^K, from 0 to 2147483647)");
-}
-
-std::int64_t wholeNumber(std::string_view whole, std::string_view part) {
-  if (part.empty()) badCount(whole, "a number is missing");
-  if (part.front() == '-') badCount(whole, "a count cannot be negative");
-  std::int64_t v = 0;
-  const auto* end = part.data() + part.size();
-  const auto [ptr, ec] = std::from_chars(part.data(), end, v);
-  if (ec == std::errc::result_out_of_range) badCount(whole, "too large for memory");
-  if (ec != std::errc{} || ptr != end)
-    badCount(whole, "'" + std::string(part) + "' is not a whole number");
-  return v;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 double peakFor(const CaseResult& c, const FamilyInfo& f, const DeviceInfo& d) {
@@ -113,19 +89,13 @@ const Family& findFamily(std::string_view id) {
 }
 
 std::int64_t parseCount(std::string_view text) {
-  const std::string_view t = trim(text);
-  if (t.empty()) badCount(text, "it is empty");
-  std::int64_t v = 0;
-  if (const auto caret = t.find('^'); caret != std::string_view::npos) {
-    if (wholeNumber(t, t.substr(0, caret)) != 2) badCount(t, "only powers of two (2^K) are known");
-    const std::int64_t e = wholeNumber(t, t.substr(caret + 1));
-    if (e > 31) badCount(t, "too large for memory");
-    v = std::int64_t{1} << e;
-  } else {
-    v = wholeNumber(t, t);
-  }
-  if (v > kMaxVectorCount) badCount(t, "too large for memory");
-  return v;
+  // The size parser's number reader, on an axis of element counts alone.
+  static const FamilyInfo counts = [] {
+    FamilyInfo f;
+    f.axes = {{"count", AxisKind::kCount, {}, {}, 0, kMaxVectorCount}};
+    return f;
+  }();
+  return parseSize(counts, text).axes.front().number;
 }
 
 std::vector<std::int64_t> parseCountList(std::string_view text) {

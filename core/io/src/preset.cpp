@@ -9,6 +9,7 @@
 #include "kwb/error.h"
 #include "kwb/family.h"
 #include "kwb/results.h"
+#include "kwb/run_sizes.h"
 
 namespace kwb {
 namespace fs = std::filesystem;
@@ -31,37 +32,49 @@ void parseShapes(const nlohmann::json& j, Suite& s, const Fail& fail) {
   }
 }
 
-// A 1-D suite: "sizes" (strings such as "2^20" or whole numbers) and "types".
+// Any other family's suite: "sizes" (size texts of its axes, "2^20" or 1000003 for a count
+// alone) and/or "axes" ({"type": ["f32", "i32"]}, crossed with the sizes as --axis is), with
+// "types" the spelling of axes.type.
 template <class Fail>
-void parseVectorSizes(const nlohmann::json& j, Suite& s, const Fail& fail) {
+void parseFamilySizes(const nlohmann::json& j, Suite& s, const Fail& fail) {
   if (j.contains("shapes"))
-    throw fail("a " + s.family + " suite lists 'sizes' (element counts), not 'shapes'");
+    throw fail("a " + s.family + " suite lists 'sizes' (" + sizeGrammar(findFamily(s.family)) +
+               "), not 'shapes'");
   const auto sizes = j.find("sizes");
-  if (sizes == j.end() || !sizes->is_array() || sizes->empty())
-    throw fail("'sizes' must be a non-empty list of element counts like \"2^20\" or 1000003");
-  for (const auto& item : *sizes) {
-    if (!item.is_string() && !item.is_number_unsigned())
-      throw fail("every size must be a count or a string like \"2^20\", not " +
-                 jsonread::describe(item));
-    try {
-      s.counts.push_back(parseCount(item.is_string() ? item.get<std::string>()
-                                                     : std::to_string(item.get<std::uint64_t>())));
-    } catch (const InputError& e) {
-      throw fail(e.what());
+  if (sizes != j.end() && (!sizes->is_array() || sizes->empty()))
+    throw fail("'sizes' must be a non-empty list of sizes like \"2^20\" or 1000003");
+  if (sizes != j.end())
+    for (const auto& item : *sizes) {
+      if (!item.is_string() && !item.is_number_unsigned())
+        throw fail("every size must be a count or a string like \"2^20\", not " +
+                   jsonread::describe(item));
+      s.sizeTexts.push_back(item.is_string() ? item.get<std::string>()
+                                             : std::to_string(item.get<std::uint64_t>()));
     }
+  auto addAxis = [&](const std::string& name, const nlohmann::json& values) {
+    if (!values.is_array() || values.empty())
+      throw fail("axis '" + name + "' must be a non-empty list of values");
+    AxisValues a{name, {}};
+    for (const auto& v : values) {
+      if (!v.is_string() && !v.is_number_unsigned())
+        throw fail("every value of axis '" + name + "' must be a string or a count, not " +
+                   jsonread::describe(v));
+      a.values.push_back(v.is_string() ? v.get<std::string>()
+                                       : std::to_string(v.get<std::uint64_t>()));
+    }
+    s.axes.push_back(std::move(a));
+  };
+  if (auto t = j.find("types"); t != j.end()) addAxis("type", *t);
+  if (auto x = j.find("axes"); x != j.end()) {
+    if (!x->is_object()) throw fail("'axes' must be an object of value lists");
+    for (const auto& [name, values] : x->items()) addAxis(name, values);
   }
-  if (auto t = j.find("types"); t != j.end()) {
-    if (!t->is_array() || t->empty()) throw fail("'types' must be a non-empty list: f32, i32");
-    for (const auto& item : *t) {
-      if (!item.is_string()) throw fail("every type must be a string: f32 or i32");
-      try {
-        s.types.push_back(parseElementType(item.get<std::string>()));
-      } catch (const InputError& e) {
-        throw fail(e.what());
-      }
-    }
-  } else {
-    s.types = {ElementType::kFloat32, ElementType::kInt32};
+  if (s.sizeTexts.empty() && s.axes.empty())
+    throw fail("'sizes' must be a non-empty list of sizes like \"2^20\" or 1000003");
+  try {
+    s.sizes = runSizes(findFamily(s.family), s.sizeTexts, s.axes);
+  } catch (const InputError& e) {
+    throw fail(e.what());
   }
 }
 
@@ -96,10 +109,11 @@ Suite parseSuite(std::string_view text, std::string_view source) {
       throw fail(e.what());
     }
   }
-  if (findFamily(s.family).oneDimensional) {
-    parseVectorSizes(j, s, fail);
-  } else {
+  if (takesShapes(findFamily(s.family))) {
     parseShapes(j, s, fail);
+    s.sizes.assign(s.shapes.begin(), s.shapes.end());
+  } else {
+    parseFamilySizes(j, s, fail);
   }
   if (auto k = j.find("kernels"); k != j.end()) {
     if (k->is_string()) {

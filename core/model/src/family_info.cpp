@@ -5,15 +5,10 @@
 #include <charconv>
 
 #include "kwb/error.h"
+#include "kwb/text.h"
 
 namespace kwb {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 std::vector<std::string_view> splitOn(std::string_view t,
                                       bool (*isSep)(std::string_view, std::size_t&)) {
@@ -49,8 +44,8 @@ struct SizeParser {
   std::string_view text;
 
   [[noreturn]] void bad(const std::string& why) const {
-    throw InputError("bad " + f.id + " size '" + std::string(text) + "': " + why + " (expected " +
-                     sizeGrammar(f) + ")");
+    throw InputError("bad " + (f.id.empty() ? std::string() : f.id + " ") + "size '" +
+                     std::string(text) + "': " + why + " (expected " + sizeGrammar(f) + ")");
   }
 
   // A whole number, or 2^K: within the axis's range.
@@ -68,16 +63,18 @@ struct SizeParser {
     if (!tooLarge && (ec != std::errc{} || ptr != end || digits.empty()))
       bad(a.name + " '" + std::string(part) + "' is not a whole number");
     if (!tooLarge && caret != part.npos) v = std::int64_t{1} << v;
-    if (tooLarge || v > a.max) bad(a.name + " is above " + std::to_string(a.max));
+    if (tooLarge || v > a.max)
+      bad(a.name + " is above " + std::to_string(a.max) +
+          (a.kind == AxisKind::kCount ? ": too large for memory" : ""));
     if (v < a.min) bad(a.name + " must be at least " + std::to_string(a.min));
     return v;
   }
 
-  CaseSize parse() const {
+  // The axes the text names, in the family's order; an axis it leaves out is empty.
+  std::vector<std::optional<SizeAxis>> partial() const {
     const std::string_view t = trim(text);
     if (t.empty()) bad("it is empty");
     std::vector<std::string_view> tokens = splitOn(t, isSpace);
-    CaseSize s{f.id, {}};
     std::vector<const AxisSpec*> extent;
     for (const AxisSpec& a : f.axes)
       if (a.kind != AxisKind::kWord && a.unit.empty()) extent.push_back(&a);
@@ -95,20 +92,20 @@ struct SizeParser {
       for (std::size_t i = 0; i < extent.size(); ++i)
         extentValues.push_back(number(*extent[i], parts[fill ? 0 : i]));
     }
-    std::vector<std::string> words(f.axes.size());
-    std::vector<std::optional<std::int64_t>> units(f.axes.size());
+    std::vector<std::optional<SizeAxis>> out(f.axes.size());
     for (; next < tokens.size(); ++next) {
       const std::string_view tok = tokens[next];
       bool taken = false;
       for (std::size_t i = 0; i < f.axes.size() && !taken; ++i) {
         const AxisSpec& a = f.axes[i];
-        if (a.kind == AxisKind::kWord && words[i].empty() &&
+        if (out[i] || (a.kind != AxisKind::kWord && a.unit.empty())) continue;
+        if (a.kind == AxisKind::kWord &&
             std::find(a.words.begin(), a.words.end(), tok) != a.words.end()) {
-          words[i] = std::string(tok);
+          out[i] = SizeAxis{a.name, a.kind, 0, std::string(tok), a.unit};
           taken = true;
-        } else if (a.kind != AxisKind::kWord && !a.unit.empty() && !units[i] &&
-                   next + 1 < tokens.size() && tokens[next + 1] == a.unit) {
-          units[i] = number(a, tok);
+        } else if (a.kind != AxisKind::kWord && next + 1 < tokens.size() &&
+                   tokens[next + 1] == a.unit) {
+          out[i] = SizeAxis{a.name, a.kind, number(a, tok), {}, a.unit};
           ++next;
           taken = true;
         }
@@ -120,18 +117,22 @@ struct SizeParser {
       }
     }
     std::size_t e = 0;
+    for (std::size_t i = 0; i < f.axes.size(); ++i)
+      if (f.axes[i].kind != AxisKind::kWord && f.axes[i].unit.empty())
+        out[i] = SizeAxis{f.axes[i].name, f.axes[i].kind, extentValues[e++], {}, {}};
+    return out;
+  }
+
+  // A word the text leaves out takes its axis's first word; a missing "N unit" is an error.
+  CaseSize parse() const {
+    std::vector<std::optional<SizeAxis>> given = partial();
+    CaseSize s{f.id, {}};
     for (std::size_t i = 0; i < f.axes.size(); ++i) {
       const AxisSpec& a = f.axes[i];
-      SizeAxis v{a.name, a.kind, 0, {}, a.unit};
-      if (a.kind == AxisKind::kWord) {
-        v.word = words[i].empty() && !a.words.empty() ? a.words.front() : words[i];
-      } else if (a.unit.empty()) {
-        v.number = extentValues[e++];
-      } else {
-        if (!units[i]) bad("the number of " + a.unit + " is missing");
-        v.number = *units[i];
-      }
-      s.axes.push_back(std::move(v));
+      if (!given[i] && a.kind == AxisKind::kWord)
+        given[i] = SizeAxis{a.name, a.kind, 0, a.words.empty() ? "" : a.words.front(), a.unit};
+      if (!given[i]) bad("the number of " + a.unit + " is missing");
+      s.axes.push_back(std::move(*given[i]));
     }
     return s;
   }
@@ -172,6 +173,10 @@ std::string_view metricUnit(Metric m) { return m == Metric::kGbps ? "GB/s" : "GF
 
 CaseSize parseSize(const FamilyInfo& f, std::string_view text) {
   return SizeParser{f, text}.parse();
+}
+
+std::vector<std::optional<SizeAxis>> parsePartialSize(const FamilyInfo& f, std::string_view text) {
+  return SizeParser{f, text}.partial();
 }
 
 std::vector<CaseSize> parseSizeList(const FamilyInfo& f, std::string_view text) {

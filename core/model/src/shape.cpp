@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "kwb/error.h"
+#include "kwb/text.h"
 
 namespace kwb {
 namespace {
@@ -27,12 +28,6 @@ std::int64_t parseDim(std::string_view whole, std::string_view part, const char*
         std::string("dimension ") + name + " '" + std::string(part) + "' is not a whole number");
   if (v < 1) bad(whole, std::string("dimension ") + name + " must be at least 1");
   return v;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace

@@ -34,7 +34,6 @@ class CopyFamily : public cuda::VectorFamily {
     m_family.headline = Metric::kGbps;
     m_family.roof = "device-to-device copy bandwidth";
     m_family.reference = "copy.ref";
-    m_family.oneDimensional = true;
     m_family.work = copyWork;
   }
   const Family& family() const override { return m_family; }

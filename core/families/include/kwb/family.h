@@ -33,9 +33,9 @@ struct Work {
 // A family as the engine runs it: its declaration (what a document lists) and its work. Each
 // family's folder under kernels/ defines its own and registers it (kernels/registry.cpp).
 struct Family : FamilyInfo {
-  // Its sizes are a count of elements of one type (axes "count" and "type"): the 1-D pipeline
-  // runs it (kwb/cuda/vector_family.h), `kwb run` takes --sizes and --types for it.
-  bool oneDimensional = false;
+  // Word axes a run covers with every word when neither a size text nor --axis names a value
+  // (reduce and scan: both element types); any other word axis takes its first word.
+  std::vector<std::string> allWordsByDefault = {};
   // The work of a case of this family (its size and precision); null where unknown (a family
   // known only from its legacy declaration, as a reader of old documents knows it).
   Work (*work)(const CaseResult& c) = nullptr;
@@ -68,8 +68,8 @@ std::vector<CaseSize> vectorSizes(const std::string& family,
 // index with 32-bit ints). A larger count is refused with this limit; a count within it that
 // does not fit the device is skipped by the run with the memory it needs.
 inline constexpr std::int64_t kMaxVectorCount = (std::int64_t{1} << 31) - 1;
-// A whole number ("1000003") or a power of two ("2^20"), from 0 to kMaxVectorCount.
-// Throws InputError quoting the text.
+// A whole number ("1000003") or a power of two ("2^20"), from 0 to kMaxVectorCount: the size
+// parser's reading of a count axis (kwb/family_info.h). Throws InputError quoting the text.
 std::int64_t parseCount(std::string_view text);
 // Comma-separated counts: "2^20,2^28,1000003,0,1".
 std::vector<std::int64_t> parseCountList(std::string_view text);

@@ -6,22 +6,26 @@
 #include <string_view>
 #include <vector>
 
+#include "kwb/case_size.h"
+#include "kwb/run_sizes.h"
 #include "kwb/shape.h"
-#include "kwb/vector_args.h"
 
 namespace kwb {
 
 // A suite: the sizes and kernels of one problem family to run (resources/presets/*.json).
-// A GEMM suite lists "shapes"; a 1-D suite ("family": "reduce" or "scan") lists "sizes"
-// (element counts, "2^20" or 1000003) and "types" ("f32", "i32"; default both).
+// A GEMM suite lists "shapes"; any other family's ("family": "reduce") lists "sizes" (size
+// texts of its axes: "2^20", 1000003, "2^24 u8 256 bins") and/or "axes" (value lists crossed
+// with them for the axes they leave out: {"type": ["f32", "i32"]}; "types" is axes.type), as
+// `kwb run --sizes ... --axis ...` does (kwb/run_sizes.h).
 struct Suite {
   std::string name;
   std::string description;
-  std::string family = "gemm";  // "family"; absent: gemm
-  std::vector<Shape> shapes;
-  std::vector<std::int64_t> counts;
-  std::vector<ElementType> types;
-  std::string kernels = "all";  // a KernelRegistry::select list (kernels of the family)
+  std::string family = "gemm";         // "family"; absent: gemm
+  std::vector<Shape> shapes;           // GEMM
+  std::vector<std::string> sizeTexts;  // any other family: "sizes" as written
+  std::vector<AxisValues> axes;        // any other family: "axes" and "types"
+  std::vector<CaseSize> sizes;         // every size the suite runs, in run order
+  std::string kernels = "all";         // a KernelRegistry::select list (kernels of the family)
 };
 
 // A preset file larger than this is refused unread.

@@ -5,6 +5,7 @@
 // (inputs, reference, comparison, work) lives in its folder under kernels/ and declares this;
 // a reader needs nothing else to name, parse, group and plot the family's cases.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,10 @@ struct FamilyInfo {
 // number fills every dimension: "512" is 512³), then each word and each "number unit" in any
 // order. Throws InputError quoting the text and saying what the family expects.
 CaseSize parseSize(const FamilyInfo& f, std::string_view text);
+// The same, keeping what the text leaves out unset: one entry per axis of the family, in order,
+// empty where the text names no value (the run fills those: kwb/run_sizes.h). The numbers
+// without a unit must be there.
+std::vector<std::optional<SizeAxis>> parsePartialSize(const FamilyInfo& f, std::string_view text);
 // Comma-separated sizes.
 std::vector<CaseSize> parseSizeList(const FamilyInfo& f, std::string_view text);
 // The same checks for values already split (a file, an event): every axis present, each

@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -64,7 +65,10 @@ class GemmSession {
  public:
   // Throws NoDeviceError when `device` does not exist, CudaError on a CUDA failure.
   explicit GemmSession(int device = 0);
-  CUstream_st* stream() const { return m_stream.get(); }
+  // The same on a stream the caller owns (a run's, kwb/cuda/family_driver.h), which must outlive
+  // the session.
+  GemmSession(int device, CUstream_st* stream);
+  CUstream_st* stream() const { return m_stream; }
   int device() const { return m_device; }
 
   // Checks required vs free device memory BEFORE allocating (dropping cached references to
@@ -105,7 +109,8 @@ class GemmSession {
   void download(std::vector<float>& dst, const float* src);
 
   int m_device;
-  Stream m_stream;
+  std::optional<Stream> m_owned;  // empty when the stream is the caller's
+  CUstream_st* m_stream;
   CublasHandle m_cublas;
   DeviceComparer m_comparer;
   std::map<Key, std::shared_ptr<const Reference>> m_cache;

@@ -101,25 +101,6 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
                     const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled);
 
-class VectorSession;
-class NvmlSampler;
-// What a 1-D case shares with the run.
-struct VectorRunState {
-  VectorSession& session;
-  L2Flusher* flusher;  // null unless cold-L2
-  NvmlSampler& nvml;
-  const DeviceInfo& device;
-};
-struct PendingCase;
-// Verifies one 1-D case and (unless verifyOnly) readies it for the rounds, as runPlan does a
-// GEMM case: failures are data, a lost context sets `stopReason`.
-PendingCase startVectorCase(const PlanCase& p, const RunConfig& cfg, const VectorRunState& st,
-                            std::string& stopReason);
-// The known-answer tests of every 1-D family in `plan`, each with the family's reference
-// kernel where the plan has it, else its first kernel; nullopt when the plan has none.
-std::optional<KnownAnswer> vectorKnownAnswers(const std::vector<PlanCase>& plan,
-                                              VectorSession& session);
-
 // Copies a measurement into its case: samples, timer, CUPTI figures, summary, throughput.
 void recordMeasurement(const Measurement& m, const MeasureOptions& opt, CaseResult& c);
 

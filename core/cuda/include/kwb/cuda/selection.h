@@ -17,15 +17,16 @@
 
 namespace kwb::cuda {
 
-// The options as given (--suite, --kernels, --family, --shapes or --sizes and --types, --seed,
-// --device); an empty text was not given.
+// The options as given (--suite, --kernels, --family, --shapes or --sizes, --types and --axis,
+// --seed, --device); an empty text was not given.
 struct Selection {
   std::string suite;
   std::string kernels;
   std::string family;  // empty: the suite's, else gemm
   std::string shapes;
-  std::string sizes;  // 1-D families: "2^20,1000003"
-  std::string types;  // 1-D families: "f32,i32"
+  std::string sizes;  // any family but GEMM: size texts of its axes, "2^20,1000003"
+  std::string types;  // the spelling of --axis type=...: "f32,i32"
+  std::vector<std::string> axes = {};  // --axis name=v1,v2 (kwb/run_sizes.h), each as given
   std::uint64_t seed = 0x5EED;
   int device = 0;
 };
@@ -34,17 +35,15 @@ struct ResolvedSelection {
   std::string suiteName;                         // empty when only --shapes was given
   const Family* family = nullptr;                // never null once resolved
   std::vector<const KernelDescriptor*> kernels;  // of the family only
-  std::vector<Shape> shapes;                     // GEMM
-  std::vector<std::int64_t> counts;              // 1-D families
-  std::vector<ElementType> types;                // 1-D families
-  // The sizes in run order: every shape, or every count in every type.
-  std::vector<CaseSize> sizes() const;
+  std::vector<CaseSize> sizeList;                // of the family, in run order
+  const std::vector<CaseSize>& sizes() const { return sizeList; }
 };
 
 // Kernels come from `registry`; a suite is a preset name in `presetsDir` or a file. Without
-// sizes (--shapes or --sizes) and without a suite, a gemm selection runs `defaultSuite` and a
-// 1-D family's the suite "<family>-benchmark". Throws InputError naming the bad preset, family,
-// kernel id, shape or size.
+// sizes (--shapes or --sizes) and without a suite, a gemm selection runs `defaultSuite` and any
+// other family's the suite "<family>-benchmark". --sizes replaces a suite's sizes and each
+// --axis (--types) its values of that axis (kwb/run_sizes.h). Throws InputError naming the bad
+// preset, family, kernel id, shape, size, axis or axis value.
 ResolvedSelection resolveSelection(const Selection& sel, const KernelRegistry& registry,
                                    const std::string& defaultSuite,
                                    const std::filesystem::path& presetsDir);

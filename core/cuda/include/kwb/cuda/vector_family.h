@@ -76,9 +76,12 @@ class VectorFamily {
   }
 };
 
-// Registers a family (and its declaration with the family catalog, kwb/family.h); the registry
-// of kernels/ calls it once for each 1-D family it has. A second registration of an id
-// replaces the first.
+class FamilyDriver;
+// The family's driver (kwb/cuda/family_driver.h): the VectorSession pipeline over `f`.
+std::shared_ptr<FamilyDriver> vectorDriver(std::shared_ptr<const VectorFamily> f);
+// Registers a family with its driver (registerFamilyDriver(vectorDriver(f)), which catalogs its
+// declaration, kwb/family.h); the registry of kernels/ calls it once for each 1-D family it
+// has. A second registration of an id replaces the first.
 void registerVectorFamily(std::shared_ptr<const VectorFamily> f);
 const VectorFamily* findVectorFamily(std::string_view id);
 // Throws InputError naming the id and the registered 1-D families.
