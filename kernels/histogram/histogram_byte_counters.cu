@@ -187,15 +187,11 @@ LaunchInfo launch(const HistogramArgs& a) {
 }  // namespace
 
 KernelDescriptor histogramByteCounters() {
-  KernelDescriptor d = histogramDescriptor(
+  return histogramDescriptor(
       "histogram.byte_counters", "Per-thread byte counters", false,
       "8-bit counters per thread, four to a shared word, never a bank conflict or a contended "
       "update; above 256 bins it runs histogram.warp_private",
       {&launch});
-  d.progressionNotes = {
-      {"above 256 bins the per-thread counters do not fit shared memory and the launch runs "
-       "stage 3's kernel (histogram.warp_private): the two time the same within noise"}};
-  return d;
 }
 
 }  // namespace kwb::kernels
