@@ -14,8 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     kwb::fuzz::require(!s.name.empty() && !s.sizes.empty() &&
                            (shapes ? s.sizes.size() == s.shapes.size() : s.shapes.empty()),
                        "a preset has a name and the sizes of its family");
-    for (const auto& size : s.sizes)
-      kwb::fuzz::require(kwb::checkedSize(f, size) == size,
+    for (const auto& one : s.sizes)
+      kwb::fuzz::require(kwb::checkedSize(f, one) == one,
                          "every preset size is one of its family, each axis in range");
     for (const auto& shape : s.shapes)
       kwb::fuzz::require(shape.m >= 1 && shape.n >= 1 && shape.k >= 1 &&
