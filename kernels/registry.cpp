@@ -5,6 +5,9 @@
 #include <string>
 
 #include "descriptors.h"
+#include "histogram/histogram_descriptors.h"
+#include "histogram/histogram_family.h"
+#include "kwb/cuda/family_driver.h"
 #include "kwb/cuda/vector_family.h"
 #include "reduce/reduce_descriptors.h"
 #include "reduce/reduce_family.h"
@@ -35,6 +38,7 @@ void registerFamilies() {
     cuda::registerVectorFamily(reduceFamily());
     cuda::registerVectorFamily(scanFamily());
     cuda::registerFamilyDriver(sort::sortFamilyDriver());
+    cuda::registerFamilyDriver(histogramDriver());
     return true;
   }();
   (void)once;
@@ -73,6 +77,12 @@ const KernelRegistry& registry() {
       sort::sortReduceThenScan(),
       sort::sortOnesweep(),
       sort::cubRadixSortRef(),
+      // The histogram family (problem "histogram", its own launcher type): stages, then CUB.
+      histogramGlobalAtomics(),
+      histogramSharedAtomics(),
+      histogramWarpPrivate(),
+      histogramByteCounters(),
+      cubHistogramEvenRef(),
   }));
   return r;
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "kwb/case_size.h"
 #include "kwb/shape.h"
 #include "model/case_size.h"
 #include "model/doc_queries.h"
@@ -17,6 +18,16 @@ namespace kwb::gui {
 namespace {
 
 bool isCubic(const Shape& s) { return s.m == s.n && s.n == s.k; }
+
+// What the cases of one line of a memory-bound plot share: the size without its extents (the
+// unit-less numbers), "f32" for a reduce, "u8 256 bins uniform" for a histogram. A line through
+// sizes that differ in another axis would draw a change of count that is not one.
+std::string lineKeyOf(const CaseSize& s) {
+  CaseSize key{s.family, {}};
+  for (const SizeAxis& a : s.axes)
+    if (!a.isNumber() || !a.unit.empty()) key.axes.push_back(a);
+  return sizeLabel(key);
+}
 
 constexpr int kMaxSizeTicks = 14;
 
@@ -57,7 +68,7 @@ struct ScalingPage::Build {
   std::set<std::int64_t> cubicSizes{};  // or, for 1-D cases, the joined counts
   std::set<double> allSizes{};
   bool joined(const CaseResult& c) const {
-    return vector ? c.size.word("type") == lineType : isCubic(c.shape());
+    return vector ? lineKeyOf(c.size) == lineType : isCubic(c.shape());
   }
   QString lineTypeText() const {
     return lineType.empty() ? "f32" : QString::fromStdString(lineType);
@@ -70,12 +81,12 @@ void ScalingPage::rebuild() {
   p->clearItems();
   const RunDocument& doc = model()->document();
   // The memory-bound families (every case's headline GB/s): GB/s against the element count,
-  // the sizes of the first element type joined. A document of both units keeps the GFLOP/s
-  // cases (one unit per axis).
+  // the sizes that share the first case's other axes (its element type, ...) joined. A document of
+  // both units keeps the GFLOP/s cases (one unit per axis).
   Build b{doc, memoryBoundDocument(doc)};
   b.unit = b.vector ? "GB/s" : "GFLOP/s";
   for (const auto& c : doc.cases)
-    if (b.vector && b.lineType.empty()) b.lineType = c.size.word("type");
+    if (b.vector && b.lineType.empty()) b.lineType = lineKeyOf(c.size);
   m_logY->setText("Logarithmic " + b.unit);
   setPlotTitle(
       p,

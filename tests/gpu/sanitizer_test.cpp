@@ -122,6 +122,26 @@ TEST_F(Sanitizer, MemcheckFailsOnThePlantedRead) {
   EXPECT_NE(r.firstReport.find("plantedOobReadSgemm"), std::string::npos) << r.firstReport;
 }
 
+// The histogram family under memcheck, racecheck and initcheck: counts below, at and above a
+// 16-byte vector and a block's tile, both sample types, uniform and one-bin input, and 37, 256
+// and 4096 bins (stage 4's byte counters, and above 256 bins its run of stage 3's kernel),
+// every kernel of the family.
+TEST_F(Sanitizer, EveryToolIsCleanOnTheHistogramFamily) {
+  std::string sizes = "0 u8 256 bins uniform";
+  for (const char* count : {"31", "4099", "65537"})
+    for (const char* type : {"u8", "f32"})
+      for (const char* bins : {"37", "256", "4096"})
+        for (const char* dist : {"uniform", "one-bin"})
+          sizes += std::string(",") + count + " " + type + " " + bins + " bins " + dist;
+  for (const char* tool : {"memcheck", "racecheck", "initcheck"}) {
+    const auto r = kwb::test::runSanitizer(m_sanitizer, tool, kwbUnderTest(),
+                                           {"--family", "histogram", "--sizes", sizes},
+                                           KWB_SANITIZER_LOG_DIR, std::string("histogram-") + tool);
+    kwb::test::expectClean(r);
+    EXPECT_EQ(r.process.exitCode, 0) << kwb::test::kwbSummary(r);
+  }
+}
+
 // The reduce and scan families under memcheck, racecheck and initcheck: sizes below, at and
 // above a tile, a warp and a 16-byte vector, both element types, every kernel of the family
 // (stages and CUB). The 1-D counterpart of the GEMM checks above.

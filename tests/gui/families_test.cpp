@@ -141,6 +141,30 @@ TEST_F(Plots, ScalingPlotsGbpsAgainstTheElementCount) {
   shoot(p, "scan-scaling");
 }
 
+// A family with more axes than a count and a type (a histogram's bins and distribution): a line
+// joins only the sizes that differ in their count, so uniform and one-bin input of one count are
+// not drawn as one series with a jump between them.
+TEST_F(Plots, ScalingJoinsOnlySizesThatDifferInTheirCount) {
+  RunDocument twoInputs = vectorDocument("scan");
+  std::vector<CaseResult> oneBin;
+  for (CaseResult& c : twoInputs.cases) {
+    c.size.axes.push_back({"distribution", AxisKind::kWord, 0, "uniform"});
+    oneBin.push_back(c);
+    oneBin.back().size.axes.back().word = "one-bin";
+    oneBin.back().figures["gbps"] /= 4;  // a different speed, which a joined line would zigzag to
+  }
+  twoInputs.cases.insert(twoInputs.cases.end(), oneBin.begin(), oneBin.end());
+  open(twoInputs);
+  ScalingPage* page = w->scalingPage();
+  QCustomPlot* p = page->plot();
+  EXPECT_TRUE(p->xAxis->label().contains("f32 uniform joined")) << p->xAxis->label().toStdString();
+  QCPGraph* line = page->lineOf("scan.decoupled_lookback");
+  ASSERT_NE(line, nullptr);
+  ASSERT_EQ(line->data()->size(), 3) << "2^20, 2^24, 2^28 f32 uniform joined; one-bin apart";
+  EXPECT_NEAR(line->data()->at(2)->value, recordedGBs(twoInputs, "scan.decoupled_lookback", k28),
+              1e-6);
+}
+
 // Sizes run close together (1,000,003 and 2^20 elements) would print their labels over each
 // other: one tick, the power of two, stands for both; sizes apart keep theirs.
 TEST(ScalingTicks, CloseSizesShareOneTickThePowerOfTwo) {

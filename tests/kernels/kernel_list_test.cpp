@@ -18,6 +18,7 @@ namespace kernels = kwb::kernels;
 
 std::vector<std::pair<std::string, int>> idsAndStages(const std::vector<KernelDescriptor>& v) {
   std::vector<std::pair<std::string, int>> out;
+  out.reserve(v.size());
   for (const auto& d : v) out.emplace_back(d.id, d.stage);
   return out;
 }
@@ -45,11 +46,20 @@ TEST(KernelList, RegistersTheProgressionInStageOrder) {
                                    {"scan.blelloch", 2},
                                    {"scan.reduce_then_scan", 3},
                                    {"scan.decoupled_lookback", 4},
-                                   {"cub.inclusive_sum", 0}});
+                                   {"cub.inclusive_sum", 0},
+                                   {"histogram.global_atomics", 1},
+                                   {"histogram.shared_atomics", 2},
+                                   {"histogram.warp_private", 3},
+                                   {"histogram.byte_counters", 4},
+                                   {"cub.histogram_even", 0}});
   EXPECT_EQ(idsAndStages({all.begin(), all.end()}), expected);
   for (const auto& d : all) {
     EXPECT_EQ(d.reference, d.family == "cublas" || d.family == "cub") << d.id;
-    EXPECT_EQ(d.problem != "gemm", bool(d.launchVector)) << d.id;  // one launcher per kind
+    // One launcher per kind: GEMM's, the 4-byte 1-D families', or the family's own type.
+    const bool vector = d.problem == "reduce" || d.problem == "scan";
+    EXPECT_EQ(d.problem == "gemm", bool(d.launch)) << d.id;
+    EXPECT_EQ(vector, bool(d.launchVector)) << d.id;
+    EXPECT_EQ(d.problem != "gemm" && !vector, d.launcher.has_value()) << d.id;
   }
 }
 

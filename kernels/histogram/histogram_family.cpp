@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: Apache-2.0
+// The histogram family's declaration, work and driver (kwb/cuda/family_driver.h): a case's
+// samples generated on the device from the run's seed, canary-filled counters, the exact
+// comparison with CUB's counts (with the host's count for CUB itself and, up to 2^22 samples,
+// for every kernel), the total against the in-range samples, the negative control, and the
+// known answer (i mod 256 into 256 bins).
+#include "histogram/histogram_family.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "histogram/histogram_check.h"
+#include "histogram/histogram_descriptors.h"
+#include "histogram/histogram_inputs.h"
+#include "kwb/cuda/check.h"
+#include "kwb/cuda/device_buffer.h"
+#include "kwb/cuda/family_driver.h"
+#include "kwb/cuda/verdict.h"
+#include "kwb/error.h"
+#include "kwb/format.h"
+#include "kwb/results.h"
+#include "kwb/seeded.h"
+
+namespace kwb::kernels {
+namespace {
+
+using cuda::DeviceBuffer;
+
+constexpr double kHeadroomBytes = 64.0 * (1 << 20);            // CUDA context and launcher growth
+constexpr std::int64_t kHostCheckMax = std::int64_t{1} << 22;  // every kernel checked on the host
+constexpr std::int64_t kHostChunk = std::int64_t{1} << 22;     // samples copied back at a time
+
+// Reading the samples is the work: GB/s is samples · sizeof(sample) / time (the counters'
+// 4 · bins bytes are left out), and a "FLOP" is one sample binned.
+Work histogramWork(const CaseResult& c) {
+  const auto n = double(c.size.number("count"));
+  return {n, n * double(sampleBytes(parseSampleType(c.size.word("type"))))};
+}
+
+Family declaration() {
+  Family f;
+  f.id = "histogram";
+  f.title = "Histogram (even bins)";
+  f.axes = {{"count", AxisKind::kCount},
+            {"type", AxisKind::kWord, "", {"u8", "f32"}},
+            {"bins", AxisKind::kDimension, "bins", {}, kMinBins, kMaxBins},
+            {"distribution", AxisKind::kWord, "", {"uniform", "zipf", "one-bin"}}};
+  f.headline = Metric::kGbps;
+  f.roof = "device-to-device copy bandwidth";
+  f.reference = "cub.histogram_even";
+  f.work = histogramWork;
+  return f;
+}
+
+struct Problem {
+  std::int64_t count = 0;
+  SampleType type = SampleType::kU8;
+  int bins = 256;
+  Distribution distribution = Distribution::kUniform;
+};
+
+Problem problemOf(const CaseSize& s) {
+  Problem p;
+  p.count = s.number("count");
+  p.type = parseSampleType(s.word("type"));
+  const std::int64_t bins = s.number("bins");
+  if (bins < kMinBins || bins > kMaxBins)
+    throw InputError("histogram size '" + sizeText(s) + "': bins must be " +
+                     std::to_string(kMinBins) + " to " + std::to_string(kMaxBins));
+  p.bins = int(bins);
+  p.distribution = parseDistribution(s.word("distribution"));
+  return p;
+}
+
+const HistogramLauncher& launcherOf(const KernelDescriptor& k) {
+  return cuda::launcherOf<HistogramLauncher>(k);
+}
+
+const KernelDescriptor& cubReference() {
+  static const KernelDescriptor cub = cubHistogramEvenRef();
+  return cub;
+}
+
+std::size_t scratchOf(const KernelDescriptor& k, const Problem& p) {
+  const HistogramLauncher& l = launcherOf(k);
+  return l.scratchBytes ? l.scratchBytes(p.count, p.type, p.bins) : 0;
+}
+
+// Turns a passing case into a failing one, with the reason added to its message.
+void failWith(CaseResult& c, const std::string& why) {
+  if (c.status == CaseStatus::kPass) c.message.clear();
+  c.status = CaseStatus::kFail;
+  c.message += (c.message.empty() ? "" : "; ") + why;
+}
+
+// One case's device memory: its samples, two sets of counters (the kernel's and CUB's), the
+// scratch of either, and the in-range total.
+class HistogramCase : public cuda::FamilyCase {
+ public:
+  HistogramCase(const CaseSize& size, const Problem& p, const cuda::DriverContext& ctx,
+                std::size_t scratch)
+      : m_size(size),
+        m_p(p),
+        m_stream(ctx.stream),
+        m_seed(ctx.seed),
+        m_samples(std::size_t(p.count) * sampleBytes(p.type)),
+        m_counts(std::size_t(p.bins)),
+        m_cubCounts(std::size_t(p.bins)),
+        m_scratch(scratch),
+        m_inRange(1) {}
+
+  void fill(bool knownAnswer) {
+    if (knownAnswer)
+      launchFillKnownAnswer(m_samples.get(), m_p.count, m_p.type, m_stream);
+    else
+      launchFillSamples(m_samples.get(), m_p.count, m_p.type, m_p.bins, m_p.distribution,
+                        seededBase(m_seed, SeedStream::kA), m_stream);
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  }
+
+  std::size_t deviceBytes() const override {
+    return m_samples.bytes() + m_counts.bytes() + m_cubCounts.bytes() + m_scratch.bytes() +
+           m_inRange.bytes();
+  }
+
+  // k's counters after one launch over canary-filled ones.
+  std::vector<unsigned> run(const KernelDescriptor& k, unsigned* out, std::string* ran = nullptr) {
+    const std::size_t bytes = std::size_t(m_p.bins) * sizeof(unsigned);
+    KWB_CUDA_CHECK(cudaMemsetAsync(out, 0xAA, bytes, m_stream));
+    const LaunchInfo info = launcherOf(k).launch(args(out));
+    std::vector<unsigned> host(std::size_t(m_p.bins));
+    KWB_CUDA_CHECK(cudaMemcpyAsync(host.data(), out, bytes, cudaMemcpyDeviceToHost, m_stream));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    KWB_CHECK_LAUNCH();
+    if (ran && !info.ranKernel.empty()) *ran = std::string(info.ranKernel);
+    return host;
+  }
+
+  CaseResult verify(const KernelDescriptor& k) override;
+
+  std::function<void()> timedLaunch(const KernelDescriptor& k) override {
+    const HistogramLaunchFn launch = launcherOf(k).launch;
+    const HistogramArgs a = args(m_counts.get());
+    return [launch, a] { launch(a); };
+  }
+
+  unsigned* counts() const { return m_counts.get(); }
+
+ private:
+  HistogramArgs args(unsigned* out) const {
+    HistogramArgs a;
+    a.count = m_p.count;
+    a.type = m_p.type;
+    a.bins = m_p.bins;
+    a.samples = m_samples.get();
+    a.histogram = out;
+    a.scratch = m_scratch.empty() ? nullptr : m_scratch.get();
+    a.scratchBytes = m_scratch.bytes();
+    a.stream = m_stream;
+    return a;
+  }
+
+  // The samples counted on the host, copied back in bounded chunks.
+  HostHistogram hostCount() const {
+    HostHistogram h(m_p.type, m_p.bins);
+    const std::size_t bytes = sampleBytes(m_p.type);
+    std::vector<unsigned char> chunk;
+    for (std::int64_t at = 0; at < m_p.count; at += kHostChunk) {
+      const std::int64_t n = std::min(kHostChunk, m_p.count - at);
+      chunk.resize(std::size_t(n) * bytes);
+      KWB_CUDA_CHECK(cudaMemcpy(chunk.data(), m_samples.get() + std::size_t(at) * bytes,
+                                chunk.size(), cudaMemcpyDeviceToHost));
+      h.add(chunk.data(), n);
+    }
+    return h;
+  }
+
+  std::uint64_t deviceInRange() const {
+    launchCountInRange(m_samples.get(), m_p.count, m_p.type, m_inRange.get(), m_stream);
+    unsigned long long n = 0;
+    KWB_CUDA_CHECK(
+        cudaMemcpyAsync(&n, m_inRange.get(), sizeof n, cudaMemcpyDeviceToHost, m_stream));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    return n;
+  }
+
+  CaseSize m_size;
+  Problem m_p;
+  CUstream_st* m_stream;
+  std::uint64_t m_seed;
+  DeviceBuffer<unsigned char> m_samples;
+  DeviceBuffer<unsigned> m_counts, m_cubCounts;
+  DeviceBuffer<unsigned char> m_scratch;
+  DeviceBuffer<unsigned long long> m_inRange;
+};
+
+CaseResult HistogramCase::verify(const KernelDescriptor& k) {
+  CaseResult c;
+  c.kernel = k.id;
+  c.size = m_size;
+  c.precision = k.precision;
+  c.ranKernel = k.id;
+  const bool isReference = k.id == cubReference().id;
+  const std::vector<unsigned> got = run(k, m_counts.get(), &c.ranKernel);
+  std::optional<HostHistogram> host;
+  if (isReference || m_p.count <= kHostCheckMax) host = hostCount();
+  // CUB is held to the host's count; every other kernel to CUB's, on the same samples.
+  const std::vector<unsigned> expected =
+      isReference ? host->counts() : run(cubReference(), m_cubCounts.get());
+
+  Verification v;
+  v.reference = isReference ? "cpu" : cubReference().id;
+  v.seed = m_seed;
+  v.tolerance = {0, 0};
+  v.unwritten = canaryBins(got);
+  v.compare = compareCounts(got, expected);
+  v.negativeControlRejected = countsNegativeControlRejected(expected);
+  c.verification = v;
+  cuda::applyVerdict(c);
+
+  // The independent checks: the total against the samples in range (counted on the device by
+  // a kernel of its own), and the host's count where it was taken.
+  const std::uint64_t total = totalOf(got), inRange = deviceInRange();
+  if (total != inRange)
+    failWith(c, "the counts total " + std::to_string(total) + " but " + std::to_string(inRange) +
+                    " samples are in range");
+  if (host && !isReference) {
+    const CompareReport r = compareCounts(got, host->counts());
+    if (r.mismatches > 0)
+      failWith(c, std::to_string(r.mismatches) + " bins differ from the host's count, first bin " +
+                      std::to_string(*r.firstMismatchIndex) + ": got " +
+                      exact(r.firstMismatch->got) + ", host " + exact(r.firstMismatch->expected));
+  }
+  return c;
+}
+
+class HistogramDriver : public cuda::FamilyDriver {
+ public:
+  const Family& family() const override { return m_family; }
+
+  std::unique_ptr<cuda::FamilyCase> prepare(const KernelDescriptor& k, const CaseSize& size,
+                                            const cuda::DriverContext& ctx) override {
+    const Problem p = problemOf(size);
+    const std::size_t scratch = std::max(scratchOf(k, p), scratchOf(cubReference(), p));
+    const double need = double(p.count) * double(sampleBytes(p.type)) +
+                        2.0 * p.bins * sizeof(unsigned) + double(scratch);
+    std::size_t freeBytes = 0, total = 0;
+    KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
+    if (need + kHeadroomBytes > double(freeBytes))
+      throw InputError(sizeText(size) + " needs " + mib(need) + " MiB of device memory, " +
+                       mib(double(freeBytes)) + " MiB free");
+    auto c = std::make_unique<HistogramCase>(size, p, ctx, scratch);
+    c->fill(false);
+    return c;
+  }
+
+  KnownAnswer knownAnswer(const KernelDescriptor& k, const cuda::DriverContext& ctx) override {
+    constexpr std::int64_t kPerBin = 1000;
+    KnownAnswer ka;
+    ka.ran = true;
+    ka.passed = true;
+    for (const SampleType t : {SampleType::kU8, SampleType::kF32}) {
+      const Problem p{256 * kPerBin, t, 256, Distribution::kUniform};
+      HistogramCase hc(CaseSize{}, p, ctx, scratchOf(k, p));
+      hc.fill(true);
+      const std::vector<unsigned> got = hc.run(k, hc.counts());
+      const auto wrong =
+          std::find_if(got.begin(), got.end(), [](unsigned n) { return n != kPerBin; });
+      std::string what = k.id + " i mod 256 into 256 bins, " + std::to_string(kPerBin) + " each (" +
+                         std::string(toString(t)) + ")";
+      if (wrong != got.end()) {
+        ka.passed = false;
+        what += " wrong at bin " + std::to_string(wrong - got.begin()) + ": got " +
+                std::to_string(*wrong);
+      }
+      ka.detail += (ka.detail.empty() ? "" : "; ") + what;
+    }
+    return ka;
+  }
+
+ private:
+  Family m_family = declaration();
+};
+
+}  // namespace
+
+std::shared_ptr<cuda::FamilyDriver> histogramDriver() {
+  return std::make_shared<HistogramDriver>();
+}
+
+}  // namespace kwb::kernels
