@@ -106,6 +106,7 @@ ResolvedSelection resolveSelection(const Selection& sel, const KernelRegistry& r
     out.suiteName = suite->name;
     out.family = &findFamily(suite->family);
     out.sizeList = suite->sizes;
+    if (takesShapes(*out.family)) out.sizeList.assign(suite->shapes.begin(), suite->shapes.end());
     kernelList = suite->kernels;
   }
   if (!out.family) out.family = named ? named : &findFamily("gemm");

@@ -80,7 +80,7 @@ QList<Suite> loadPresets(QStringList* problems) {
   for (const std::string& name : presetNames(path)) {
     try {
       Suite suite = loadSuite(name, path);
-      if (!suite.sizes.empty()) out << std::move(suite);  // shapes, or any family's sizes
+      if (!suite.shapes.empty() || !suite.sizes.empty()) out << std::move(suite);
     } catch (const std::exception& e) {
       if (problems) *problems << QString::fromStdString(e.what());
     }

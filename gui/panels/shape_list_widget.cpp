@@ -108,7 +108,8 @@ ShapeListWidget::ShapeListWidget(QWidget* parent) : QWidget(parent), m_families(
     // One signal for the whole list, not one per shape: a preset of 20k shapes stays quick.
     m_list->setUpdatesEnabled(false);
     const Suite& suite = m_presets[i];
-    for (const CaseSize& s : suite.sizes) insertShape(s, false);  // any family's
+    for (const Shape& s : suite.shapes) insertShape(CaseSize(s), false);
+    for (const CaseSize& s : suite.sizes) insertShape(s, false);  // any other family's
     m_list->setUpdatesEnabled(true);
     emit selectionChanged();
   });

@@ -17,12 +17,14 @@ kwb::Family histo() { return histogramLikeFamily("histo"); }
 
 std::vector<std::string> labels(const std::vector<kwb::CaseSize>& sizes) {
   std::vector<std::string> out;
+  out.reserve(sizes.size());
   for (const auto& s : sizes) out.push_back(kwb::sizeLabel(s));
   return out;
 }
 
 std::vector<kwb::AxisValues> axes(const std::vector<std::string>& texts) {
   std::vector<kwb::AxisValues> out;
+  out.reserve(texts.size());
   for (const auto& t : texts) out.push_back(kwb::parseAxisValues(t));
   return out;
 }

@@ -52,12 +52,14 @@ kwb::cuda::ResolvedSelection resolve(const Selection& sel, const fs::path& prese
 
 std::vector<std::string> ids(const std::vector<const kwb::KernelDescriptor*>& kernels) {
   std::vector<std::string> out;
+  out.reserve(kernels.size());
   for (const auto* k : kernels) out.push_back(k->id);
   return out;
 }
 
 std::vector<std::string> labels(const std::vector<kwb::CaseSize>& sizes) {
   std::vector<std::string> out;
+  out.reserve(sizes.size());
   for (const auto& s : sizes) out.push_back(kwb::sizeLabel(s));
   return out;
 }

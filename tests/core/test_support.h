@@ -25,8 +25,8 @@ inline std::string errorOf(const std::function<void()>& f) {
 
 // An empty folder under the temporary directory, unique to this process and `name`.
 inline std::filesystem::path tempDir(const std::string& name) {
-  const std::filesystem::path d = std::filesystem::temp_directory_path() /
-                                  ("kwb_test_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::path d = std::filesystem::temp_directory_path() /
+                            ("kwb_test_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;

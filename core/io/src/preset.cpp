@@ -111,7 +111,6 @@ Suite parseSuite(std::string_view text, std::string_view source) {
   }
   if (takesShapes(findFamily(s.family))) {
     parseShapes(j, s, fail);
-    s.sizes.assign(s.shapes.begin(), s.shapes.end());
   } else {
     parseFamilySizes(j, s, fail);
   }

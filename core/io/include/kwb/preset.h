@@ -24,7 +24,7 @@ struct Suite {
   std::vector<Shape> shapes;           // GEMM
   std::vector<std::string> sizeTexts;  // any other family: "sizes" as written
   std::vector<AxisValues> axes;        // any other family: "axes" and "types"
-  std::vector<CaseSize> sizes;         // every size the suite runs, in run order
+  std::vector<CaseSize> sizes;         // any other family: every size it runs, in run order
   std::string kernels = "all";         // a KernelRegistry::select list (kernels of the family)
 };
 
