@@ -5,7 +5,7 @@
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [stream] [scaling]
 #                        [repeat] [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
-#                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote]
+#                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote] [suites] [shards]
 # (no argument: build tests verify bench). byok: bring your own kernel (docs/BRING_YOUR_OWN.md):
 # the user copy of sgemm.tiled against the built-in, both examples, save-to-result time with a
 # cold and a warm NVRTC cache, a compile error and a write past C. remote: the GUI's remote path
@@ -97,6 +97,29 @@ if has families; then
   # A 1-D document against itself: every case SAME.
   $KWB compare "$OUT/reduce-benchmark.json" "$OUT/reduce-benchmark.json" >"$OUT/compare-reduce.txt" 2>&1
   echo "kwb compare reduce against itself: exit $?"; tail -4 "$OUT/compare-reduce.txt"
+fi
+if has suites; then
+  section "every other family's benchmark suite (resources/presets/<family>-benchmark.json)"
+  $KWB list >"$OUT/list.txt" 2>&1
+  for fam in $(grep "^family" "$OUT/list.txt" | sed 's/^family \([a-z0-9_]*\):.*/\1/'); do
+    [[ $fam == gemm || $fam == reduce || $fam == scan ]] && continue
+    [[ -f resources/presets/$fam-benchmark.json ]] || { echo "$fam: no preset"; continue; }
+    /usr/bin/time -f "$fam wall %e s" timeout 400 $KWB run --suite $fam-benchmark --json "$OUT/$fam-benchmark.json" \
+      --md "$OUT/$fam-benchmark.md" 2>"$OUT/$fam.err" >"$OUT/$fam-benchmark.txt"
+    echo "$fam-benchmark: exit $?"; tail -2 "$OUT/$fam.err"
+    grep -E "progression|violation|explained|pass|fail|error" "$OUT/$fam-benchmark.txt" | grep -vE " pass$" | head -12
+  done
+fi
+if has shards; then
+  section "spec-benchmark as 4 shards on one GPU, merged, against one whole run"
+  for i in 1 2 3 4; do
+    $KWB run --suite spec-benchmark --shard $i/4 --json "$OUT/shard$i.json" >/dev/null 2>"$OUT/shard$i.err"
+    echo "shard $i/4: exit $?"
+  done
+  $KWB merge "$OUT"/shard{1,2,3,4}.json -o "$OUT/merged.json" 2>&1 | tail -3; echo "merge: exit ${PIPESTATUS[0]}"
+  $KWB run --suite spec-benchmark --json "$OUT/single.json" >/dev/null 2>"$OUT/single.err"
+  $KWB compare "$OUT/single.json" "$OUT/merged.json" >"$OUT/compare-shards.txt" 2>&1
+  echo "compare single vs merged: exit $?"; tail -3 "$OUT/compare-shards.txt"
 fi
 if has ratios; then
   section "best stages against cuBLAS, one run (512^3 .. 8192^3, 511x513x1025)"
