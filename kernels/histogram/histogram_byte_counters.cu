@@ -187,11 +187,24 @@ LaunchInfo launch(const HistogramArgs& a) {
 }  // namespace
 
 KernelDescriptor histogramByteCounters() {
-  return histogramDescriptor(
+  KernelDescriptor d = histogramDescriptor(
       "histogram.byte_counters", "Per-thread byte counters", false,
       "8-bit counters per thread, four to a shared word, never a bank conflict or a contended "
       "update; above 256 bins it runs histogram.warp_private",
       {&launch});
+  d.progressionNotes = {
+      {.why = "above 256 bins this stage runs histogram.warp_private (its counters take "
+              "(bins + 1) x 256 bytes of shared memory, 64 KiB at 256 bins), so the two time "
+              "alike",
+       .axis = "bins",
+       .axisMin = 257},
+      {.why = "2^20 float samples: each block ends by folding its (bins + 1) x 256-byte counter "
+              "table into the histogram, a fixed cost that about 2,600 samples a block do not "
+              "repay; measured on an H100 at 2^20 f32 256 bins: 7.0 against 6.6 us (uniform), "
+              "5.8 against 5.3 us (one-bin). At 2^28 it leads (0.352 against 0.375 ms)",
+       .maxCount = std::int64_t{1} << 21,
+       .word = "f32"}};
+  return d;
 }
 
 }  // namespace kwb::kernels

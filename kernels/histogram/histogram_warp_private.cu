@@ -106,10 +106,20 @@ LaunchInfo launchWarpPrivate(const HistogramArgs& a) {
 }
 
 KernelDescriptor histogramWarpPrivate() {
-  return histogramDescriptor("histogram.warp_private", "Per-warp sub-histograms", false,
-                             "a sub-histogram per warp, 16-byte loads, runs of one bin merged in "
-                             "a register before one shared atomic",
-                             {&launchWarpPrivate});
+  KernelDescriptor d =
+      histogramDescriptor("histogram.warp_private", "Per-warp sub-histograms", false,
+                          "a sub-histogram per warp, 16-byte loads, runs of one bin merged in "
+                          "a register before one shared atomic",
+                          {&launchWarpPrivate});
+  d.progressionNotes = {
+      {.why = "2^20 skewed float samples: each block clears and merges one sub-histogram per warp, "
+              "a fixed cost that a few thousand samples a block do not repay, and Zipf input "
+              "breaks the runs of one bin it merges in a register; measured on an H100 at 2^20 "
+              "f32 256 bins zipf: 9.3 against 7.4 us for shared_atomics. At 2^28 it leads "
+              "(0.38 against 0.91 ms)",
+       .maxCount = std::int64_t{1} << 21,
+       .word = "f32"}};
+  return d;
 }
 
 }  // namespace kwb::kernels

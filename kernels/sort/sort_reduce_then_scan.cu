@@ -158,9 +158,17 @@ LaunchInfo launch(const SortArgs& a) {
 }  // namespace
 
 KernelDescriptor sortReduceThenScan() {
-  return sortDescriptor("sort.reduce_then_scan", "LSD reduce-then-scan", false,
-                        "8-bit LSD passes: upsweep digit counts, scan, ranked downsweep scatter",
-                        &launch, &scratch);
+  KernelDescriptor d = sortDescriptor(
+      "sort.reduce_then_scan", "LSD reduce-then-scan", false,
+      "8-bit LSD passes: upsweep digit counts, scan, ranked downsweep scatter", &launch, &scratch);
+  d.progressionNotes = {
+      {.why = "up to about 2^20 keys a fixed cost dominates: four passes of three launches each, "
+              "every pass's digit counts scanned by a single block, where block_merge sorts the "
+              "256 tiles of 4096 keys in one launch and merges them in 8 passes; measured on an "
+              "H100 at 2^20 u32 keys: 262 against 140 us. From 2^24 it leads (1.42 against "
+              "2.59 ms), at 2^28 by 5.5x",
+       .maxCount = std::int64_t{1} << 21}};
+  return d;
 }
 
 }  // namespace kwb::kernels::sort

@@ -10,9 +10,9 @@
 
 TEST(FamilyCli, UnknownFamilyExits2NamingIt) {
   for (const char* cmd : {"run", "verify"}) {
-    const auto r = runKwb({cmd, "--family", "sort", "--sizes", "2^20"});
+    const auto r = runKwb({cmd, "--family", "softmax", "--sizes", "2^20"});
     EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << cmd;
-    EXPECT_TRUE(contains(r.err, "unknown family 'sort'")) << r.err;
+    EXPECT_TRUE(contains(r.err, "unknown family 'softmax'")) << r.err;
     EXPECT_TRUE(contains(r.err, "reduce")) << r.err;  // lists the known ones
   }
 }

@@ -54,10 +54,10 @@ TEST(Family, KnownFamiliesAndTheirContracts) {
   EXPECT_EQ(kwb::findFamily("scan").allWordsByDefault, std::vector<std::string>{"type"});
   EXPECT_TRUE(kwb::findFamily("gemm").allWordsByDefault.empty());
   try {
-    kwb::findFamily("sort");
+    kwb::findFamily("softmax");
     FAIL() << "an unknown family was accepted";
   } catch (const kwb::InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("'sort'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'softmax'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("reduce"), std::string::npos) << e.what();
   }
 }
@@ -184,7 +184,7 @@ TEST(Family, OlderSchemasReadWithFiguresDerived) {
 TEST(Family, UnknownProblemInALegacyDocumentIsRefused) {
   auto j = nlohmann::json::parse(kwb::toJsonText(makeSampleDocument()));
   j["cases"][0].erase("size");  // a schema-5 case: its family by name only
-  j["cases"][0]["problem"] = "sort";
+  j["cases"][0]["problem"] = "softmax";
   j["cases"][0]["shape"] = {{"m", 8}, {"n", 8}, {"k", 8}};
   EXPECT_THROW(kwb::parseDocument(j.dump(), "bad"), kwb::InputError);
 }
@@ -229,7 +229,8 @@ TEST(Family, OneDimensionalSuiteRulesNameTheProblem) {
     }
     return "";
   };
-  EXPECT_NE(err(R"({"name":"x","family":"sort","sizes":["1"]})").find("'sort'"), std::string::npos);
+  EXPECT_NE(err(R"({"name":"x","family":"softmax","sizes":["1"]})").find("'softmax'"),
+            std::string::npos);
   EXPECT_NE(err(R"({"name":"x","family":"reduce","shapes":["64"]})").find("sizes"),
             std::string::npos);
   EXPECT_NE(err(R"({"name":"x","family":"scan","sizes":["2^"]})").find("'2^'"), std::string::npos);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "kwb/progression.h"
+#include "kwb/results.h"
 
 namespace {
 kwb::CaseResult timed(const std::string& kernel, kwb::Shape s, double gflops,
@@ -195,4 +196,36 @@ TEST(ProgressionOfADocument, OneDimensionalNotesCoverCountsUpToTheirLimit) {
   ASSERT_EQ(p.violations.size(), 2u);
   EXPECT_EQ(violationAt(p, "2^20 f32")->explanation, "small inputs");
   EXPECT_EQ(violationAt(p, "2^28 f32")->explanation, "");
+}
+
+// Notes of any family: only sizes with a number axis at least a bound ("bins" from 257) and only
+// sizes with a word ("f32").
+TEST(ProgressionOfADocument, NotesCoverSizesByAxisAndWord) {
+  kwb::RunDocument doc;
+  doc.kernels = {{"hist.a", "A", "hist", 1, "fp32", false, "", false},
+                 {"hist.b", "B", "hist", 2, "fp32", false, "", false}};
+  doc.kernels[0].problem = doc.kernels[1].problem = "hist";
+  doc.kernels[1].progressionNotes = {{.why = "many bins", .axis = "bins", .axisMin = 257},
+                                     {.why = "floats", .word = "f32"}};
+  auto size = [](std::int64_t bins, const char* type) {
+    return kwb::CaseSize("hist", {{"count", kwb::AxisKind::kCount, 1 << 20},
+                                  {"type", kwb::AxisKind::kWord, 0, type},
+                                  {"bins", kwb::AxisKind::kCount, bins, "", "bins"}});
+  };
+  for (const auto& s : {size(256, "u8"), size(4096, "u8"), size(256, "f32")})
+    for (auto c : {timedCase("hist.a", 900), timedCase("hist.b", 800)}) {
+      c.size = s;
+      doc.cases.push_back(c);
+    }
+  const kwb::ProgressionCheck p = kwb::checkProgression(doc);
+  ASSERT_EQ(p.violations.size(), 3u);
+  EXPECT_EQ(violationAt(p, kwb::sizeLabel(size(256, "u8")))->explanation, "");
+  EXPECT_EQ(violationAt(p, kwb::sizeLabel(size(4096, "u8")))->explanation, "many bins");
+  EXPECT_EQ(violationAt(p, kwb::sizeLabel(size(256, "f32")))->explanation, "floats");
+  // The fields survive a document's round trip.
+  const kwb::RunDocument back = kwb::parseDocument(kwb::toJsonText(doc), "test");
+  ASSERT_EQ(back.kernels[1].progressionNotes.size(), 2u);
+  EXPECT_EQ(back.kernels[1].progressionNotes[0].axis, "bins");
+  EXPECT_EQ(back.kernels[1].progressionNotes[0].axisMin, 257);
+  EXPECT_EQ(back.kernels[1].progressionNotes[1].word, "f32");
 }

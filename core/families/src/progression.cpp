@@ -60,6 +60,13 @@ std::string explanationFor(const CaseResult& c, const KernelInfo* later) {
     if (n.unalignedOnly && !unaligned) continue;
     if (n.maxFlops > 0 && (!gemm || flops > n.maxFlops)) continue;
     if (n.maxCount > 0 && (gemm || c.size.number("count") > n.maxCount)) continue;
+    if (!n.axis.empty()) {
+      const SizeAxis* a = c.size.axis(n.axis);
+      if (!a || !a->isNumber() || a->number < n.axisMin) continue;
+    }
+    if (!n.word.empty() && std::none_of(c.size.axes.begin(), c.size.axes.end(),
+                                        [&](const SizeAxis& a) { return a.word == n.word; }))
+      continue;
     return n.why;
   }
   return {};

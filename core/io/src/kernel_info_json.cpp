@@ -21,11 +21,15 @@ void to_json(json& j, const KernelInfo& v) {
        {"problem", v.problem}};
   if (!v.progressionNotes.empty()) {
     json notes = json::array();
-    for (const auto& n : v.progressionNotes)
-      notes.push_back({{"why", n.why},
-                       {"maxFlops", n.maxFlops},
-                       {"unalignedOnly", n.unalignedOnly},
-                       {"maxCount", n.maxCount}});
+    for (const auto& n : v.progressionNotes) {
+      json note = {{"why", n.why},
+                   {"maxFlops", n.maxFlops},
+                   {"unalignedOnly", n.unalignedOnly},
+                   {"maxCount", n.maxCount}};
+      if (!n.axis.empty()) note["axis"] = {{"name", n.axis}, {"min", n.axisMin}};
+      if (!n.word.empty()) note["word"] = n.word;
+      notes.push_back(note);
+    }
     j["progressionNotes"] = notes;
   }
 }
@@ -49,6 +53,11 @@ void from_json(const json& j, KernelInfo& v) {
       note.maxFlops = jsonread::value(n, "maxFlops", 0.0);
       note.unalignedOnly = jsonread::value(n, "unalignedOnly", false);
       note.maxCount = jsonread::value(n, "maxCount", std::int64_t{0});
+      if (auto a = n.find("axis"); a != n.end() && a->is_object()) {  // schema 7, optional
+        note.axis = jsonread::value(*a, "name", std::string());
+        note.axisMin = jsonread::value(*a, "min", std::int64_t{0});
+      }
+      note.word = jsonread::value(n, "word", std::string());
       v.progressionNotes.push_back(note);
     }
 }

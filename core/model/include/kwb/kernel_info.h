@@ -20,6 +20,11 @@ struct ProgressionNote {
   double maxFlops = 0.0;       // covers cases of at most this many FLOPs (GEMM 2mnk); 0: any size
   bool unalignedOnly = false;  // covers only GEMM shapes whose K or N is not a multiple of 4
   std::int64_t maxCount = 0;   // 1-D families: covers counts up to this many elements; 0: any
+  // Any family: covers only sizes whose number axis `axis` is at least `axisMin` ("bins", 257),
+  // and only sizes that have the word `word` on some axis ("f32", "zipf"); empty: any.
+  std::string axis = {};
+  std::int64_t axisMin = 0;
+  std::string word = {};
 
   friend bool operator==(const ProgressionNote&, const ProgressionNote&) = default;
 };
