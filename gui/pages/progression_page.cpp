@@ -51,9 +51,8 @@ QString stageLabel(const CaseResult& c, const RunDocument& doc, bool vector, QSt
   if (const auto pct = refPercent(doc, c)) {
     // Two short lines: a label no wider than its bar when runs are compared side by side.
     label = QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
-    tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
-                  : QString("\n%1 reference (cuBLAS %2)")
-                        .arg(QString(label).replace('\n', ' '), pct->reference);
+    tip += QString("\n%1 (the reference's paired time at this size)")
+               .arg(QString(label).replace('\n', ' '));
   }
   if (const auto roof = pctOfCopyRoof(c, doc)) {
     label += QString("%1%2% of\ncopy").arg(label.isEmpty() ? "" : "\n").arg(*roof, 0, 'f', 0);
@@ -312,14 +311,11 @@ void ProgressionPage::addReferenceLines(Build& b) {
   const double hbmPeak = b.vector && b.doc.device ? b.doc.device->peakBandwidthGBs : 0;
   if (!b.stages.isEmpty()) b.yMax = std::max(b.yMax, copyRoof);
   b.yTop = b.yMax > 0 ? b.yMax * 1.25 : 1;
-  const KernelLookup& cat = model()->catalog();
-  const QList<QString> all = kernelsOf(b.doc, cat);
-  for (const KernelInfo& r : cat.references()) {
+  for (const KernelInfo& r : model()->catalog().references()) {
     const CaseResult* c = b.doc.find(r.id, b.shape);
     if (!c || !hasSpeed(b.doc, *c) || !model()->isShown(r.id)) continue;
     const double v = headline(b.doc, *c);
-    addLevelLine(b, qtext(r.name), v, b.unit,
-                 QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine))
+    addLevelLine(b, qtext(r.name), v, b.unit, QPen(kernelColor(qtext(r.id)), 2, Qt::DashLine))
         ->setProperty("series", qtext(r.id));
     b.yMax = std::max(b.yMax, v);
     b.yMin = std::min(b.yMin, v);
@@ -353,6 +349,7 @@ void ProgressionPage::setTextTicksAndRanges(const Build& b,
   } else {
     p->yAxis->setRange(0, b.yTop);
   }
+  fitRateUnit(p->yAxis, b.unit);
   p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
 }
 

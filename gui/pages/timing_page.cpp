@@ -136,12 +136,10 @@ void TimingPage::rebuild() {
   const auto shape = m_shape->currentShape();
   const bool relative = scale() == Scale::kRelative;
   QList<const CaseResult*> cases;
-  QList<int> colors;
-  const QList<QString> all = kernelsOf(doc, model()->catalog());
   if (shape)
     for (const QString& id : shownKernels(doc))
       if (const CaseResult* c = doc.find(id.toStdString(), *shape); c && hasSpeed(doc, *c))
-        cases << c, colors << int(all.indexOf(id));
+        cases << c;
 
   setPlotTitle(
       p, shape ? QString("Time per launch at %1 — %2").arg(sizeName(*shape, false), timerLabel(doc))
@@ -154,19 +152,19 @@ void TimingPage::rebuild() {
                                "each kernel's samples per bin"));
   p->xAxis->setLabel("");
   makeTimeAxis(p->yAxis, relative);
-  const auto [lo, hi] = addBoxes(cases, colors, relative);
+  const auto [lo, hi] = addBoxes(cases, relative);
   const auto [yMin, yMax] = boxRange(lo, hi, !cases.isEmpty(), relative);
   p->yAxis->setRange(yMin, yMax);
   if (relative) markExtremesOffAxis(cases, yMin, yMax);
 
   // Histograms of every kernel, overlaid, over the same scale as the boxes.
-  addHistograms(cases, colors, Bins{yMin, yMax, relative});
+  addHistograms(cases, Bins{yMin, yMax, relative});
   p->legend->setVisible(!cases.isEmpty());
   if (cases.isEmpty()) showEmptyNote(p, emptyPlotReason(doc));
 }
 
 std::pair<double, double> TimingPage::addBoxes(const QList<const CaseResult*>& cases,
-                                               const QList<int>& colors, bool relative) {
+                                               bool relative) {
   QCPAxis* bx = plot()->xAxis;
   QCPAxis* by = plot()->yAxis;
   const KernelLookup& cat = model()->catalog();
@@ -182,7 +180,7 @@ std::pair<double, double> TimingPage::addBoxes(const QList<const CaseResult*>& c
     box->setProperty("series", id);
     box->setName(shortLabel(cat.info(id)));
     box->removeFromLegend();
-    styleBox(box, kernelColor(colors[i]));
+    styleBox(box, kernelColor(id));
     box->addData(x, rel(s.p5), rel(s.p25), rel(s.median), rel(s.p75), rel(s.p95),
                  QVector<double>{rel(s.min), rel(s.max)});
     m_boxes << box;
@@ -217,8 +215,7 @@ void TimingPage::markExtremesOffAxis(const QList<const CaseResult*>& cases, doub
   }
 }
 
-void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const QList<int>& colors,
-                               const Bins& bins) {
+void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const Bins& bins) {
   QCPAxis* hx = m_histRect->axis(QCPAxis::atBottom);
   QCPAxis* hy = m_histRect->axis(QCPAxis::atLeft);
   hy->setLabel("% of the kernel's samples");
@@ -226,7 +223,8 @@ void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const QLis
   makeTimeAxis(hx, bins.relative);
   double peak = 0;
   for (int i = 0; i < cases.size(); ++i)
-    peak = std::max(peak, addHistogram(*cases[i], kernelColor(colors[i]), bins));
+    peak = std::max(
+        peak, addHistogram(*cases[i], kernelColor(QString::fromStdString(cases[i]->kernel)), bins));
   hx->setRange(bins.lo, bins.hi);
   hy->setRange(0, peak > 0 ? peak * 1.15 : 1);
 }

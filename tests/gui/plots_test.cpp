@@ -88,7 +88,7 @@ TEST_F(Plots, FallbacksAreHatchedLabelledAndLeftOutOfTensorCoreLines) {
     if (!text.contains("FP32 fallback")) continue;
     ++labelled;
     EXPECT_FALSE(text.contains("FP16")) << text.toStdString();
-    EXPECT_TRUE(text.contains("of FP32")) << text.toStdString();
+    EXPECT_TRUE(text.contains("of cuBLAS SGEMM")) << text.toStdString();
   }
   EXPECT_EQ(labelled, fallbacks);
   // Scaling: the tensor-core stages' lines hold no fallback point.
@@ -102,7 +102,7 @@ TEST_F(Plots, FallbacksAreHatchedLabelledAndLeftOutOfTensorCoreLines) {
   // The summary's % of the FP16 reference ignores them too.
   const auto pct = refPercent(doc, *doc.find("sgemm.tensor_core", kOdd));
   ASSERT_TRUE(pct.has_value());
-  EXPECT_EQ(pct->reference, "FP32");
+  EXPECT_EQ(pct->reference, "cuBLAS SGEMM");
 }
 
 TEST_F(Plots, EveryBarAndPointCarriesItsMediansCi) {
