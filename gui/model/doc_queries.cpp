@@ -80,7 +80,7 @@ constexpr std::uint32_t kColors = sizeof kPalette / sizeof kPalette[0];
 // The built-in kernels, each with its own slot: a family's stages in teaching order, then its
 // references, so the nine SGEMM stages and three cuBLAS references never share a colour.
 int knownSlot(const QString& id) {
-  static const std::map<QString, int> slots{
+  static const std::map<QString, int> kSlots{
       {"sgemm.naive", 0},           {"sgemm.tiled", 1},
       {"sgemm.bank_free", 2},       {"sgemm.double_buffer", 3},
       {"sgemm.tensor_core", 4},     {"sgemm.register_blocked", 5},
@@ -93,8 +93,8 @@ int knownSlot(const QString& id) {
       {"scan.hillis_steele", 0},    {"scan.blelloch", 1},
       {"scan.reduce_then_scan", 2}, {"scan.decoupled_lookback", 3},
       {"cub.inclusive_sum", 9}};
-  const auto it = slots.find(id);
-  return it == slots.end() ? -1 : it->second;
+  const auto it = kSlots.find(id);
+  return it == kSlots.end() ? -1 : it->second;
 }
 
 }  // namespace

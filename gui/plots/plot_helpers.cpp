@@ -152,6 +152,20 @@ class PlainLogTicker : public NiceLogTicker {
 
 }  // namespace
 
+void placeLegendBelow(QCustomPlot* plot, int columns) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  int row = 0;
+  for (int r = 0; r < grid->rowCount(); ++r)
+    if (grid->element(r, 0) == plot->axisRect()) row = r;
+  plot->axisRect()->insetLayout()->take(plot->legend);
+  grid->insertRow(row + 1);
+  grid->addElement(row + 1, 0, plot->legend);
+  grid->setRowStretchFactor(row + 1, 0.001);
+  plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  plot->legend->setWrap(columns);
+  plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
 void makeLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
   axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new PlainLogTicker));

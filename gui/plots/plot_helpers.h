@@ -49,6 +49,9 @@ bool paletteIsDark();
 void fitTickLabels(QCPAxis* axis, const QStringList& labels);
 // Moves the legend into its own column right of the plot, where it hides no data.
 void placeLegendOutside(QCustomPlot* plot);
+// Moves the legend into a row of its own under the plot, `columns` entries a line: the plot
+// keeps its width and the legend hides no bar or line.
+void placeLegendBelow(QCustomPlot* plot, int columns = 3);
 // Logarithmic axis with readable tick labels.
 void makeLogAxis(QCPAxis* axis);
 void makeLinearAxis(QCPAxis* axis);

@@ -3,6 +3,7 @@
 
 #include <QGuiApplication>
 #include <QScreen>
+#include <algorithm>
 #include <cmath>
 
 namespace kwb::gui {
@@ -256,14 +257,30 @@ struct Band {
   int fontSize;
 };
 
+// A column title too wide for its cell goes on two lines, broken before its last '×', 'x' or
+// space ("1348×860" over "×1524"); the titles' row is as high as its tallest.
+QString fitTitle(const QString& title, const QFontMetricsF& fm, double width) {
+  if (fm.horizontalAdvance(title) <= width) return title;
+  const qsizetype at =
+      std::max({title.lastIndexOf(QChar(0x00D7)), title.lastIndexOf('x'), title.lastIndexOf(' ')});
+  return at > 0 ? title.left(at) + "\n" + title.mid(at) : title;
+}
+
 void drawBandHeader(ReportPainter& rp, const Band& b) {
   QCPPainter& p = rp.painter();
   p.setFont(reportFont(b.fontSize, true));
   p.setPen(Qt::black);
+  const QFontMetricsF fm(p.font(), p.device());
+  QStringList titles;
+  int lines = 1;
+  for (int c = 0; c < b.count; ++c) {
+    titles << fitTitle(b.columns[b.first + c], fm, b.cellW - 4);
+    lines = std::max(lines, int(titles.back().count('\n')) + 1);
+  }
+  const double h = std::max(b.rowH, fm.lineSpacing() * lines + 4);
   for (int c = 0; c < b.count; ++c)
-    p.drawText(QRectF(b.labelWidth + c * b.cellW, rp.y(), b.cellW, b.rowH), Qt::AlignCenter,
-               b.columns[b.first + c]);
-  rp.setY(rp.y() + b.rowH);
+    p.drawText(QRectF(b.labelWidth + c * b.cellW, rp.y(), b.cellW, h), Qt::AlignCenter, titles[c]);
+  rp.setY(rp.y() + h);
 }
 
 void drawBandRow(ReportPainter& rp, const Band& b, int r) {
@@ -298,7 +315,7 @@ void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& 
   const double rowH = layout.rowHeight;
   // The bands follow each other down the page: a new page only when the next band's titles and
   // two of its rows (or all, if fewer) no longer fit.
-  const double minBand = rowH * (1 + std::min<qsizetype>(2, rows.size()));
+  const double minBand = rowH * double(2 + std::min<qsizetype>(2, rows.size()));
   if (!rp.fits(title.isEmpty() ? minBand : minBand + 36)) rp.newPage();
   if (!title.isEmpty()) rp.heading(title);
   for (int first = 0; first < std::max<qsizetype>(1, columns.size()); first += layout.perBand) {

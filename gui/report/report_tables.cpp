@@ -140,12 +140,13 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
         {note}};
   }
   if (!all)
-    rp.paragraph(QString("%1 cases: the %2 that passed are in the correctness grid above and, "
-                         "with every figure, in the results file (kwb export --csv or --md "
-                         "writes them as a table); the %3 others follow.")
+    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid above and, with "
+                         "every figure, in the results file (kwb export --csv or --md writes "
+                         "them as a table). %3")
                      .arg(doc.cases.size())
                      .arg(passing)
-                     .arg(rows.size()),
+                     .arg(rows.isEmpty() ? QString("No other case to list.")
+                                         : QString("The %1 others follow.").arg(rows.size())),
                  9);
   if (rows.isEmpty()) return;
   drawTable(rp, all ? QString("Cases") : QString("Cases that did not pass"),

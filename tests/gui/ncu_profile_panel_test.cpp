@@ -172,7 +172,7 @@ TEST(NcuProfilePanel, KernelNamesAreReadable) {
             "(anonymous namespace)::splitKReduce(long, int, const float *)");
   EXPECT_EQ(readableKernelName("void <unnamed>::k<float>(int)"),
             "void (anonymous namespace)::k<float>(int)");
-  EXPECT_EQ(readableKernelName("_ZN12_GLOBAL__N_113splitKReduceElif"),
+  EXPECT_EQ(readableKernelName("_ZN12_GLOBAL__N_112splitKReduceElif"),
             "(anonymous namespace)::splitKReduce(long, int, float)");
   EXPECT_EQ(readableKernelName("sgemmTiled"), "sgemmTiled");
   EXPECT_EQ(readableKernelName("myunnamed>::x"), "myunnamed>::x");
