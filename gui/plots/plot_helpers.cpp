@@ -106,6 +106,9 @@ void placeLegendOutside(QCustomPlot* plot) {
   column->setRowStretchFactor(0, 0.001);
   column->setRowStretchFactor(1, 1);
   grid->setColumnStretchFactor(1, 0.001);
+  // Room for the legend's border at the widget's right edge, where it was cut off.
+  column->setAutoMargins(QCP::msNone);
+  column->setMargins(QMargins(4, 0, 8, 0));
   plot->legend->setMaximumSize(280, QWIDGETSIZE_MAX);
   grid->simplify();
 }
@@ -184,12 +187,15 @@ void fitRateUnit(QCPAxis* axis, const QString& unit) {
     l->divisor = tera ? 1000 : 1;
   else
     return;
-  QString label = axis->label();
-  if (tera)
-    label.replace("GFLOP/s", "TFLOP/s");
-  else
-    label.replace("TFLOP/s", "GFLOP/s");
-  axis->setLabel(label);
+  auto rename = [tera](QString text) {
+    return tera ? text.replace("GFLOP/s", "TFLOP/s") : text.replace("TFLOP/s", "GFLOP/s");
+  };
+  axis->setLabel(rename(axis->label()));
+  // The plot's title (setPlotTitle) names the same unit.
+  QCPLayoutGrid* grid = axis->parentPlot()->plotLayout();
+  if (grid->hasElement(0, 0))
+    if (auto* title = qobject_cast<QCPTextElement*>(grid->element(0, 0)))
+      title->setText(rename(title->text()));
 }
 
 void makeGflopsAxis(QCPAxis* axis, bool log) { makeRateAxis(axis, log, "GFLOP/s"); }
