@@ -93,8 +93,9 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
                          "memory throughput, % of peak",
                          "achieved occupancy, % of the maximum warps per SM",
                          "DRAM bytes read + written",
-                         "the warp stall reason with the most cycles per issued instruction, "
-                         "and those cycles (warp cycles stalled per instruction issued)"};
+                         QString("the warp stall reason with the most cycles per issued "
+                                 "instruction, and those cycles (warp cycles stalled per "
+                                 "instruction issued)")};
   m_table->setHorizontalHeaderLabels(heads);
   for (int i = 0; i < heads.size(); ++i) {
     m_table->horizontalHeaderItem(i)->setToolTip(tips[i]);
@@ -146,10 +147,11 @@ void NcuProfilePanel::loadEarlierProfile() {
       m_status->setText("Profiled earlier: " + profileJsonPath());
       return;
     }
-    m_status->setText(
-        QString("<b style='color:#b00020'>Stale profile, not of this case's "
-                "run: %1.</b> Profile again for figures of this case. (%2)")
-            .arg(m_stale.join("; ").toHtmlEscaped(), profileJsonPath().toHtmlEscaped()));
+    m_status->setText(QString("<b style='color:#b00020'>Stale profile, not of this case's "
+                              "run: %1.</b> Profile again for figures of this case. (%2)")
+                          .arg(m_stale.join("; ").toHtmlEscaped(),
+                               QFileInfo(profileJsonPath()).fileName().toHtmlEscaped()));
+    m_status->setToolTip(profileJsonPath());
   } catch (const InputError& e) {
     m_status->setText(QString("An earlier profile could not be read: %1").arg(e.what()));
   }
