@@ -118,7 +118,11 @@ QString plainNumber(double v) {
   const double a = std::abs(v);
   // Whole numbers from 10,000 up grouped, never "1e+06" beside "500000"; small ones with the
   // digits they need, never an exponent above 1e-4.
-  if (a >= 1e4) return QLocale::c().toString(v, 'f', 0).replace(',', QString(QChar(0x2009)));
+  if (a >= 1e4) {
+    QLocale grouped = QLocale::c();  // the C locale leaves out group separators by default
+    grouped.setNumberOptions(QLocale::DefaultNumberOptions);
+    return grouped.toString(v, 'f', 0).replace(',', QString(QChar(0x2009)));
+  }
   if (a < 1e-4) return QString::number(v, 'g', 3);
   const int decimals = std::max(0, 3 - int(std::floor(std::log10(a))));  // 4 significant digits
   QString t = QString::number(v, 'f', decimals);

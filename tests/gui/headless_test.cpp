@@ -193,6 +193,31 @@ TEST(GuiHeadless, CaseTakesEverySizeFormTheCliTakes) {
   EXPECT_TRUE(none.err.contains("sgemm.tiled@3x5x7")) << none.err.toStdString();
 }
 
+// A reduce report: each kernel's best row gives the element type of its best size as its
+// precision (i32 at an i32 size, not the kernel's declared fp32), and the footnote speaks of
+// CUB, not of tensor-core fallbacks and cuBLAS.
+TEST(GuiHeadless, AReduceReportSaysItsElementTypesAndNoGemmFootnote) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath("r.pdf");
+  const Result r = runGui({"--open", test::bundled("reduce-benchmark-h100.json"), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+  int rows = 0;
+  for (const QString& line : text.split('\n')) {
+    if (!line.contains(QString::fromUtf8(" — ")) || !line.contains("% of CUB")) continue;
+    ++rows;
+    // "reduce.atomic — Global atomics   i32   166   2^24 i32   6.2% of CUB ...": the type
+    // of the size, once as the precision and once in the size.
+    const QStringList words = line.simplified().split(' ');
+    const QString type = words.count("i32") ? "i32" : "f32";
+    EXPECT_EQ(words.count(type), 2) << line.toStdString();
+    EXPECT_FALSE(words.contains("fp32")) << line.toStdString();
+  }
+  EXPECT_GE(rows, 5) << text.left(3000).toStdString();
+  EXPECT_FALSE(text.contains("tensor-core stages")) << text.left(3000).toStdString();
+  EXPECT_TRUE(text.contains("against their CUB reference"));
+}
+
 TEST(GuiHeadless, ScreenshotOfEveryTab) {
   QTemporaryDir dir;
   for (const char* tab :

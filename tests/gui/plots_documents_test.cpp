@@ -2,6 +2,7 @@
 // Plots of unusual documents (no timed cases, impossible speeds, a broken file), names from the
 // engine, a file that changes on disk, palettes, and report plots that never clip.
 #include "plots_fixture.h"
+#include "plots/plot_helpers.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -221,4 +222,30 @@ TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
   EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
   w->scalingPage()->setPrinting(false);
   QApplication::setPalette(light);
+}
+
+// Tick labels are plain numbers: never "1e+06" beside "500000"; a GFLOP/s axis that reaches
+// 10,000 reads TFLOP/s, its ticks the data ÷ 1000.
+TEST(GuiTicks, PlainNumbersAndTflopsAxes) {
+  for (double v : {500000.0, 1e6, 2e7, 0.25, 12.5, 3000.0}) {
+    EXPECT_FALSE(plainNumber(v).contains('e')) << v;
+    EXPECT_EQ(plainNumber(v).remove(QChar(0x2009)).toDouble(), v) << plainNumber(v).toStdString();
+  }
+  const QString thin(QChar(0x2009));
+  EXPECT_EQ(plainNumber(1e6), "1" + thin + "000" + thin + "000");
+  QCustomPlot plot;
+  makeRateAxis(plot.yAxis, false, "GFLOP/s");
+  plot.yAxis->setRange(0, 50000);
+  fitRateUnit(plot.yAxis, "GFLOP/s");
+  EXPECT_EQ(plot.yAxis->label(), "TFLOP/s");
+  plot.replot();
+  EXPECT_TRUE(plot.yAxis->tickVectorLabels().contains("20"))
+      << plot.yAxis->tickVectorLabels().join('|').toStdString();
+  plot.yAxis->setRange(0, 900);
+  fitRateUnit(plot.yAxis, "GFLOP/s");
+  EXPECT_EQ(plot.yAxis->label(), "GFLOP/s");
+  makeRateAxis(plot.yAxis, true, "GB/s");
+  plot.yAxis->setRange(100, 50000);
+  fitRateUnit(plot.yAxis, "GB/s");
+  EXPECT_EQ(plot.yAxis->label(), "GB/s (log)");
 }
