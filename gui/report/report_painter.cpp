@@ -101,7 +101,10 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
     p.drawLine(QPointF(0, y0 + rowH * 1.8), QPointF(tableW, y0 + rowH * 1.8));
     rp.setY(y0 + rowH * 1.8 + 2);
   };
-  if (!rp.fits(rowH * 4)) rp.newPage();
+  // A table that fits a page whole starts on a fresh one rather than leave a stub of its rows
+  // on a page of their own; a longer one starts where there is room for a few rows.
+  const double whole = 13 * 2.2 + rowH * 1.8 + 2 + rowH * double(rows.size());
+  if (!rp.fits(rowH * 4) || (!rp.fits(whole) && whole <= rp.area().height())) rp.newPage();
   rp.heading(title, 13);
   headerRow();
   for (int r = 0; r < rows.size(); ++r) {
