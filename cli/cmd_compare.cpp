@@ -24,15 +24,18 @@ struct CompareOpts {
 std::string us(double ms) { return fixed(ms * 1e3, 2); }
 
 std::string compareTable(const RunComparison& r) {
+  // The change is in time (negative = faster), with the speedup beside it: the convention of
+  // the GUI's Baseline tab and the report too (kwb/verdict_rule.h, speedupText).
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "base us", "new us", "change",
-                                              "change 95% CI", "base 95% us", "new 95% us",
-                                              "verdict"}};
+                                              "speedup", "change 95% CI", "base 95% us",
+                                              "new 95% us", "verdict"}};
   // Documents of several GPU models (merged shards) name the model a case was compared on.
   bool severalModels = false;
   for (const auto& c : r.cases) severalModels = severalModels || c.device != r.cases[0].device;
   for (const auto& c : r.cases)
     rows.push_back({c.kernel, severalModels ? c.size + " on " + c.device : c.size, us(c.baseMs),
-                    us(c.newMs), fixed(100 * c.change, 1) + "%",
+                    us(c.newMs), signedPercent(c.change),
+                    c.baseMs > 0 && c.newMs > 0 ? speedupText(c.change) : "",
                     c.changeCi.high > c.changeCi.low
                         ? signedPercent(c.changeCi.low) + " .. " + signedPercent(c.changeCi.high)
                         : "",

@@ -72,6 +72,8 @@ int profileCommand(const ProfileOpts& o) {
   NcuProfile p;
   p.kernel = commandRegistry().find(o.kernel).id;  // throws InputError naming the id
   p.shape = parseShape(o.shape);
+  p.config = "default";  // the kernel as registered: kwb profile takes no tuning
+  p.gitRevision = KWB_GIT_REVISION;
   p.ncuPath = *ncu;
   std::error_code ec;
   if (!std::filesystem::is_directory(o.out, ec))

@@ -33,9 +33,11 @@ std::string localPath(const QString& path) { return QFile::encodeName(path).toSt
 // refused naming the option; an empty string means they may be written.
 QString checkHeadlessOutputs(const HeadlessOptions& o) {
   try {
-    checkOutputs({{"--open", localPath(o.open)},
-                  {"--baseline", localPath(o.baseline)},
-                  {"--source", localPath(o.source)}},
+    std::vector<NamedPath> inputs{{"--open", localPath(o.open)},
+                                  {"--baseline", localPath(o.baseline)},
+                                  {"--source", localPath(o.source)}};
+    for (const QString& run : o.compare) inputs.push_back({"a compared run", localPath(run)});
+    checkOutputs(inputs,
                  {{"--report", localPath(o.report)}, {"--screenshot", localPath(o.screenshot)}});
   } catch (const InputError& e) {
     return QString::fromLocal8Bit(e.what()) + ".";
@@ -82,6 +84,8 @@ int runHeadless(const HeadlessOptions& o) {
   }
   if (!o.baseline.isEmpty())
     if (const QString err = w.openBaseline(o.baseline); !err.isEmpty()) return fail(err);
+  for (const QString& run : o.compare)
+    if (const QString err = w.addCompareRun(run); !err.isEmpty()) return fail(err);
   if (!o.tab.isEmpty() && !w.selectTab(o.tab))
     return fail(QString("there is no tab '%1' (tabs: %2).").arg(o.tab, w.tabNames().join(", ")));
   w.resize(o.size);

@@ -3,6 +3,7 @@
 #include <QPixmap>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 namespace kwb::gui {
 
@@ -10,6 +11,7 @@ namespace kwb::gui {
 struct HeadlessOptions {
   QString open;
   QString baseline;
+  QStringList compare;  // more runs drawn over this one and the baseline (Progression, Scaling)
   QString report;
   QString screenshot;
   QString tab;

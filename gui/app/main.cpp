@@ -46,7 +46,11 @@ bool wantsHeadless(int argc, char** argv) {
 
 // The command line's options.
 struct Options {
-  const QCommandLineOption open{"open", "Open a results file.", "FILE"};
+  const QCommandLineOption open{
+      "open",
+      "Open a results file; given again (or with more files after it), the second is the "
+      "baseline unless --baseline names one, and the rest are runs drawn over it.",
+      "FILE"};
   const QCommandLineOption baseline{"baseline", "Open a second results file as baseline.", "FILE"};
   const QCommandLineOption report{"report", "Write a PDF report and exit (no display needed).",
                                   "PDF"};
@@ -97,11 +101,34 @@ int checkUsage(const QCommandLineParser& parser, const Options& opt) {
   return 0;
 }
 
-int startHeadless(const QCommandLineParser& parser, const Options& opt, const QString& openPath,
-                  const QString& baselinePath) {
+// The results files of the command line, in order: every --open, then the positional files. The
+// first is opened, the second is the baseline (unless --baseline names it), the rest are runs
+// compared over them, on screen, headless and in the report alike.
+struct ResultFiles {
+  QString open, baseline;
+  QStringList compare;
+};
+
+ResultFiles resultFiles(const QCommandLineParser& parser, const Options& opt) {
+  QStringList files = parser.values(opt.open) + parser.positionalArguments();
+  ResultFiles r;
+  r.open = files.value(0);
+  if (!files.isEmpty()) files.removeFirst();
+  if (parser.isSet(opt.baseline)) {
+    r.baseline = parser.value(opt.baseline);
+  } else {
+    r.baseline = files.value(0);
+    if (!files.isEmpty()) files.removeFirst();
+  }
+  r.compare = files;
+  return r;
+}
+
+int startHeadless(const QCommandLineParser& parser, const Options& opt, const ResultFiles& files) {
   kwb::gui::HeadlessOptions o;
-  o.open = openPath;
-  o.baseline = baselinePath;
+  o.open = files.open;
+  o.baseline = files.baseline;
+  o.compare = files.compare;
   o.report = parser.value(opt.report);
   o.screenshot = parser.value(opt.screenshot);
   o.tab = parser.value(opt.tab);
@@ -119,22 +146,21 @@ int startHeadless(const QCommandLineParser& parser, const Options& opt, const QS
 // Opens the files of the command line in the window; returns what could not be opened.
 // Interactive: a file that cannot be opened is said in a dialog (a user who double-clicked
 // it sees no terminal) and on stderr; the window stays open on the bundled sample.
-QStringList openFiles(kwb::gui::MainWindow& window, const QString& openPath,
-                      const QString& baselinePath, const QStringList& files,
+QStringList openFiles(kwb::gui::MainWindow& window, const ResultFiles& files,
                       const std::optional<QString>& source) {
   QStringList errors;
-  if (!openPath.isEmpty()) {
-    if (const QString err = window.openResults(openPath); !err.isEmpty()) {
+  if (!files.open.isEmpty()) {
+    if (const QString err = window.openResults(files.open); !err.isEmpty()) {
       errors << err;
       window.openBundledSample();
     }
   } else {
     window.openBundledSample();
   }
-  if (!baselinePath.isEmpty())
-    if (const QString err = window.openBaseline(baselinePath); !err.isEmpty()) errors << err;
-  for (qsizetype i = 2; i < files.size(); ++i)
-    if (const QString err = window.addCompareRun(files[i]); !err.isEmpty()) errors << err;
+  if (!files.baseline.isEmpty())
+    if (const QString err = window.openBaseline(files.baseline); !err.isEmpty()) errors << err;
+  for (const QString& run : files.compare)
+    if (const QString err = window.addCompareRun(run); !err.isEmpty()) errors << err;
   if (source)
     if (const QString err = window.openKernelSource(*source); !err.isEmpty()) errors << err;
   for (const QString& err : errors)
@@ -169,7 +195,9 @@ int main(int argc, char** argv) {
   const Options opt;
   parser.addOptions(opt.all());
   parser.addPositionalArgument(
-      "files", "Results to open (the second is the baseline, more are runs to compare).",
+      "files",
+      "Results to open after any --open: the first opened, the second the baseline (unless "
+      "--baseline names one), the rest runs drawn over them, headless and in the report too.",
       "[files...]");
   // Bad usage exits 2, as the README says (QCommandLineParser::process would exit 1).
   if (!parser.parse(QApplication::arguments())) {
@@ -180,13 +208,10 @@ int main(int argc, char** argv) {
   if (parser.isSet("help")) parser.showHelp(0);
   if (parser.isSet("version")) parser.showVersion();
 
-  const QStringList files = parser.positionalArguments();
-  const QString openPath = parser.isSet(opt.open) ? parser.value(opt.open) : files.value(0);
-  const QString baselinePath =
-      parser.isSet(opt.baseline) ? parser.value(opt.baseline) : files.value(1);
+  const ResultFiles files = resultFiles(parser, opt);
   if (const int code = checkUsage(parser, opt)) return code;
   if (parser.isSet(opt.report) || parser.isSet(opt.screenshot))
-    return startHeadless(parser, opt, openPath, baselinePath);
+    return startHeadless(parser, opt, files);
 
   kwb::gui::WindowOptions wo;
   wo.engineOverride = parser.value(opt.engine);
@@ -195,7 +220,7 @@ int main(int argc, char** argv) {
   FirstPaintProbe probe(clock, parser.isSet(opt.quitAfterPaint));
   window.installEventFilter(&probe);
   const QStringList errors =
-      openFiles(window, openPath, baselinePath, files,
+      openFiles(window, files,
                 parser.isSet(opt.source) ? std::optional(parser.value(opt.source)) : std::nullopt);
   if (parser.isSet(opt.tab)) window.selectTab(parser.value(opt.tab));
   window.show();

@@ -19,7 +19,7 @@ ProfileContext MainWindow::profileContext() const {
     dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/profiles";
     QDir().mkpath(dir);
   }
-  return {findEngine(m_options.engineOverride).program, dir};
+  return {findEngine(m_options.engineOverride).program, dir, m_model->document().gitRevision};
 }
 
 CaseDetailDialog* MainWindow::caseDialog(const std::string& kernel, const CaseSize& size) {

@@ -4,6 +4,8 @@
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <set>
 
 #include "kwb/progression.h"
@@ -63,18 +65,47 @@ QColor statusColor(CaseStatus s) {
 
 QString statusText(CaseStatus s) { return QString::fromLatin1(toString(s).data()).toUpper(); }
 
-QColor kernelColor(int index) {
-  // Twelve hues apart from each other and from the grey roofs and reference lines: 9 stages
-  // and 3 references of a run never share one (navy beside blue and near-black beside the
-  // roofs were hard to tell apart).
-  static const QColor palette[] = {
-      QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-      QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-      QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
-      QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
-      QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f)};
-  constexpr int kColors = int(sizeof palette / sizeof palette[0]);
-  return palette[index % kColors];
+namespace {
+
+// Twelve hues apart from each other and from the grey roofs and reference lines (navy beside
+// blue and near-black beside the roofs were hard to tell apart), then two spares.
+const QColor kPalette[] = {
+    QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+    QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+    QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
+    QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
+    QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f)};
+constexpr std::uint32_t kColors = sizeof kPalette / sizeof kPalette[0];
+
+// The built-in kernels, each with its own slot: a family's stages in teaching order, then its
+// references, so the nine SGEMM stages and three cuBLAS references never share a colour.
+int knownSlot(const QString& id) {
+  static const std::map<QString, int> kSlots{
+      {"sgemm.naive", 0},           {"sgemm.tiled", 1},
+      {"sgemm.bank_free", 2},       {"sgemm.double_buffer", 3},
+      {"sgemm.tensor_core", 4},     {"sgemm.register_blocked", 5},
+      {"sgemm.warp_tiled", 6},      {"sgemm.mma_multistage", 7},
+      {"sgemm.wgmma", 8},           {"cublas.sgemm", 9},
+      {"cublas.hgemm_f32acc", 10},  {"cublas.tf32", 11},
+      {"reduce.atomic", 0},         {"reduce.shared_tree", 1},
+      {"reduce.warp_shuffle", 2},   {"reduce.vectorized", 3},
+      {"reduce.cub_block", 4},      {"cub.reduce_sum", 9},
+      {"scan.hillis_steele", 0},    {"scan.blelloch", 1},
+      {"scan.reduce_then_scan", 2}, {"scan.decoupled_lookback", 3},
+      {"cub.inclusive_sum", 9}};
+  const auto it = kSlots.find(id);
+  return it == kSlots.end() ? -1 : it->second;
+}
+
+}  // namespace
+
+QColor kernelColor(const QString& id) {
+  if (const int slot = knownSlot(id); slot >= 0) return kPalette[slot];
+  // Any other kernel (a user kernel, a tuning configuration, a family this build does not know):
+  // FNV-1a of its id, the same in every run, plot and report whatever else is listed.
+  std::uint32_t h = 2166136261u;
+  for (const char ch : id.toUtf8()) h = (h ^ std::uint8_t(ch)) * 16777619u;
+  return kPalette[h % kColors];
 }
 
 bool hasSpeed(const RunDocument& doc, const CaseResult& c) {
@@ -115,12 +146,12 @@ std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c
     return RefPercent{it->second, ref.isEmpty() || ref.startsWith("cub.") ? "CUB" : ref};
   }
   if (c.precision == Precision::kFp32 || isFallback(c)) {
-    if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "FP32"};
+    if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "cuBLAS SGEMM"};
     return std::nullopt;
   }
   // FP16 tensor-core precision against cuBLAS FP16 only; TF32 has no reference of its own.
   if (c.precision == Precision::kFp16Fp32Acc && c.pctOfFp16Reference)
-    return RefPercent{*c.pctOfFp16Reference, "FP16"};
+    return RefPercent{*c.pctOfFp16Reference, "cuBLAS FP16"};
   return std::nullopt;
 }
 

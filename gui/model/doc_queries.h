@@ -31,7 +31,9 @@ class CaseIndex {
 QList<QString> kernelsOf(const RunDocument& doc, const KernelLookup& catalog);  // catalog order
 QColor statusColor(CaseStatus s);
 QString statusText(CaseStatus s);  // "PASS"
-QColor kernelColor(int index);
+// A kernel's colour, by its id alone: the same in every plot, the report and every run, whatever
+// else is listed or hidden (a fixed slot for each built-in kernel, a hash of the id otherwise).
+QColor kernelColor(const QString& id);
 // Above any GPU's GEMM rate (10 PFLOP/s): a value past it is a corrupt or hand-edited file.
 inline constexpr double kImplausibleGflops = 1e7;
 // Above any GPU's memory bandwidth (1 PB/s): the same for the GB/s of the 1-D families.
@@ -52,7 +54,9 @@ bool isFallback(const CaseResult& c);
 // "CUB" for a CUB reference, else by the reference's id.
 struct RefPercent {
   double pct = 0;
-  QString reference;  // "FP32" or "FP16"
+  // What the percent is of, said whole: "cuBLAS SGEMM" (not "FP32", which reads as a % of
+  // the FP32 peak), "cuBLAS FP16", "CUB".
+  QString reference;
 };
 std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c);
 std::optional<double> pctLabel(const RunDocument& doc, const CaseResult& c);  // its number

@@ -19,7 +19,7 @@ BaselinePage::BaselinePage(ResultsModel* model, QWidget* parent) : QWidget(paren
   m_table = new QTableWidget(this);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSortingEnabled(true);
-  m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  m_table->setTextElideMode(Qt::ElideRight);
   layout->addWidget(m_table, 1);
   connect(model, &ResultsModel::documentReset, this, &BaselinePage::rebuildNow);
   connect(model, &ResultsModel::baselineChanged, this, &BaselinePage::rebuildNow);
@@ -64,8 +64,10 @@ QString baselineHeader(const QString& baselineSource, const RunDocument& baselin
                 QString::fromStdString(all.deviceNote.substr(1)).toHtmlEscaped() + ".</b><br>"
           : QString();
   return crossDevice + QString(
-                           "Baseline: %1 (%2, %3). Speedup = this run ÷ baseline %5; the verdict "
-                           "reads the whole 95% interval of the change: SAME inside ±2%, FASTER or "
+                           "Baseline: %1 (%2, %3). Change: this run's median time ÷ the "
+                           "baseline's − 1, negative = faster, as kwb compare prints it; speedup: "
+                           "the same as a factor (1.07× faster). Rates in %5. The verdict reads "
+                           "the whole 95% interval of the change: SAME inside ±2%, FASTER or "
                            "SLOWER wholly beyond it, else UNCERTAIN (time both in one run with "
                            "kwb ab to decide). %4")
                            .arg(QFileInfo(baselineSource).fileName().toHtmlEscaped(),
@@ -91,26 +93,28 @@ std::vector<CasePair> casePairs(const RunDocument& baseline, const RunDocument& 
   return pairs;
 }
 
-// Row `row` of the table: the case, both rates (each in its family's headline), the speedup
-// and the verdict.
+// Row `row` of the table: the case, both rates (each in its family's headline), the change in
+// time with the speedup (kwb compare's convention: negative = faster), the verdict and why.
 void setRow(QTableWidget* table, int row, const RunDocument& baseline, const CaseResult& b,
             const RunDocument& doc, const CaseResult& c, const CaseComparison& r) {
-  const double speedup = headline(doc, c) / headline(baseline, b);
   table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(c.kernel)));
   table->setItem(row, 1, new QTableWidgetItem(sizeName(c, false)));
   table->setItem(row, 2, numberItem(headline(baseline, b), 1));
   table->setItem(row, 3, numberItem(headline(doc, c), 1));
-  table->setItem(row, 4, numberItem(speedup, 3));
-  // GFLOP/s against the baseline, in %: "+8.2%".
-  const double pct = (speedup - 1) * 100;
-  auto* change =
-      new QTableWidgetItem(QString("%1%2%").arg(pct >= 0 ? "+" : "").arg(pct, 0, 'f', 1));
+  auto* change = new QTableWidgetItem;
+  change->setData(Qt::DisplayRole, QString::fromStdString(signedPercent(r.change)));
+  change->setData(Qt::UserRole, r.change);
   change->setForeground(verdictColour(r.verdict));
-  table->setItem(row, 5, change);
+  table->setItem(row, 4, change);
+  auto* speedup = new QTableWidgetItem(QString::fromStdString(speedupText(r.change)));
+  speedup->setForeground(verdictColour(r.verdict));
+  table->setItem(row, 5, speedup);
   auto* v = new QTableWidgetItem(QString::fromUtf8(toString(r.verdict).data()));
   v->setForeground(verdictColour(r.verdict));
   table->setItem(row, 6, v);
-  table->setItem(row, 7, new QTableWidgetItem(QString::fromStdString(r.reason)));
+  auto* why = new QTableWidgetItem(QString::fromStdString(r.reason));
+  why->setToolTip(QString::fromStdString(r.reason));
+  table->setItem(row, 7, why);
 }
 
 }  // namespace
@@ -121,8 +125,13 @@ void BaselinePage::rebuildNow() {
   m_table->setColumnCount(8);
   const QString unit = headlineUnit(m_model->document());
   m_table->setHorizontalHeaderLabels({"kernel", unit == "GFLOP/s" ? "shape" : "size",
-                                      "baseline " + unit, "this run " + unit, "speedup", "change",
-                                      "verdict", "why"});
+                                      "baseline " + unit, "this run " + unit, "change in time",
+                                      "speedup", "verdict", "why"});
+  // The figures size to their contents; "why", a sentence, takes the width left and is elided
+  // there (its tooltip holds it whole), so nothing runs off the right edge.
+  for (int col = 0; col < 7; ++col)
+    m_table->horizontalHeader()->setSectionResizeMode(col, QHeaderView::ResizeToContents);
+  m_table->horizontalHeader()->setSectionResizeMode(7, QHeaderView::Stretch);
   const auto& baseline = m_model->baseline();
   if (!baseline) {
     m_header->setText(

@@ -30,7 +30,8 @@ QCPItemText* barLabel(QCustomPlot* p, double x, double y, const QString& text, Q
   t->setTextAlignment(Qt::AlignHCenter);
   t->setText(text);
   t->setPadding(QMargins(2, 0, 2, 1));
-  t->setBrush(QColor(255, 255, 255, 215));
+  // Light enough that a reference, CUB, copy or peak line behind it stays visible.
+  t->setBrush(QColor(255, 255, 255, 150));
   t->setColor(color);
   return t;
 }
@@ -46,14 +47,16 @@ QCPBars* newBars(QCustomPlot* p, const QString& name, const QPen& pen, const QBr
 
 // A timed stage's label over its bar (% of its reference, of the copy roof, its FP32 fallback or
 // its status); `tip` gets the same said in full.
-QString stageLabel(const CaseResult& c, const RunDocument& doc, bool vector, QString& tip) {
+QString stageLabel(const CaseResult& c, const RunDocument& doc, QString& tip) {
   QString label;
   if (const auto pct = refPercent(doc, c)) {
     // Two short lines: a label no wider than its bar when runs are compared side by side.
-    label = QString("%1%\nof %2").arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0).arg(pct->reference);
-    tip += vector ? QString("\n%1 reference").arg(QString(label).replace('\n', ' '))
-                  : QString("\n%1 reference (cuBLAS %2)")
-                        .arg(QString(label).replace('\n', ' '), pct->reference);
+    // Three short lines ("63%", "of cuBLAS", "SGEMM"): no wider than its bar at 1280 px.
+    label = QString("%1%\nof %2")
+                .arg(pct->pct, 0, 'f', pct->pct < 10 ? 1 : 0)
+                .arg(QString(pct->reference).replace(' ', '\n'));
+    tip += QString("\n%1 (the reference's paired time at this size)")
+               .arg(QString(label).replace('\n', ' '));
   }
   if (const auto roof = pctOfCopyRoof(c, doc)) {
     label += QString("%1%2% of\ncopy").arg(label.isEmpty() ? "" : "\n").arg(*roof, 0, 'f', 0);
@@ -73,6 +76,7 @@ QString stageLabel(const CaseResult& c, const RunDocument& doc, bool vector, QSt
 
 ProgressionPage::ProgressionPage(ResultsModel* model, QWidget* parent)
     : PlotPage(model, "Progression", parent) {
+  placeLegendBelow(plot());
   controls()->addWidget(new QLabel("Shape:"));
   m_shape = new ShapeCombo(this);
   controls()->addWidget(m_shape);
@@ -235,7 +239,7 @@ int ProgressionPage::addStageBar(Build& b, const KernelInfo& k, double x, const 
           .arg(c.summary.cv * 100, 0, 'f', 2)
           .arg(statusText(c.status))
           .arg(b.unit);
-  const QString label = stageLabel(c, b.doc, b.vector, tip);
+  const QString label = stageLabel(c, b.doc, tip);
   tooltips()->add(p->xAxis, p->yAxis, x, v, tip);
   QCPItemText* t = barLabel(p, b.labelX(x, fallback), ci.high, label,
                             isGood(c.status) ? QColor(Qt::black) : statusColor(c.status));
@@ -276,16 +280,24 @@ void ProgressionPage::addViolationMark(const Build& b, const ProgressionViolatio
                                        const CaseResult& c, int labelLines) {
   QCustomPlot* p = plot();
   ++m_violationMarks;
+  // Two short lines naming the earlier stage by its number (its name is on the axis below), so
+  // the note is no wider than its bar and clear of the neighbouring ones.
+  const KernelInfo from = model()->catalog().info(QString::fromStdString(v.from));
+  const QString earlier = from.stage > 0 ? QString("stage %1").arg(from.stage) : shortLabel(from);
   auto* mark =
       barLabel(p, b.labelX(x, isFallback(c)), hasSpeed(b.doc, c) ? gflopsCi(b.doc, c).high : 0,
-               QString(v.withinNoise ? "▽ within noise of\n%1%2" : "▼ slower than\n%1%2")
-                   .arg(shortLabel(model()->catalog().info(QString::fromStdString(v.from))),
-                        v.explanation.empty() ? "" : " (explained)"),
+               QString(v.withinNoise ? "▽ noise of\n%1%2" : "▼ below\n%1%2")
+                   .arg(earlier, v.explanation.empty() ? "" : "*"),
                v.withinNoise || !v.explanation.empty() ? QColor(0x80, 0x80, 0x80)
                                                        : QColor(0xc0, 0x10, 0x10));
   // Above the bar's own label, clear of the neighbours.
   mark->setPadding(QMargins(2, 0, 2, 6 + 14 * labelLines));
-  mark->setBrush(Qt::NoBrush);
+  tooltips()->add(
+      p->xAxis, p->yAxis, x, hasSpeed(b.doc, c) ? gflopsCi(b.doc, c).high : 0,
+      QString("%1 is %2 %3%4")
+          .arg(QString::fromStdString(v.to), v.withinNoise ? "within the noise of" : "slower than",
+               QString::fromStdString(v.from),
+               v.explanation.empty() ? QString() : " (explained: " + qtext(v.explanation) + ")"));
   mark->setFont(QFont(p->font().family(), 8, QFont::Bold));
 }
 
@@ -312,14 +324,11 @@ void ProgressionPage::addReferenceLines(Build& b) {
   const double hbmPeak = b.vector && b.doc.device ? b.doc.device->peakBandwidthGBs : 0;
   if (!b.stages.isEmpty()) b.yMax = std::max(b.yMax, copyRoof);
   b.yTop = b.yMax > 0 ? b.yMax * 1.25 : 1;
-  const KernelLookup& cat = model()->catalog();
-  const QList<QString> all = kernelsOf(b.doc, cat);
-  for (const KernelInfo& r : cat.references()) {
+  for (const KernelInfo& r : model()->catalog().references()) {
     const CaseResult* c = b.doc.find(r.id, b.shape);
     if (!c || !hasSpeed(b.doc, *c) || !model()->isShown(r.id)) continue;
     const double v = headline(b.doc, *c);
-    addLevelLine(b, qtext(r.name), v, b.unit,
-                 QPen(kernelColor(int(all.indexOf(qtext(r.id)))), 2, Qt::DashLine))
+    addLevelLine(b, qtext(r.name), v, b.unit, QPen(kernelColor(qtext(r.id)), 2, Qt::DashLine))
         ->setProperty("series", qtext(r.id));
     b.yMax = std::max(b.yMax, v);
     b.yMin = std::min(b.yMin, v);
@@ -353,7 +362,7 @@ void ProgressionPage::setTextTicksAndRanges(const Build& b,
   } else {
     p->yAxis->setRange(0, b.yTop);
   }
-  p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  fitRateUnit(p->yAxis, b.unit);
 }
 
 }  // namespace kwb::gui

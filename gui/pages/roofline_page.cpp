@@ -81,8 +81,7 @@ void RooflinePage::rebuild() {
   p->yAxis->setLabel("GFLOP/s (log)");
   Build b{doc, sizesOf(doc)};
   for (int i = 0; i < b.shapes.size(); ++i) b.shapeIndex.emplace(b.shapes[i], i);
-  const QList<QString> all = kernelsOf(doc, model()->catalog());
-  for (const QString& id : shownKernels(doc)) addKernel(b, id, kernelColor(int(all.indexOf(id))));
+  for (const QString& id : shownKernels(doc)) addKernel(b, id, kernelColor(id));
   const bool anyPoint = b.xMax > 0;
   if (!anyPoint) b.xMin = 1, b.xMax = 1000, b.yMin = 1, b.yMax = 1000;
   b.x0 = std::max(1e-2, b.xMin / 10);
@@ -98,6 +97,7 @@ void RooflinePage::rebuild() {
   if (!anyPoint) showEmptyNote(p, emptyPlotReason(doc));
   p->xAxis->setRange(b.x0, b.x1);
   p->yAxis->setRange(std::max(1e-3, b.yMin / 3), b.yMax * 3);
+  fitRateUnit(p->yAxis, "GFLOP/s");
 }
 
 void RooflinePage::addKernel(Build& b, const QString& id, const QColor& color) {

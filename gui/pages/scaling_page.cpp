@@ -96,13 +96,10 @@ void ScalingPage::rebuild() {
   const bool logY = m_logY->isChecked();
   makeRateAxis(p->yAxis, logY, b.unit);
   const KernelLookup& cat = model()->catalog();
-  const QList<QString> all = kernelsOf(doc, cat);
-  for (const QString& id : shownKernels(doc))
-    addSeries(b, doc, id, int(all.indexOf(id)), QString(), Qt::SolidLine);
+  for (const QString& id : shownKernels(doc)) addSeries(b, doc, id, QString(), Qt::SolidLine);
   auto addRun = [&](const RunDocument& d, const QString& run, Qt::PenStyle style) {
     for (const QString& id : kernelsOf(d, cat))
-      if (model()->isShown(id))
-        addSeries(b, d, id, all.contains(id) ? int(all.indexOf(id)) : int(all.size()), run, style);
+      if (model()->isShown(id)) addSeries(b, d, id, run, style);
   };
   if (const auto& base = model()->baseline()) addRun(*base, " (baseline)", Qt::DashLine);
   const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
@@ -145,8 +142,8 @@ void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> poin
   addErrorBars(g, lo, hi);
 }
 
-void ScalingPage::addSeries(Build& b, const RunDocument& d, const QString& id, int color,
-                            const QString& run, Qt::PenStyle style) {
+void ScalingPage::addSeries(Build& b, const RunDocument& d, const QString& id, const QString& run,
+                            Qt::PenStyle style) {
   const bool baseline = !run.isEmpty();
   // Cubic shapes joined by size; the rest (and fallbacks) unjoined: a line through
   // 511×513×1025 between 512³ and 1024³ would draw a dip no kernel has.
@@ -164,7 +161,7 @@ void ScalingPage::addSeries(Build& b, const RunDocument& d, const QString& id, i
   }
   const QString name = shortLabel(model()->catalog().info(id)) + run;
   const QString series = id + run;
-  const QColor col = kernelColor(color);
+  const QColor col = kernelColor(id);
   QCPGraph* legendEntry = nullptr;
   if (!line.empty()) {
     QCPGraph* g = legendEntry = seriesGraph(series, "line", name);
@@ -260,6 +257,7 @@ void ScalingPage::setRanges(const Build& b, bool logY) {
     p->yAxis->setRange(logY ? 1 : 0, 1000);
     showEmptyNote(p, emptyPlotReason(b.doc));
   }
+  fitRateUnit(p->yAxis, b.unit);
 }
 
 }  // namespace kwb::gui

@@ -26,7 +26,7 @@ class ScalingPage : public PlotPage {
   struct Build;  // one rebuild's unit, joined cases and the sizes and rates reached
   // A kernel's series of one run (`run` as in lineOf): its joined line, unjoined points and
   // FP32 fallbacks, the first of them its legend entry.
-  void addSeries(Build& b, const RunDocument& d, const QString& id, int color, const QString& run,
+  void addSeries(Build& b, const RunDocument& d, const QString& id, const QString& run,
                  Qt::PenStyle style);
   // Points with their CI bars and tooltips, noting the sizes and rates they reach.
   void addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> points, const QString& name);

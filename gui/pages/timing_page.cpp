@@ -24,7 +24,7 @@ double onScale(double v, double median, bool relative) {
 void makeTimeAxis(QCPAxis* axis, bool relative) {
   if (relative) {
     makeLinearAxis(axis);
-    axis->setLabel("time relative to the kernel's median (%)");
+    axis->setLabel("time relative to median (%)");
   } else {
     makeLogAxis(axis);
     axis->setLabel("ms per launch (log)");
@@ -101,22 +101,36 @@ TimingPage::TimingPage(ResultsModel* model, QWidget* parent) : PlotPage(model, "
   QCustomPlot* p = plot();
   setPlotTitle(p, "Time per launch");
   m_histRect = new QCPAxisRect(p);
-  p->plotLayout()->addElement(2, 0, m_histRect);
+  // The histograms and, beside them, their legend: over no bar, and in columns of six entries
+  // so that twelve kernels fit the row's height at 1280×720.
+  auto* histRow = new QCPLayoutGrid;
+  p->plotLayout()->addElement(2, 0, histRow);
+  histRow->addElement(0, 0, m_histRect);
   m_key = new QCPTextElement(p, "", QFont(p->font().family(), 9));
   m_key->setTextColor(QColor(0x44, 0x44, 0x44));
   p->plotLayout()->addElement(3, 0, m_key);
   p->plotLayout()->setRowStretchFactor(1, 1.3);
   p->plotLayout()->setRowStretchFactor(2, 1);
   p->plotLayout()->setRowStretchFactor(3, 0.01);
-  // Both plots share their left margin, so kernels' boxes and histograms line up.
+  // Both plots share their left margin, so their value axes line up.
   auto* margins = new QCPMarginGroup(p);
-  p->axisRect()->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-  m_histRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+  p->axisRect()->setMarginGroup(QCP::msLeft, margins);
+  m_histRect->setMarginGroup(QCP::msLeft, margins);
   m_histRect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
   m_histRect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-  // The legend names the histograms: it sits in their plot.
+  // The legend names the histograms: it sits beside their plot.
   p->axisRect()->insetLayout()->take(p->legend);
-  m_histRect->insetLayout()->addElement(p->legend, Qt::AlignTop | Qt::AlignRight);
+  auto* column = new QCPLayoutGrid;
+  histRow->addElement(0, 1, column);
+  column->addElement(0, 0, p->legend);
+  column->addElement(1, 0, new QCPLayoutElement(p));
+  column->setRowStretchFactor(0, 0.001);
+  column->setRowStretchFactor(1, 1);
+  column->setAutoMargins(QCP::msNone);
+  column->setMargins(QMargins(4, 8, 8, 0));
+  histRow->setColumnStretchFactor(1, 0.001);
+  p->legend->setFillOrder(QCPLegend::foRowsFirst);
+  p->legend->setWrap(6);
   p->legend->setLayer("legend");
 }
 
@@ -136,12 +150,10 @@ void TimingPage::rebuild() {
   const auto shape = m_shape->currentShape();
   const bool relative = scale() == Scale::kRelative;
   QList<const CaseResult*> cases;
-  QList<int> colors;
-  const QList<QString> all = kernelsOf(doc, model()->catalog());
   if (shape)
     for (const QString& id : shownKernels(doc))
       if (const CaseResult* c = doc.find(id.toStdString(), *shape); c && hasSpeed(doc, *c))
-        cases << c, colors << int(all.indexOf(id));
+        cases << c;
 
   setPlotTitle(
       p, shape ? QString("Time per launch at %1 — %2").arg(sizeName(*shape, false), timerLabel(doc))
@@ -150,23 +162,23 @@ void TimingPage::rebuild() {
   m_key->setText(cases.isEmpty()
                      ? QString()
                      : QString("Box: p25–p75, line at the median · whiskers: p5–p95 · dots: min "
-                               "and max · below each name: its median · histograms: percent of "
+                               "and max · below each name: its median\nhistograms: percent of "
                                "each kernel's samples per bin"));
   p->xAxis->setLabel("");
   makeTimeAxis(p->yAxis, relative);
-  const auto [lo, hi] = addBoxes(cases, colors, relative);
+  const auto [lo, hi] = addBoxes(cases, relative);
   const auto [yMin, yMax] = boxRange(lo, hi, !cases.isEmpty(), relative);
   p->yAxis->setRange(yMin, yMax);
   if (relative) markExtremesOffAxis(cases, yMin, yMax);
 
   // Histograms of every kernel, overlaid, over the same scale as the boxes.
-  addHistograms(cases, colors, Bins{yMin, yMax, relative});
+  addHistograms(cases, Bins{yMin, yMax, relative});
   p->legend->setVisible(!cases.isEmpty());
   if (cases.isEmpty()) showEmptyNote(p, emptyPlotReason(doc));
 }
 
 std::pair<double, double> TimingPage::addBoxes(const QList<const CaseResult*>& cases,
-                                               const QList<int>& colors, bool relative) {
+                                               bool relative) {
   QCPAxis* bx = plot()->xAxis;
   QCPAxis* by = plot()->yAxis;
   const KernelLookup& cat = model()->catalog();
@@ -182,7 +194,7 @@ std::pair<double, double> TimingPage::addBoxes(const QList<const CaseResult*>& c
     box->setProperty("series", id);
     box->setName(shortLabel(cat.info(id)));
     box->removeFromLegend();
-    styleBox(box, kernelColor(colors[i]));
+    styleBox(box, kernelColor(id));
     box->addData(x, rel(s.p5), rel(s.p25), rel(s.median), rel(s.p75), rel(s.p95),
                  QVector<double>{rel(s.min), rel(s.max)});
     m_boxes << box;
@@ -217,16 +229,15 @@ void TimingPage::markExtremesOffAxis(const QList<const CaseResult*>& cases, doub
   }
 }
 
-void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const QList<int>& colors,
-                               const Bins& bins) {
+void TimingPage::addHistograms(const QList<const CaseResult*>& cases, const Bins& bins) {
   QCPAxis* hx = m_histRect->axis(QCPAxis::atBottom);
   QCPAxis* hy = m_histRect->axis(QCPAxis::atLeft);
   hy->setLabel("% of the kernel's samples");
   makeLinearAxis(hy);
   makeTimeAxis(hx, bins.relative);
   double peak = 0;
-  for (int i = 0; i < cases.size(); ++i)
-    peak = std::max(peak, addHistogram(*cases[i], kernelColor(colors[i]), bins));
+  for (const CaseResult* c : cases)
+    peak = std::max(peak, addHistogram(*c, kernelColor(QString::fromStdString(c->kernel)), bins));
   hx->setRange(bins.lo, bins.hi);
   hy->setRange(0, peak > 0 ? peak * 1.15 : 1);
 }

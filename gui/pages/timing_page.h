@@ -35,12 +35,10 @@ class TimingPage : public PlotPage {
  private:
   struct Bins;  // the histograms' bins over the time axis
   // A box per case (x = 1, 2, ...) and the x-axis ticks; returns the lowest p5 and highest p95.
-  std::pair<double, double> addBoxes(const QList<const CaseResult*>& cases,
-                                     const QList<int>& colors, bool relative);
+  std::pair<double, double> addBoxes(const QList<const CaseResult*>& cases, bool relative);
   // Relative scale: a min or max beyond [yMin, yMax] is marked at the plot's edge.
   void markExtremesOffAxis(const QList<const CaseResult*>& cases, double yMin, double yMax);
-  void addHistograms(const QList<const CaseResult*>& cases, const QList<int>& colors,
-                     const Bins& bins);
+  void addHistograms(const QList<const CaseResult*>& cases, const Bins& bins);
   double addHistogram(const CaseResult& c, const QColor& color, const Bins& bins);  // its peak
 
   ShapeCombo* m_shape;

@@ -15,6 +15,8 @@
 
 #include "engine/engine_driver.h"
 #include "kwb/error.h"
+#include "kwb/shape.h"
+#include "model/case_size.h"
 
 namespace kwb::gui {
 namespace {
@@ -31,7 +33,36 @@ QTableWidgetItem* cell(const QString& text, bool number) {
   return item;
 }
 
+QString shortRevision(const std::string& rev) {
+  return rev.empty() || rev == "unknown" ? QString("none recorded")
+                                         : QString::fromStdString(rev).left(12);
+}
+
 }  // namespace
+
+QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
+                              const std::string& gitRevision) {
+  QStringList why;
+  if (p.kernel != c.kernel)
+    why << QString("it is of %1, not %2")
+               .arg(QString::fromStdString(p.kernel), QString::fromStdString(c.kernel));
+  if (!isGemm(c.size) || p.shape != c.shape())
+    why << QString("it is at %1, not %2")
+               .arg(QString::fromStdString(toString(p.shape)),
+                    QString::fromStdString(sizeLabel(c.size)));
+  const std::string config = c.config ? c.config->name : "default";
+  if (p.config.empty())
+    why << "it does not name the configuration it profiled";
+  else if (p.config != config)
+    why << QString("it profiled configuration %1, these results ran %2")
+               .arg(QString::fromStdString(p.config), QString::fromStdString(config));
+  if (p.gitRevision.empty() || p.gitRevision == "unknown")
+    why << "it does not name the kwb revision that made it";
+  else if (p.gitRevision != gitRevision)
+    why << QString("it was made by kwb at revision %1, these results at %2")
+               .arg(shortRevision(p.gitRevision), shortRevision(gitRevision));
+  return why;
+}
 
 NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent)
     : QGroupBox("Nsight Compute", parent), m_case(c), m_ctx(ctx), m_engine(new EngineDriver(this)) {
@@ -49,15 +80,22 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
   m_table = new QTableWidget(0, 7, this);
   // Short headers sized to their contents, the full names as tooltips: the kernel name
   // takes the rest of the width.
-  const QStringList heads{"kernel",      "µs (ncu)", "SM %",     "memory %",
-                          "occupancy %", "DRAM MB",  "top stall"};
+  const QStringList heads{"kernel",
+                          "µs (ncu)",
+                          "SM %",
+                          "memory %",
+                          "occupancy %",
+                          "DRAM MB",
+                          "top stall (cycles/issue)"};
   const QStringList tips{"kernel name as ncu reports it",
                          "gpu__time_duration under ncu (base clocks, one launch serialized)",
                          "SM throughput, % of peak",
                          "memory throughput, % of peak",
                          "achieved occupancy, % of the maximum warps per SM",
                          "DRAM bytes read + written",
-                         "the warp stall reason with the most cycles per issued instruction"};
+                         QString("the warp stall reason with the most cycles per issued "
+                                 "instruction, and those cycles (warp cycles stalled per "
+                                 "instruction issued)")};
   m_table->setHorizontalHeaderLabels(heads);
   for (int i = 0; i < heads.size(); ++i) {
     m_table->horizontalHeaderItem(i)->setToolTip(tips[i]);
@@ -105,7 +143,15 @@ void NcuProfilePanel::loadEarlierProfile() {
   if (m_ctx.resultsDir.isEmpty() || !f.open(QIODevice::ReadOnly)) return;
   try {
     show(ncuProfileFromJson(f.readAll().toStdString(), profileJsonPath().toStdString()));
-    m_status->setText("Profiled earlier: " + profileJsonPath());
+    if (m_stale.isEmpty()) {
+      m_status->setText("Profiled earlier: " + profileJsonPath());
+      return;
+    }
+    m_status->setText(QString("<b style='color:#b00020'>Stale profile, not of this case's "
+                              "run: %1.</b> Profile again for figures of this case. (%2)")
+                          .arg(m_stale.join("; ").toHtmlEscaped(),
+                               QFileInfo(profileJsonPath()).fileName().toHtmlEscaped()));
+    m_status->setToolTip(profileJsonPath());
   } catch (const InputError& e) {
     m_status->setText(QString("An earlier profile could not be read: %1").arg(e.what()));
   }
@@ -141,10 +187,15 @@ void NcuProfilePanel::onFinished(int exitCode, const QByteArray& out, const QStr
 
 void NcuProfilePanel::show(const NcuProfile& p) {
   m_profile = p;
+  m_stale = profileMismatches(p, m_case, m_ctx.gitRevision);
+  setTitle(m_stale.isEmpty() ? QString("Nsight Compute")
+                             : QString("Nsight Compute — STALE profile"));
+  m_table->setEnabled(m_stale.isEmpty());
   m_table->setRowCount(int(p.kernels.size()));
   for (int r = 0; r < int(p.kernels.size()); ++r) {
     const auto& k = p.kernels[std::size_t(r)];
-    m_table->setItem(r, 0, cell(QString::fromStdString(k.name), false));
+    const QString name = QString::fromStdString(readableKernelName(k.name));
+    m_table->setItem(r, 0, cell(name, false));
     m_table->setItem(r, 1, cell(QString::number(k.durationUs, 'f', 2), true));
     m_table->setItem(r, 2, cell(QString::number(k.smThroughputPct, 'f', 1), true));
     m_table->setItem(r, 3, cell(QString::number(k.memoryThroughputPct, 'f', 1), true));
@@ -152,11 +203,11 @@ void NcuProfilePanel::show(const NcuProfile& p) {
     m_table->setItem(r, 5, cell(QString::number(k.dramBytes / 1e6, 'f', 2), true));
     m_table->setItem(r, 6,
                      cell(k.topStall.empty() ? QString("-")
-                                             : QString("%1 (%2)")
+                                             : QString("%1 (%2 cycles/issue)")
                                                    .arg(QString::fromStdString(k.topStall))
                                                    .arg(k.topStallCyclesPerIssue, 0, 'f', 2),
                           false));
-    m_table->item(r, 0)->setToolTip(QString::fromStdString(k.name));
+    m_table->item(r, 0)->setToolTip(name);
   }
   m_open->setEnabled(m_ncu && !ncuUi(*m_ncu).isEmpty() &&
                      QFileInfo::exists(QString::fromStdString(p.reportPath)));

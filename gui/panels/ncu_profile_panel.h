@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <QGroupBox>
+#include <QStringList>
 #include <optional>
 
 #include "kwb/ncu_profile.h"
@@ -19,7 +20,13 @@ class EngineDriver;
 struct ProfileContext {
   QString engine;
   QString resultsDir;
+  std::string gitRevision;  // of the open results: a profile of another revision is stale
 };
+
+// Why a profile does not belong to this case of these results (its kernel, shape, configuration
+// or kwb revision differs, or it does not say), one clause each; empty when it does.
+QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
+                              const std::string& gitRevision);
 
 // "Profile with Nsight Compute" for one case, in the case dialog: runs `kwb profile` (ncu
 // --set full), keeps the report beside the results, and shows its key figures per kernel. A
@@ -36,6 +43,9 @@ class NcuProfilePanel : public QGroupBox {
   bool canProfile() const;
   QString statusText() const;
   QTableWidget* table() const { return m_table; }
+  // The profile shown does not match this case, configuration and revision: shown greyed under
+  // a red "Stale profile" line, never as this case's figures.
+  bool isStale() const { return !m_stale.isEmpty(); }
 
  signals:
   void finished(bool ok);
@@ -49,6 +59,7 @@ class NcuProfilePanel : public QGroupBox {
   ProfileContext m_ctx;
   std::optional<std::string> m_ncu;
   std::optional<NcuProfile> m_profile;
+  QStringList m_stale;
   EngineDriver* m_engine;
   bool m_running = false;
   QPushButton* m_run;

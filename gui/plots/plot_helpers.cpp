@@ -106,23 +106,100 @@ void placeLegendOutside(QCustomPlot* plot) {
   column->setRowStretchFactor(0, 0.001);
   column->setRowStretchFactor(1, 1);
   grid->setColumnStretchFactor(1, 0.001);
+  // Room for the legend's border at the widget's right edge, where it was cut off.
+  column->setAutoMargins(QCP::msNone);
+  column->setMargins(QMargins(4, 0, 8, 0));
   plot->legend->setMaximumSize(280, QWIDGETSIZE_MAX);
   grid->simplify();
 }
 
+QString plainNumber(double v) {
+  if (v == 0) return "0";
+  const double a = std::abs(v);
+  // Whole numbers from 10,000 up grouped, never "1e+06" beside "500000"; small ones with the
+  // digits they need, never an exponent above 1e-4.
+  if (a >= 1e4) {
+    QLocale grouped = QLocale::c();  // the C locale leaves out group separators by default
+    grouped.setNumberOptions(QLocale::DefaultNumberOptions);
+    return grouped.toString(v, 'f', 0).replace(',', QString(QChar(0x2009)));
+  }
+  if (a < 1e-4) return QString::number(v, 'g', 3);
+  const int decimals = std::max(0, 3 - int(std::floor(std::log10(a))));  // 4 significant digits
+  QString t = QString::number(v, 'f', decimals);
+  if (t.contains('.')) {
+    while (t.endsWith('0')) t.chop(1);
+    if (t.endsWith('.')) t.chop(1);
+  }
+  return t;
+}
+
+namespace {
+
+// Tick labels in plain numbers (plainNumber), of the data divided by `divisor` (1000: the
+// axis reads TFLOP/s of GFLOP/s data).
+class PlainTicker : public QCPAxisTicker {
+ public:
+  double divisor = 1;
+
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return plainNumber(tick / divisor);
+  }
+};
+
+class PlainLogTicker : public NiceLogTicker {
+ public:
+  double divisor = 1;
+
+ protected:
+  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
+    return plainNumber(tick / divisor);
+  }
+};
+
+}  // namespace
+
+void placeLegendBelow(QCustomPlot* plot, int columns) {
+  QCPLayoutGrid* grid = plot->plotLayout();
+  int row = 0;
+  for (int r = 0; r < grid->rowCount(); ++r)
+    if (grid->element(r, 0) == plot->axisRect()) row = r;
+  plot->axisRect()->insetLayout()->take(plot->legend);
+  grid->insertRow(row + 1);
+  grid->addElement(row + 1, 0, plot->legend);
+  grid->setRowStretchFactor(row + 1, 0.001);
+  plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  plot->legend->setWrap(columns);
+  plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
 void makeLogAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new NiceLogTicker);
-  axis->setTicker(ticker);
-  axis->setNumberFormat("g");
-  axis->setNumberPrecision(6);
+  axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new PlainLogTicker));
 }
 
 void makeLinearAxis(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLinear);
-  axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-  axis->setNumberFormat("g");
-  axis->setNumberPrecision(6);
+  axis->setTicker(QSharedPointer<QCPAxisTicker>(new PlainTicker));
+}
+
+void fitRateUnit(QCPAxis* axis, const QString& unit) {
+  const bool tera = unit == "GFLOP/s" && axis->range().upper >= 1e4;
+  if (auto* t = dynamic_cast<PlainTicker*>(axis->ticker().data()))
+    t->divisor = tera ? 1000 : 1;
+  else if (auto* l = dynamic_cast<PlainLogTicker*>(axis->ticker().data()))
+    l->divisor = tera ? 1000 : 1;
+  else
+    return;
+  auto rename = [tera](QString text) {
+    return tera ? text.replace("GFLOP/s", "TFLOP/s") : text.replace("TFLOP/s", "GFLOP/s");
+  };
+  axis->setLabel(rename(axis->label()));
+  // The plot's title (setPlotTitle) names the same unit.
+  QCPLayoutGrid* grid = axis->parentPlot()->plotLayout();
+  if (grid->hasElement(0, 0))
+    if (auto* title = qobject_cast<QCPTextElement*>(grid->element(0, 0)))
+      title->setText(rename(title->text()));
 }
 
 void makeGflopsAxis(QCPAxis* axis, bool log) { makeRateAxis(axis, log, "GFLOP/s"); }
@@ -203,6 +280,7 @@ void setCategoryTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks)
 }
 
 QString rateText(double v, const QString& unit) {
+  if (unit == "GFLOP/s" && v >= 1e4) return QLocale::c().toString(v / 1000, 'f', 1) + " TFLOP/s";
   return QLocale::c().toString(v, 'f', 0) + " " + unit;
 }
 

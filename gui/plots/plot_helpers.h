@@ -49,9 +49,18 @@ bool paletteIsDark();
 void fitTickLabels(QCPAxis* axis, const QStringList& labels);
 // Moves the legend into its own column right of the plot, where it hides no data.
 void placeLegendOutside(QCustomPlot* plot);
+// Moves the legend into a row of its own under the plot, `columns` entries a line: the plot
+// keeps its width and the legend hides no bar or line.
+void placeLegendBelow(QCustomPlot* plot, int columns = 3);
 // Logarithmic axis with readable tick labels.
 void makeLogAxis(QCPAxis* axis);
 void makeLinearAxis(QCPAxis* axis);
+// "500 000" and "1 000 000" alike (thin-space groups from 10,000), "0.25", "2.5e-05": a tick
+// label with no exponent beside a plain number.
+QString plainNumber(double v);
+// Once the axis' range is set: a GFLOP/s axis reaching 10,000 reads TFLOP/s (labels of the
+// data ÷ 1000, its title renamed); other units stay. For axes made by makeRateAxis.
+void fitRateUnit(QCPAxis* axis, const QString& unit);
 // The GFLOP/s axis of Progression and Scaling: logarithmic or linear, labelled to say which.
 void makeGflopsAxis(QCPAxis* axis, bool log);
 // The same for any rate: "GB/s" for the memory-bound families.
@@ -66,7 +75,8 @@ QList<QPair<double, QString>> thinLogTicks(QList<QPair<double, QString>> ticks,
 // Text ticks at the given positions (stages, kernels), rotated when they would not fit side by
 // side at the axis rect's current width.
 void setCategoryTicks(QCPAxis* axis, const QList<QPair<double, QString>>& ticks);
-// A rate in whole units for legends: "19500 GFLOP/s".
+// A rate for legends: "512 GB/s", "950 GFLOP/s", and from 10,000 GFLOP/s in TFLOP/s:
+// "19.5 TFLOP/s".
 QString rateText(double v, const QString& unit);
 // The 95% CIs of a graph's points as error bars in its colour, under its series (a legend click
 // hides both) and with no legend entry of their own. `low` and `high`: the distances below and

@@ -3,6 +3,7 @@
 
 #include <QGuiApplication>
 #include <QScreen>
+#include <algorithm>
 #include <cmath>
 
 namespace kwb::gui {
@@ -100,11 +101,17 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
     p.drawLine(QPointF(0, y0 + rowH * 1.8), QPointF(tableW, y0 + rowH * 1.8));
     rp.setY(y0 + rowH * 1.8 + 2);
   };
-  if (!rp.fits(rowH * 4)) rp.newPage();
+  // A table that fits a page whole starts on a fresh one rather than leave a stub of its rows
+  // on a page of their own; a longer one starts where there is room for a few rows.
+  const double whole = 13 * 2.2 + rowH * 1.8 + 2 + rowH * double(rows.size());
+  if (!rp.fits(rowH * 4) || (!rp.fits(whole) && whole <= rp.area().height())) rp.newPage();
   rp.heading(title, 13);
   headerRow();
-  for (const auto& row : rows) {
-    if (!rp.fits(rowH)) {
+  for (int r = 0; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    // No page holds the last row alone: break a row earlier.
+    const bool lastTwo = r == rows.size() - 2 && r > 0;
+    if (!rp.fits(rowH) || (lastTwo && !rp.fits(2 * rowH))) {
       rp.newPage();
       rp.heading(title + " (continued)", 13);
       headerRow();
@@ -240,48 +247,108 @@ QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device) {
   return out;
 }
 
+namespace {
+
+// One band of a status grid: the column titles, then a row per label, broken across pages
+// with the titles repeated; never a page holding one row of the band alone.
+struct Band {
+  const QStringList& rows;
+  const QStringList& columns;
+  const std::function<std::optional<GridCell>(int, int)>& cell;
+  int first, count;  // the band's columns
+  double cellW, rowH, labelWidth;
+  int fontSize;
+};
+
+// A column title too wide for its cell goes on two lines, broken before its last '×', 'x' or
+// space ("1348×860" over "×1524"); the titles' row is as high as its tallest.
+QString fitTitle(const QString& title, const QFontMetricsF& fm, double width) {
+  if (fm.horizontalAdvance(title) <= width) return title;
+  const qsizetype at =
+      std::max({title.lastIndexOf(QChar(0x00D7)), title.lastIndexOf('x'), title.lastIndexOf(' ')});
+  return at > 0 ? title.left(at) + "\n" + title.mid(at) : title;
+}
+
+void drawBandHeader(ReportPainter& rp, const Band& b) {
+  QCPPainter& p = rp.painter();
+  p.setFont(reportFont(b.fontSize, true));
+  p.setPen(Qt::black);
+  const QFontMetricsF fm(p.font(), p.device());
+  QStringList titles;
+  int lines = 1;
+  for (int c = 0; c < b.count; ++c) {
+    titles << fitTitle(b.columns[b.first + c], fm, b.cellW - 4);
+    lines = std::max(lines, int(titles.back().count('\n')) + 1);
+  }
+  const double h = std::max(b.rowH, fm.lineSpacing() * lines + 4);
+  for (int c = 0; c < b.count; ++c)
+    p.drawText(QRectF(b.labelWidth + c * b.cellW, rp.y(), b.cellW, h), Qt::AlignCenter, titles[c]);
+  rp.setY(rp.y() + h);
+}
+
+void drawBandRow(ReportPainter& rp, const Band& b, int r) {
+  QCPPainter& p = rp.painter();
+  const double y = rp.y();
+  p.setFont(reportFont(b.fontSize));
+  p.setPen(Qt::black);
+  p.drawText(QRectF(0, y, b.labelWidth, b.rowH), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(b.rows[r], Qt::ElideRight, int(b.labelWidth - 4)));
+  for (int c = 0; c < b.count; ++c) {
+    const QRectF box(b.labelWidth + c * b.cellW + 1, y + 1, b.cellW - 2, b.rowH - 2);
+    const auto content = b.cell(r, b.first + c);
+    if (!content) {
+      p.setPen(Qt::gray);
+      p.drawText(box, Qt::AlignCenter, "—");
+      continue;
+    }
+    p.fillRect(box, content->color);
+    p.setPen(Qt::white);
+    p.drawText(box, Qt::AlignCenter, content->text);
+  }
+  rp.setY(y + b.rowH);
+}
+
+}  // namespace
+
 void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
                     const QStringList& columns,
-                    const std::function<std::optional<GridCell>(int, int)>& cell, int perPage,
-                    double labelWidth) {
-  const double rowH = 34;
-  for (int first = 0; first < std::max<qsizetype>(1, columns.size()); first += perPage) {
-    if (first > 0) rp.newPage();
-    rp.heading(first == 0 ? title : title + " (continued)");
-    const int cols = int(std::min<qsizetype>(perPage, columns.size() - first));
-    QCPPainter& p = rp.painter();
-    const double cellW = (rp.area().width() - labelWidth) / perPage;
-    double y = rp.y();
-    p.setFont(reportFont(8, true));
-    p.setPen(Qt::black);
-    for (int c = 0; c < cols; ++c)
-      p.drawText(QRectF(labelWidth + c * cellW, y, cellW, rowH), Qt::AlignCenter,
-                 columns[first + c]);
-    y += rowH;
-    for (int r = 0; r < rows.size(); ++r) {
-      if (y + rowH > rp.area().height()) {
-        rp.newPage();
-        y = rp.y();
-      }
-      p.setFont(reportFont(8));
-      p.setPen(Qt::black);
-      p.drawText(QRectF(0, y, labelWidth, rowH), Qt::AlignLeft | Qt::AlignVCenter, rows[r]);
-      for (int c = 0; c < cols; ++c) {
-        const QRectF box(labelWidth + c * cellW + 1, y + 1, cellW - 2, rowH - 2);
-        const auto content = cell(r, first + c);
-        if (!content) {
-          p.setPen(Qt::gray);
-          p.drawText(box, Qt::AlignCenter, "—");
-          continue;
-        }
-        p.fillRect(box, content->color);
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, content->text);
-      }
-      y += rowH;
+                    const std::function<std::optional<GridCell>(int, int)>& cell,
+                    const GridLayout& layout) {
+  const double cellW = (rp.area().width() - layout.labelWidth) / layout.perBand;
+  const double rowH = layout.rowHeight;
+  // The bands follow each other down the page: a new page only when the next band's titles and
+  // two of its rows (or all, if fewer) no longer fit.
+  const double minBand = rowH * double(2 + std::min<qsizetype>(2, rows.size()));
+  if (!rp.fits(title.isEmpty() ? minBand : minBand + 36)) rp.newPage();
+  if (!title.isEmpty()) rp.heading(title);
+  for (int first = 0; first < std::max<qsizetype>(1, columns.size()); first += layout.perBand) {
+    const Band b{rows,
+                 columns,
+                 cell,
+                 first,
+                 int(std::min<qsizetype>(layout.perBand, columns.size() - first)),
+                 cellW,
+                 rowH,
+                 layout.labelWidth,
+                 layout.fontSize};
+    if (!rp.fits(minBand)) {
+      rp.newPage();
+      rp.heading(title + " (continued)");
     }
-    rp.setY(y + 12);
+    drawBandHeader(rp, b);
+    for (int r = 0; r < rows.size(); ++r) {
+      // A break before the last row of a band would leave it alone: break a row earlier.
+      const bool lastTwo = r == rows.size() - 2;
+      if (!rp.fits(rowH) || (lastTwo && !rp.fits(2 * rowH) && r > 0)) {
+        rp.newPage();
+        rp.heading(title + " (continued)");
+        drawBandHeader(rp, b);
+      }
+      drawBandRow(rp, b, r);
+    }
+    rp.setY(rp.y() + layout.bandGap);
   }
+  rp.setY(rp.y() + 6);
 }
 
 }  // namespace kwb::gui

@@ -46,8 +46,10 @@ class ReportPainter {
   int m_pages = 1;
 };
 
-// A coloured status grid: row labels down the left, `columns` across (at most `perPage` a
-// page, continued under "<title> (continued)"). `cell` gives a cell's colour and text, or
+// A coloured status grid: row labels down the left, `columns` across, wrapped into bands of at
+// most `perBand` columns that follow each other down the page (a page holds as many bands as
+// fit; one that runs over is continued under "<title> (continued)" with its column titles, and
+// no page holds a single row of a band alone). `cell` gives a cell's colour and text, or
 // nothing for an empty cell.
 struct GridCell {
   QColor color;
@@ -71,9 +73,16 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
 // text items measured with `device`'s font metrics against the boxes laid out for them.
 // Empty when everything fits. Call right after the plot was drawn for the page.
 QStringList textOverflows(QCustomPlot* plot, QPaintDevice* device);
+struct GridLayout {
+  int perBand = 7;
+  double labelWidth = 190;
+  double rowHeight = 34;  // two lines of text at fontSize 8
+  int fontSize = 8;
+  double bandGap = 10;
+};
 void drawStatusGrid(ReportPainter& rp, const QString& title, const QStringList& rows,
                     const QStringList& columns,
                     const std::function<std::optional<GridCell>(int row, int column)>& cell,
-                    int perPage = 7, double labelWidth = 190);
+                    const GridLayout& layout = {});
 
 }  // namespace kwb::gui

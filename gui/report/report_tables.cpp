@@ -18,10 +18,29 @@ namespace {
 QString fixed(double v, int decimals) { return QLocale::c().toString(v, 'f', decimals); }
 QString dash() { return QString::fromUtf8("—"); }
 
+// Up to this many cases, the case table lists them all.
+constexpr std::size_t kCaseTableRows = 400;
+
 QColor verdictColor(const QString& v) {
   if (v == "FASTER") return QColor(0x1a, 0x7f, 0x37);
   if (v == "SLOWER") return QColor(0xc0, 0x10, 0x10);
   return Qt::black;
+}
+
+// What the summary's columns mean, for the families the document holds: GEMM's tensor-core
+// fallbacks and cuBLAS references only where there are GEMM cases.
+QString summaryFootnote(const RunDocument& doc) {
+  bool gemm = false, other = false;
+  for (const auto& c : doc.cases) (isGemm(c.size) ? gemm : other) = true;
+  QStringList parts{gemm && !other ? "Best over the shapes run" : "Best over the sizes run"};
+  if (gemm)
+    parts << "FP32 fallbacks of tensor-core stages left out. % of reference for GEMM: FP16 "
+             "tensor-core stages against cuBLAS FP16, the rest against cuBLAS SGEMM, at the same "
+             "shape";
+  if (other)
+    parts << "% of reference for reduce and scan: against their CUB reference at the same size "
+             "and element type (the precision column)";
+  return parts.join(". ") + ". CV: the samples' coefficient of variation.";
 }
 
 }  // namespace
@@ -47,7 +66,11 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
           (!best || headline(doc, c) > headline(doc, *best)))
         best = &c;
     const KernelInfo k = catalog.info(id);
-    QList<TableCell> row{{QString("%1 — %2").arg(id, qtext(k.name))}, {qtext(k.precision)}};
+    // A 1-D case's precision is its element type ("i32" at an i32 size), not the kernel's
+    // declared default.
+    const std::string type = best && !isGemm(best->size) ? best->size.word("type") : "";
+    QList<TableCell> row{{QString("%1 — %2").arg(id, qtext(k.name))},
+                         {type.empty() ? qtext(k.precision) : qtext(type)}};
     if (!best) {
       row << TableCell{dash()} << TableCell{dash()} << TableCell{dash()} << TableCell{dash()}
           << TableCell{dash()};
@@ -78,19 +101,21 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
              {"verdict vs baseline", 0.12, Qt::AlignRight},
              {"CV %", 0.08, Qt::AlignRight}},
             rows, 8);
-  rp.paragraph(
-      "Best over the shapes run, FP32 fallbacks of tensor-core stages left out. "
-      "% of reference: FP16 tensor-core stages against cuBLAS FP16, the rest against "
-      "cuBLAS FP32, at the same shape" +
-          QString(unit == "GFLOP/s" ? "" : "; reduce and scan against their CUB reference") +
-          ". CV: the samples' coefficient of variation.",
-      7, Qt::darkGray);
+  rp.paragraph(summaryFootnote(doc), 7, Qt::darkGray);
 }
 
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
   QList<QList<TableCell>> rows;
   const QString unit = headlineUnit(doc);
+  // A long document lists the cases that did not pass; the grid above has every one, and the
+  // results file (kwb export --csv / --md) every figure.
+  const bool all = doc.cases.size() <= kCaseTableRows;
+  int passing = 0;
   for (const auto& c : doc.cases) {
+    if (!all && c.status == CaseStatus::kPass) {
+      ++passing;
+      continue;
+    }
     const bool speed = hasSpeed(doc, c);
     const Range ci = gflopsCi(doc, c);
     const auto pct = refPercent(doc, c);
@@ -114,7 +139,17 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
         {c.verification ? QString::number(c.verification->compare.maxAbsError, 'e', 2) : dash()},
         {note}};
   }
-  drawTable(rp, "Cases",
+  if (!all)
+    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid above and, with "
+                         "every figure, in the results file (kwb export --csv or --md writes "
+                         "them as a table). %3")
+                     .arg(doc.cases.size())
+                     .arg(passing)
+                     .arg(rows.isEmpty() ? QString("No other case to list.")
+                                         : QString("The %1 others follow.").arg(rows.size())),
+                 9);
+  if (rows.isEmpty()) return;
+  drawTable(rp, all ? QString("Cases") : QString("Cases that did not pass"),
             {{"kernel", 0.15},
              {"shape", 0.10},
              {"status", 0.07},
@@ -128,13 +163,59 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
             rows);
 }
 
-void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
-  const QList<CaseSize> shapes = sizesOf(doc);
-  const CaseIndex index(doc);
-  QStringList columns;
-  for (const CaseSize& s : shapes) columns << sizeName(s);
-  // The key first: what a cell says and what its colour means.
-  rp.heading("Correctness");
+namespace {
+
+// Per kernel: how many cases of each outcome, the largest error of those compared, and the
+// first size that did not pass. Ahead of the grid, so a long document says the outcome first.
+void drawCorrectnessSummary(ReportPainter& rp, const RunDocument& doc,
+                            const QList<QString>& kernels) {
+  QList<QList<TableCell>> rows;
+  for (const QString& id : kernels) {
+    std::map<CaseStatus, int> n;
+    double worst = 0;
+    const CaseResult* firstBad = nullptr;
+    int cases = 0;
+    for (const auto& c : doc.cases) {
+      if (c.kernel != id.toStdString()) continue;
+      ++cases;
+      ++n[c.status];
+      if (c.verification) worst = std::max(worst, c.verification->compare.maxAbsError);
+      if (!firstBad && c.status != CaseStatus::kPass) firstBad = &c;
+    }
+    auto count = [&](std::initializer_list<CaseStatus> of) {
+      int k = 0;
+      for (CaseStatus st : of) k += n[st];
+      return TableCell{
+          k ? QString::number(k) : dash(), QColor(),
+          k && *of.begin() != CaseStatus::kPass ? statusColor(*of.begin()) : QColor(Qt::black)};
+    };
+    rows << QList<TableCell>{
+        {id},
+        {QString::number(cases)},
+        count({CaseStatus::kPass}),
+        count({CaseStatus::kFallback}),
+        count({CaseStatus::kFail}),
+        count({CaseStatus::kError, CaseStatus::kCrashed, CaseStatus::kInvalid}),
+        count({CaseStatus::kSkipped}),
+        {QString::number(worst, 'e', 2)},
+        {firstBad ? QString("%1 (%2)").arg(sizeName(*firstBad), statusText(firstBad->status))
+                  : dash()}};
+  }
+  drawTable(rp, "Correctness summary",
+            {{"kernel", 0.22},
+             {"cases", 0.07, Qt::AlignRight},
+             {"PASS", 0.07, Qt::AlignRight},
+             {"FALLBACK", 0.09, Qt::AlignRight},
+             {"FAIL", 0.07, Qt::AlignRight},
+             {"ERROR, CRASHED, INVALID", 0.12, Qt::AlignRight},
+             {"SKIPPED", 0.08, Qt::AlignRight},
+             {"largest |C − C_ref|", 0.12, Qt::AlignRight},
+             {"first not passing", 0.16}},
+            rows, 8);
+}
+
+// The key: what a cell says and what its colour means.
+void drawStatusKey(ReportPainter& rp, const QString& cellText) {
   QCPPainter& p = rp.painter();
   double x = 0;
   p.setFont(reportFont(7));
@@ -149,39 +230,68 @@ void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<
     x += w + 4;
   }
   p.setPen(Qt::black);
-  p.drawText(
-      QRectF(x + 4, rp.y(), rp.area().width() - x - 4, 14), Qt::AlignLeft | Qt::AlignVCenter,
-      "— not run. A cell: the status, then the largest |C − C_ref| (abs) or the mismatches.");
+  p.drawText(QRectF(x + 4, rp.y(), rp.area().width() - x - 4, 14), Qt::AlignLeft | Qt::AlignVCenter,
+             "— not run. " + cellText);
   rp.setY(rp.y() + 20);
-  drawStatusGrid(rp, "Correctness grid", kernels, columns,
-                 [&](int r, int c) -> std::optional<GridCell> {
-                   const CaseResult* cr = index.find(kernels[r], shapes[c]);
-                   if (!cr) return std::nullopt;
-                   QString text = statusText(cr->status);
-                   if (cr->verification) {
-                     const auto& v = cr->verification->compare;
-                     text += v.mismatches ? QString("\n%1 mismatches").arg(v.mismatches)
-                                          : "\nabs " + QString::number(v.maxAbsError, 'e', 1);
-                     // No matrix: where it first went wrong.
-                     if (const auto i = !isGemm(cr->size) ? firstMismatchIndex(v) : std::nullopt)
-                       text += QString("\nfirst at [%1]").arg(*i);
-                   }
-                   return GridCell{statusColor(cr->status), text};
-                 });
+}
+
+// A cell of the grid: the status, then (roomy) the largest error or the mismatches and, for a
+// 1-D output, where it first went wrong; compact, one line: the status and any mismatches.
+GridCell gridCell(const CaseResult& c, bool compact) {
+  QString text = statusText(c.status);
+  if (!c.verification) return {statusColor(c.status), text};
+  const auto& v = c.verification->compare;
+  if (compact) {
+    if (v.mismatches) text += QString(" ×%1").arg(v.mismatches);
+    return {statusColor(c.status), text};
+  }
+  text += v.mismatches ? QString("\n%1 mismatches").arg(v.mismatches)
+                       : "\nabs " + QString::number(v.maxAbsError, 'e', 1);
+  if (const auto i = !isGemm(c.size) ? firstMismatchIndex(v) : std::nullopt)
+    text += QString("\nfirst at [%1]").arg(*i);
+  return {statusColor(c.status), text};
+}
+
+}  // namespace
+
+void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels) {
+  const QList<CaseSize> shapes = sizesOf(doc);
+  const CaseIndex index(doc);
+  QStringList columns;
+  for (const CaseSize& s : shapes) columns << sizeName(s);
+  rp.heading("Correctness");
+  drawCorrectnessSummary(rp, doc, kernels);
+  // Many sizes: one line a cell, twice the columns a band (the errors are in the summary above
+  // and the case table); 1200 sizes of three kernels take a few pages, not hundreds.
+  const bool compact = shapes.size() > 28;
+  drawStatusKey(rp, compact ? "A cell: the status, and ×N the mismatches of a failing case."
+                            : "A cell: the status, then the largest |C − C_ref| (abs) or the "
+                              "mismatches.");
+  GridLayout layout;
+  if (compact) layout = GridLayout{14, 160, 17, 6, 6};
+  drawStatusGrid(
+      rp, "Correctness grid", kernels, columns,
+      [&](int r, int c) -> std::optional<GridCell> {
+        const CaseResult* cr = index.find(kernels[r], shapes[c]);
+        if (!cr) return std::nullopt;
+        return gridCell(*cr, compact);
+      },
+      layout);
 }
 
 void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocument& baseline,
                        const QString& baselineName) {
   rp.newPage();
-  rp.heading("Speedup against the baseline");
+  rp.heading("Against the baseline");
   const QString unit = headlineUnit(doc);
   const RunComparison all = compareRuns(baseline, doc);
   if (all.crossDevice)
     rp.paragraph("C" + QString::fromStdString(all.deviceNote.substr(1)) + ".", 10);
-  rp.paragraph(QString("Baseline %1 (%2, %3). Speedup = this run's %4 ÷ the baseline's. "
-                       "Verdict: SAME when the whole 95% interval of the change lies within ±2%, "
-                       "FASTER or SLOWER when it lies wholly beyond, else UNCERTAIN (kwb ab "
-                       "decides by timing both in one run).")
+  rp.paragraph(QString("Baseline %1 (%2, %3). Change: this run's median time ÷ the baseline's "
+                       "− 1, negative = faster (as kwb compare prints it), with the speedup as a "
+                       "factor. Rates in %4. Verdict: SAME when the whole 95% interval of the "
+                       "change lies within ±2%, FASTER or SLOWER when it lies wholly beyond, else "
+                       "UNCERTAIN (kwb ab decides by timing both in one run).")
                    .arg(baselineName,
                         baseline.device ? QString::fromStdString(baseline.device->name)
                                         : QString("no device recorded"),
@@ -191,36 +301,42 @@ void drawBaselineTable(ReportPainter& rp, const RunDocument& doc, const RunDocum
   double logSum = 0;
   int n = 0;
   std::map<QString, int> verdicts;
-  for (const auto& c : doc.cases) {
-    const CaseResult* b = baseline.find(c.kernel, c.size);
-    if (!b || !hasSpeed(baseline, *b) || !hasSpeed(doc, c)) continue;
-    const double speedup = headline(doc, c) / headline(baseline, *b);
-    logSum += std::log(speedup);
+  for (const CaseComparison& r : all.cases) {
+    const CaseResult* c = doc.find(r.kernel, r.caseSize);
+    const CaseResult* b = baseline.find(r.kernel, r.caseSize);
+    if (!c || !b || !hasSpeed(baseline, *b) || !hasSpeed(doc, *c)) continue;
+    logSum += std::log1p(r.change);
     ++n;
-    const QString verdict = comparisonVerdict(c, *b);
+    const QString verdict = QString::fromUtf8(toString(r.verdict).data());
     ++verdicts[verdict];
-    rows << QList<TableCell>{
-        {QString::fromStdString(c.kernel)}, {sizeName(c)},
-        {fixed(headline(baseline, *b), 1)}, {fixed(headline(doc, c), 1)},
-        {fixed(speedup, 3) + "×"},          {verdict, QColor(), verdictColor(verdict)}};
+    rows << QList<TableCell>{{QString::fromStdString(c->kernel)},
+                             {sizeName(*c)},
+                             {fixed(headline(baseline, *b), 1)},
+                             {fixed(headline(doc, *c), 1)},
+                             {QString::fromStdString(signedPercent(r.change))},
+                             {QString::fromStdString(speedupText(r.change))},
+                             {verdict, QColor(), verdictColor(verdict)}};
   }
   if (n) {
     QStringList counts;
     for (const auto& [v, k] : verdicts) counts << QString("%1 %2").arg(k).arg(v);
-    rp.paragraph(QString("Geometric mean speedup over %1 cases: %2× · %3")
+    const double meanChange = std::expm1(logSum / n);
+    rp.paragraph(QString("Geometric mean over %1 cases: time %2, %3 · %4")
                      .arg(n)
-                     .arg(fixed(std::exp(logSum / n), 3), counts.join(" · ")),
+                     .arg(QString::fromStdString(signedPercent(meanChange)),
+                          QString::fromStdString(speedupText(meanChange)), counts.join(" · ")),
                  10);
   } else {
     rp.paragraph("No case was timed in both documents.", 10);
   }
-  drawTable(rp, "Speedup per case",
-            {{"kernel", 0.25},
-             {"shape", 0.17, Qt::AlignRight},
-             {"baseline " + unit, 0.14, Qt::AlignRight},
-             {"this run " + unit, 0.14, Qt::AlignRight},
-             {"speedup", 0.12, Qt::AlignRight},
-             {"verdict", 0.14, Qt::AlignRight}},
+  drawTable(rp, "Change per case",
+            {{"kernel", 0.22},
+             {"shape", 0.15, Qt::AlignRight},
+             {"baseline " + unit, 0.13, Qt::AlignRight},
+             {"this run " + unit, 0.13, Qt::AlignRight},
+             {"change in time", 0.11, Qt::AlignRight},
+             {"speedup", 0.13, Qt::AlignRight},
+             {"verdict", 0.12, Qt::AlignRight}},
             rows, 8);
 }
 

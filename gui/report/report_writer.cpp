@@ -52,7 +52,7 @@ void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
             statusColor(check->passed ? CaseStatus::kPass : CaseStatus::kFail),
             check->passed ? QString("PASS") : QString("FAIL (%1)").arg(check->failures)};
       },
-      8, 220);
+      GridLayout{8, 220});
   for (const SubgroupRun& run : report.runs)
     for (const ConformanceCheck& check : run.checks) {
       if (check.passed) continue;
@@ -68,8 +68,15 @@ void conformanceSection(ReportPainter& rp, const ConformanceReport& report) {
 // The title, the results file and the device the run was recorded on.
 void titleSection(ReportPainter& rp, const ReportInputs& in, const RunDocument& doc) {
   rp.heading("Kernel Workbench report", 20);
-  rp.paragraph(QString("Results: %1").arg(QFileInfo(in.model->source()).fileName()), 10,
-               Qt::darkGray);
+  QString files = QString("Results: %1").arg(QFileInfo(in.model->source()).fileName());
+  if (in.model->baseline())
+    files += QString(" · baseline: %1").arg(QFileInfo(in.model->baselineSource()).fileName());
+  QStringList compared;
+  for (const auto& run : in.model->overlays()) compared << QFileInfo(run.source).fileName();
+  if (!compared.isEmpty())
+    files += QString(" · compared runs (drawn over this one on Progression and Scaling): %1")
+                 .arg(compared.join(", "));
+  rp.paragraph(files, 10, Qt::darkGray);
   rp.heading("Device", 13);
   rp.paragraph(
       QString("Recorded on %1 on %2\n%3")

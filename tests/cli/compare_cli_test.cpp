@@ -59,6 +59,10 @@ TEST(CompareCli, PlantedSlowdownFailsTheGateAndIsNamed) {
   const auto plain = runKwb({"compare", kSample.string(), slower});
   EXPECT_EQ(plain.exitCode, kwb::kExitOk);
   EXPECT_TRUE(contains(plain.out, "SLOWER")) << plain.out;
+  // The change is in time, positive = slower, with the speedup as a factor: the convention of
+  // the GUI's Baseline tab and the report too.
+  EXPECT_TRUE(contains(plain.out, "+10.0%")) << plain.out;
+  EXPECT_TRUE(contains(plain.out, "1.10× slower")) << plain.out;
 }
 
 TEST(CompareCli, SchemaOneBaselineIsUncertainNotFaster) {

@@ -241,4 +241,15 @@ TEST(AbReport, RoundTripsAndRefusesOtherFiles) {
   EXPECT_EQ(kwb::abResult(a, b, {}, 0.01).verdict, Verdict::kUncertain);
 }
 
+// The one sign convention: the change is in time, negative is faster, and the speedup says the
+// same as a factor whichever way it goes.
+TEST(SpeedupText, NegativeTimeChangeIsFasterAndTheFactorIsTheRatioOfTimes) {
+  EXPECT_EQ(kwb::speedupText(-0.064), "1.07× faster");  // base / new = 1 / 0.936
+  EXPECT_EQ(kwb::speedupText(0.068), "1.07× slower");   // new / base = 1.068
+  EXPECT_EQ(kwb::speedupText(-0.5), "2.00× faster");
+  EXPECT_EQ(kwb::speedupText(0.0001), "1.00×");
+  EXPECT_EQ(kwb::speedupText(-1.0), "");  // no time left: no ratio
+  EXPECT_EQ(kwb::speedupText(NAN), "");
+}
+
 }  // namespace

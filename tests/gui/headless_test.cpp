@@ -7,8 +7,10 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QElapsedTimer>
+#include <algorithm>
 
 #include "gui_test_support.h"
+#include "model/case_size.h"
 #include "model/doc_queries.h"
 
 using namespace kwb::gui;
@@ -99,6 +101,121 @@ TEST(GuiHeadless, ReportHasAnErrorMapPerFailingCaseOnly) {
   ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
   text = tool("pdftotext", {"-layout", pdf, "-"});
   EXPECT_TRUE(text.contains("No error grid in this results file")) << text.toStdString();
+}
+
+// Three results files headless: the first opened, the second the baseline, the third drawn over
+// them, in the report as on screen. A third file that cannot be read is refused, not ignored.
+TEST(GuiHeadless, AThirdResultsFileIsOverlaidInTheReport) {
+  QTemporaryDir dir;
+  const QString third = dir.filePath("third-run.json");
+  ASSERT_TRUE(QFile::copy(test::sampleRun(), third));
+  const QString pdf = dir.filePath("r.pdf");
+  const Result r =
+      runGui({"--open", test::sampleRun(), test::baselineRun(), third, "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  const QString text = tool("pdftotext", {"-raw", pdf, "-"});
+  EXPECT_TRUE(text.contains("compared runs")) << text.left(600).toStdString();
+  // Named in the title, and in the legend of every Progression page (it shares every shape).
+  const int pages = int(sizesOf(kwb::readDocument(test::sampleRun().toStdString())).size());
+  EXPECT_GE(text.count("third-run.json"), 1 + std::min(pages, 12)) << text.toStdString();
+  EXPECT_TRUE(text.contains("baseline: scaling-h100.json"));
+
+  const QString png = dir.filePath("s.png");
+  const Result bad = runGui({"--open", test::sampleRun(), test::baselineRun(),
+                             dir.filePath("missing.json"), "--screenshot", png});
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_TRUE(bad.err.contains("missing.json")) << bad.err.toStdString();
+  EXPECT_FALSE(QFile::exists(png));
+}
+
+// A document of 1200 shapes of three kernels (as scripts/bench-gui-open.py makes them): the
+// correctness grid wraps its columns into bands down the page instead of 7 shapes a page, and
+// the report stays within 40 pages (it ran to 230, most holding one row of the grid).
+TEST(GuiHeadless, AReportOf1200ShapesStaysWithin40Pages) {
+  const kwb::RunDocument sample = kwb::readDocument(test::sampleRun().toStdString());
+  kwb::RunDocument big = sample;
+  big.cases.clear();
+  big.progression = {};
+  std::vector<const kwb::CaseResult*> templates;
+  for (const auto& c : sample.cases)
+    if (templates.size() < 3 &&
+        std::none_of(templates.begin(), templates.end(),
+                     [&](const kwb::CaseResult* t) { return t->kernel == c.kernel; }))
+      templates.push_back(&c);
+  ASSERT_EQ(templates.size(), 3u);
+  for (int i = 0; i < 1200; ++i)
+    for (const kwb::CaseResult* t : templates) {
+      kwb::CaseResult c = *t;
+      c.size = kwb::gemmSize({256 + i, 384 + (i * 7) % 512, 640 + (i * 13) % 1024});
+      c.samplesMs.resize(std::min<std::size_t>(c.samplesMs.size(), 50));
+      if (!c.sampleRounds.empty()) c.sampleRounds.resize(c.samplesMs.size());
+      c.kernels.clear();  // CUPTI's records and the error maps: kept small, as the script does
+      if (c.verification) {
+        c.verification->compare.grid = {};
+        if (c.verification->alphaBeta) c.verification->alphaBeta->grid = {};
+      }
+      big.cases.push_back(c);
+    }
+  QTemporaryDir dir;
+  const QString path = test::writeFixture(big, dir.filePath("shapes-1200.json"));
+  const QString pdf = dir.filePath("r.pdf");
+  const Result r = runGui({"--open", path, "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  int rc = 0;
+  const QString info = tool("pdfinfo", {pdf}, &rc);
+  ASSERT_EQ(rc, 0) << "pdfinfo is needed (poppler-utils)";
+  const int pages = info.section("Pages:", 1).trimmed().section('\n', 0, 0).toInt();
+  EXPECT_LE(pages, 40) << info.toStdString();
+  const QString text = tool("pdftotext", {"-raw", pdf, "-"});
+  EXPECT_TRUE(text.contains("Correctness summary"));
+  // Every shape is in the grid, the last one too (its title on two lines: "1455×895", "×1663").
+  const QString last = sizeName(big.cases.back().size);
+  EXPECT_TRUE(text.contains(last.left(last.lastIndexOf(QChar(0x00D7)))))
+      << last.toStdString() << "\n"
+      << text.right(2000).toStdString();
+}
+
+// --case takes every size form the CLI takes (the family's parseSize): 512 is 512³, as the
+// README and the tool's own message write it.
+TEST(GuiHeadless, CaseTakesEverySizeFormTheCliTakes) {
+  QTemporaryDir dir;
+  for (const QString& size : {QString("512"), QString("512x512x512"), QString("512×512×512")}) {
+    const QString png = dir.filePath("c.png");
+    const Result r =
+        runGui({"--open", test::sampleRun(), "--case", "sgemm.tiled@" + size, "--screenshot", png});
+    EXPECT_EQ(r.exitCode, 0) << size.toStdString() << ": " << r.err.toStdString();
+    EXPECT_TRUE(QFile::exists(png)) << size.toStdString();
+    QFile::remove(png);
+  }
+  const Result none = runGui({"--open", test::sampleRun(), "--case", "sgemm.tiled@3x5x7",
+                              "--screenshot", dir.filePath("c.png")});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_TRUE(none.err.contains("sgemm.tiled@3x5x7")) << none.err.toStdString();
+}
+
+// A reduce report: each kernel's best row gives the element type of its best size as its
+// precision (i32 at an i32 size, not the kernel's declared fp32), and the footnote speaks of
+// CUB, not of tensor-core fallbacks and cuBLAS.
+TEST(GuiHeadless, AReduceReportSaysItsElementTypesAndNoGemmFootnote) {
+  QTemporaryDir dir;
+  const QString pdf = dir.filePath("r.pdf");
+  const Result r = runGui({"--open", test::bundled("reduce-benchmark-h100.json"), "--report", pdf});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+  int rows = 0;
+  for (const QString& line : text.split('\n')) {
+    if (!line.contains(QString::fromUtf8(" — ")) || !line.contains("% of CUB")) continue;
+    ++rows;
+    // "reduce.atomic — Global atomics   i32   166   2^24 i32   6.2% of CUB ...": the type
+    // of the size, once as the precision and once in the size.
+    const QStringList words = line.simplified().split(' ');
+    const QString type = words.count("i32") ? "i32" : "f32";
+    EXPECT_EQ(words.count(type), 2) << line.toStdString();
+    EXPECT_FALSE(words.contains("fp32")) << line.toStdString();
+  }
+  EXPECT_GE(rows, 5) << text.left(3000).toStdString();
+  EXPECT_FALSE(text.contains("tensor-core stages")) << text.left(3000).toStdString();
+  EXPECT_TRUE(text.contains("against their CUB reference"));
 }
 
 TEST(GuiHeadless, ScreenshotOfEveryTab) {

@@ -29,6 +29,8 @@ NcuProfile profileOf(const std::string& stall, double us) {
   NcuProfile p;
   p.kernel = "sgemm.tiled";
   p.shape = {512, 512, 512};
+  p.config = "default";
+  p.gitRevision = "abc123";
   p.ncuPath = "ncu";
   p.reportPath = "/nowhere/sgemm.tiled-512x512x512.ncu-rep";
   NcuKernelFigures k;
@@ -65,7 +67,7 @@ struct Stand {
     c.size = kwb::gemmSize({512, 512, 512});
     c.status = CaseStatus::kPass;
   }
-  ProfileContext ctx() { return {engine, dir.path()}; }
+  ProfileContext ctx() { return {engine, dir.path(), "abc123"}; }
 };
 
 TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
@@ -85,7 +87,8 @@ TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
   ASSERT_EQ(panel->table()->rowCount(), 1);
   EXPECT_EQ(panel->table()->item(0, 1)->text(), "27.94");
   EXPECT_EQ(panel->table()->item(0, 3)->text(), "48.3");
-  EXPECT_EQ(panel->table()->item(0, 6)->text(), "barrier (2.50)");
+  EXPECT_EQ(panel->table()->item(0, 6)->text(), "barrier (2.50 cycles/issue)");
+  EXPECT_FALSE(panel->isStale()) << panel->statusText().toStdString();
   EXPECT_TRUE(QFile::exists(panel->profileJsonPath()));
 
   // A second dialog for the same case shows the profile kept beside the results.
@@ -131,6 +134,48 @@ TEST(NcuProfilePanel, AnUnreadableEarlierProfileIsNamedNotShown) {
   NcuProfilePanel panel(s.c, s.ctx());
   EXPECT_EQ(panel.table()->rowCount(), 0);
   EXPECT_TRUE(panel.statusText().contains("could not be read")) << panel.statusText().toStdString();
+}
+
+// A profile kept beside the results names the case, configuration and revision it belongs to;
+// one that does not match (or does not say) is marked stale, never shown as this case's figures.
+TEST(NcuProfilePanel, AProfileOfAnotherRevisionOrOneThatDoesNotSayIsMarkedStale) {
+  for (const std::string& revision : {std::string("0ld5eed"), std::string()}) {
+    NcuProfile old = profileOf("barrier", 27.94);
+    old.gitRevision = revision;
+    Stand s(old);
+    NcuProfilePanel probe(s.c, s.ctx());
+    QFile f(probe.profileJsonPath());
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(ncuProfileToJson(old)));
+    f.close();
+    NcuProfilePanel panel(s.c, s.ctx());
+    EXPECT_TRUE(panel.isStale()) << revision;
+    EXPECT_TRUE(panel.statusText().contains("Stale profile")) << panel.statusText().toStdString();
+    EXPECT_TRUE(panel.statusText().contains("revision")) << panel.statusText().toStdString();
+    EXPECT_TRUE(panel.title().contains("STALE"));
+    EXPECT_FALSE(panel.table()->isEnabled());
+  }
+  // Another configuration of the kernel is stale too; the same one at the same revision is not.
+  NcuProfile tuned = profileOf("barrier", 27.94);
+  tuned.config = "bm128_bn64";
+  Stand s(tuned);
+  EXPECT_FALSE(profileMismatches(tuned, s.c, "abc123").isEmpty());
+  EXPECT_TRUE(profileMismatches(profileOf("barrier", 1), s.c, "abc123").isEmpty());
+  CaseResult other = s.c;
+  other.size = kwb::gemmSize({1024, 1024, 1024});
+  EXPECT_FALSE(profileMismatches(profileOf("barrier", 1), other, "abc123").isEmpty());
+}
+
+// ncu's text for an anonymous namespace, with or without its '<', and mangled names read as C++.
+TEST(NcuProfilePanel, KernelNamesAreReadable) {
+  EXPECT_EQ(readableKernelName("unnamed>::splitKReduce(long, int, const float *)"),
+            "(anonymous namespace)::splitKReduce(long, int, const float *)");
+  EXPECT_EQ(readableKernelName("void <unnamed>::k<float>(int)"),
+            "void (anonymous namespace)::k<float>(int)");
+  EXPECT_EQ(readableKernelName("_ZN12_GLOBAL__N_112splitKReduceElif"),
+            "(anonymous namespace)::splitKReduce(long, int, float)");
+  EXPECT_EQ(readableKernelName("sgemmTiled"), "sgemmTiled");
+  EXPECT_EQ(readableKernelName("myunnamed>::x"), "myunnamed>::x");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Plots of unusual documents (no timed cases, impossible speeds, a broken file), names from the
 // engine, a file that changes on disk, palettes, and report plots that never clip.
 #include "plots_fixture.h"
+#include "plots/plot_helpers.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -144,16 +145,58 @@ TEST(GuiFiles, TheOpenFileIsReloadedWhenItChangesOnDisk) {
       test::waitFor([&] { return w.model()->document().cases.size() == before - 2; }, 10000));
 }
 
-// Twelve kernels, twelve colours apart from each other and from the grey roofs.
+// The twelve SGEMM kernels, twelve colours apart from each other and from the grey roofs.
 TEST(GuiPalette, KernelColoursAreDistinctAndNeverGrey) {
-  for (int i = 0; i < 12; ++i) {
-    EXPECT_GT(kernelColor(i).hsvSaturation(), 60) << i;
+  const QStringList ids{"sgemm.naive",         "sgemm.tiled",          "sgemm.bank_free",
+                        "sgemm.double_buffer", "sgemm.tensor_core",    "sgemm.register_blocked",
+                        "sgemm.warp_tiled",    "sgemm.mma_multistage", "sgemm.wgmma",
+                        "cublas.sgemm",        "cublas.hgemm_f32acc",  "cublas.tf32"};
+  for (int i = 0; i < ids.size(); ++i) {
+    EXPECT_GT(kernelColor(ids[i]).hsvSaturation(), 60) << i;
     for (int j = 0; j < i; ++j) {
-      const QColor a = kernelColor(i), b = kernelColor(j);
+      const QColor a = kernelColor(ids[i]), b = kernelColor(ids[j]);
       const double d = std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
-      EXPECT_GT(d, 70) << i << " and " << j;
+      EXPECT_GT(d, 70) << ids[i].toStdString() << " and " << ids[j].toStdString();
     }
   }
+  // A kernel no palette slot names keeps one colour too, from its id alone.
+  EXPECT_EQ(kernelColor("user.my_sgemm"), kernelColor(QString("user.") + "my_sgemm"));
+}
+
+// A kernel keeps its colour when a reload drops another kernel listed before it: colours follow
+// the id, not the position in the list.
+TEST(GuiPalette, AKernelKeepsItsColourAcrossAReloadThatDropsAnother) {
+  QTemporaryDir dir;
+  RunDocument d = readDocument(test::sampleRun().toStdString());
+  const QString path = test::writeFixture(d, dir.filePath("r.json"));
+  WindowOptions o;
+  o.probeEngine = false;
+  o.persistSettings = false;
+  MainWindow w(o);
+  ASSERT_EQ(w.openResults(path), "");
+  w.rebuildAllNow();
+  auto colours = [&] {
+    std::map<std::string, QColor> out;
+    for (const auto& c : w.model()->document().cases)
+      if (QCPGraph* g = w.scalingPage()->lineOf(QString::fromStdString(c.kernel)))
+        out[c.kernel] = g->pen().color();
+    return out;
+  };
+  const auto before = colours();
+  ASSERT_GT(before.size(), 3u);
+  const std::string dropped = d.cases.front().kernel;
+  std::erase_if(d.cases, [&](const CaseResult& c) { return c.kernel == dropped; });
+  d.kernels.erase(std::remove_if(d.kernels.begin(), d.kernels.end(),
+                                 [&](const auto& k) { return k.id == dropped; }),
+                  d.kernels.end());
+  test::writeFixture(d, path);
+  ASSERT_EQ(w.openResults(path), "");
+  w.rebuildAllNow();
+  const auto after = colours();
+  EXPECT_EQ(after.count(dropped), 0u);
+  ASSERT_EQ(after.size(), before.size() - 1);
+  for (const auto& [id, colour] : after)
+    EXPECT_EQ(colour.name().toStdString(), before.at(id).name().toStdString()) << id;
 }
 
 // Plots follow the system's dark mode on screen; reports stay light.
@@ -179,4 +222,30 @@ TEST_F(Plots, PlotsFollowADarkPaletteAndReportsStayLight) {
   EXPECT_LT(p->xAxis->tickLabelColor().lightness(), 60);
   w->scalingPage()->setPrinting(false);
   QApplication::setPalette(light);
+}
+
+// Tick labels are plain numbers: never "1e+06" beside "500000"; a GFLOP/s axis that reaches
+// 10,000 reads TFLOP/s, its ticks the data ÷ 1000.
+TEST(GuiTicks, PlainNumbersAndTflopsAxes) {
+  for (double v : {500000.0, 1e6, 2e7, 0.25, 12.5, 3000.0}) {
+    EXPECT_FALSE(plainNumber(v).contains('e')) << v;
+    EXPECT_EQ(plainNumber(v).remove(QChar(0x2009)).toDouble(), v) << plainNumber(v).toStdString();
+  }
+  const QString thin(QChar(0x2009));
+  EXPECT_EQ(plainNumber(1e6), "1" + thin + "000" + thin + "000");
+  QCustomPlot plot;
+  makeRateAxis(plot.yAxis, false, "GFLOP/s");
+  plot.yAxis->setRange(0, 50000);
+  fitRateUnit(plot.yAxis, "GFLOP/s");
+  EXPECT_EQ(plot.yAxis->label(), "TFLOP/s");
+  plot.replot();
+  EXPECT_TRUE(plot.yAxis->tickVectorLabels().contains("20"))
+      << plot.yAxis->tickVectorLabels().join('|').toStdString();
+  plot.yAxis->setRange(0, 900);
+  fitRateUnit(plot.yAxis, "GFLOP/s");
+  EXPECT_EQ(plot.yAxis->label(), "GFLOP/s");
+  makeRateAxis(plot.yAxis, true, "GB/s");
+  plot.yAxis->setRange(100, 50000);
+  fitRateUnit(plot.yAxis, "GB/s");
+  EXPECT_EQ(plot.yAxis->label(), "GB/s (log)");
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/ncu_profile.h"
 
+#include <cxxabi.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "json_read.h"
@@ -66,6 +69,33 @@ constexpr std::string_view kStallSuffix = "_per_issue_active.ratio";
 
 }  // namespace
 
+std::string readableKernelName(std::string_view name) {
+  std::string out(name);
+  if (out.rfind("_Z", 0) == 0) {
+    int status = 0;
+    const std::unique_ptr<char, decltype(&std::free)> demangled(
+        abi::__cxa_demangle(out.c_str(), nullptr, nullptr, &status), &std::free);
+    if (status == 0 && demangled) out = demangled.get();
+  }
+  // "<unnamed>::" first, then an "unnamed>::" that begins a name (its '<' lost): at the start
+  // or after a character no identifier holds.
+  auto replaceAll = [&out](std::string_view from, bool startOfName) {
+    static constexpr std::string_view kCxx = "(anonymous namespace)::";
+    for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at)) {
+      const char before = at == 0 ? ' ' : out[at - 1];
+      if (startOfName && (std::isalnum(static_cast<unsigned char>(before)) || before == '_')) {
+        at += from.size();
+        continue;
+      }
+      out.replace(at, from.size(), kCxx);
+      at += kCxx.size();
+    }
+  };
+  replaceAll("<unnamed>::", false);
+  replaceAll("unnamed>::", true);
+  return out;
+}
+
 std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_view source) {
   std::vector<std::vector<std::string>> rows;
   std::size_t lineNo = 0, headerLine = 0;
@@ -106,7 +136,7 @@ std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_v
   for (std::size_t r = first; r < rows.size(); ++r) {
     const auto& row = rows[r];
     NcuKernelFigures k;
-    k.name = row[col["Kernel Name"]];
+    k.name = readableKernelName(row[col["Kernel Name"]]);
     k.durationUs = value(row, "gpu__time_duration.sum") / 1e3;
     k.smThroughputPct = value(row, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
     k.memoryThroughputPct =
@@ -209,10 +239,9 @@ std::string ncuProfileToJson(const NcuProfile& p) {
                   {"dramBytes", k.dramBytes},
                   {"topStall", k.topStall},
                   {"topStallCyclesPerIssue", k.topStallCyclesPerIssue}});
-  const nlohmann::json j{{"kernel", p.kernel},
-                         {"shape", toString(p.shape)},
-                         {"ncu", p.ncuPath},
-                         {"report", p.reportPath},
+  const nlohmann::json j{{"kernel", p.kernel}, {"shape", toString(p.shape)},
+                         {"config", p.config}, {"revision", p.gitRevision},
+                         {"ncu", p.ncuPath},   {"report", p.reportPath},
                          {"kernels", ks}};
   return j.dump(2);
 }
@@ -228,6 +257,8 @@ NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source) {
     NcuProfile p;
     p.kernel = j.at("kernel").get<std::string>();
     p.shape = parseShape(j.at("shape").get<std::string>());
+    p.config = j.value("config", std::string());
+    p.gitRevision = j.value("revision", std::string());
     p.ncuPath = j.at("ncu").get<std::string>();
     p.reportPath = j.at("report").get<std::string>();
     for (const auto& k : j.at("kernels")) {

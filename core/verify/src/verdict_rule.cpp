@@ -27,6 +27,15 @@ std::string signedPercent(double change) {
   return buf;
 }
 
+std::string speedupText(double change) {
+  if (!std::isfinite(change) || change <= -1.0) return {};
+  if (std::abs(change) < 0.0005) return "1.00×";
+  const double factor = change < 0 ? 1.0 / (1.0 + change) : 1.0 + change;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.2f× %s", factor, change < 0 ? "faster" : "slower");
+  return buf;
+}
+
 namespace {
 std::string unsignedPercent(double x) { return signedPercent(std::abs(x)).substr(1); }
 }  // namespace

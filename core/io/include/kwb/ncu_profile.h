@@ -26,6 +26,12 @@ struct NcuKernelFigures {
 struct NcuProfile {
   std::string kernel;  // kwb kernel id
   Shape shape;
+  // What the profile belongs to beside the case: the configuration profiled ("default": the
+  // kernel as registered, which `kwb profile` runs) and the git revision of the kwb that ran
+  // it. Empty in a profile written before they were recorded: such a profile names no
+  // revision, and the GUI marks it stale (docs/GUI.md, "The case dialog").
+  std::string config;
+  std::string gitRevision;
   std::string ncuPath;
   std::string reportPath;  // the .ncu-rep kept for Nsight Compute's own viewer
   std::vector<NcuKernelFigures> kernels;
@@ -35,6 +41,11 @@ struct NcuProfile {
 // "ID", an optional units row, then one row per profiled launch. Missing metrics read 0.
 // Throws InputError naming `source` when the text has no header or a row is malformed.
 std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_view source);
+
+// A kernel name as people read it: a mangled name ("_Z...") demangled, and ncu's text for an
+// anonymous namespace ("<unnamed>::", or "unnamed>::" with its '<' lost) written as C++ does,
+// "(anonymous namespace)::". Other names are returned as given.
+std::string readableKernelName(std::string_view name);
 
 // The argument lists kwb runs. The profiled run times the case once with the host timer (which
 // never holds the stream, so ncu's serialised replay cannot wait on it), limited to the NVTX

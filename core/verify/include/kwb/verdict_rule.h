@@ -33,4 +33,10 @@ stats::Interval ratioCi(double baseMedian, const stats::Interval& baseCi, double
 // "+3.1%", "-0.40%": a relative change as people read it.
 std::string signedPercent(double change);
 
+// The one sign convention of every comparison kwb shows (kwb compare, the GUI's Baseline tab,
+// the report): the change is in time, new / base - 1, negative = faster; beside it the speedup
+// as a factor, "1.07× faster" (base / new) or "1.07× slower" (new / base), "1.00×" within
+// half a per mille. Empty for a change that is no ratio (not above -1, or not finite).
+std::string speedupText(double change);
+
 }  // namespace kwb
