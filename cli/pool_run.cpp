@@ -17,6 +17,7 @@
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
 #include "output.h"
+#include "run_options.h"
 
 namespace fs = std::filesystem;
 
@@ -127,7 +128,8 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
   auto* devices =
       sub.add_option("--devices", o.devices,
                      "Run on several GPUs of this host: 'all' or indices such as 0,2,3; one engine "
-                     "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)");
+                     "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)")
+          ->check(kNotEmpty);
   sub.add_option("--pool-shards", o.shards,
                  "With --devices: cut the plan into S shards (default: 4 per GPU, at most one "
                  "per size)")
