@@ -253,6 +253,16 @@ class EventStream {
   std::optional<OutputWatch> m_readerGone;
 };
 
+// --devices: the plan's shards on every GPU named, merged into the outputs (pool_run.h).
+int runPooled(const RunOpts& o, const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg,
+              const cuda::AppliedTuning& tuning) {
+  PoolRun how{o.stream, true, o.json, o.csv, o.md, [&](const RunDocument& d) {
+                return runTable(d) + cuda::tunedCasesText(d, tuning) +
+                       progressionText(d.progression);
+              }};
+  return runOnPool(o.pool, how, plan, cfg);
+}
+
 int runCommand(const RunOpts& o) {
   checkOutputs({{"--tuning", o.tuning}, {"--suite", o.sel.suite}, {"--source", o.user.source}},
                {{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
@@ -262,13 +272,7 @@ int runCommand(const RunOpts& o) {
   auto plan = cuda::orderedPlan(sel);
   cuda::AppliedTuning tuning;  // outlives the run
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
-  if (!o.pool.devices.empty()) {
-    PoolRun how{o.stream, true, o.json, o.csv, o.md, [&](const RunDocument& d) {
-                  return runTable(d) + cuda::tunedCasesText(d, tuning) +
-                         progressionText(d.progression);
-                }};
-    return runOnPool(o.pool, how, plan, cfg);
-  }
+  if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
 
   installInterruptHandlers();
