@@ -20,6 +20,7 @@
 #include "kwb/results.h"
 #include "kwb/run_info.h"
 #include "output.h"
+#include "pool_run.h"
 #include "run_options.h"
 #include "tuning_variants.h"
 #include "user_source.h"
@@ -47,6 +48,7 @@ struct RunOpts {
   std::string shard;   // --shard I/N: one part of the plan
   std::string tuning;  // a `kwb tune` document: its kernel runs each shape's chosen configuration
   SourceOpts user;     // --source: a user kernel (docs/BRING_YOUR_OWN.md)
+  PoolOpts pool;       // --devices: every GPU of the host (docs/SCALE_OUT.md)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -160,17 +162,6 @@ cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
   return cfg;
 }
 
-// The human progress line of a finished or failed case (stderr, in both modes).
-std::string progressLine(const StreamEvent& e, std::size_t planSize) {
-  const CaseResult& r = *e.result;
-  return "[" + std::to_string(e.index + 1) + "/" + std::to_string(planSize) + "] " + r.kernel +
-         " " + sizeLabel(r) + ": " + std::string(toString(r.status)) +
-         (!r.timed()            ? ""
-          : isOneDimensional(r) ? " " + fixed(r.bandwidthGBs, 1) + " GB/s"
-                                : " " + fixed(r.gflops, 1) + " GFLOP/s") +
-         (r.status == CaseStatus::kSkipped ? " (" + r.message + ")" : "") + "\n";
-}
-
 // `kernels` (a --kernels list) without `id`; `named` says whether it was there.
 std::string withoutKernel(const std::string& kernels, const std::string& id, bool& named) {
   std::string out;
@@ -262,6 +253,16 @@ class EventStream {
   std::optional<OutputWatch> m_readerGone;
 };
 
+// --devices: the plan's shards on every GPU named, merged into the outputs (pool_run.h).
+int runPooled(const RunOpts& o, const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg,
+              const cuda::AppliedTuning& tuning) {
+  PoolRun how{o.stream, true, o.json, o.csv, o.md, [&](const RunDocument& d) {
+                return runTable(d) + cuda::tunedCasesText(d, tuning) +
+                       progressionText(d.progression);
+              }};
+  return runOnPool(o.pool, how, plan, cfg);
+}
+
 int runCommand(const RunOpts& o) {
   checkOutputs({{"--tuning", o.tuning}, {"--suite", o.sel.suite}, {"--source", o.user.source}},
                {{"--json", o.json}, {"--csv", o.csv}, {"--md", o.md}});
@@ -271,6 +272,7 @@ int runCommand(const RunOpts& o) {
   auto plan = cuda::orderedPlan(sel);
   cuda::AppliedTuning tuning;  // outlives the run
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
+  if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
 
   installInterruptHandlers();
@@ -324,7 +326,7 @@ int runCommand(const RunOpts& o) {
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
-      std::cerr << progressLine(e, plan.size());
+      std::cerr << progressLine(*e.result, e.index + 1, plan.size());
   };
   const RunDocument doc =
       cuda::runPlan(plan, cfg, sink, [&] { return interruptRequested() || events.lost(); });
@@ -385,6 +387,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(kNotEmpty);
   addSourceOptions(*sub, o->user, false);
   addShardOption(*sub, o->shard);
+  addPoolOptions(*sub, o->pool)->excludes("--shard")->excludes("--source");
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
   sub->add_option("--csv", o->csv, "Write a CSV table here");

@@ -14,6 +14,7 @@
 #include "kwb/results.h"
 #include "kwb/tune_buckets.h"
 #include "output.h"
+#include "pool_run.h"
 #include "registry.h"
 #include "run_options.h"
 #include "tuning_variants.h"
@@ -33,6 +34,7 @@ struct TuneOpts {
   std::string timer;
   double maxTime = 0.3;
   std::string shard;  // --shard I/N: one part of the sweep, whole shapes
+  PoolOpts pool;      // --devices: the configurations spread over every GPU of the host
 };
 
 std::string joined(const std::vector<std::string>& xs) {
@@ -110,6 +112,14 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
+  if (!o.pool.devices.empty()) {
+    PoolRun how{false, false, o.json, "", "", [](const RunDocument& d) {
+                  return d.tuning ? tuneTable(*d.tuning) + "\nchoice by bucket:\n" +
+                                        choiceTable(*d.tuning)
+                                  : std::string();
+                }};
+    return runOnPool(o.pool, how, plan, cfg);
+  }
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
   std::vector<Shape> tuned;  // the shapes of this part (all of them without --shard)
   for (const cuda::PlanCase& p : plan)
@@ -172,6 +182,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   sub->add_option("--device", o->device, "Device index")->check(kDeviceIndex);
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
   addShardOption(*sub, o->shard);
+  addPoolOptions(*sub, o->pool)->excludes("--shard");
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(finiteRange(1e-6, 86400.0));

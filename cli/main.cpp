@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "commands.h"
+#include "pool_run.h"
 #include "kwb/cuda/check.h"
 #include "kwb/error.h"
 
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) fails a write with EFBIG, which the writer reports (exit 2) and
   // cleans up after, instead of killing kwb with its temporary file left behind.
   std::signal(SIGXFSZ, SIG_IGN);
+  kwb::cli::rememberCommandLine(argc, argv);
   CLI::App app{
       "kwb — Kernel Workbench engine: verify and benchmark CUDA kernel variants "
       "against cuBLAS",

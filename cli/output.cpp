@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "kwb/family.h"
+
 namespace kwb::cli {
 
 std::string formatTable(const std::vector<std::vector<std::string>>& rows) {
@@ -45,6 +47,19 @@ std::string formatBanner(const DeviceInfo& d) {
      << "  driver " << d.driverVersion / 1000 << "." << (d.driverVersion % 1000) / 10
      << ", runtime " << d.runtimeVersion / 1000 << "." << (d.runtimeVersion % 1000) / 10 << '\n';
   return os.str();
+}
+
+std::string progressLine(const CaseResult& r, int done, std::size_t planSize) {
+  std::ostringstream line;
+  line << '[' << done << '/' << planSize << "] " << r.kernel << ' ' << sizeLabel(r) << ": "
+       << toString(r.status);
+  if (r.timed())
+    line << ' '
+         << (isOneDimensional(r) ? fixed(r.bandwidthGBs, 1) + " GB/s"
+                                 : fixed(r.gflops, 1) + " GFLOP/s");
+  if (r.status == CaseStatus::kSkipped) line << " (" << r.message << ')';
+  line << '\n';
+  return line.str();
 }
 
 }  // namespace kwb::cli

@@ -5,6 +5,7 @@
 
 #include "kwb/device_info.h"
 #include "kwb/format.h"
+#include "kwb/run_document.h"
 
 namespace kwb::cli {
 
@@ -12,5 +13,8 @@ namespace kwb::cli {
 std::string formatTable(const std::vector<std::vector<std::string>>& rows);
 // The device banner, several lines.
 std::string formatBanner(const DeviceInfo& d);
+// The human progress line of a finished or failed case, the `done`-th of `planSize` (stderr):
+// "[3/60] sgemm.tiled 512x512x512: pass 812.4 GFLOP/s".
+std::string progressLine(const CaseResult& r, int done, std::size_t planSize);
 
 }  // namespace kwb::cli

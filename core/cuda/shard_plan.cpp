@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/cuda/shard_plan.h"
 
+#include <algorithm>
 #include <map>
 
 #include "kwb/format.h"
@@ -40,20 +41,46 @@ std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg) {
   return t;
 }
 
-ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec) {
+namespace {
+
+// The plan's size groups, in order of first appearance: a size's reference and stages together.
+struct SizeGroups {
+  std::vector<double> cost;        // each group's estimated seconds
+  std::vector<std::size_t> group;  // each case's group
+};
+
+SizeGroups sizeGroups(const std::vector<PlanCase>& plan, const RunConfig& cfg) {
   const RunSettings settings = settingsOf(cfg);
-  // Groups: one per size, in order of first appearance; a size's reference and stages together.
   std::map<std::string, std::size_t> groupOf;
-  std::vector<double> groupCost;
-  std::vector<std::size_t> caseGroup;
-  caseGroup.reserve(plan.size());
+  SizeGroups g;
+  g.group.reserve(plan.size());
   for (const PlanCase& p : plan) {
-    const auto [it, added] = groupOf.emplace(sizeKey(p.size), groupCost.size());
-    if (added) groupCost.push_back(0.0);
-    groupCost[it->second] += estimateCaseSeconds(skippedPlanCase(p, ""), settings);
-    caseGroup.push_back(it->second);
+    const auto [it, added] = groupOf.emplace(sizeKey(p.size), g.cost.size());
+    if (added) g.cost.push_back(0.0);
+    g.cost[it->second] += estimateCaseSeconds(skippedPlanCase(p, ""), settings);
+    g.group.push_back(it->second);
   }
-  const std::vector<int> part = partitionByCost(groupCost, spec.count);
+  return g;
+}
+
+}  // namespace
+
+int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig& cfg) {
+  return int(sizeGroups(plan, cfg).cost.size());
+}
+
+std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count) {
+  const SizeGroups g = sizeGroups(plan, cfg);
+  const std::vector<int> part = partitionByCost(g.cost, count);
+  std::vector<double> out(std::size_t(std::max(count, 0)), 0.0);
+  for (std::size_t i = 0; i < g.cost.size(); ++i) out[std::size_t(part[i])] += g.cost[i];
+  return out;
+}
+
+ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec) {
+  const SizeGroups g = sizeGroups(plan, cfg);
+  const std::vector<int> part = partitionByCost(g.cost, spec.count);
+  const std::vector<std::size_t>& caseGroup = g.group;
 
   ShardedPlan out;
   out.info.spec = spec;

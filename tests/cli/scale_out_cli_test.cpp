@@ -9,6 +9,7 @@
 
 #include "kwb/results.h"
 #include "run_process.h"
+#include "shard_docs.h"
 
 namespace fs = std::filesystem;
 
@@ -33,32 +34,6 @@ TEST(ShardCli, AShardWithoutADeviceExitsThreeAndWritesNoDocument) {
       runKwb({"run", "--shapes", "64,128", "--shard", "1/2", "--json", (dir / "s.json").string()});
   if (r.exitCode != 3) GTEST_SKIP() << "a CUDA device is present: " << r.err;
   EXPECT_FALSE(fs::exists(dir / "s.json"));
-}
-
-// Shard documents of one plan of four parts (one size each), as kwb run --shard writes them.
-void writeShard(const fs::path& path, int index, const std::string& hash = "feedfacecafebeef") {
-  kwb::RunDocument d;
-  d.device = kwb::DeviceInfo{};
-  d.device->name = "NVIDIA H100 80GB HBM3";
-  d.device->uuid = "GPU-1";
-  d.shard = kwb::ShardInfo{{index, 4}, hash, {}};
-  const int sizes[] = {64, 128, 256, 512};
-  for (int i = 0; i < 4; ++i) {
-    const kwb::CaseSize size = kwb::gemmSize({sizes[i], sizes[i], sizes[i]});
-    d.shard->plan.push_back({"cublas.sgemm", size, kwb::Precision::kFp32, i + 1});
-    if (i + 1 != index) continue;
-    kwb::CaseResult c;
-    c.kernel = "cublas.sgemm";
-    c.size = size;
-    c.status = kwb::CaseStatus::kPass;
-    c.samplesMs = {1.0, 1.0};
-    c.summary.count = 2;
-    c.summary.median = 1.0;
-    c.summary.ci95 = {0.99, 1.01};
-    d.cases.push_back(c);
-  }
-  kwb::listMissingKernels(d);
-  kwb::writeDocument(d, path);
 }
 
 TEST(MergeCli, JoinsShardsAndTheResultExportsAndCompares) {

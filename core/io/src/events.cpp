@@ -49,6 +49,8 @@ std::string_view toString(EventType t) {
 
 std::string toJsonLine(const StreamEvent& e) {
   json j = {{"event", toString(e.type)}, {"elapsedS", e.elapsedS}};
+  if (e.gpu >= 0) j["gpu"] = e.gpu;
+  if (e.shard > 0) j["shard"] = e.shard;
   switch (e.type) {
     case EventType::kHello:
       j["tool"] = "kwb";
@@ -178,6 +180,8 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
     if (!(e.elapsedS >= 0 && e.elapsedS <= kMaxElapsedS))
       throw InputError("'elapsedS' is " + jsonread::describe(j.at("elapsedS")) +
                        "; it must be from 0 to " + std::to_string(int(kMaxElapsedS)) + " seconds");
+    e.gpu = jsonread::value(j, "gpu", -1);
+    e.shard = jsonread::value(j, "shard", 0);
     readEventFields(j, e);
     return e;
   } catch (const json::exception& ex) {

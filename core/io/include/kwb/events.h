@@ -52,6 +52,10 @@ struct StreamEvent {
   explicit StreamEvent(EventType t) : type(t) {}
   EventType type = EventType::kLog;
   double elapsedS = 0.0;  // seconds since the run started; `kwb replay` paces by it
+  // Set on events a host pool forwards (kwb run --devices): the GPU (the host's CUDA device
+  // index) and the shard (1-based) of the engine that sent it; -1 and 0 otherwise.
+  int gpu = -1;
+  int shard = 0;
   // hello
   std::string toolVersion, gitRevision, host, timestamp;
   int schemaVersion = kSchemaVersion;

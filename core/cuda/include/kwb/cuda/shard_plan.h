@@ -23,4 +23,10 @@ std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg);
 // The part `spec` of `plan`.
 ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec);
 
+// How many size groups (the unit a shard takes whole) the plan has.
+int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig& cfg);
+// The estimated seconds of each of `count` parts (index 0 is part 1/count), as selectShard cuts
+// them: a host pool (kwb run --devices) hands the costliest out first.
+std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count);
+
 }  // namespace kwb::cuda

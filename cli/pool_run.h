@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// `kwb run|tune --devices all|0,2,3` (docs/SCALE_OUT.md, "Every GPU of a host"): the plan cut into
+// shards that a host pool (kwb/host_pool.h) runs one child engine per GPU, merged at the end into
+// the command's usual outputs. The CLI side: options, the child's command line, printing.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kwb/cuda/runner.h"
+#include "kwb/results.h"
+
+namespace kwb::cli {
+
+// Keeps this process's arguments: the pool's workers run the same command line.
+void rememberCommandLine(int argc, char** argv);
+
+struct PoolOpts {
+  std::string devices;  // --devices: empty when not given
+  int shards = 0;       // --pool-shards: 0 for the default
+};
+// Adds --devices and --pool-shards; returns --devices (for the options it excludes).
+CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o);
+
+struct PoolRun {
+  bool stream = false;        // run --stream: forward the workers' events, tagged with their GPU
+  bool workerStreams = true;  // the worker takes --stream (run); tune's prints lines instead
+  std::string json, csv, md;
+  // The finished document's human summary (stdout, without --stream).
+  std::function<std::string(const RunDocument&)> table;
+};
+
+// Runs `plan` on the pool and writes the merged outputs; returns the exit status kwb run would.
+// Refuses (InputError, exit 2) a --devices naming a GPU the host lacks.
+int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
+              const cuda::RunConfig& cfg);
+
+}  // namespace kwb::cli

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// kwb run --devices (docs/SCALE_OUT.md, "Every GPU of a host") without a GPU: KWB_POOL_WORKER
+// runs tests/data/pool/fake_worker.sh in place of kwb, KWB_POOL_FAKE_DEVICES stands in for the
+// host's GPUs. The fake logs when each shard starts and ends on which GPU; the GPU commands of
+// docs/VALIDATION.md run the real engines.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "run_process.h"
+#include "shard_docs.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct LogLine {
+  std::string what;  // start, end, term
+  int gpu = -1;
+  int shard = 0;
+  long long ns = 0;
+};
+
+std::vector<LogLine> readLog(const fs::path& dir) {
+  std::vector<LogLine> out;
+  std::istringstream in(slurp((dir / "log").string()));
+  std::string what, gpu, shard;
+  while (in >> what >> gpu >> shard) {
+    LogLine l{what, std::stoi(gpu.substr(4)), std::stoi(shard.substr(6))};
+    if (what != "term") in >> l.ns;
+    out.push_back(l);
+  }
+  return out;
+}
+
+// Four prepared shard documents and the environment that makes kwb run the fake on `gpus` GPUs.
+class PoolCli : public ::testing::Test {
+ protected:
+  void prepare(const std::string& name, const std::string& mode, int gpus) {
+    m_dir = tempDir(name);
+    for (int i = 1; i <= 4; ++i) writeShard(m_dir / ("prepared-" + std::to_string(i) + ".json"), i);
+    ::setenv("KWB_POOL_WORKER", KWB_SOURCE_DIR "/tests/data/pool/fake_worker.sh", 1);
+    ::setenv("KWB_POOL_FAKE_DEVICES", std::to_string(gpus).c_str(), 1);
+    ::setenv("FAKE_POOL_DIR", m_dir.c_str(), 1);
+    ::setenv("FAKE_POOL_MODE", mode.c_str(), 1);
+  }
+  void TearDown() override {
+    for (const char* v :
+         {"KWB_POOL_WORKER", "KWB_POOL_FAKE_DEVICES", "FAKE_POOL_DIR", "FAKE_POOL_MODE"})
+      ::unsetenv(v);
+  }
+  std::vector<std::string> args(const std::string& devices) const {
+    return {"run",       "--shapes", "64,128,256,512",
+            "--devices", devices,    "--pool-shards",
+            "4",         "--json",   (m_dir / "all.json").string()};
+  }
+  fs::path m_dir;
+};
+
+TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
+  prepare("pool_once", "ok", 3);
+  const auto r = runKwb(args("0,2"));
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  const auto log = readLog(m_dir);
+  std::map<int, int> starts;
+  std::map<int, std::vector<std::pair<long long, long long>>> spans;  // per GPU
+  std::map<int, long long> open;
+  for (const LogLine& l : log) {
+    EXPECT_TRUE(l.gpu == 0 || l.gpu == 2) << "a worker ran on GPU " << l.gpu;
+    if (l.what == "start") ++starts[l.shard], open[l.shard] = l.ns;
+    if (l.what == "end") spans[l.gpu].push_back({open[l.shard], l.ns});
+  }
+  for (int s = 1; s <= 4; ++s) EXPECT_EQ(starts[s], 1) << "shard " << s;
+  for (auto& [gpu, list] : spans) {
+    std::sort(list.begin(), list.end());
+    for (std::size_t i = 1; i < list.size(); ++i)
+      EXPECT_LE(list[i - 1].second, list[i].first) << "two workers at once on GPU " << gpu;
+  }
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  EXPECT_EQ(all.cases.size(), 4u);
+  EXPECT_TRUE(all.merged && all.merged->complete());
+  EXPECT_TRUE(contains(r.err, "4 case(s) in 4 shard(s) on 2 GPU(s)")) << r.err;
+}
+
+TEST_F(PoolCli, StreamedEventsCarryTheirGpuAndShardAndOneDoneEndsThem) {
+  prepare("pool_stream", "ok", 1);
+  auto a = args("all");
+  a.push_back("--stream");
+  const auto r = runKwb(a);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  for (int s = 1; s <= 4; ++s)
+    EXPECT_TRUE(contains(r.out, "{\"gpu\":0,\"shard\":" + std::to_string(s) + ",\"event\":\"log\""))
+        << r.out;
+  EXPECT_EQ(r.out.find("\"event\":\"done\""), r.out.rfind("\"event\":\"done\"")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"event\":\"done\"")) << r.out;
+}
+
+TEST_F(PoolCli, AWorkerKilledOnceIsReportedWithItsGpuAndItsShardRunsAgainElsewhere) {
+  prepare("pool_die_once", "die-once:3", 2);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "the worker of shard 3/4 on GPU ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "killed by signal 9")) << r.err;
+  EXPECT_TRUE(contains(r.err, "runs again on another GPU")) << r.err;
+  EXPECT_TRUE(contains(r.err, "fake worker: shard 3 crashes")) << r.err;
+  std::vector<int> gpusOf3;
+  for (const LogLine& l : readLog(m_dir))
+    if (l.what == "start" && l.shard == 3) gpusOf3.push_back(l.gpu);
+  ASSERT_EQ(gpusOf3.size(), 2u);
+  EXPECT_NE(gpusOf3[0], gpusOf3[1]) << "the second run was on the GPU the first died on";
+  EXPECT_EQ(kwb::readDocument(m_dir / "all.json").cases.size(), 4u);
+}
+
+TEST_F(PoolCli, AWorkerThatAlwaysDiesLeavesAHoleAndExitOne) {
+  prepare("pool_die_always", "die-always:2", 2);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "its cases stay not run")) << r.err;
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  ASSERT_EQ(all.cases.size(), 4u);
+  EXPECT_EQ(all.cases[1].status, kwb::CaseStatus::kSkipped);
+  EXPECT_TRUE(contains(all.cases[1].message, "shard 2/4 failed: killed by signal 9"))
+      << all.cases[1].message;
+  EXPECT_EQ(all.cases[0].status, kwb::CaseStatus::kPass);
+}
+
+TEST_F(PoolCli, CtrlCStopsEveryWorkerAndKeepsWhatTheyWrote) {
+  prepare("pool_interrupt", "wait", 2);
+  const std::string out = (m_dir / "out").string(), err = (m_dir / "err").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<std::string> a = args("all");
+    a.insert(a.begin(), KWB_EXE);
+    std::vector<char*> argv;
+    for (auto& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr))
+      ::_exit(127);
+    ::execv(KWB_EXE, argv.data());
+    ::_exit(127);
+  }
+  // Both GPUs busy: the two costliest shards started, the two others still queued.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (readLog(m_dir).size() < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(readLog(m_dir).size(), 2u) << slurp(err);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << slurp(err);
+  EXPECT_EQ(WEXITSTATUS(status), 130) << slurp(err);
+  int terms = 0, starts = 0;
+  for (const LogLine& l : readLog(m_dir)) terms += l.what == "term", starts += l.what == "start";
+  EXPECT_EQ(terms, 2) << "every running worker is stopped";
+  EXPECT_EQ(starts, 2) << "no shard starts after Ctrl-C";
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  int kept = 0;
+  for (const auto& c : all.cases) kept += c.status == kwb::CaseStatus::kPass;
+  EXPECT_EQ(kept, 2);
+  EXPECT_EQ(all.cases.size(), 4u);
+}
+
+TEST(PoolDevicesCli, BadDevicesAreRefusedNamingTheInput) {
+  ::setenv("KWB_POOL_FAKE_DEVICES", "2", 1);
+  for (const char* bad : {"5", "0,2", "0,0", "x", "1,", "1,-1"}) {
+    const auto r = runKwb({"run", "--shapes", "64", "--devices", bad});
+    EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, std::string("--devices '") + bad + "'")) << r.err;
+  }
+  const auto e = runKwb({"run", "--shapes", "64", "--devices", ""});
+  EXPECT_EQ(e.exitCode, 2) << e.err;
+  EXPECT_TRUE(contains(e.err, "--devices")) << e.err;
+  const auto t = runKwb({"run", "--shapes", "64", "--devices", "all", "--shard", "1/2"});
+  EXPECT_EQ(t.exitCode, 2) << t.err;
+  ::unsetenv("KWB_POOL_FAKE_DEVICES");
+}
+
+}  // namespace
