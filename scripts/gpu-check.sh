@@ -5,7 +5,7 @@
 # Writes logs and results under $RES (default /tmp/kwb-out). Usage:
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [stream] [scaling]
 #                        [repeat] [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
-#                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote] [suites] [shards]
+#                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote] [suites] [shards] [pool]
 # (no argument: build tests verify bench). byok: bring your own kernel (docs/BRING_YOUR_OWN.md):
 # the user copy of sgemm.tiled against the built-in, both examples, save-to-result time with a
 # cold and a warm NVRTC cache, a compile error and a write past C. remote: the GUI's remote path
@@ -120,6 +120,47 @@ if has shards; then
   $KWB run --suite spec-benchmark --json "$OUT/single.json" >/dev/null 2>"$OUT/single.err"
   $KWB compare "$OUT/single.json" "$OUT/merged.json" >"$OUT/compare-shards.txt" 2>&1
   echo "compare single vs merged: exit $?"; tail -3 "$OUT/compare-shards.txt"
+fi
+if has pool; then
+  section "host pool: every GPU of this host (kwb run|tune --devices)"
+  nvidia-smi -L
+  for suite in spec-benchmark scaling; do
+    for d in 0 all; do
+      /usr/bin/time -f "$suite --devices $d: wall %e s" -o "$OUT/pool-$suite-$d.time" \
+        $KWB run --suite $suite --devices $d --json "$OUT/pool-$suite-$d.json" >"$OUT/pool-$suite-$d.txt" 2>&1
+      echo "$suite --devices $d: exit $? $(cat "$OUT/pool-$suite-$d.time")"
+    done
+    $KWB compare "$OUT/pool-$suite-0.json" "$OUT/pool-$suite-all.json" >"$OUT/pool-$suite-compare.txt" 2>&1
+    echo "compare one GPU vs all: $(tail -1 "$OUT/pool-$suite-compare.txt")"
+  done
+  for d in 0 all; do
+    /usr/bin/time -f "tune --devices $d: wall %e s" -o "$OUT/pool-tune-$d.time" $KWB tune --kernel sgemm.warp_tiled \
+      --shapes 512,1024,2048,4096 --devices $d --json "$OUT/pool-tune-$d.json" >"$OUT/pool-tune-$d.txt" 2>&1
+    echo "tune --devices $d: exit $? $(cat "$OUT/pool-tune-$d.time")"
+  done
+  python3 - "$OUT" <<'PY'
+import json, sys
+out = sys.argv[1]
+for name in ("spec-benchmark", "scaling"):
+    d = json.load(open(f"{out}/pool-{name}-all.json"))
+    devs = d.get("devices", [])
+    used = sorted({c.get("device") for c in d["cases"]})
+    print(f"{name} --devices all: {len(d['cases'])} cases on devices {used} of {[x.get('name') for x in devs]}")
+PY
+  # Two engines side by side must not slow each other: each size alone on GPU 0, then both sizes
+  # at once on GPUs 0 and 1.
+  $KWB run --shapes 2048,4096 --kernels sgemm.warp_tiled,cublas.sgemm --devices 0 --pool-shards 1 \
+    --json "$OUT/pool-solo.json" >/dev/null 2>&1; echo "solo: exit $?"
+  $KWB run --shapes 2048,4096 --kernels sgemm.warp_tiled,cublas.sgemm --devices all --pool-shards 2 \
+    --json "$OUT/pool-pair.json" >/dev/null 2>&1; echo "pair: exit $?"
+  $KWB compare "$OUT/pool-solo.json" "$OUT/pool-pair.json" >"$OUT/pool-interference.txt" 2>&1; tail -6 "$OUT/pool-interference.txt"
+  # A worker killed mid-run: reported with its GPU, its shard rerun, the run still whole.
+  $KWB run --suite scaling --devices all --json "$OUT/pool-kill.json" >"$OUT/pool-kill.txt" 2>&1 &
+  pool=$!
+  for _ in $(seq 100); do pgrep -f -- "--shard" >/dev/null && break; sleep 0.1; done
+  sleep 1; victim=$(pgrep -f -- "--shard" | head -1); kill -9 "$victim" 2>/dev/null
+  wait $pool; echo "killed worker $victim: pool exit $?"; grep -iE "died|again|gpu [0-9].*(killed|signal)" "$OUT/pool-kill.txt" | head -4
+  python3 -c "import json;d=json.load(open('$OUT/pool-kill.json'));print(len(d['cases']),'cases,',sum(1 for c in d['cases'] if c['status']=='pass'),'pass')"
 fi
 if has ratios; then
   section "best stages against cuBLAS, one run (512^3 .. 8192^3, 511x513x1025)"
