@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cuda_fp16.h>
 
+#include "kwb/splitmix.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/device_kernels.h"
 
@@ -8,17 +9,11 @@ namespace kwb::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 constexpr std::uint32_t kCanary = 0xAAAAAAAAu;  // kwb::kCanaryBits
 
-// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
-__device__ __forceinline__ std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+// The same splitmix64 (kwb/splitmix.h) and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
 __device__ __forceinline__ float seededValue(std::uint64_t base, std::int64_t i) {
-  const std::uint64_t r = mix(base + std::uint64_t(i) * kGolden);
+  const std::uint64_t r = splitmixAt(base, i);
   const auto k = std::int64_t(r % 4097u) - 2048;  // -2048 … 2048
   return float(k) / 2048.0f;                      // exact: a power-of-two division
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "kwb/splitmix.h"
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/vector_kernels.h"
 
@@ -6,14 +7,10 @@ namespace kwb::cuda {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
-// The same splitmix64 finaliser and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
+// The same splitmix64 (kwb/splitmix.h) and grid as kwb::seededMatrix (core/verify/src/seeded.cpp).
 __device__ __forceinline__ std::int64_t seededGridIndex(std::uint64_t base, std::int64_t i) {
-  std::uint64_t z = base + std::uint64_t(i) * kGolden;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  const std::uint64_t z = splitmixAt(base, i);
   return std::int64_t(z % 4097u) - 2048;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cmath>
 
+#include "kwb/splitmix.h"
 #include "histogram/histogram_common.cuh"
 #include "histogram/histogram_inputs.h"
 
@@ -8,14 +9,10 @@ namespace kwb::kernels {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
-// splitmix64's finaliser over (base, i), as kwb's seeded generators draw an element.
+// Element i of the stream at `base`, as kwb's seeded generators draw it (kwb/splitmix.h).
 __device__ __forceinline__ std::uint64_t mix(std::uint64_t base, std::int64_t i) {
-  std::uint64_t z = base + std::uint64_t(i) * kGolden;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  return splitmixAt(base, i);
 }
 
 // A rank in [0, cells) with P(rank ≥ x) falling as a logarithm: density ∝ 1 / (x + 1), Zipf's

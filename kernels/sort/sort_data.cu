@@ -3,20 +3,16 @@
 
 #include <climits>
 
+#include "kwb/splitmix.h"
 #include "sort/sort_common.cuh"
 
 namespace kwb::kernels::sort {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 
-// splitmix64's finaliser, as kwb's seeded generators use it (core/cuda/vector_kernels.cu).
-__host__ __device__ inline std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+// splitmix64's finaliser, as kwb's seeded generators use it (kwb/splitmix.h).
+__host__ __device__ inline std::uint64_t mix(std::uint64_t z) { return splitmixFinalise(z); }
 
 unsigned blocksFor(std::int64_t count) {
   const std::int64_t b = (count + kThreads - 1) / kThreads;
@@ -60,7 +56,7 @@ __global__ void fillKernel(std::uint32_t* keys, std::uint32_t* values, std::int6
                            std::uint64_t base) {
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const std::uint64_t h = mix(base + std::uint64_t(i) * kGolden);
+    const std::uint64_t h = mix(base + std::uint64_t(i) * kSplitmixGolden);
     if (isFloat)
       keys[i] = seededFloat(h);
     else
@@ -77,8 +73,8 @@ __global__ void checkKernel(SortCheckArgs a, SortCheck* r) {
        i += stride) {
     const std::uint32_t k = a.keysOut[i], e = a.keysRef[i];
     const std::uint32_t v = a.pairs ? a.valuesOut[i] : 0u, ev = a.pairs ? a.valuesRef[i] : 0u;
-    inHash += mix(a.keysIn[i] + kGolden);
-    outHash += mix(k + kGolden);
+    inHash += mix(a.keysIn[i] + kSplitmixGolden);
+    outHash += mix(k + kSplitmixGolden);
     if (k != e || v != ev) {
       atomicAdd(&r->mismatches, 1ull);
       if ((k == kSortCanary && e != kSortCanary) || (a.pairs && v == kSortCanary && ev != v))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/seeded.h"
+#include "kwb/splitmix.h"
 
 #include <bit>
 #include <stdexcept>
@@ -8,12 +9,8 @@
 namespace kwb {
 
 namespace {
-std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+std::uint64_t mix(std::uint64_t z) { return splitmixFinalise(z); }
+constexpr std::uint64_t kGolden = kSplitmixGolden;
 }  // namespace
 
 std::uint64_t SeededRng::next() {
@@ -33,7 +30,7 @@ std::uint64_t seededBase(std::uint64_t seed, SeedStream stream) {
 }
 
 float seededValue(std::uint64_t base, std::int64_t index) {
-  const std::uint64_t r = mix(base + std::uint64_t(index) * kGolden);
+  const std::uint64_t r = splitmixAt(base, index);
   const auto k = std::int64_t(r % 4097) - 2048;  // -2048 … 2048
   return float(k) / 2048.0f;                     // exact: a power-of-two division
 }
