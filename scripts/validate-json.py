@@ -42,7 +42,10 @@ def check_preset(path, j):
     need(j.get("name") == path.stem, w, f"'name' must equal the file name '{path.stem}'")
     need(isinstance(j.get("description"), str), w, "'description' must be a string")
     family = j.get("family", "gemm")
-    need(family in FAMILIES, w, f"'family' {family!r} unknown")
+    # Any family's folder under kernels/ may bring presets; its axes are the engine's to check
+    # (kwb run --suite reads them): here, a family id and the count that leads every size.
+    need(isinstance(family, str) and re.fullmatch(r"[a-z][a-z0-9_]*", family or ""), w,
+         f"'family' {family!r} is not a family id")
     if family == "gemm":
         shapes = j.get("shapes")
         if need(isinstance(shapes, list) and shapes, w, "'shapes' must be a non-empty list"):
@@ -52,10 +55,15 @@ def check_preset(path, j):
         sizes = j.get("sizes")
         if need(isinstance(sizes, list) and sizes, w, "'sizes' must be a non-empty list"):
             for s in sizes:
-                need(isinstance(s, str) and COUNT.match(s), w, f"bad size {s!r}")
-        types = j.get("types", ["f32", "i32"])
-        need(isinstance(types, list) and types and set(types) <= ELEMENT_TYPES, w,
-             "'types' must be a non-empty list of f32, i32")
+                need(isinstance(s, str) and s.split() and COUNT.match(s.split()[0]), w,
+                     f"bad size {s!r}")
+        if family in FAMILIES and family != "gemm":  # reduce and scan: their two element types
+            types = j.get("types", ["f32", "i32"])
+            need(isinstance(types, list) and types and set(types) <= ELEMENT_TYPES, w,
+                 "'types' must be a non-empty list of f32, i32")
+        axes = j.get("axes", {})
+        need(isinstance(axes, dict) and all(isinstance(v, list) and v for v in axes.values()), w,
+             "'axes' must map axis names to non-empty lists of values")
     k = j.get("kernels", "all")
     need(isinstance(k, str) or (isinstance(k, list) and all(isinstance(x, str) for x in k)),
          w, "'kernels' must be a string or a list of kernel ids")
