@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "detail/workspace.h"
 
+#include <algorithm>
+
 #include "kwb/cuda/check.h"
 
 namespace kwb::kernels::detail {
@@ -23,13 +25,18 @@ WorkspaceCache::Lease WorkspaceCache::acquire(std::size_t bytes, cudaStream_t st
   if (e.lastUse == nullptr)
     KWB_CUDA_CHECK(cudaEventCreateWithFlags(&e.lastUse, cudaEventDisableTiming));
   if (e.bytes < bytes) {
-    // cudaFree waits for the device, so no earlier launch still reads the old buffer.
-    if (e.data != nullptr) KWB_CUDA_CHECK(cudaFree(e.data));
+    // The old buffer is kept, not freed: a CUDA graph captured earlier (a case verified and
+    // readied for the rounds, timed after later cases grew the buffer) still launches on it.
+    // Freeing it made such a case's timing read freed memory (an illegal address found by
+    // `kwb tune --kernel sgemm.warp_tiled --shapes 512,1024,4096`). Growth at least doubles, so
+    // the kept buffers total less than the newest.
+    if (e.data != nullptr) e.retired.push_back(e.data);
+    const std::size_t grown = std::max(bytes, 2 * e.bytes);
     e.data = nullptr;
     e.bytes = 0;
-    KWB_CUDA_CHECK(cudaMalloc(&e.data, bytes));
-    KWB_CUDA_CHECK(cudaMemset(e.data, 0, bytes));
-    e.bytes = bytes;
+    KWB_CUDA_CHECK(cudaMalloc(&e.data, grown));
+    KWB_CUDA_CHECK(cudaMemset(e.data, 0, grown));
+    e.bytes = grown;
   }
   if (!capturing) KWB_CUDA_CHECK(cudaStreamWaitEvent(stream, e.lastUse, 0));
   return Lease(std::move(lock), e.data, e.lastUse, stream, capturing);

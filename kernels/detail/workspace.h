@@ -6,7 +6,8 @@
 // samples) hands the pool's memory back and the next cudaMallocAsync maps it again, host and
 // driver work of the order of the kernels it serves; raising the threshold would change
 // process-wide state the caller owns. The buffer grows on demand and stays resident like
-// cuBLAS's workspace. Launches on different streams are ordered on it by an event recorded
+// cuBLAS's workspace; an outgrown buffer is kept, never freed, because a CUDA graph captured
+// on it may still be replayed. Launches on different streams are ordered on it by an event recorded
 // after each user's work, which the next user's stream waits on (not inside a graph capture,
 // where the graph orders the launches and an outside event cannot join).
 #include <cuda_runtime_api.h>
@@ -14,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <mutex>
+#include <vector>
 
 namespace kwb::kernels::detail {
 
@@ -52,6 +54,7 @@ class WorkspaceCache {
     void* data = nullptr;
     std::size_t bytes = 0;
     cudaEvent_t lastUse = nullptr;
+    std::vector<void*> retired;  // outgrown buffers, kept for graphs that captured them
   };
   std::mutex m_mutex;
   std::array<Entry, 64> m_entries{};

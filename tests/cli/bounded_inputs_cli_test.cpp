@@ -82,6 +82,11 @@ TEST(CliBoundedInputs, DeepNestingExitsTwoNamingTheFileAndTheDepth) {
 // The file, 63 MiB of '[', refused under 200 MB. Every kwb once started at about 250 MB
 // (cuBLAS and NVRTC linked; they now load on first use) before it read a byte of the file.
 TEST(CliBoundedInputs, A63MiBNestingFileIsRefusedUnder200MB) {
+#if defined(__SANITIZE_ADDRESS__)
+  // The asan preset builds kwb with AddressSanitizer too: its shadow memory and quarantine, not
+  // kwb's, set the peak there. The ci preset's build runs this test.
+  GTEST_SKIP() << "built with AddressSanitizer: a peak-memory bound does not apply";
+#endif
   const fs::path dir = tempDir("deep63");
   const std::string deep = (dir / "deep.json").string();
   spit(deep, std::string(63u << 20, '['));

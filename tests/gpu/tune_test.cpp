@@ -113,4 +113,16 @@ TEST_F(Tune, RunWithTuningRunsTheChosenConfiguration) {
   fs::remove_all(dir);
 }
 
+// Found on an H100 and an H200: in a sweep over 512³, 1024³ and 4096³ the default
+// configuration at 512³ (split-K) was verified, its graph captured, then a larger shape grew
+// the split-K workspace, which freed the buffer the graph launched on: its timing hit an
+// illegal address and the lost context left every later configuration untimed.
+TEST_F(Tune, ACaseTimedAfterTheSplitKWorkspaceGrewStillTimes) {
+  const auto t = runKwb(
+      {"tune", "--kernel", "sgemm.warp_tiled", "--shapes", "512,1024,4096", "--max-time", "0.05"});
+  ASSERT_EQ(t.exitCode, 0) << t.out << t.err;
+  EXPECT_EQ(t.out.find("illegal"), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("context was lost"), std::string::npos) << t.out;
+}
+
 }  // namespace
