@@ -86,10 +86,15 @@ struct CasePair {
 // The cases of every family as `kwb compare` pairs them (by kernel and size).
 std::vector<CasePair> casePairs(const RunDocument& baseline, const RunDocument& doc,
                                 const RunComparison& all) {
+  // The comparison names the two cases it compared (a merged document may hold one size on
+  // several GPU models: matching by kernel and size again could pair the wrong rows).
+  auto at = [](const RunDocument& d, int i) {
+    return i >= 0 && std::size_t(i) < d.cases.size() ? &d.cases[std::size_t(i)] : nullptr;
+  };
   std::vector<CasePair> pairs;
   for (const auto& r : all.cases)
-    if (const CaseResult* c = doc.find(r.kernel, r.caseSize))
-      pairs.push_back({baseline.find(r.kernel, r.caseSize), c, r});
+    if (const CaseResult* c = at(doc, r.newIndex))
+      pairs.push_back({at(baseline, r.baseIndex), c, r});
   return pairs;
 }
 

@@ -4,8 +4,10 @@
 // ERROR, a canary hit).
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <cmath>
+#include <cstdio>
 #include <QTemporaryDir>
 
 #include "app/main_window.h"
@@ -382,4 +384,41 @@ TEST_F(Loaded, ABaselineFromAnotherGpuIsMarkedCrossDevice) {
   w->rebuildAllNow();
   EXPECT_FALSE(w->baselinePage()->headerText().contains("Cross-device"))
       << w->baselinePage()->headerText().toStdString();
+}
+
+// A merged document may hold one size on two GPU models: the Baseline tab shows the case the
+// comparison matched (same model as the baseline), not the first case of that kernel and size.
+TEST_F(Loaded, BaselineRowsShowTheCasesOfTheBaselinesGpuModel) {
+  RunDocument merged = doc;
+  ASSERT_TRUE(merged.device);
+  DeviceInfo other = *merged.device;
+  other.name = "NVIDIA H200";
+  merged.devices = {other, *merged.device};
+  for (auto& c : merged.cases) c.device = 1;
+  const CaseResult* tiled = doc.find("sgemm.tiled", Shape{512, 512, 512});
+  ASSERT_NE(tiled, nullptr);
+  CaseResult slowCopy = *tiled;  // the same case on the other model, twice as slow
+  slowCopy.device = 0;
+  for (double& ms : slowCopy.samplesMs) ms *= 2;
+  slowCopy.summary.median *= 2;
+  slowCopy.gflops /= 2;
+  for (auto& [key, value] : slowCopy.figures)
+    if (key == "gflops" || key == "gbps") value /= 2;
+  merged.cases.insert(merged.cases.begin(), slowCopy);  // found first by kernel and size
+  const std::string path = (QDir::tempPath() + "/kwb_merged_two_models.json").toStdString();
+  writeDocument(merged, path);
+  ASSERT_EQ(w->openResults(QString::fromStdString(path)), "");
+  ASSERT_EQ(w->openBaseline(test::sampleRun()), "");
+  w->rebuildAllNow();
+  QTableWidget* t = w->baselinePage()->table();
+  int rows = 0;
+  for (int r = 0; r < t->rowCount(); ++r) {
+    if (t->item(r, 0)->text() != "sgemm.tiled" || !t->item(r, 1)->text().startsWith("512"))
+      continue;
+    ++rows;
+    // The H100 case against the H100 baseline: the same rate, no change.
+    EXPECT_EQ(t->item(r, 2)->text(), t->item(r, 3)->text());
+  }
+  EXPECT_EQ(rows, 1);
+  std::remove(path.c_str());
 }
