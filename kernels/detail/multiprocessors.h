@@ -5,7 +5,9 @@
 // process runs), and the multiprocessor count through it.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 
 #include "kwb/cuda/check.h"
 
@@ -35,6 +37,13 @@ inline int multiprocessors() {
     KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return sms;
   });
+}
+
+// Blocks for a grid-stride kernel: enough to cover n at `perBlock` items each, capped at
+// `maxPerSm` resident blocks per multiprocessor (and so far below gridDim.x's 2^31 - 1).
+inline unsigned gridFor(std::int64_t n, std::int64_t perBlock, int maxPerSm) {
+  const std::int64_t cap = std::int64_t(multiprocessors()) * maxPerSm;
+  return unsigned(std::clamp<std::int64_t>((n + perBlock - 1) / perBlock, 1, cap));
 }
 
 }  // namespace kwb::kernels::detail

@@ -43,12 +43,7 @@ inline std::int64_t headSamples(const void* p, std::int64_t n, std::size_t bytes
   return std::min<std::int64_t>(n, misaligned == 0 ? 0 : (16 - misaligned) / std::int64_t(bytes));
 }
 
-// Blocks for a grid-stride kernel: enough to cover n at `perBlock` samples each, capped at
-// `maxPerSm` resident blocks per multiprocessor.
-inline unsigned gridFor(std::int64_t n, std::int64_t perBlock, int maxPerSm) {
-  const std::int64_t cap = std::int64_t(detail::multiprocessors()) * maxPerSm;
-  return unsigned(std::clamp<std::int64_t>((n + perBlock - 1) / perBlock, 1, cap));
-}
+using detail::gridFor;  // blocks for a grid-stride kernel (detail/multiprocessors.h)
 
 // Calls f(std::uint8_t{}) or f(float{}) for the launch's sample type: every kernel is a
 // template on the sample type, and the launcher instantiates both.

@@ -109,12 +109,7 @@ inline std::int64_t headElements(const void* p, std::int64_t n) {
   return std::min<std::int64_t>(n, misaligned == 0 ? 0 : (16 - misaligned) / 4);
 }
 
-// Blocks for a grid-stride kernel: enough to cover n at `perBlock` elements each, capped at
-// `maxPerSm` resident blocks per multiprocessor (and so far below gridDim.x's 2^31 - 1).
-inline unsigned gridFor(std::int64_t n, std::int64_t perBlock, int maxPerSm) {
-  const std::int64_t cap = std::int64_t(detail::multiprocessors()) * maxPerSm;
-  return unsigned(std::clamp<std::int64_t>((n + perBlock - 1) / perBlock, 1, cap));
-}
+using detail::gridFor;  // blocks for a grid-stride kernel (detail/multiprocessors.h)
 
 // Calls f(float{}) or f(int{}) for the launch's element type: every kernel is a template on
 // the element type, and the launcher instantiates both.
