@@ -256,9 +256,7 @@ struct AbLoop : ::testing::Test {
     qputenv("KWB_FAKE_USER_AS", "sgemm.tiled");
     qputenv("KWB_NVRTC_CACHE", "0");
     qunsetenv("KWB_FAKE_DELAY_MS");
-    WindowOptions o;
-    o.probeEngine = false;
-    o.persistSettings = false;
+    WindowOptions o = test::quietWindow();
     o.engineOverride = writeEngine(rec.path());
     w = std::make_unique<MainWindow>(o);
     QObject::connect(w->controller(), &RunController::runFinished, w.get(),

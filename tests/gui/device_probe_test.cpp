@@ -19,9 +19,7 @@ using namespace kwb::gui;
 namespace {
 
 std::unique_ptr<MainWindow> windowWithEngine(const QString& engine) {
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   o.engineOverride = engine;
   return std::make_unique<MainWindow>(o);
 }

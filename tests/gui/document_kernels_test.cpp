@@ -56,9 +56,7 @@ TEST(GuiDocumentKernels, AKernelTheGuiHasNeverSeenIsNamedAndStagedFromTheDocumen
   QTemporaryDir dir;
   const QString path = test::writeFixture(doc, dir.filePath("future.json"));
 
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   MainWindow w(o);
   ASSERT_EQ(w.openResults(path), "");
   w.rebuildAllNow();
@@ -91,9 +89,7 @@ TEST(GuiDocumentKernels, WithoutItsEntryAnUnknownKernelIsNoStage) {
   doc.cases.push_back(future);
   QTemporaryDir dir;
   const QString path = test::writeFixture(doc, dir.filePath("unlisted.json"));
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   MainWindow w(o);
   ASSERT_EQ(w.openResults(path), "");
   const KernelInfo info = w.model()->catalog().info(std::string_view("sgemm.future_stage"));

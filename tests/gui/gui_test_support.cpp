@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+#include "app/main_window.h"
 #include "kwb/tuning.h"
 
 namespace kwb::gui::test {
@@ -124,6 +125,13 @@ bool waitFor(const std::function<bool()>& done, int timeoutMs) {
     QThread::msleep(2);
   }
   return done();
+}
+
+WindowOptions quietWindow() {
+  WindowOptions o;
+  o.probeEngine = false;
+  o.persistSettings = false;
+  return o;
 }
 
 }  // namespace kwb::gui::test

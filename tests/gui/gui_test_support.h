@@ -5,6 +5,10 @@
 
 #include "kwb/results.h"
 
+namespace kwb::gui {
+struct WindowOptions;
+}
+
 namespace kwb::gui::test {
 
 QString fixture(const QString& name);  // tests/data/<name>
@@ -20,6 +24,8 @@ QString syntheticBaseline();
 RunDocument conformanceDocument(bool failing);
 // A `kwb tune` document of sgemm.warp_tiled with one configuration that failed verification.
 RunDocument tuningDocument();
+// A test window's options: no `kwb list` / `kwb device` probe at start, no saved settings.
+WindowOptions quietWindow();
 // Writes `doc` to `path` and returns the path.
 QString writeFixture(const RunDocument& doc, const QString& path);
 // Spins the event loop until `done` holds or `timeoutMs` passes; returns `done()`.

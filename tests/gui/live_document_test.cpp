@@ -50,9 +50,7 @@ RunRequest requestFor(const RunDocument& doc) {
 }
 
 std::unique_ptr<MainWindow> window(const QString& engine) {
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   o.engineOverride = engine;
   return std::make_unique<MainWindow>(o);
 }

@@ -34,9 +34,7 @@ struct Loaded : ::testing::Test {
   void SetUp() override { load(test::sampleRun()); }
   void load(const QString& path) {
     doc = readDocument(path.toStdString());
-    WindowOptions o;
-    o.probeEngine = false;
-    o.persistSettings = false;
+    WindowOptions o = test::quietWindow();
     w = std::make_unique<MainWindow>(o);
     ASSERT_EQ(w->openResults(path), "");
     w->rebuildAllNow();
@@ -338,9 +336,7 @@ TEST_F(Loaded, ExportsCsvMarkdownPngAndSvg) {
 }
 
 TEST(GuiFiles, MalformedAndMissingFilesAreRefusedNamingTheFile) {
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   MainWindow w(o);
   QTemporaryDir dir;
   const QString bad = dir.filePath("bad.json");

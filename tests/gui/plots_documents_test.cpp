@@ -127,9 +127,7 @@ TEST(GuiFiles, TheOpenFileIsReloadedWhenItChangesOnDisk) {
   QTemporaryDir dir;
   RunDocument d = readDocument(test::sampleRun().toStdString());
   const QString path = test::writeFixture(d, dir.filePath("r.json"));
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   MainWindow w(o);
   ASSERT_EQ(w.openResults(path), "");
   const std::size_t before = w.model()->document().cases.size();
@@ -169,9 +167,7 @@ TEST(GuiPalette, AKernelKeepsItsColourAcrossAReloadThatDropsAnother) {
   QTemporaryDir dir;
   RunDocument d = readDocument(test::sampleRun().toStdString());
   const QString path = test::writeFixture(d, dir.filePath("r.json"));
-  WindowOptions o;
-  o.probeEngine = false;
-  o.persistSettings = false;
+  WindowOptions o = test::quietWindow();
   MainWindow w(o);
   ASSERT_EQ(w.openResults(path), "");
   w.rebuildAllNow();

@@ -31,9 +31,7 @@ struct Plots : ::testing::Test {
   void SetUp() override { load(test::sampleRun()); }
   void load(const QString& path) {
     doc = readDocument(path.toStdString());
-    WindowOptions o;
-    o.probeEngine = false;
-    o.persistSettings = false;
+    WindowOptions o = test::quietWindow();
     w = std::make_unique<MainWindow>(o);
     ASSERT_EQ(w->openResults(path), "");
     w->resize(1500, 950);

@@ -24,9 +24,7 @@ struct LiveRun : ::testing::Test {
     qunsetenv("KWB_FAKE_DELAY_MS");
     qunsetenv("KWB_FAKE_CRASH");
     doc = readDocument(test::sampleRun().toStdString());
-    WindowOptions o;
-    o.probeEngine = false;
-    o.persistSettings = false;
+    WindowOptions o = test::quietWindow();
     o.engineOverride = KWB_FAKE_ENGINE;
     w = std::make_unique<MainWindow>(o);
     QObject::connect(w->controller(), &RunController::runFinished, w.get(),

@@ -22,9 +22,7 @@ namespace {
 
 struct Sections : ::testing::Test {
   void SetUp() override {
-    WindowOptions o;
-    o.probeEngine = false;
-    o.persistSettings = false;
+    WindowOptions o = test::quietWindow();
     w = std::make_unique<MainWindow>(o);
     w->resize(1400, 900);
     w->show();
