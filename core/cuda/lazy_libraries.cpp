@@ -73,8 +73,18 @@ using kwb::cuda::cublasLibrary;
 using kwb::cuda::nvrtcLibrary;
 using kwb::cuda::real;
 
-#define KWB_CUBLAS(name) real<decltype(name)>(cublasLibrary(), #name)
-#define KWB_NVRTC(name) real<decltype(name)>(nvrtcLibrary(), #name)
+// Each forwarder looks its function up once (a function-local static per call site): a cuBLAS
+// reference is launched for every timed sample, so no dlsym on that path. A failed lookup
+// throws and is tried again at the next call.
+// NOLINTBEGIN(bugprone-macro-parentheses): F is a type, which parentheses would not take
+#define KWB_REAL(lib, F, name)                 \
+  ([] {                                        \
+    static F* const fn = real<F>(lib(), name); \
+    return fn;                                 \
+  }())
+// NOLINTEND(bugprone-macro-parentheses)
+#define KWB_CUBLAS(name) KWB_REAL(cublasLibrary, decltype(name), #name)
+#define KWB_NVRTC(name) KWB_REAL(nvrtcLibrary, decltype(name), #name)
 
 extern "C" {
 
@@ -119,9 +129,9 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
       cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                      const void*, const void*, cudaDataType, int, const void*, cudaDataType, int,
                      const void*, void*, cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
-  return real<GemmEx>(cublasLibrary(), "cublasGemmEx")(handle, transa, transb, m, n, k, alpha, a,
-                                                       aType, lda, b, bType, ldb, beta, c, cType,
-                                                       ldc, computeType, algo);
+  return KWB_REAL(cublasLibrary, GemmEx, "cublasGemmEx")(handle, transa, transb, m, n, k, alpha, a,
+                                                         aType, lda, b, bType, ldb, beta, c, cType,
+                                                         ldc, computeType, algo);
 }
 
 nvrtcResult nvrtcVersion(int* major, int* minor) { return KWB_NVRTC(nvrtcVersion)(major, minor); }
