@@ -138,3 +138,14 @@ TEST(BoundedJson, AWideTextIsRefusedButALargeDocumentIsRead) {
   ASSERT_GT(text.size(), 1u << 20) << "over the size from which a text is walked first";
   EXPECT_EQ(kwb::parseDocument(text, "large.json").cases.size(), doc.cases.size());
 }
+
+// The cost scan skips strings whole: brackets and escaped quotes inside them neither nest nor end
+// them, so a large text of such strings is read, not refused as deep.
+TEST(BoundedJson, TheCostScanSkipsBracketsAndQuotesInsideStrings) {
+  std::string text = R"({"name": "n", "shapes": ["64"], "extra": [)";
+  const std::string item = R"("[[[[{{{{\"]]]] \\ \" [[[[[[[[[[[[[[[[")";
+  for (int i = 0; i < 40000; ++i) text += (i ? "," : "") + item;
+  text += "]}";
+  ASSERT_GT(text.size(), 1u << 20);
+  EXPECT_NO_THROW(kwb::parseSuite(text, "strings.json"));
+}

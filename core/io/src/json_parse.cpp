@@ -3,10 +3,8 @@
 // lists, profiles): nlohmann's SAX parser feeding a DOM built here, so that nesting deeper than
 // kMaxJsonDepth is refused before anything deeper is built (a 63 MiB file of '[' costs
 // microseconds, not gigabytes) and a duplicate key is refused instead of silently keeping the
-// last value. A text over kCostCheckFromBytes is first walked without building anything, and
-// refused when its tree would take more than kMaxTreeBytesPerByte times its size: a wide file
-// such as a 63 MiB `[0,0,0,…]` or `[{},{},…]` costs 12 to 35 times its size as a tree, a kwb
-// document 2 to 5 times as kwb writes it (indented), up to about 9 minified.
+// last value. A text over kCostCheckFromBytes is first scanned (json_cost.cpp) and refused when
+// its tree would take more than kMaxTreeBytesPerByte times its size.
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,61 +81,6 @@ class DomBuilder {
     return true;
   }
 };
-// Walks a text as DomBuilder would build it, adding up what the tree would take (a model of
-// nlohmann's layout on a 64-bit libstdc++, allocator overhead included), and nesting.
-class TreeCost {
- public:
-  explicit TreeCost(std::size_t budget) : m_budget(budget) {}
-
-  bool null() { return add(0); }
-  bool boolean(bool /*v*/) { return add(0); }
-  bool number_integer(json::number_integer_t /*v*/) { return add(0); }
-  bool number_unsigned(json::number_unsigned_t /*v*/) { return add(0); }
-  bool number_float(json::number_float_t /*v*/, const json::string_t& /*text*/) { return add(0); }
-  bool string(json::string_t& v) { return add(v.size() > 15 ? 48 + v.size() : 32); }
-  bool binary(json::binary_t& v) { return add(48 + v.size()); }
-  bool start_object(std::size_t /*size*/) { return open(64); }
-  bool start_array(std::size_t /*size*/) { return open(40); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool key(json::string_t& k) {
-    m_inObject = true;
-    return charge(96 + (k.size() > 15 ? k.size() + 1 : 0));
-  }
-  template <class Exception>
-  bool parse_error(std::size_t /*position*/, const std::string& /*token*/, const Exception& e) {
-    throw e;
-  }
-
- private:
-  std::size_t m_budget, m_bytes = 0;
-  int m_depth = 0;
-  bool m_inObject = false;  // the next value is an object member, already paid for by its key
-
-  bool charge(std::size_t bytes) {
-    m_bytes += bytes;
-    if (m_bytes > m_budget)
-      throw InputError("would take more than " + std::to_string(m_budget >> 20) +
-                       " MiB of memory to read (" + std::to_string(kMaxTreeBytesPerByte) +
-                       " times its size; a kwb file takes 2 to 9): too many small values");
-    return true;
-  }
-  // A value: 24 bytes in its array (16, and a half more on average for the array's growth; none in
-  // an object: its key paid), plus what it holds.
-  bool add(std::size_t held) {
-    const std::size_t slot = m_inObject ? 0 : 24;
-    m_inObject = false;
-    return charge(slot + held);
-  }
-  bool open(std::size_t held) {
-    if (++m_depth > kMaxJsonDepth) throw InputError(deepMessage());
-    return add(held);
-  }
-  bool close() {
-    --m_depth;
-    return true;
-  }
-};
 // NOLINTEND(readability-identifier-naming)
 
 }  // namespace
@@ -148,10 +91,8 @@ std::string deepMessage() {
 }
 
 nlohmann::json parse(std::string_view text) {
-  if (text.size() > kCostCheckFromBytes) {
-    TreeCost cost(text.size() * kMaxTreeBytesPerByte + kCostCheckFromBytes);
-    json::sax_parse(text, &cost);
-  }
+  if (text.size() > kCostCheckFromBytes)
+    checkTreeCost(text, text.size() * kMaxTreeBytesPerByte + kCostCheckFromBytes);
   DomBuilder dom;
   json::sax_parse(text, &dom);
   return std::move(dom.root);

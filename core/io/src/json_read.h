@@ -37,6 +37,11 @@ inline constexpr std::size_t kMaxTreeBytesPerByte = 10;
 // "nested more than 64 levels deep (…)": the message of a refused nesting.
 std::string deepMessage();
 
+// Refuses, as InputError, a text whose tree would take more than `budget` bytes or that nests
+// deeper than kMaxJsonDepth, from one pass over its bytes that builds nothing (json_cost.cpp).
+// It does not check the syntax: the parser that follows does.
+void checkTreeCost(std::string_view text, std::size_t budget);
+
 // `text` parsed as one JSON value: what nlohmann::json::parse gives, except that nesting deeper
 // than kMaxJsonDepth is refused before it is built (memory stays a small multiple of the text)
 // and a key that appears twice in one object is refused naming it, both as InputError. Syntax
