@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "case_timeout.h"
+#include "fresh_engine.h"
 #include "interrupt.h"
 #include "kwb/case_budget.h"
 #include "kwb/cuda/runner.h"
@@ -49,6 +50,7 @@ struct RunOpts {
   std::string tuning;  // a `kwb tune` document: its kernel runs each shape's chosen configuration
   SourceOpts user;     // --source: a user kernel (docs/BRING_YOUR_OWN.md)
   PoolOpts pool;       // --devices: every GPU of the host (docs/SCALE_OUT.md)
+  FreshEngineOpts fresh;  // --max-restarts: the cases left after a lost context (fresh_engine.h)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -274,6 +276,8 @@ int runCommand(const RunOpts& o) {
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
   if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
+  useFreshEngines(o.fresh, selectContinuedCases(o.fresh, plan), cfg);
+  const bool quiet = !o.fresh.continueCases.empty();  // a fresh engine: its parent prints
 
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
@@ -323,6 +327,7 @@ int runCommand(const RunOpts& o) {
     partial.apply(e);
     emitLine(e);
     // Human progress on stderr in both modes.
+    if (quiet) return;
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
@@ -337,7 +342,7 @@ int runCommand(const RunOpts& o) {
   if (!o.stream)
     std::cout << runTable(doc) << cuda::tunedCasesText(doc, tuning)
               << progressionText(doc.progression);
-  std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
+  if (!quiet) std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
@@ -387,6 +392,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(kNotEmpty);
   addSourceOptions(*sub, o->user, false);
   addShardOption(*sub, o->shard);
+  addFreshEngineOptions(*sub, o->fresh);
   addPoolOptions(*sub, o->pool)->excludes("--shard")->excludes("--source");
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");
