@@ -26,6 +26,9 @@ std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
 
 void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
                      cuda::RunConfig& cfg) {
+  // A fresh engine times what it verified before each user kernel's case, so a kernel that
+  // faults again costs no verified case of the others a second time.
+  if (!continued.empty()) cfg.isolateUserKernels = true;
   if (o.maxRestarts == 0 && continued.empty()) return;  // the user asked for none
   const int left = o.maxRestarts;
   cfg.continueElsewhere = [left, continued](const std::vector<std::size_t>& indices,

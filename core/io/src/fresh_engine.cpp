@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/fresh_engine.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "kwb/child_process.h"
@@ -64,20 +65,24 @@ std::string caseIndexList(const std::vector<std::size_t>& indices) {
 }
 
 std::vector<std::size_t> parseCaseIndexList(const std::string& text, std::size_t planSize) {
+  const auto bad = [&] {
+    return InputError("--continue-cases '" + text + "': expected increasing case indices below " +
+                      std::to_string(planSize) + ", separated by commas");
+  };
   std::vector<std::size_t> out;
-  const char* p = text.data();
-  const char* end = p + text.size();
-  while (p < end) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const char* first = text.data() + start;
+    const char* last = text.data() + comma;
     std::size_t v = 0;
-    const auto [next, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || (next != end && *next != ',') || v >= planSize ||
+    const auto [next, ec] = std::from_chars(first, last, v);
+    if (first == last || ec != std::errc() || next != last || v >= planSize ||
         (!out.empty() && v <= out.back()))
-      throw InputError("--continue-cases '" + text + "': expected increasing case indices below " +
-                       std::to_string(planSize) + ", separated by commas");
+      throw bad();
     out.push_back(v);
-    p = next == end ? end : next + 1;
+    start = comma + 1;
   }
-  if (out.empty()) throw InputError("--continue-cases is empty");
   return out;
 }
 
