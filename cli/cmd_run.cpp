@@ -276,9 +276,7 @@ int runCommand(const RunOpts& o) {
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
   if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
-  useFreshEngines(o.fresh, selectContinuedCases(o.fresh, plan), cfg);
-  const bool quiet = !o.fresh.continueCases.empty();  // a fresh engine: its parent prints
-
+  const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
   // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
@@ -318,6 +316,7 @@ int runCommand(const RunOpts& o) {
     std::cerr << "kwb: " << what << " " << failed.result->message << "; "
               << partial.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
   });
+  useFreshEngines(o.fresh, continued, cfg, [&] { caseTimeout.finish(); });  // it watches its own
   // Interleaved rounds move between the cases of a block: the watch follows each sample.
   cfg.heartbeat = [&](int index) { caseTimeout.started(index); };
   const auto sink = [&](const StreamEvent& e) {
@@ -326,8 +325,8 @@ int runCommand(const RunOpts& o) {
     if (e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) caseTimeout.ended();
     partial.apply(e);
     emitLine(e);
-    // Human progress on stderr in both modes.
-    if (quiet) return;
+    // Human progress on stderr in both modes; a fresh engine's parent prints it.
+    if (!continued.empty()) return;
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
@@ -342,7 +341,7 @@ int runCommand(const RunOpts& o) {
   if (!o.stream)
     std::cout << runTable(doc) << cuda::tunedCasesText(doc, tuning)
               << progressionText(doc.progression);
-  if (!quiet) std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
+  if (continued.empty()) std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }

@@ -17,23 +17,26 @@ void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o) {
 std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
                                               std::vector<cuda::PlanCase>& plan) {
   if (o.continueCases.empty()) return {};
-  const std::vector<std::size_t> indices = parseCaseIndexList(o.continueCases, plan.size());
+  std::vector<std::size_t> indices = parseCaseIndexList(o.continueCases, plan.size());
   std::vector<cuda::PlanCase> picked;
+  picked.reserve(indices.size());
   for (const std::size_t i : indices) picked.push_back(plan[i]);
   plan = std::move(picked);
   return indices;
 }
 
 void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
-                     cuda::RunConfig& cfg) {
+                     cuda::RunConfig& cfg, std::function<void()> handingOver) {
   // A fresh engine times what it verified before each user kernel's case, so a kernel that
   // faults again costs no verified case of the others a second time.
   if (!continued.empty()) cfg.isolateUserKernels = true;
   if (o.maxRestarts == 0 && continued.empty()) return;  // the user asked for none
   const int left = o.maxRestarts;
-  cfg.continueElsewhere = [left, continued](const std::vector<std::size_t>& indices,
-                                            const cuda::EventSink& sink) -> std::string {
+  cfg.continueElsewhere = [left, continued, handingOver = std::move(handingOver)](
+                              const std::vector<std::size_t>& indices,
+                              const cuda::EventSink& sink) -> std::string {
     if (left == 0) return "no fresh engine left (--max-restarts)";
+    if (handingOver) handingOver();
     std::vector<std::size_t> whole = indices;  // in the plan the child's command line builds
     if (!continued.empty())
       for (std::size_t& i : whole) i = continued[i];

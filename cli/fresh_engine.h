@@ -4,6 +4,7 @@
 // costs one case"): the cases left run in a child kwb, a new process with a new context, whose
 // events join this run's document and stream. At most --max-restarts children in a chain.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,9 @@ std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
 // with --stream, --continue-cases and one restart fewer; with none left, the cases are skipped
 // naming the bound. --max-restarts 0 given by the user leaves the cases skipped as before.
 // `continued`: what selectContinuedCases returned, so a child's child is given indices of the
-// whole plan, which its command line builds again.
+// whole plan, which its command line builds again. `handingOver` runs before a child starts
+// (kwb run stops its --case-timeout watch there: the child has the option and watches its own).
 void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
-                     cuda::RunConfig& cfg);
+                     cuda::RunConfig& cfg, std::function<void()> handingOver);
 
 }  // namespace kwb::cli
