@@ -31,8 +31,11 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     return;
   }
   std::function<void()> launch = fc->timedLaunch(k);
-  // Before timing, so no sample carries CUPTI (kwb/cuda/stream_check.h).
-  if (const auto outside = workOutsideStream(launch, ctx.stream); outside && !outside->empty()) {
+  // Before timing, so no sample carries CUPTI (kwb/cuda/stream_check.h); an outside profiler
+  // owns CUPTI (cfg.profiler names it).
+  if (const auto outside =
+          cfg.profiler.empty() ? workOutsideStream(launch, ctx.stream) : std::nullopt;
+      outside && !outside->empty()) {
     c.status = CaseStatus::kFail;
     c.message = "work outside the timed stream: " + *outside +
                 " ran in its launch on another stream or context, which the timer does not see "
@@ -47,11 +50,11 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
 }
 
 // A user kernel's CUDA error names its file and entry, and for a fault the rule it broke.
-void nameUserSource(const KernelDescriptor& k, const CudaError& e, CaseResult& c) {
+void nameUserSource(const KernelDescriptor& k, bool lostContext, CaseResult& c) {
   const CompiledUserKernel* u = findUserKernel(k.id);
   if (!u) return;
   c.message = u->source.path + " (entry " + u->spec.entry.value_or(k.id) + "): " + c.message;
-  if (e.sticky())
+  if (lostContext)
     c.message +=
         "; a kernel must keep every load and store inside its matrices at every shape "
         "(docs/BRING_YOUR_OWN.md, \"The contract\")";
@@ -94,7 +97,6 @@ PendingCase startCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     c.message = std::string("--timer cupti: CUPTI unavailable: ") + e.what();
   } catch (const ContextLost& e) {
     c = e.result();
-    nameUserSource(k, e, c);
     stopReason = lost;
   } catch (const CudaError& e) {
     c.kernel = k.id;
@@ -102,12 +104,12 @@ PendingCase startCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     c.precision = k.precision;
     c.status = CaseStatus::kError;
     c.message = e.what();
-    nameUserSource(k, e, c);
-    if (e.sticky())
-      stopReason = lost;
-    else
-      checkDeviceAfter(k, p.size, st, c, stopReason);
+    if (e.sticky()) stopReason = lost;
   }
+  // An error (the drivers record a CUDA error that keeps the context in the case, as an error).
+  if (c.status != CaseStatus::kError) return pc;
+  nameUserSource(k, !stopReason.empty(), c);
+  if (stopReason.empty()) checkDeviceAfter(k, p.size, st, c, stopReason);
   return pc;
 }
 
