@@ -37,11 +37,17 @@ void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& c
                               const cuda::EventSink& sink) -> std::string {
     if (left == 0) return "no fresh engine left (--max-restarts)";
     if (handingOver) handingOver();
+    StreamEvent note(EventType::kLog);
+    note.level = "warn";
+    note.message = "the CUDA context was lost: the " + std::to_string(indices.size()) +
+                   " case(s) left run in a fresh engine (a new process and CUDA context; " +
+                   std::to_string(left - 1) + " more allowed by --max-restarts)";
+    sink(note);
     std::vector<std::size_t> whole = indices;  // in the plan the child's command line builds
     if (!continued.empty())
       for (std::size_t& i : whole) i = continued[i];
     std::vector<std::string> argv = childCommandLine(
-        "KWB_FRESH_ENGINE", {"--json", "--csv", "--md", "--continue-cases", "--max-restarts"});
+        nullptr, {"--json", "--csv", "--md", "--continue-cases", "--max-restarts"});
     argv.insert(argv.end(), {"--stream", "--continue-cases", caseIndexList(whole), "--max-restarts",
                              std::to_string(left - 1)});
     return runInFreshEngine(argv, indices, [&](const StreamEvent& e) { sink(e); });

@@ -315,14 +315,12 @@ class PlanRun {
   void continueDeferred() {
     if (m_deferred.empty()) return;
     std::sort(m_deferred.begin(), m_deferred.end());
-    log("warn", m_stopReason.substr(std::string("not run: ").size()) + "; the " +
-                    std::to_string(m_deferred.size()) +
-                    " case(s) left run in a fresh engine (a new process and CUDA context)");
     std::vector<bool> reported(m_plan.size(), false);
-    std::string why;
+    std::string why = "cancelled";
     try {
-      why =
-          m_cfg.continueElsewhere(m_deferred, [&](const StreamEvent& e) { forward(e, reported); });
+      if (!(m_cancelled && m_cancelled()))
+        why = m_cfg.continueElsewhere(m_deferred,
+                                      [&](const StreamEvent& e) { forward(e, reported); });
     } catch (const std::exception& e) {
       why = e.what();
     }
