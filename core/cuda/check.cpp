@@ -3,9 +3,20 @@
 
 #include <cublas_v2.h>
 
+#include <cstring>
 #include <sstream>
 
 namespace kwb::cuda {
+namespace {
+
+// The source file's name without the folder it was built in: messages reach users and
+// documents, where a build machine's path says nothing.
+const char* fileName(const char* file) {
+  const char* slash = std::strrchr(file, '/');
+  return slash ? slash + 1 : file;
+}
+
+}  // namespace
 
 bool isStickyError(cudaError_t e) {
   switch (e) {
@@ -27,7 +38,7 @@ bool isStickyError(cudaError_t e) {
 
 void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
   std::ostringstream os;
-  os << file << ':' << line << ": " << call << " failed: " << cudaGetErrorName(e) << " ("
+  os << fileName(file) << ':' << line << ": " << call << " failed: " << cudaGetErrorName(e) << " ("
      << cudaGetErrorString(e) << ')';
   throw CudaError(os.str(), int(e), isStickyError(e));
 }
@@ -35,8 +46,8 @@ void throwCudaError(cudaError_t e, const char* call, const char* file, int line)
 void throwCublasError(int status, const char* call, const char* file, int line) {
   const auto st = static_cast<cublasStatus_t>(status);
   std::ostringstream os;
-  os << file << ':' << line << ": " << call << " failed: " << cublasGetStatusName(st) << " ("
-     << cublasGetStatusString(st) << ')';
+  os << fileName(file) << ':' << line << ": " << call << " failed: " << cublasGetStatusName(st)
+     << " (" << cublasGetStatusString(st) << ')';
   throw CudaError(os.str(), status, false);
 }
 
