@@ -226,9 +226,9 @@ void RooflinePage::addMarkerKeys(const Build& b, bool anyPoint) {
 
 void RooflinePage::rebuildBandwidth(const RunDocument& doc) {
   QCustomPlot* p = plot();
-  setPlotTitle(
-      p, QString("Memory roofline%1 — GB/s against the bytes each case moves")
-             .arg(doc.device ? " of " + QString::fromStdString(doc.device->name) : QString()));
+  // Short: the title spans the plot's column only, beside the legend (the device is named in
+  // the panel and on the report's first page).
+  setPlotTitle(p, "Memory roofline: GB/s against the bytes each case moves");
   p->xAxis->setLabel("bytes moved: the family's minimum traffic (MiB, log)");
   makeLinearAxis(p->yAxis);
   p->yAxis->setLabel("GB/s");
@@ -280,21 +280,21 @@ void RooflinePage::addBandwidthRoofs(const RunDocument& doc, double xMin, double
   auto roof = [&](const QString& name, double gbs, const QPen& pen) {
     if (gbs <= 0) return static_cast<QCPGraph*>(nullptr);
     QCPGraph* g = p->addGraph();
-    g->setName(QString("%1: %2 GB/s").arg(name, formatNumber(gbs, 5)));
+    g->setName(QString("%1: %2").arg(name, rateText(gbs, "GB/s")));
     g->setPen(pen);
     g->setData({xMin, xMax}, {gbs, gbs}, true);
     yMax = std::max(yMax, gbs);
     return g;
   };
-  m_slope = roof("peak bandwidth", d.peakBandwidthGBs, QPen(ink(), 2, Qt::DotLine));
-  m_copySlope = roof("device-to-device copy (measured)", d.copyBandwidthGBs,
+  m_slope = roof("peak", d.peakBandwidthGBs, QPen(ink(), 2, Qt::DotLine));
+  m_copySlope = roof("copy (measured)", d.copyBandwidthGBs,
                      QPen(QColor(0x2a, 0x7a, 0x9a), 2, Qt::DashDotLine));
   if (d.l2Bytes <= 0) return;
   // The L2's capacity: left of it a working set may be served from L2, faster than DRAM.
   const double l2 = double(d.l2Bytes) / kMiB;
   if (l2 < xMin || l2 > xMax) return;
   QCPGraph* g = p->addGraph();
-  g->setName(QString("L2 capacity: %1 MiB").arg(formatNumber(l2, 3)));
+  g->setName(QString("L2: %1 MiB").arg(formatNumber(l2, 3)));
   g->setPen(QPen(QColor(0x99, 0x66, 0x00), 1.5, Qt::DashLine));
   g->setData({l2, l2}, {0, yMax * 1.12}, true);
   g->setProperty("role", "l2");

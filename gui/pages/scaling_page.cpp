@@ -48,6 +48,8 @@ ScalingPage::ScalingPage(ResultsModel* model, QWidget* parent)
     : PlotPage(model, "Scaling", parent) {
   controls()->addWidget(new QLabel("x axis:"));
   m_view = new QComboBox(this);
+  m_view->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_view->setMinimumContentsLength(16);
   controls()->addWidget(m_view);
   m_kernel = new QComboBox(this);
   m_kernel->setVisible(false);
@@ -105,7 +107,7 @@ void ScalingPage::rebuild() {
                         .arg(sweepAxis[int(b.view)], b.view == View::kM   ? "N×K"
                                                      : b.view == View::kN ? "M×K"
                                                                           : "M×N")
-                  : QString("size: ∛(M·N·K); shapes that are not cubes ticked with their M×N×K"));
+                  : QString("size: ∛(M·N·K); shapes that are not cubes named over the plot"));
   const bool logY = m_logY->isChecked();
   makeRateAxis(p->yAxis, logY, b.unit);
   const KernelLookup& cat = model()->catalog();

@@ -89,6 +89,9 @@ void ScalingPage::offerViews(const RunDocument& doc) {
   for (const auto& [text, v] : views) m_view->addItem(text, int(v));
   m_view->setCurrentIndex(m_view->findData(int(start)));
   m_view->setEnabled(views.size() > 1);
+  m_view->setToolTip(views.size() > 1 ? "The views these shapes allow: the cube root of M·N·K, "
+                                        "a sweep along one dimension, an M × N heat map"
+                                      : "No sweep in these shapes: x is the cube root of M·N·K");
 }
 
 void ScalingPage::addSweepSeries(Build& b, const RunDocument& d, const QString& id,

@@ -275,8 +275,10 @@ void TimingPage::markExtremesOffAxis(const Build& b) {
       t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
       t->position->setCoords(i + 1, r > b.yMax ? 0.0 : 1.0);
       t->setPositionAlignment(Qt::AlignHCenter | (r > b.yMax ? Qt::AlignTop : Qt::AlignBottom));
-      t->setText(QString("%1 %2%3%")
+      // Two short lines: no wider than a column at 1280×720, clear of the neighbours' marks.
+      t->setText(QString("%1\n%2%3%")
                      .arg(r > b.yMax ? "▲ max" : "▼ min", r > 0 ? "+" : "", formatNumber(r, 3)));
+      t->setTextAlignment(Qt::AlignHCenter);
       t->setFont(QFont(p->font().family(), 8));
       t->setColor(ink());
     }

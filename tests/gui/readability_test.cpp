@@ -228,3 +228,31 @@ TEST_F(Plots, ScalingDrawsAnMByNSweepAsAHeatMap) {
   EXPECT_EQ(s->heatMap(), nullptr);
   EXPECT_NE(s->lineOf(id), nullptr);
 }
+
+// The new plots' axes read plain numbers too: never "1e+06" beside "500000".
+TEST_F(Plots, TheNewPlotsTickInPlainNumbers) {
+  auto plain = [](QCPAxis* axis, const std::string& where) {
+    for (const QString& l : visibleTicks(axis))
+      EXPECT_FALSE(l.contains("e+") || l.contains("e-")) << where << ": " << l.toStdString();
+  };
+  w->model()->setBaselineDocument(scaledTimes(doc, 1.1), "slower.json");
+  w->rebuildAllNow();
+  TimingPage* t = w->timingPage();
+  for (auto scale : {TimingPage::Scale::kRelative, TimingPage::Scale::kMilliseconds}) {
+    t->setScale(scale);
+    plain(t->plot()->yAxis, "timing");
+    plain(t->orderRect()->axis(QCPAxis::atLeft), "order strip");
+  }
+  w->baselinePage()->rebuildNow();
+  plain(w->baselinePage()->speedupPlot()->yAxis, "speedup");
+  open(gridOf(doc, {512, 1024, 2048}, {256, 1024}));
+  plain(w->scalingPage()->plot()->xAxis, "heat map M");
+  plain(w->scalingPage()->plot()->yAxis, "heat map N");
+  open(gridOf(doc, {256, 512, 1024, 2048, 4096, 8192}, {1024}));
+  plain(w->scalingPage()->plot()->xAxis, "sweep M");
+  plain(w->scalingPage()->plot()->yAxis, "sweep rate");
+  load(bundled("reduce-benchmark-h100.json"));
+  ASSERT_TRUE(w->rooflinePage()->bandwidthView());
+  plain(w->rooflinePage()->plot()->xAxis, "memory roofline bytes");
+  plain(w->rooflinePage()->plot()->yAxis, "memory roofline GB/s");
+}
