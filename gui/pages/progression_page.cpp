@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "kwb/shape.h"
 #include "model/case_size.h"
@@ -38,6 +39,66 @@ QCPItemText* barLabel(QCustomPlot* p, double x, double y, const QString& text, Q
   t->setBrush(QColor(255, 255, 255, 150));
   t->setColor(color);
   return t;
+}
+
+// The pixel rows of the horizontal reference and roof lines in view, bottom first.
+QList<double> levelLinePixels(QCustomPlot* p) {
+  QList<double> rows;
+  for (int i = 0; i < p->graphCount(); ++i) {
+    const QCPGraph* g = p->graph(i);
+    if (!g->visible() || g->dataCount() != 2) continue;
+    const double v = g->data()->at(0)->value;
+    if (v == g->data()->at(1)->value && p->yAxis->range().contains(v))
+      rows << p->yAxis->coordToPixel(v);
+  }
+  std::sort(rows.begin(), rows.end(), std::greater<>());
+  return rows;
+}
+
+// Where a label box of height `h` whose bottom is at pixel `bottom` goes so that no line in
+// `rows` (bottom first) crosses it: moved up above the lines it meets, or, where that leaves
+// the plot, down under the lowest of them (over its own bar).
+double clearOfLines(double bottom, double h, const QList<double>& rows, double top) {
+  auto crosses = [&](double b, double row) { return row > b - h - 2 && row < b + 2; };
+  double up = bottom;
+  for (const double row : rows)
+    if (crosses(up, row)) up = row - 3;
+  if (up - h >= top) return up;
+  double down = bottom;
+  for (const double row : rows)
+    if (crosses(down, row)) {
+      down = row + 3 + h;
+      break;
+    }
+  return down;
+}
+
+// Bar labels and violation marks (one box per bar: a mark sits on its label) kept clear of
+// the reference, CUB, copy and peak lines. Needs the plot laid out: it is replotted first.
+void keepLabelsOffLines(QCustomPlot* p) {
+  p->replot();
+  const QList<double> rows = levelLinePixels(p);
+  if (rows.isEmpty()) return;
+  // The items of each bar, by their anchor, and the height of the box they make together.
+  std::map<std::pair<double, double>, std::pair<QList<QCPItemText*>, double>> boxes;
+  for (int i = 0; i < p->itemCount(); ++i) {
+    auto* t = qobject_cast<QCPItemText*>(p->item(i));
+    if (!t || t->layer() != p->layer("labels")) continue;
+    const QPointF at = t->position->coords();
+    const QFontMetrics fm(t->font());
+    const double h = fm.height() * double(t->text().count('\n') + 1) + t->padding().top() +
+                     t->padding().bottom();
+    auto& [items, height] = boxes[{at.x(), at.y()}];
+    items << t;
+    height = std::max(height, h);
+  }
+  for (const auto& [at, box] : boxes) {
+    const double bottom = p->yAxis->coordToPixel(at.second);
+    const double moved = clearOfLines(bottom, box.second, rows, p->axisRect()->top());
+    if (moved == bottom) continue;
+    for (QCPItemText* t : box.first)
+      t->position->setCoords(at.first, p->yAxis->pixelToCoord(moved));
+  }
 }
 
 // A series of bars, named for the legend.
@@ -161,6 +222,7 @@ void ProgressionPage::rebuild() {
   }
   addReferenceLines(b);
   setTextTicksAndRanges(b, ticks);
+  keepLabelsOffLines(p);
 }
 
 void ProgressionPage::addBarSeries(Build& b) {

@@ -70,12 +70,12 @@ TEST_F(Plots, TimingMarksFallbackCasesAndHasNoLegendOverTheData) {
   t->shapeCombo()->selectShape(kOdd);
   t->rebuildNow();
   int fallbacks = 0, hatched = 0;
-  for (int i = 0; i < t->violins().size(); ++i) {
-    const QString id = t->violins()[i]->property("series").toString();
+  for (const QCPCurve* v : t->violins()) {
+    const QString id = v->property("series").toString();
     const CaseResult* c = doc.find(id.toStdString(), kOdd);
     ASSERT_NE(c, nullptr);
     fallbacks += isFallback(*c);
-    hatched += t->violins()[i]->brush().style() == Qt::BDiagPattern;
+    hatched += v->brush().style() == Qt::BDiagPattern;
   }
   ASSERT_GE(fallbacks, 1) << "the bundled run falls back at 511x513x1025";
   EXPECT_EQ(hatched, fallbacks);
@@ -255,4 +255,42 @@ TEST_F(Plots, TheNewPlotsTickInPlainNumbers) {
   ASSERT_TRUE(w->rooflinePage()->bandwidthView());
   plain(w->rooflinePage()->plot()->xAxis, "memory roofline bytes");
   plain(w->rooflinePage()->plot()->yAxis, "memory roofline GB/s");
+}
+
+// "17% of cuBLAS SGEMM" was struck through by the cuBLAS SGEMM line, "91%" by the FP16 one:
+// every bar label and violation mark is clear of the reference and roof lines, at 1280×720 and
+// 1920×1080, at every shape.
+TEST_F(Plots, ProgressionLabelsAreClearOfTheReferenceLines) {
+  load(bundled("h200/spec-benchmark-h200.json"));
+  ProgressionPage* p = w->progressionPage();
+  w->tabs()->setCurrentWidget(p);
+  int checked = 0;
+  for (QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+    w->resize(size);
+    QApplication::processEvents();
+    for (const CaseSize& shape : sizesOf(doc)) {
+      p->shapeCombo()->selectShape(shape);
+      p->rebuildNow();
+      p->plot()->replot();
+      QList<double> rows;
+      for (int i = 0; i < p->plot()->graphCount(); ++i) {
+        const QCPGraph* g = p->plot()->graph(i);
+        if (g->dataCount() == 2 && g->data()->at(0)->value == g->data()->at(1)->value &&
+            p->plot()->yAxis->range().contains(g->data()->at(0)->value))
+          rows << p->plot()->yAxis->coordToPixel(g->data()->at(0)->value);
+      }
+      for (QCPItemText* t : texts(p->plot())) {
+        if (t->text().isEmpty() || t->objectName() == "emptyNote") continue;
+        const double top = t->topLeft->pixelPosition().y() + 1;
+        const double bottom = t->bottomRight->pixelPosition().y() - 1;
+        for (const double row : rows) {
+          EXPECT_FALSE(row > top && row < bottom)
+              << sizeName(shape).toStdString() << " at " << size.width() << ": '"
+              << t->text().replace('\n', ' ').toStdString() << "' crossed at " << row;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 50);
 }
