@@ -3,7 +3,8 @@
 # Renders the screenshots in docs/screenshots/ headless from the bundled samples (no display,
 # no GPU): every tab of the H200 spec-benchmark run at 1920x1080 (NAME.png) and 1280x720
 # (NAME-1280x720.png), Timing and Baseline with the H200 scaling run as the baseline; the
-# memory-bound families' pages at 1500x950. Usage: scripts/render-screenshots.sh [build/gui/kwb-gui]
+# memory-bound families' pages at 1500x950; docs/screenshot.png, the README's Progression of the
+# H100 sample at 1500x950. Usage: scripts/render-screenshots.sh [build/gui/kwb-gui]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gui=${1:-build/gui/kwb-gui}
@@ -36,4 +37,6 @@ for family in histogram sort; do
     shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/h200/$family-benchmark-h200.json"
   done
 done
-echo "render-screenshots: written to $out/"
+# The README's first picture.
+out=docs shot screenshot.png Progression 1500x950 --open "$s/spec-benchmark-h100.json"
+echo "render-screenshots: written to docs/screenshots/ and docs/screenshot.png"
