@@ -294,3 +294,35 @@ TEST_F(Plots, ProgressionLabelsAreClearOfTheReferenceLines) {
   }
   EXPECT_GT(checked, 50);
 }
+
+// A memory-bound family's Progression says GB/s everywhere: title, axis, legend, labels and the
+// log-scale box, never GFLOP/s.
+TEST_F(Plots, ProgressionOfAMemoryBoundFamilySaysGbpsNotGflops) {
+  load(bundled("reduce-benchmark-h100.json"));
+  ProgressionPage* p = w->progressionPage();
+  p->rebuildNow();
+  QStringList said{p->logScale()->text(), p->plot()->yAxis->label()};
+  for (int r = 0; r < p->plot()->plotLayout()->rowCount(); ++r)
+    if (auto* e = qobject_cast<QCPTextElement*>(p->plot()->plotLayout()->element(r, 0)))
+      said << e->text();
+  for (int i = 0; i < p->plot()->plottableCount(); ++i) said << p->plot()->plottable(i)->name();
+  for (QCPItemText* t : texts(p->plot())) said << t->text();
+  ASSERT_TRUE(said.join(' ').contains("GB/s"));
+  for (const QString& s : said) EXPECT_FALSE(s.contains("FLOP")) << s.toStdString();
+}
+
+// A baseline from another GPU model: the speedup plot says so in its title.
+TEST_F(Plots, TheSpeedupPlotOfACrossDeviceBaselineSaysSo) {
+  RunDocument other = scaledTimes(doc, 1.0);
+  other.device->name = "NVIDIA A100-SXM4-80GB";
+  w->model()->setBaselineDocument(other, "a100.json");
+  w->rebuildAllNow();
+  w->baselinePage()->rebuildNow();
+  auto* title =
+      qobject_cast<QCPTextElement*>(w->baselinePage()->speedupPlot()->plotLayout()->element(0, 0));
+  ASSERT_NE(title, nullptr);
+  EXPECT_TRUE(title->text().contains("CROSS-DEVICE")) << title->text().toStdString();
+  w->model()->setBaselineDocument(scaledTimes(doc, 1.0), "same.json");
+  w->baselinePage()->rebuildNow();
+  EXPECT_FALSE(title->text().contains("CROSS-DEVICE")) << title->text().toStdString();
+}
