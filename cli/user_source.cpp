@@ -14,7 +14,12 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
                              "user.<file stem> (docs/BRING_YOUR_OWN.md)");
   if (required) src->required();
   sub.add_option("--entry", o.entry, "The kernel's name (default: the file stem)");
-  sub.add_option("--block", o.block, "Threads per block, XxY (default 16x16)");
+  sub.add_option("--block", o.block,
+                 "Threads per block: XxY, or expressions x[,y] of numbers and defines "
+                 "(256, 32*32, 32,32) (default 16x16)");
+  sub.add_option("--grid", o.grid,
+                 "The grid as the kernel's launcher writes it, x first: expressions of M, N, K "
+                 "and defines, e.g. ceil(M/32),ceil(N/32) (default: from --tile)");
   sub.add_option("--tile", o.tile,
                  "C tile per block, NxM: grid = ceil(N/tileN) x ceil(M/tileM) (default 64x64)");
   sub.add_option("--smem", o.smem, "Dynamic shared memory per block, bytes (default 0)")
@@ -29,6 +34,9 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
   sub.add_option("--max-include-bytes", o.limits.maxTotalBytes,
                  "Most bytes of #include \"...\" files, all reads counted (default 16 MiB)")
       ->check(CLI::Range(std::uintmax_t(0), std::uintmax_t(1) << 34));
+  sub.add_option("--include-dir", o.limits.includeDirs,
+                 "A folder the source's #include may read from, besides its own folder and the "
+                 "toolkit's (repeatable)");
   sub.add_option("--compile-timeout", o.compileTimeoutS,
                  "Give up on NVRTC after this many seconds (default 120)")
       ->check(CLI::Range(1.0, 86400.0));
@@ -39,7 +47,8 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
 UserLaunchSpec optionSpec(const SourceOpts& o) {
   UserLaunchSpec s;
   if (!o.entry.empty()) s.entry = o.entry;
-  if (!o.block.empty()) s.block = parseDim2(o.block, "--block");
+  if (!o.block.empty()) parseBlock(s, o.block, "--block");
+  if (!o.grid.empty()) s.grid = parseLaunchExpr(o.grid, "--grid");
   if (!o.tile.empty()) s.tile = parseDim2(o.tile, "--tile");
   if (o.smem >= 0) s.smemBytes = o.smem;
   if (!o.precision.empty()) {

@@ -12,7 +12,7 @@ namespace kwb::cli {
 
 struct SourceOpts {
   std::string source;
-  std::string entry, block, tile, precision;
+  std::string entry, block, grid, tile, precision;
   int smem = -1;
   std::vector<std::string> defines;
   std::string arch;  // kwb compile only: run takes the device's
