@@ -9,10 +9,12 @@ namespace {
 
 // The text with line splices joined and comments replaced by a space (phases 2 and 3), each
 // logical line ending in as many newlines as it spanned, so line numbers stay those of the file.
+// A block comment keeps its newlines: what follows it is read as starting a line, which finds
+// every real directive and at worst one that is not (a check then reads one include too many).
 std::string preprocessed(std::string_view in) {
   std::string out;
   out.reserve(in.size());
-  int pendingNewlines = 0;  // splices and block comments inside the current logical line
+  int pendingNewlines = 0;  // line splices inside the current logical line
   char quote = 0;           // inside a string or character literal
   for (std::size_t i = 0; i < in.size(); ++i) {
     const char c = in[i];
@@ -39,12 +41,12 @@ std::string preprocessed(std::string_view in) {
       out += ' ';
     } else if (c == '/' && i + 1 < in.size() && in[i + 1] == '*') {
       i += 2;
+      out += ' ';
       while (i < in.size() && !(in[i] == '*' && i + 1 < in.size() && in[i + 1] == '/')) {
-        if (in[i] == '\n') ++pendingNewlines;
+        if (in[i] == '\n') out += '\n';  // so a directive after it keeps its own line
         ++i;
       }
       ++i;
-      out += ' ';
     } else if (c == '\n') {
       out.append(std::size_t(pendingNewlines) + 1, '\n');
       pendingNewlines = 0;

@@ -61,13 +61,21 @@ void parseBlock(UserLaunchSpec& s, std::string_view text, const std::string& whe
 }
 
 namespace {
-// A grid or block value may hold spaces ("ceil(N / 32)"): the words up to balanced parentheses.
+// A grid or block value may hold spaces ("ceil(N / 32), 4"): the words up to balanced
+// parentheses, and on past an operator or a comma at either side of a space.
 std::string balancedValue(std::string value, std::istringstream& words) {
   const auto depth = [](const std::string& v) {
     return std::count(v.begin(), v.end(), '(') - std::count(v.begin(), v.end(), ')');
   };
+  const auto unfinished = [&] {
+    if (depth(value) > 0 || std::string_view(",+-*/(").find(value.back()) != std::string::npos)
+      return true;
+    words >> std::ws;
+    const int next = words.peek();
+    return next != EOF && std::string_view(",+-*/)").find(char(next)) != std::string::npos;
+  };
   std::string more;
-  while (depth(value) > 0 && words >> more) value += " " + more;
+  while (unfinished() && words >> more) value += " " + more;
   return value;
 }
 }  // namespace
