@@ -89,7 +89,7 @@ cuda::NvrtcRunner isolatedNvrtc(const SourceOpts& o) {
     }
     const json r = json::parse(line);
     return cuda::NvrtcOutput{r.at("ok").get<bool>(), r.at("ptx").get<std::string>(),
-                             r.at("log").get<std::string>()};
+                             r.at("log").get<std::string>(), {}};
   };
 }
 

@@ -34,6 +34,10 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
   sub.add_option("--max-include-bytes", o.limits.maxTotalBytes,
                  "Most bytes of #include \"...\" files, all reads counted (default 16 MiB)")
       ->check(CLI::Range(std::uintmax_t(0), std::uintmax_t(1) << 34));
+  sub.add_option("--compiler", o.compiler,
+                 "nvrtc (default; in a bounded child) or nvcc: the toolkit's nvcc builds a cubin, "
+                 "for code NVRTC cannot take (host headers, host code)")
+      ->check(CLI::IsMember({"nvrtc", "nvcc"}));
   sub.add_option("--include-dir", o.limits.includeDirs,
                  "A folder the source's #include may read from, besides its own folder and the "
                  "toolkit's (repeatable)");
@@ -69,11 +73,19 @@ UserLaunchSpec optionSpec(const SourceOpts& o) {
 
 cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch) {
   const auto src = cuda::readUserSource(o.source, o.limits);
-  auto k = cuda::compileUserKernel(src, optionSpec(o), arch, isolatedNvrtc(o));
+  const bool nvcc = o.compiler == "nvcc";
+  auto k = cuda::compileUserKernel(
+      src, optionSpec(o), arch,
+      nvcc ? cuda::nvccRunner(o.limits.includeDirs, o.compileTimeoutS, o.compileMemoryMib)
+           : isolatedNvrtc(o),
+      !nvcc);
   if (!k.log.empty()) std::cerr << k.log << (k.log.back() == '\n' ? "" : "\n");
   std::cerr << "compiled " << o.source << " (" << *k.spec.entry << ", " << k.arch << ", source "
-            << k.hash << ") " << (k.fromCache ? "from the NVRTC cache" : "with NVRTC") << " in "
-            << fixed(1000 * k.compileSeconds, 1) << " ms\n";
+            << k.hash << ") "
+            << (k.fromCache ? "from the NVRTC cache"
+                : nvcc      ? "with nvcc"
+                            : "with NVRTC")
+            << " in " << fixed(1000 * k.compileSeconds, 1) << " ms\n";
   return k;
 }
 

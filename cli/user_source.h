@@ -16,6 +16,7 @@ struct SourceOpts {
   int smem = -1;
   std::vector<std::string> defines;
   std::string arch;  // kwb compile only: run takes the device's
+  std::string compiler = "nvrtc";
   // The bounds of a user's source and its compile (docs/RELIABILITY.md, "Bounded user sources").
   cuda::SourceLimits limits;
   double compileTimeoutS = 120;

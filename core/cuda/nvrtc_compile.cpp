@@ -92,7 +92,7 @@ std::string deviceArch(int device) {
 }
 
 CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
-                                     std::string arch, const NvrtcRunner& runner) {
+                                     std::string arch, const NvrtcRunner& runner, bool cache) {
   const auto t0 = std::chrono::steady_clock::now();
   CompiledUserKernel out;
   out.source = src;
@@ -118,7 +118,7 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
   for (const auto& e : q.nameExpressions) key += "\nname " + e;
   out.hash = sourceHash(key);
 
-  const fs::path dir = cacheDir();
+  const fs::path dir = cache ? cacheDir() : fs::path();
   const fs::path cached = dir.empty() ? fs::path() : dir / (out.hash + ".ptx");
   bool hit = false;
   if (!cached.empty()) out.ptx = readAll(cached, &hit);
@@ -129,6 +129,7 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
     out.log = std::move(compiled.log);
     if (!compiled.ok) throw CompileError(formatCompileError(src.path, out.log), out.log);
     out.ptx = std::move(compiled.ptx);
+    out.image = std::move(compiled.image);
     if (!cached.empty()) {  // best effort: a read-only cache only costs the next compile
       std::error_code ec;
       fs::create_directories(dir, ec);

@@ -87,7 +87,8 @@ LaunchInfo launchUser(int slot, const GemmArgs& g) {
   if (!s.fn) {
     KWB_CUDA_CHECK(cudaFree(nullptr));  // the runtime's primary context is current
     CUmodule mod = nullptr;
-    check(d.moduleLoadData(&mod, s.kernel.ptx.c_str()), "cuModuleLoadData", s.id);
+    const std::string& image = s.kernel.image.empty() ? s.kernel.ptx : s.kernel.image;
+    check(d.moduleLoadData(&mod, image.data()), "cuModuleLoadData", s.id);
     check(d.moduleGetFunction(&s.fn, mod, s.kernel.ptxEntry.c_str()), "cuModuleGetFunction", s.id);
     if (*s.kernel.spec.smemBytes > 48 * 1024)
       check(d.funcSetAttribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

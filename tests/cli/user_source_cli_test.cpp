@@ -2,7 +2,9 @@
 // A user's source as its author wrote it, and what it may reach (docs/BRING_YOUR_OWN.md,
 // "Includes" and "Code that builds with nvcc"). NVRTC needs no GPU: these run in CI.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -154,4 +156,40 @@ TEST(UserSourceGrid, BadExpressionsNameWhereAndTheToken) {
               "ceil(N/16), ceil(M/16)", "--block", "16*16"});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "block 256x1, grid ceil(N/16), ceil(M/16)")) << r.out;
+}
+
+namespace {
+bool haveNvcc() {
+  for (const char* p : {"/usr/local/cuda/bin/nvcc", "/usr/bin/nvcc"})
+    if (::access(p, X_OK) == 0) return true;
+  return false;
+}
+}  // namespace
+
+// What NVRTC cannot take (a main() that calls the runtime) builds with the toolkit's nvcc, and
+// a template entry is instantiated by its arguments; nvcc's errors name the user's file.
+TEST(UserSourceNvcc, NvccBuildsACubinOfCodeNvrtcCannotTake) {
+  if (!haveNvcc()) GTEST_SKIP() << "no nvcc in /usr/local/cuda/bin or /usr/bin";
+  const fs::path k = kernelFile("nvcc_host_code",
+                                "#define X 1\nint main() { float* p; "
+                                "cudaMalloc(&p, 4); return 0; }");
+  auto r = compile(k, {"--compiler", "nvcc"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "with nvcc")) << r.err;
+  r = runKwb({"compile", "--compiler", "nvcc", "--source", kData + "src_sgemm5_blocktiling.cu"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  const fs::path bad = kernelFile("nvcc_error", "int y = undeclared_name;");
+  r = compile(bad, {"--compiler", "nvcc"});
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, bad.string() + ":1:")) << r.err;
+  EXPECT_FALSE(contains(r.err, "kwb-nvcc-")) << "no temporary path: " << r.err;
+}
+
+TEST(UserSourceNvcc, NoNvccIsExit2SayingSo) {
+  ::setenv("KWB_NVCC", "/nonexistent/nvcc", 1);
+  const auto r =
+      runKwb({"compile", "--compiler", "nvcc", "--source", kData + "src_sgemm1_naive.cu"});
+  ::unsetenv("KWB_NVCC");
+  EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
+  EXPECT_TRUE(contains(r.err, "--compiler nvcc: no nvcc")) << r.err;
 }

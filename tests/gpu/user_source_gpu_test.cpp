@@ -64,6 +64,19 @@ TEST_F(UserSource, SiboehmNaiveKernelRunsWithGridXAlongM) {
   for (const auto& c : doc.cases) expectRightC(c);
 }
 
+// The same kernel built by the toolkit's nvcc (--compiler nvcc): the cubin loads and runs alike.
+TEST_F(UserSource, SiboehmBlocktilingBuiltByNvccRuns) {
+  if (kwb::cuda::findNvcc().empty()) GTEST_SKIP() << "no nvcc on PATH or beside the toolkit";
+  const auto src = kwb::cuda::readUserSource(kData + "src_sgemm5_blocktiling.cu");
+  const auto compiled = kwb::cuda::compileUserKernel(src, {}, kwb::cuda::deviceArch(0),
+                                                     kwb::cuda::nvccRunner({}, 300, 8192), false);
+  EXPECT_FALSE(compiled.image.empty()) << "a cubin";
+  const kwb::KernelRegistry registry({kwb::cuda::makeUserKernel(compiled)});
+  const auto doc = run(registry, {{"user.src_sgemm5_blocktiling", kwb::Shape{1024, 1024, 1024}}});
+  ASSERT_EQ(doc.cases.size(), 1u);
+  expectRightC(doc.cases[0]);
+}
+
 TEST_F(UserSource, SiboehmBlocktilingTemplateRunsByItsTemplateArguments) {
   const kwb::KernelRegistry registry({user("src_sgemm5_blocktiling.cu")});
   const auto doc = run(registry, {{"user.src_sgemm5_blocktiling", kwb::Shape{1024, 1024, 1024}}});

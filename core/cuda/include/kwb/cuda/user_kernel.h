@@ -59,11 +59,12 @@ struct NvrtcRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::vector<std::string> nameExpressions;
 };
-// PTX and log, or the log of a failed compile (ok false).
+// PTX and log, or the log of a failed compile (ok false); nvcc adds the cubin it built.
 struct NvrtcOutput {
   bool ok = false;
   std::string ptx;
   std::string log;
+  std::string image;  // a cubin (--compiler nvcc); empty: the driver JIT-compiles the PTX
 };
 // Compiles in this process.
 NvrtcOutput nvrtcCompile(const NvrtcRequest& request);
@@ -72,12 +73,22 @@ NvrtcOutput nvrtcCompile(const NvrtcRequest& request);
 // the engine. Throws InputError naming the bound when the compile breaks it.
 using NvrtcRunner = std::function<NvrtcOutput(const NvrtcRequest& request)>;
 
+// --compiler nvcc: $KWB_NVCC when set, else nvcc on $PATH, else beside the toolkit's include
+// folder; "" when there is none.
+std::string findNvcc();
+// A runner that builds a cubin with nvcc in a child within `timeoutS` and `memoryMib` (each of
+// nvcc's processes), the user's folder and `includeDirs` on its include path, a template entry
+// instantiated by taking its address. Throws InputError when there is no nvcc.
+NvrtcRunner nvccRunner(const std::vector<std::string>& includeDirs, double timeoutS,
+                       std::size_t memoryMib);
+
 struct CompiledUserKernel {
   UserSource source;
   UserLaunchSpec spec;  // header merged with the options, defaults applied
   std::string arch;     // "sm_90a"
   std::string ptx;
   std::string ptxEntry;  // the entry's name in the PTX: spec.entry, mangled for a C++ kernel
+  std::string image;     // the cubin nvcc built (--compiler nvcc); empty: the PTX is loaded
   std::string log;       // NVRTC's log (warnings) of a successful compile
   std::string hash;      // of source and options: the cache key, stored in results
   bool fromCache = false;
@@ -87,8 +98,10 @@ struct CompiledUserKernel {
 // `arch` like "sm_90a" or "90a"; empty: the current device's ("sm_<major><minor>", "a" on 9.0).
 // The cache lives in $XDG_CACHE_HOME/kwb/nvrtc (else ~/.cache/kwb/nvrtc); KWB_NVRTC_CACHE=0
 // turns it off. Throws CompileError on a compile error, InputError on a contract violation.
+// `cache` false: always compile (--compiler nvcc, whose cubin is not cached).
 CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
-                                     std::string arch, const NvrtcRunner& runner = {});
+                                     std::string arch, const NvrtcRunner& runner = {},
+                                     bool cache = true);
 std::string deviceArch(int device);
 
 // Registers the compiled kernel (up to 8 per process) and returns its descriptor, id
