@@ -30,8 +30,8 @@ namespace {
 // The engine's source file relative to the project ("core/cuda/stream.cpp"), not the path of the
 // machine that built it: a fault message is read by users, in documents shared between machines.
 std::string_view sourceFile(std::string_view file) {
-  constexpr std::string_view root = KWB_SOURCE_ROOT "/";
-  if (file.substr(0, root.size()) == root) file.remove_prefix(root.size());
+  constexpr std::string_view kRoot = KWB_SOURCE_ROOT "/";
+  if (file.substr(0, kRoot.size()) == kRoot) file.remove_prefix(kRoot.size());
   return file;
 }
 }  // namespace

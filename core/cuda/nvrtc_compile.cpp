@@ -41,8 +41,8 @@ void nvrtcCheck(nvrtcResult r, const char* what) {
 
 // NVRTC's options: the toolkit's headers, the prelude before the source, the defines.
 std::vector<std::string> nvrtcOptions(const UserLaunchSpec& spec, const std::string& virt) {
-  std::vector<std::string> opts{"--gpu-architecture=" + virt, "--std=c++17", "-lineinfo",
-                                "--include-path=" KWB_CUDA_INCLUDE_DIR,
+  const std::string toolkit = "--include-path=" KWB_CUDA_INCLUDE_DIR;
+  std::vector<std::string> opts{"--gpu-architecture=" + virt, "--std=c++17", "-lineinfo", toolkit,
                                 std::string("--pre-include=") + kNvrtcPreludeName};
   for (const auto& [k, v] : spec.defines) opts.push_back("-D" + k + "=" + v);
   return opts;

@@ -149,7 +149,7 @@ class IncludeScan {
     for (const fs::path& p : candidates) {
       std::error_code ec;
       if (!fs::exists(fs::symlink_status(p, ec))) continue;
-      const fs::path c = canonicalOr(p);
+      fs::path c = canonicalOr(p);
       if (allowed(c)) return c;
       if (within(c, m_toolkit)) return {};
       if (!name.is_absolute() && isNvrtcStandIn(inc.name)) return {};
