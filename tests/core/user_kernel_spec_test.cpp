@@ -241,3 +241,17 @@ TEST(UserKernelCompileLog, HashChangesWithText) {
   EXPECT_NE(sourceHash("abc"), sourceHash("abd"));
   EXPECT_EQ(sourceHash("").size(), 16u);
 }
+
+// The entry is compiled as a name expression: a name with a newline, a '#' or a ';' in it is
+// refused before it can reach the compiler.
+TEST(UserKernelHeader, EntryMustBeAName) {
+  UserLaunchSpec s;
+  for (const char* good : {"k", "ns::k", "sgemm2DBlocktiling<128, 128, 8, 8, 8>", "k<-1,(2*3)>"}) {
+    s.entry = good;
+    EXPECT_NO_THROW(applyDefaults(s, "x")) << good;
+  }
+  for (const char* bad : {"k<1>;\n#include \"/etc/passwd\"", "k; int x", "1k", "k\"", ""}) {
+    s.entry = bad;
+    EXPECT_THROW(applyDefaults(s, "x"), InputError) << bad;
+  }
+}

@@ -145,6 +145,13 @@ UserLaunchSpec merge(UserLaunchSpec base, const UserLaunchSpec& over) {
 
 UserLaunchSpec applyDefaults(UserLaunchSpec s, const std::string& defaultEntry) {
   if (!s.entry) s.entry = defaultEntry;
+  // A name, maybe qualified, maybe with template arguments: it is compiled as a name expression
+  // (or, for nvcc, written after the source), so nothing that could start a directive or end a
+  // statement.
+  static const std::regex kEntry(R"([A-Za-z_][A-Za-z0-9_:]*(<[A-Za-z0-9_:<>, ()*+\-]*>)?)");
+  if (!std::regex_match(*s.entry, kEntry))
+    throw InputError("--entry '" + *s.entry +
+                     "': not a kernel name (a C++ name, with template arguments in <...>)");
   const ExprEnv env{{}, &s.defines};
   if (s.blockExpr) {
     const auto d = evaluateDims(*s.blockExpr, env, 1024);
