@@ -83,6 +83,12 @@ TEST(UserKernelHeader, OptionsOverrideHeader) {
   EXPECT_EQ(*m.tile, (Dim2{128, 32}));
   EXPECT_EQ(m.defines.at("A"), "2");
   EXPECT_THROW(parseDim2("16by16", "--block"), InputError);
+  // The command line's --tile replaces the header's grid=, and its --grid the header's tile=.
+  const UserLaunchSpec gridHeader = parseHeader("// kwb: grid=ceil(M/32),ceil(N/32)\n", "f.cu");
+  EXPECT_FALSE(merge(gridHeader, cli).grid);
+  UserLaunchSpec cliGrid;
+  cliGrid.grid = parseLaunchExpr("1,1", "--grid");
+  EXPECT_EQ(merge(header, cliGrid).grid->text, "1,1");
 }
 
 namespace {

@@ -136,6 +136,7 @@ UserLaunchSpec merge(UserLaunchSpec base, const UserLaunchSpec& over) {
     base.blockExpr = over.blockExpr;
   }
   if (over.grid) base.grid = over.grid;
+  if (over.tile && !over.grid) base.grid.reset();  // --tile on the command line beats grid=
   if (over.tile) base.tile = over.tile;
   if (over.smemBytes) base.smemBytes = over.smemBytes;
   if (over.precision) base.precision = over.precision;

@@ -48,7 +48,8 @@ void parseBlock(UserLaunchSpec& s, std::string_view text, const std::string& whe
 // bad value.
 UserLaunchSpec parseHeader(std::string_view source, std::string_view file);
 
-// `over`'s set fields replace `base`'s; defines are merged (over wins).
+// `over`'s set fields replace `base`'s; defines are merged (over wins); a tile in `over` without
+// a grid drops `base`'s grid (the command line's --tile beats the header's grid=).
 UserLaunchSpec merge(UserLaunchSpec base, const UserLaunchSpec& over);
 
 // Fills what is unset: block 16x16, tile 64x64, smem 0, fp32; entry = `defaultEntry`.
