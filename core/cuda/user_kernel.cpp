@@ -64,6 +64,8 @@ struct Slot {
   CompiledUserKernel kernel;
   std::string id;
   CUfunction fn = nullptr;
+  // How a failed driver call names the kernel: its id and the user's file.
+  std::string who() const { return id + " (" + kernel.source.path + ")"; }
 };
 std::array<std::unique_ptr<Slot>, kSlots> g_slots;
 std::mutex g_mutex;
@@ -88,12 +90,13 @@ LaunchInfo launchUser(int slot, const GemmArgs& g) {
     KWB_CUDA_CHECK(cudaFree(nullptr));  // the runtime's primary context is current
     CUmodule mod = nullptr;
     const std::string& image = s.kernel.image.empty() ? s.kernel.ptx : s.kernel.image;
-    check(d.moduleLoadData(&mod, image.data()), "cuModuleLoadData", s.id);
-    check(d.moduleGetFunction(&s.fn, mod, s.kernel.ptxEntry.c_str()), "cuModuleGetFunction", s.id);
+    check(d.moduleLoadData(&mod, image.data()), "cuModuleLoadData", s.who());
+    check(d.moduleGetFunction(&s.fn, mod, s.kernel.ptxEntry.c_str()), "cuModuleGetFunction",
+          s.who());
     if (*s.kernel.spec.smemBytes > 48 * 1024)
       check(d.funcSetAttribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                *s.kernel.spec.smemBytes),
-            "cuFuncSetAttribute(max dynamic shared memory)", s.id);
+            "cuFuncSetAttribute(max dynamic shared memory)", s.who());
   }
   const UserLaunchSpec& sp = s.kernel.spec;
   int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k);
@@ -107,7 +110,7 @@ LaunchInfo launchUser(int slot, const GemmArgs& g) {
   check(
       d.launchKernel(s.fn, grid[0], grid[1], grid[2], unsigned(sp.block->x), unsigned(sp.block->y),
                      1, unsigned(*sp.smemBytes), g.stream, params, nullptr),
-      "cuLaunchKernel", s.id);
+      "cuLaunchKernel", s.who());
   return {false, {}};
 }
 
