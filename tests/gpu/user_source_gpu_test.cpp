@@ -47,7 +47,9 @@ void expectRightC(const kwb::CaseResult& c) {
   EXPECT_EQ(c.verification->unwritten, 0);
   EXPECT_GT(c.verification->compare.elements, 0);
   EXPECT_EQ(c.verification->compare.mismatches, 0);
-  if (c.verification->alphaBeta) EXPECT_EQ(c.verification->alphaBeta->mismatches, 0);
+  if (c.verification->alphaBeta) {
+    EXPECT_EQ(c.verification->alphaBeta->mismatches, 0);
+  }
 }
 
 }  // namespace
