@@ -143,8 +143,11 @@ class IncludeScan {
       std::error_code ec;
       candidates.push_back(includer.parent_path() / name);
       for (const auto& d : m_allowed) candidates.push_back(d / name);
-      if (inc.angled) candidates.push_back(m_toolkit / name);  // NVRTC's --include-path
-      candidates.push_back(fs::current_path(ec) / name);       // where NVRTC would look too
+      if (inc.angled) {  // NVRTC's --include-path
+        candidates.push_back(m_toolkit / name);
+        candidates.push_back(m_toolkit / "cccl" / name);
+      }
+      candidates.push_back(fs::current_path(ec) / name);  // where NVRTC would look too
     }
     for (const fs::path& p : candidates) {
       std::error_code ec;

@@ -132,10 +132,12 @@ TEST(UserSourceNvcc, HostCodeGetsAHintNamingWhatNvrtcCannotDo) {
   r = compile(kernelFile("host_iostream", "#define X 1\n#include <iostream>"));
   EXPECT_EQ(r.exitCode, kwb::kExitBadInput);
   EXPECT_TRUE(contains(r.err, "hint: NVRTC has no host C++ library headers")) << r.err;
-  // What the prelude provides compiles: uint and the <cstdint> types, printf, assert.
+  // What the prelude provides compiles: uint and the <cstdint> types, printf, assert; and so
+  // does libcu++'s <cuda/std/cstdint> after it (the toolkit's cccl/ folder, same 64-bit types).
   r = compile(kernelFile("prelude",
-                         "#include <cassert>\n#define X (float)(uint(M) + "
-                         "uint32_t(N) + ushort(1) + int64_t(K))\n"
+                         "#include <cassert>\n#include <cuda/std/cstdint>\n"
+                         "#define X (float)(uint(M) + uint32_t(N) + ushort(1) + int64_t(K) + "
+                         "cuda::std::uint64_t(K))\n"
                          "__device__ void p(int M) { printf(\"%d\", M); assert(M); }"));
   EXPECT_EQ(r.exitCode, 0) << r.err;
 }

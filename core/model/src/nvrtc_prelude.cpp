@@ -6,7 +6,8 @@
 namespace kwb {
 namespace {
 
-// LP64 like the host's glibc, so a kernel's mangled name is the one nvcc would give it.
+// The 64-bit types as libcu++ declares them under NVRTC (<cuda/std/cstdint>: long long), so a
+// kernel may include it after the prelude; the same types in std:: as <cstdint> gives them.
 constexpr const char* kPrelude = R"(// kwb: host-header types NVRTC lacks
 #pragma once
 typedef unsigned int uint;
@@ -16,17 +17,19 @@ typedef unsigned char uchar;
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;
-typedef long int64_t;
+typedef long long int64_t;
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
-typedef unsigned long uint64_t;
-typedef long intptr_t;
-typedef unsigned long uintptr_t;
+typedef unsigned long long uint64_t;
+typedef long long intptr_t;
+typedef unsigned long long uintptr_t;
+typedef long long intmax_t;
+typedef unsigned long long uintmax_t;
 namespace std {
-using ::int16_t; using ::int32_t; using ::int64_t; using ::int8_t; using ::intptr_t;
-using ::size_t; using ::uint16_t; using ::uint32_t; using ::uint64_t; using ::uint8_t;
-using ::uintptr_t;
+using ::int16_t; using ::int32_t; using ::int64_t; using ::int8_t; using ::intmax_t;
+using ::intptr_t; using ::size_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
+using ::uint8_t; using ::uintmax_t; using ::uintptr_t;
 }
 )";
 
