@@ -2,12 +2,14 @@
 #include "case_start.h"
 
 #include <algorithm>
+#include <string>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
 #include "kwb/cuda/device_health.h"
 #include "kwb/cuda/gemm_session.h"
 #include "kwb/cuda/stream_check.h"
+#include "kwb/cuda/user_guard.h"
 #include "kwb/cuda/user_kernel.h"
 #include "kwb/error.h"
 #include "kwb/run_info.h"
@@ -49,15 +51,18 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
   pc.inputs = std::move(fc);
 }
 
-// A user kernel's CUDA error names its file and entry, and for a fault the rule it broke.
+// A user kernel's CUDA error names its file and entry, and for a fault the rule it broke; the
+// engine's own source location ("core/cuda/case_gate.cpp:55: ") is left out, as it says nothing
+// to the kernel's author. A fault in the guard launch is named already (userFault).
 void nameUserSource(const KernelDescriptor& k, bool lostContext, CaseResult& c) {
   const CompiledUserKernel* u = findUserKernel(k.id);
-  if (!u) return;
-  c.message = u->source.path + " (entry " + u->spec.entry.value_or(k.id) + "): " + c.message;
-  if (lostContext)
-    c.message +=
-        "; a kernel must keep every load and store inside its matrices at every shape "
-        "(docs/BRING_YOUR_OWN.md, \"The contract\")";
+  if (!u || c.message.find(u->source.path) != std::string::npos) return;
+  std::string what = c.message;
+  if (const auto cpp = what.find(".cpp:"); cpp != std::string::npos)
+    if (const auto colon = what.find(": ", cpp); colon != std::string::npos)
+      what = what.substr(colon + 2);
+  c.message = u->source.path + " (entry " + u->spec.entry.value_or(k.id) + "): " + what;
+  if (lostContext) c.message += std::string("; ") + kUserFaultRule;
 }
 
 // After a case's CUDA error, the device's known-answer check (kwb/cuda/device_health.h): its

@@ -3,20 +3,10 @@
 
 #include <cublas_v2.h>
 
-#include <cstring>
 #include <sstream>
+#include <string_view>
 
 namespace kwb::cuda {
-namespace {
-
-// The source file's name without the folder it was built in: messages reach users and
-// documents, where a build machine's path says nothing.
-const char* fileName(const char* file) {
-  const char* slash = std::strrchr(file, '/');
-  return slash ? slash + 1 : file;
-}
-
-}  // namespace
 
 bool isStickyError(cudaError_t e) {
   switch (e) {
@@ -36,17 +26,27 @@ bool isStickyError(cudaError_t e) {
   }
 }
 
+namespace {
+// The engine's source file relative to the project ("core/cuda/stream.cpp"), not the path of the
+// machine that built it: a fault message is read by users, in documents shared between machines.
+std::string_view sourceFile(std::string_view file) {
+  constexpr std::string_view kRoot = KWB_SOURCE_ROOT "/";
+  if (file.substr(0, kRoot.size()) == kRoot) file.remove_prefix(kRoot.size());
+  return file;
+}
+}  // namespace
+
 void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
   std::ostringstream os;
-  os << fileName(file) << ':' << line << ": " << call << " failed: " << cudaGetErrorName(e) << " ("
-     << cudaGetErrorString(e) << ')';
+  os << sourceFile(file) << ':' << line << ": " << call << " failed: " << cudaGetErrorName(e)
+     << " (" << cudaGetErrorString(e) << ')';
   throw CudaError(os.str(), int(e), isStickyError(e));
 }
 
 void throwCublasError(int status, const char* call, const char* file, int line) {
   const auto st = static_cast<cublasStatus_t>(status);
   std::ostringstream os;
-  os << fileName(file) << ':' << line << ": " << call << " failed: " << cublasGetStatusName(st)
+  os << sourceFile(file) << ':' << line << ": " << call << " failed: " << cublasGetStatusName(st)
      << " (" << cublasGetStatusString(st) << ')';
   throw CudaError(os.str(), status, false);
 }
