@@ -72,11 +72,15 @@ QString saveScreenshot(const QPixmap& shot, const QString& path) {
 int runHeadless(const HeadlessOptions& o) {
   if (const QString err = checkHeadlessOutputs(o); !err.isEmpty()) return fail(err);
   if (!o.source.isEmpty()) return runHeadlessSource(o);
+  const std::optional<Theme> theme = parseTheme(o.theme.isEmpty() ? "system" : o.theme);
+  if (!theme)
+    return fail(QString("--theme '%1': expected system, light or dark.").arg(o.theme));
   WindowOptions wo;
   wo.engineOverride = o.engine;
   wo.probeEngine = false;  // reports show what the file holds, not this machine
   wo.persistSettings = false;
   MainWindow w(wo);
+  if (*theme != Theme::kSystem) w.setTheme(*theme);
   if (o.open.isEmpty()) {
     if (!w.openBundledSample()) return fail("no results to show: give --open FILE.json.");
   } else if (const QString err = w.openResults(o.open); !err.isEmpty()) {

@@ -66,6 +66,8 @@ struct Options {
                                    "Nsight Compute profile, if one was made) instead of a tab.",
                                    "KERNEL@SHAPE"};
   const QCommandLineOption size{"size", "Window size for --screenshot, WxH.", "WxH", "1500x950"};
+  const QCommandLineOption theme{
+      "theme", "Colours of --screenshot: system, light or dark (the report stays light).", "NAME"};
   const QCommandLineOption source{
       "source",
       "Open this kernel source (.cu) as user.<stem>. With --screenshot: run it with --kernels "
@@ -79,7 +81,7 @@ struct Options {
                                           "Print the start-to-first-paint time and exit."};
   QList<QCommandLineOption> all() const {
     return {open,    baseline, report, screenshot, tab,       engine,        remote,
-            caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint};
+            caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint, theme};
   }
 };
 
@@ -140,6 +142,7 @@ int startHeadless(const QCommandLineParser& parser, const Options& opt, const Re
   const QStringList wh = parser.value(opt.size).split('x');
   if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
     o.size = QSize(wh[0].toInt(), wh[1].toInt());
+  o.theme = parser.value(opt.theme);
   return kwb::gui::runHeadless(o);
 }
 

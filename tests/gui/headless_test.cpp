@@ -215,7 +215,32 @@ TEST(GuiHeadless, AReduceReportSaysItsElementTypesAndNoGemmFootnote) {
   }
   EXPECT_GE(rows, 5) << text.left(3000).toStdString();
   EXPECT_FALSE(text.contains("tensor-core stages")) << text.left(3000).toStdString();
-  EXPECT_TRUE(text.contains("against their CUB reference"));
+  EXPECT_TRUE(text.contains("reduce against cub.reduce_sum")) << text.left(3000).toStdString();
+}
+
+// Histogram and sort reports the same way: each best row's precision is its size's element
+// type (u8, f32, u32), and the footnote names the family's own reference, not cuBLAS.
+TEST(GuiHeadless, HistogramAndSortReportsSayTheirElementTypes) {
+  QTemporaryDir dir;
+  for (const QString family : {"histogram", "sort"}) {
+    const QString pdf = dir.filePath(family + ".pdf");
+    const Result r = runGui(
+        {"--open", test::bundled("h200/" + family + "-benchmark-h200.json"), "--report", pdf});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+    int rows = 0;
+    for (const QString& line : text.split('\n')) {
+      if (!line.contains(QString::fromUtf8(" — ")) || !line.contains("% of")) continue;
+      ++rows;
+      const QStringList words = line.simplified().split(' ');
+      EXPECT_TRUE(words.contains("u8") || words.contains("u32") || words.contains("f32"))
+          << line.toStdString();
+      EXPECT_FALSE(words.contains("fp32")) << line.toStdString();
+    }
+    EXPECT_GE(rows, 3) << family.toStdString() << "\n" << text.left(3000).toStdString();
+    EXPECT_FALSE(text.contains("tensor-core stages")) << family.toStdString();
+    EXPECT_TRUE(text.contains(family + " against cub.")) << text.left(4000).toStdString();
+  }
 }
 
 TEST(GuiHeadless, ScreenshotOfEveryTab) {
