@@ -55,7 +55,10 @@ struct Options {
   const QCommandLineOption report{"report", "Write a PDF report and exit (no display needed).",
                                   "PDF"};
   const QCommandLineOption screenshot{"screenshot", "Write a PNG of the window and exit.", "PNG"};
-  const QCommandLineOption tab{"tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
+  const QCommandLineOption tab{"tab",
+                               "Tab shown by --screenshot (Progression, Scaling, ...); with "
+                               "--case, the Nsight Compute tab of the case's dialog (Roofline, "
+                               "Warp stalls, ...).",
                                "NAME"};
   const QCommandLineOption engine{"engine", "Path of the engine (kwb).", "PATH"};
   const QCommandLineOption remote{
@@ -80,7 +83,7 @@ struct Options {
   const QCommandLineOption quitAfterPaint{"quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit."};
   QList<QCommandLineOption> all() const {
-    return {open,    baseline, report, screenshot, tab,       engine,        remote,
+    return {open,    baseline, report, screenshot, tab,       engine,         remote,
             caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint, theme};
   }
 };

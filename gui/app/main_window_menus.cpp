@@ -90,7 +90,9 @@ void MainWindow::buildMenus() {
   m_themeActions = new QActionGroup(this);
   for (Theme t : {Theme::kSystem, Theme::kLight, Theme::kDark}) {
     const QString name = themeName(t);
-    QAction* a = theme->addAction(name == "system" ? "&System" : name == "light" ? "&Light" : "&Dark",
+    QAction* a = theme->addAction(name == "system"  ? "&System"
+                                  : name == "light" ? "&Light"
+                                                    : "&Dark",
                                   this, [this, t] { setTheme(t); });
     a->setCheckable(true);
     a->setChecked(t == m_theme);

@@ -14,12 +14,15 @@ ProfileRoof caseRoof(const CaseResult& c, const RunDocument& doc) {
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback || !isGemm(c.size);
   if (const DeviceInfo* d = doc.deviceOf(c)) {
     r.peakGBs = d->peakBandwidthGBs;
-    if (!fp32 && c.precision == Precision::kFp16Fp32Acc)
-      r.peakGflops = d->peakFp16TensorTflops * 1000, r.peakName = "FP16 tensor";
-    else if (!fp32 && c.precision == Precision::kTf32)
-      r.peakGflops = d->peakTf32TensorTflops * 1000, r.peakName = "TF32 tensor";
-    else
-      r.peakGflops = d->peakFp32Tflops * 1000, r.peakName = "FP32";
+    r.peakGflops = d->peakFp32Tflops * 1000;
+    r.peakName = "FP32";
+    if (!fp32 && c.precision == Precision::kFp16Fp32Acc) {
+      r.peakGflops = d->peakFp16TensorTflops * 1000;
+      r.peakName = "FP16 tensor";
+    } else if (!fp32 && c.precision == Precision::kTf32) {
+      r.peakGflops = d->peakTf32TensorTflops * 1000;
+      r.peakName = "TF32 tensor";
+    }
   }
   return r;
 }
@@ -34,9 +37,9 @@ std::optional<ProfileRoof> placeOnRoof(ProfileRoof r, const NcuProfile& p) {
 
 QString profileRoofText(const ProfileRoof& r) {
   const auto mb = [](double bytes) { return QString::number(bytes / 1e6, 'f', 2) + " MB"; };
-  QString t = QString("measured DRAM %1 per launch, %2× the %3 minimum")
-                  .arg(mb(r.measuredBytes), QString::number(r.trafficRatio(), 'f', 2),
-                       mb(r.declaredBytes));
+  QString t =
+      QString("measured DRAM %1 per launch, %2× the %3 minimum")
+          .arg(mb(r.measuredBytes), QString::number(r.trafficRatio(), 'f', 2), mb(r.declaredBytes));
   if (r.flops > 0)
     t += QString(": %1 FLOP/byte achieved, %2 declared")
              .arg(QString::number(r.achievedIntensity(), 'g', 3),

@@ -124,10 +124,10 @@ void fillMemoryTable(QTableWidget* table, const std::vector<NcuKernelFigures>& p
     table->setItem(r, 7, cell(gbPerSecond(k.l1.bytesPerSecond)));
   }
   const int last = int(perKernel.size());
-  table->setItem(last, 0,
-                 cell(QString("one launch of the case (%1 profiled): DRAM bytes")
-                          .arg(perCase.caseLaunches),
-                      false));
+  table->setItem(
+      last, 0,
+      cell(QString("one launch of the case (%1 profiled): DRAM bytes").arg(perCase.caseLaunches),
+           false));
   table->setSpan(last, 0, 1, 3);
   table->setItem(last, 3, cell(megabytes(perCase.dramBytes) + " MB"));
   table->setSpan(last, 3, 1, 5);
@@ -196,7 +196,8 @@ void drawProfileRoofline(QCustomPlot* plot, const std::optional<ProfileRoof>& r)
     auto* g = plot->addGraph();
     g->setName(name);
     g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(QCPScatterStyle(shape, QColor(0xd6, 0x27, 0x28), QColor(0xd6, 0x27, 0x28), 9));
+    g->setScatterStyle(
+        QCPScatterStyle(shape, QColor(0xd6, 0x27, 0x28), QColor(0xd6, 0x27, 0x28), 9));
     g->setData({x}, {r->gflops});
   };
   point(QString("measured DRAM: %1 FLOP/byte").arg(r->achievedIntensity(), 0, 'g', 3),

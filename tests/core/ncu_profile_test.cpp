@@ -75,8 +75,9 @@ TEST(NcuProfile, ReadsLaunchStatisticsStallsAndTrafficOfEachLaunch) {
   const auto ks = kwb::parseNcuRawCsv(readFixture("ncu-raw-splitk-full.csv"), "full.csv");
   ASSERT_EQ(ks.size(), 4u);
   const kwb::NcuKernelFigures& k = ks[0];
-  EXPECT_EQ(k.name, "sgemmWarpTiledKernel(int, int, int, float, float const*, float const*, "
-                    "float, float*)");
+  EXPECT_EQ(k.name,
+            "sgemmWarpTiledKernel(int, int, int, float, float const*, float const*, "
+            "float, float*)");
   EXPECT_EQ(ks[1].name.rfind("(anonymous namespace)::splitKReduce(", 0), 0u) << ks[1].name;
   EXPECT_TRUE(k.hasLaunchStatistics());
   EXPECT_TRUE(k.hasMemoryTraffic());
@@ -109,9 +110,9 @@ TEST(NcuProfile, ReadsLaunchStatisticsStallsAndTrafficOfEachLaunch) {
   p.kernels = ks;
   const kwb::NcuPerCase per = kwb::ncuPerCase(p);
   EXPECT_EQ(per.caseLaunches, 2);
-  EXPECT_DOUBLE_EQ(per.dramBytes, (2097152 + 24832 + 4194304 + 1048576 + 2098176 + 24576 +
-                                   4194304 + 1048576) /
-                                      2.0);
+  EXPECT_DOUBLE_EQ(
+      per.dramBytes,
+      (2097152 + 24832 + 4194304 + 1048576 + 2098176 + 24576 + 4194304 + 1048576) / 2.0);
   EXPECT_DOUBLE_EQ(per.durationUs, (15.872 + 4.256 + 16.096 + 4.096) / 2);
 
   // One entry per kernel, the mean of its two launches.

@@ -118,7 +118,7 @@ TEST(CaseDialogDepth, ShowsLaunchStatisticsStallsMemoryAndTheRooflinePlacement) 
   // Memory traffic per kernel, then the DRAM bytes of one launch of the case.
   QTableWidget* memory = panel->memoryTable();
   ASSERT_EQ(memory->rowCount(), 3);
-  EXPECT_EQ(memory->item(0, 1)->text(), "2.10");  // DRAM read MB
+  EXPECT_EQ(memory->item(0, 1)->text(), "2.10");   // DRAM read MB
   EXPECT_EQ(memory->item(0, 4)->text(), "25.17");  // L2 MB
   EXPECT_EQ(memory->item(0, 7)->text(), "3149");   // L1 GB/s, mean of 3171.05 and 3127
   const double perLaunch =
@@ -132,8 +132,8 @@ TEST(CaseDialogDepth, ShowsLaunchStatisticsStallsMemoryAndTheRooflinePlacement) 
   EXPECT_NEAR(roof->graph(1)->data()->at(0)->key, flops / perLaunch, 1e-9);
   EXPECT_NEAR(roof->graph(2)->data()->at(0)->key, flops / declared, 1e-9);
   EXPECT_NEAR(roof->graph(1)->data()->at(0)->value, 9000, 1e-9);
-  EXPECT_TRUE(panel->rooflineText()->text().contains(
-      QString::number(perLaunch / declared, 'f', 2) + "× the 3.15 MB minimum"))
+  EXPECT_TRUE(panel->rooflineText()->text().contains(QString::number(perLaunch / declared, 'f', 2) +
+                                                     "× the 3.15 MB minimum"))
       << panel->rooflineText()->text().toStdString();
 }
 

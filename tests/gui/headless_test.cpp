@@ -193,6 +193,36 @@ TEST(GuiHeadless, CaseTakesEverySizeFormTheCliTakes) {
   EXPECT_TRUE(none.err.contains("sgemm.tiled@3x5x7")) << none.err.toStdString();
 }
 
+// The case dialog is shot at --size, on the Nsight Compute tab --tab names, in --theme.
+TEST(GuiHeadless, ACaseDialogIsShotAtItsSizeOnItsProfileTabInItsTheme) {
+  QTemporaryDir dir;
+  const QString png = dir.filePath("case.png");
+  const QStringList base{"--open", test::bundled("h200/spec-benchmark-h200.json"),
+                         "--case", "sgemm.warp_tiled@512",
+                         "--size", "1280x720"};
+  Result r = runGui(base + QStringList{"--tab", "Roofline", "--screenshot", png});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  const QImage light(png);
+  EXPECT_EQ(light.size(), QSize(1280, 720));
+  r = runGui(base + QStringList{"--tab", "Nope", "--screenshot", png});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("Nope") && r.err.contains("Roofline")) << r.err.toStdString();
+  r = runGui(base + QStringList{"--theme", "purple", "--screenshot", png});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("purple")) << r.err.toStdString();
+  r = runGui(base + QStringList{"--tab", "Roofline", "--theme", "dark", "--screenshot", png});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  auto meanLightness = [](const QImage& img) {
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y < img.height(); y += 7)
+      for (int x = 0; x < img.width(); x += 7, ++n) sum += img.pixelColor(x, y).lightness();
+    return sum / n;
+  };
+  EXPECT_LT(meanLightness(QImage(png)), 100);
+  EXPECT_GT(meanLightness(light), 170);
+}
+
 // A reduce report: each kernel's best row gives the element type of its best size as its
 // precision (i32 at an i32 size, not the kernel's declared fp32), and the footnote speaks of
 // CUB, not of tensor-core fallbacks and cuBLAS.

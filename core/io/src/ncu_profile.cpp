@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "json_read.h"
@@ -59,8 +61,8 @@ double number(const std::string& text) {
 // the base): "usecond", "Mbyte", "Gbyte/second", "Kbyte/block".
 double scaled(double v, const std::string& unit) {
   static const std::map<std::string, double> factor{
-      {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9},
-      {"KB", 1e3},      {"MB", 1e6}, {"GB", 1e9}};
+      {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6}, {"ms", 1e6},
+      {"second", 1e9},  {"KB", 1e3}, {"MB", 1e6},      {"GB", 1e9}};
   if (const auto it = factor.find(unit); it != factor.end()) return v * it->second;
   static const std::map<char, double> prefix{{'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}};
   if (unit.size() >= 5 && unit.compare(1, 4, "byte") == 0)
@@ -185,8 +187,8 @@ NcuKernelFigures figuresOf(const RawTable& t, const std::vector<std::string>& ro
   k.dramReadBytes = t.value(row, "dram__bytes_read.sum");
   k.dramWriteBytes = t.value(row, "dram__bytes_write.sum");
   // --set full records reads and writes; a custom metric list may give the sum.
-  k.dramBytes =
-      t.has("dram__bytes.sum") ? t.value(row, "dram__bytes.sum") : k.dramReadBytes + k.dramWriteBytes;
+  k.dramBytes = t.has("dram__bytes.sum") ? t.value(row, "dram__bytes.sum")
+                                         : k.dramReadBytes + k.dramWriteBytes;
   k.dram = {k.dramBytes, t.value(row, "dram__bytes.sum.per_second")};
   k.l2 = {t.value(row, "lts__t_bytes.sum"), t.value(row, "lts__t_bytes.sum.per_second")};
   k.l1 = {t.value(row, "l1tex__t_bytes.sum"), t.value(row, "l1tex__t_bytes.sum.per_second")};
@@ -219,19 +221,20 @@ namespace {
 
 // Adds `b`'s figures to `a` (launch statistics are the kernel's, not summed).
 void accumulate(NcuKernelFigures& a, const NcuKernelFigures& b) {
-  for (auto [x, y] : {std::pair{&a.durationUs, b.durationUs},
-                      {&a.smThroughputPct, b.smThroughputPct},
-                      {&a.memoryThroughputPct, b.memoryThroughputPct},
-                      {&a.achievedOccupancyPct, b.achievedOccupancyPct},
-                      {&a.dramBytes, b.dramBytes},
-                      {&a.dramReadBytes, b.dramReadBytes},
-                      {&a.dramWriteBytes, b.dramWriteBytes},
-                      {&a.dram.bytes, b.dram.bytes},
-                      {&a.dram.bytesPerSecond, b.dram.bytesPerSecond},
-                      {&a.l2.bytes, b.l2.bytes},
-                      {&a.l2.bytesPerSecond, b.l2.bytesPerSecond},
-                      {&a.l1.bytes, b.l1.bytes},
-                      {&a.l1.bytesPerSecond, b.l1.bytesPerSecond}})
+  using Sum = std::pair<double*, double>;
+  for (auto [x, y] : std::initializer_list<Sum>{{&a.durationUs, b.durationUs},
+                                                {&a.smThroughputPct, b.smThroughputPct},
+                                                {&a.memoryThroughputPct, b.memoryThroughputPct},
+                                                {&a.achievedOccupancyPct, b.achievedOccupancyPct},
+                                                {&a.dramBytes, b.dramBytes},
+                                                {&a.dramReadBytes, b.dramReadBytes},
+                                                {&a.dramWriteBytes, b.dramWriteBytes},
+                                                {&a.dram.bytes, b.dram.bytes},
+                                                {&a.dram.bytesPerSecond, b.dram.bytesPerSecond},
+                                                {&a.l2.bytes, b.l2.bytes},
+                                                {&a.l2.bytesPerSecond, b.l2.bytesPerSecond},
+                                                {&a.l1.bytes, b.l1.bytes},
+                                                {&a.l1.bytesPerSecond, b.l1.bytesPerSecond}})
     *x += y;
   for (const NcuStall& s : b.stalls) {
     auto it = std::find_if(a.stalls.begin(), a.stalls.end(),
@@ -244,10 +247,10 @@ void accumulate(NcuKernelFigures& a, const NcuKernelFigures& b) {
 }
 
 void divide(NcuKernelFigures& a, double n) {
-  for (double* x : {&a.durationUs, &a.smThroughputPct, &a.memoryThroughputPct,
-                    &a.achievedOccupancyPct, &a.dramBytes, &a.dramReadBytes, &a.dramWriteBytes,
-                    &a.dram.bytes, &a.dram.bytesPerSecond, &a.l2.bytes, &a.l2.bytesPerSecond,
-                    &a.l1.bytes, &a.l1.bytesPerSecond})
+  for (double* x :
+       {&a.durationUs, &a.smThroughputPct, &a.memoryThroughputPct, &a.achievedOccupancyPct,
+        &a.dramBytes, &a.dramReadBytes, &a.dramWriteBytes, &a.dram.bytes, &a.dram.bytesPerSecond,
+        &a.l2.bytes, &a.l2.bytesPerSecond, &a.l1.bytes, &a.l1.bytesPerSecond})
     *x /= n;
   for (NcuStall& s : a.stalls) s.cyclesPerIssue /= n;
   std::stable_sort(a.stalls.begin(), a.stalls.end(), [](const NcuStall& x, const NcuStall& y) {

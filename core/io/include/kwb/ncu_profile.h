@@ -38,9 +38,9 @@ struct NcuKernelFigures {
   double topStallCyclesPerIssue = 0;
 
   // Launch statistics (empty and 0 in a profile recorded before kwb read them).
-  std::string grid, block;           // "(8, 16, 1)": ncu's Grid Size and Block Size
-  double registersPerThread = 0;     // launch__registers_per_thread
-  double sharedMemPerBlockBytes = 0;  // launch__shared_mem_per_block_static + _dynamic
+  std::string grid, block;             // "(8, 16, 1)": ncu's Grid Size and Block Size
+  double registersPerThread = 0;       // launch__registers_per_thread
+  double sharedMemPerBlockBytes = 0;   // launch__shared_mem_per_block_static + _dynamic
   double theoreticalOccupancyPct = 0;  // sm__maximum_warps_per_active_cycle_pct
   double wavesPerSm = 0;               // launch__waves_per_multiprocessor
   // Every stall reason recorded, most cycles first ("selected" and "not_selected" left out).
