@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include "model/case_size.h"
 #include "model/doc_queries.h"
@@ -113,6 +114,8 @@ CaseDetailDialog::CaseDetailDialog(const CaseResult& c, const RunDocument& doc, 
   m_text->setHtml(describe(c, doc));
   m_heatMap = new ErrorHeatMap(this);
   m_heatMap->setCase(c);
+  // Beside a profile's tabs at 1280×720 the map may be shorter than it is on its own.
+  for (auto* plot : m_heatMap->findChildren<QCustomPlot*>()) plot->setMinimumHeight(180);
   if (isGemm(c.size)) {
     // Side by side: the facts on the left, where in C the errors are on the right.
     auto* facts = new QSplitter(Qt::Horizontal, m_split);
@@ -143,12 +146,16 @@ NcuProfilePanel* CaseDetailDialog::enableProfiling(const ProfileContext& ctx) {
   m_split->setStretchFactor(1, m_profile->profile() ? 1 : 0);
   // With a profile its tabs get room of their own; without one the panel is a row of buttons
   // and the facts keep the height.
+  const auto giveTabsRoom = [this] {
+    const int h = m_split->height() > 0 ? m_split->height() : height();
+    m_split->setSizes({h * 11 / 20, h * 9 / 20});
+  };
   if (m_profile->profile()) {
     resize(width(), height() + 330);
-    m_split->setSizes({height() - 330, 330});
+    giveTabsRoom();
   }
-  connect(m_profile, &NcuProfilePanel::finished, this, [this](bool ok) {
-    if (ok && m_split->sizes().value(1) < 300) m_split->setSizes({m_split->height() - 330, 330});
+  connect(m_profile, &NcuProfilePanel::finished, this, [this, giveTabsRoom](bool ok) {
+    if (ok && m_split->sizes().value(1) < 250) giveTabsRoom();
   });
   return m_profile;
 }

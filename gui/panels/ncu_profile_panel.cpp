@@ -147,6 +147,7 @@ void NcuProfilePanel::buildTabs() {
   m_stallKernel = new QComboBox(stalls);
   m_stallPlot = new QCustomPlot(stalls);
   setupPlot(m_stallPlot);
+  m_stallPlot->setMinimumSize(300, 140);  // a tab under the facts, not a page of its own
   stallBox->addWidget(m_stallKernel);
   stallBox->addWidget(m_stallPlot, 1);
   m_tabs->addTab(stalls, "Warp stalls");
@@ -157,12 +158,13 @@ void NcuProfilePanel::buildTabs() {
   roofBox->setContentsMargins(0, 0, 0, 0);
   m_roofPlot = new QCustomPlot(roof);
   setupPlot(m_roofPlot);
+  m_roofPlot->setMinimumSize(300, 140);
   m_roofText = new QLabel(roof);
   m_roofText->setWordWrap(true);
   roofBox->addWidget(m_roofPlot, 1);
   roofBox->addWidget(m_roofText);
   m_tabs->addTab(roof, "Roofline");
-  m_tabs->setMinimumHeight(250);
+  m_tabs->setMinimumHeight(170);
   connect(m_stallKernel, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (i >= 0 && i < int(m_perKernel.size())) {
       drawStallChart(m_stallPlot, m_perKernel[std::size_t(i)]);

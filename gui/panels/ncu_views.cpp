@@ -192,18 +192,18 @@ void drawProfileRoofline(QCustomPlot* plot, const std::optional<ProfileRoof>& r)
   roof->setName(QString("%1 peak, %2 GB/s").arg(r->peakName).arg(r->peakGBs, 0, 'f', 0));
   roof->setPen(QPen(QColor(0x80, 0x80, 0x80), 2));
   roof->setData({lo, ridge, hi}, {lo * r->peakGBs, r->peakGflops, r->peakGflops});
-  const auto point = [&](const QString& name, double x, QCPScatterStyle::ScatterShape shape) {
+  const QColor red(0xd6, 0x27, 0x28);
+  const auto point = [&](const QString& name, double x, const QBrush& fill) {
     auto* g = plot->addGraph();
     g->setName(name);
     g->setLineStyle(QCPGraph::lsNone);
-    g->setScatterStyle(
-        QCPScatterStyle(shape, QColor(0xd6, 0x27, 0x28), QColor(0xd6, 0x27, 0x28), 9));
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(red, 2), fill, 10));
     g->setData({x}, {r->gflops});
   };
-  point(QString("measured DRAM: %1 FLOP/byte").arg(r->achievedIntensity(), 0, 'g', 3),
-        r->achievedIntensity(), QCPScatterStyle::ssDisc);
+  point(QString("measured DRAM bytes: %1 FLOP/byte").arg(r->achievedIntensity(), 0, 'g', 3),
+        r->achievedIntensity(), red);
   point(QString("declared minimum: %1 FLOP/byte").arg(r->declaredIntensity(), 0, 'g', 3),
-        r->declaredIntensity(), QCPScatterStyle::ssCircle);
+        r->declaredIntensity(), Qt::NoBrush);
   auto* arrow = new QCPItemLine(plot);
   arrow->start->setCoords(r->declaredIntensity(), r->gflops);
   arrow->end->setCoords(r->achievedIntensity(), r->gflops);

@@ -36,6 +36,7 @@ TEST(Theme, DarkReachesWidgetsAndPlotsButNotTheReport) {
   QCustomPlot* plot = w.progressionPage()->plot();
 
   w.setTheme(Theme::kDark);
+  QApplication::processEvents();  // widgets take a new application palette by an event
   EXPECT_EQ(w.theme(), Theme::kDark);
   EXPECT_TRUE(paletteIsDark());
   EXPECT_LT(w.palette().color(QPalette::Window).lightness(), 80) << "the widgets are dark";
