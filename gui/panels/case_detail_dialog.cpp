@@ -148,7 +148,7 @@ NcuProfilePanel* CaseDetailDialog::enableProfiling(const ProfileContext& ctx) {
   // and the facts keep the height.
   const auto giveTabsRoom = [this] {
     const int h = m_split->height() > 0 ? m_split->height() : height();
-    m_split->setSizes({h * 11 / 20, h * 9 / 20});
+    m_split->setSizes({h * 2 / 5, h * 3 / 5});
   };
   if (m_profile->profile()) {
     resize(width(), height() + 330);

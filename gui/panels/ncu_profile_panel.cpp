@@ -144,11 +144,15 @@ void NcuProfilePanel::buildTabs() {
   auto* stalls = new QWidget(this);
   auto* stallBox = new QVBoxLayout(stalls);
   stallBox->setContentsMargins(0, 0, 0, 0);
+  auto* which = new QHBoxLayout;
+  which->addWidget(new QLabel("Warp stalls of", stalls));
   m_stallKernel = new QComboBox(stalls);
+  m_stallKernel->setToolTip("the mean of the kernel's launches; a case may launch several");
+  which->addWidget(m_stallKernel, 1);
   m_stallPlot = new QCustomPlot(stalls);
   setupPlot(m_stallPlot);
   m_stallPlot->setMinimumSize(300, 140);  // a tab under the facts, not a page of its own
-  stallBox->addWidget(m_stallKernel);
+  stallBox->addLayout(which);
   stallBox->addWidget(m_stallPlot, 1);
   m_tabs->addTab(stalls, "Warp stalls");
   m_memory = new QTableWidget(this);
@@ -190,7 +194,7 @@ void NcuProfilePanel::showDepth(const NcuProfile& p) {
   for (int i = 0; i < int(m_perKernel.size()); ++i)
     if (m_perKernel[std::size_t(i)].durationUs > m_perKernel[std::size_t(longest)].durationUs)
       longest = i;
-  m_stallKernel->setVisible(m_perKernel.size() > 1);
+  m_stallKernel->setEnabled(m_perKernel.size() > 1);
   m_stallKernel->setCurrentIndex(-1);
   m_stallKernel->setCurrentIndex(m_perKernel.empty() ? -1 : longest);
   const auto placed = placeOnRoof(m_roof, p);

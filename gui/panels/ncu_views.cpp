@@ -27,7 +27,8 @@ QString gbPerSecond(double bytesPerSecond) { return fixed(bytesPerSecond / 1e9, 
 QString shortName(const std::string& name) {
   QString n = QString::fromStdString(name);
   if (n.startsWith("void ")) n = n.mid(5);
-  const int args = int(n.indexOf('('));
+  const QString anonymous = "(anonymous namespace)::";
+  const int args = int(n.indexOf('(', n.startsWith(anonymous) ? anonymous.size() : 0));
   if (args > 0) n = n.left(args);
   const int templ = int(n.indexOf('<'));
   if (templ > 0) n = n.left(templ) + "<…>";
@@ -137,8 +138,7 @@ void fillMemoryTable(QTableWidget* table, const std::vector<NcuKernelFigures>& p
 }
 
 void drawStallChart(QCustomPlot* plot, const NcuKernelFigures& k, int limit) {
-  clearPlot(plot);
-  setPlotTitle(plot, "Warp stalls of " + shortName(k.name) + " (mean of its launches)");
+  clearPlot(plot);  // no title: the kernel is named above the plot, the unit on its axis
   if (k.stalls.empty()) {
     showEmptyNote(plot, missingFiguresNote().replace(": ", ":\n"));
     plot->replot();
@@ -174,7 +174,6 @@ void drawStallChart(QCustomPlot* plot, const NcuKernelFigures& k, int limit) {
 
 void drawProfileRoofline(QCustomPlot* plot, const std::optional<ProfileRoof>& r) {
   clearPlot(plot);
-  setPlotTitle(plot, "Roofline: this case by its measured DRAM bytes");
   if (!r || r->flops <= 0 || r->gflops <= 0 || r->peakGBs <= 0 || r->peakGflops <= 0) {
     showEmptyNote(plot, !r ? QString("No DRAM bytes measured, or no declared work:\nnothing to "
                                      "place on the roofline.")
@@ -189,7 +188,9 @@ void drawProfileRoofline(QCustomPlot* plot, const std::optional<ProfileRoof>& r)
   makeLogAxis(plot->xAxis);
   makeLogAxis(plot->yAxis);
   auto* roof = plot->addGraph();
-  roof->setName(QString("%1 peak, %2 GB/s").arg(r->peakName).arg(r->peakGBs, 0, 'f', 0));
+  roof->setName(QString("%1 peak %2, %3 GB/s")
+                    .arg(r->peakName, rateText(r->peakGflops, "GFLOP/s"))
+                    .arg(r->peakGBs, 0, 'f', 0));
   roof->setPen(QPen(QColor(0x80, 0x80, 0x80), 2));
   roof->setData({lo, ridge, hi}, {lo * r->peakGBs, r->peakGflops, r->peakGflops});
   const QColor red(0xd6, 0x27, 0x28);
@@ -214,7 +215,10 @@ void drawProfileRoofline(QCustomPlot* plot, const std::optional<ProfileRoof>& r)
   plot->xAxis->setLabel("FLOP per DRAM byte (log)");
   plot->yAxis->setLabel("GFLOP/s (log)");
   plot->legend->setVisible(true);
-  plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+  // A short plot in a tab: the legend beside it, over no line (moved once: a plot is redrawn
+  // for each profile).
+  if (plot->axisRect()->insetLayout()->elements(false).contains(plot->legend))
+    placeLegendOutside(plot);
   plot->replot();
 }
 
