@@ -2,6 +2,7 @@
 #include "report/report_tables.h"
 
 #include <QLocale>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -118,6 +119,12 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
   rp.paragraph(summaryFootnote(doc), 7, Qt::darkGray);
 }
 
+bool caseTableHasRows(const RunDocument& doc) {
+  return doc.cases.size() <= kCaseTableRows ||
+         std::any_of(doc.cases.begin(), doc.cases.end(),
+                     [](const CaseResult& c) { return c.status != CaseStatus::kPass; });
+}
+
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
   QList<QList<TableCell>> rows;
   const QString unit = headlineUnit(doc);
@@ -153,8 +160,9 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
         {c.verification ? QString::number(c.verification->compare.maxAbsError, 'e', 2) : dash()},
         {note}};
   }
+  if (!rows.isEmpty()) rp.newPage();  // else the one sentence goes where the report is
   if (!all)
-    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid above and, with "
+    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid and, with "
                          "every figure, in the results file (kwb export --csv or --md writes "
                          "them as a table). %3")
                      .arg(doc.cases.size())
