@@ -395,7 +395,16 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->callback([o, maxTime, timer, &exitCode] {
     o->maxTimeGiven = maxTime->count() > 0;
     o->timerGiven = timer->count() > 0;
-    exitCode = runCommand(*o);
+    if (!o->pool.serve) {
+      exitCode = runCommand(*o);
+      return;
+    }
+    exitCode = serveShards([o](const std::string& shard, const std::string& json) {
+      RunOpts one = *o;
+      one.shard = shard;
+      one.json = json;
+      return runCommand(one);
+    });
   });
 }
 

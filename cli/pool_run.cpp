@@ -16,6 +16,7 @@
 #include "kwb/host_pool.h"
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
+#include "kwb/pool_protocol.h"
 #include "output.h"
 #include "run_options.h"
 
@@ -42,12 +43,12 @@ std::vector<std::string> workerArgv() {
   const char* fake = std::getenv("KWB_POOL_WORKER");
   std::vector<std::string> argv{fake ? std::string(fake)
                                      : fs::read_symlink("/proc/self/exe").string()};
-  const std::vector<std::string> withValue{"--devices", "--pool-shards", "--json",
-                                           "--csv",     "--md",          "--device"};
+  const std::vector<std::string> withValue{"--devices", "--pool-shards", "--json", "--csv",
+                                           "--md",      "--device",      "--shard"};
   const auto& args = commandLine();
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--stream") continue;
+    if (a == "--stream" || a == "--pool-serve") continue;
     bool dropped = false;
     for (const std::string& opt : withValue) {
       if (a == opt) {
@@ -131,18 +132,37 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
                      "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)")
           ->check(kNotEmpty);
   sub.add_option("--pool-shards", o.shards,
-                 "With --devices: cut the plan into S shards (default: 4 per GPU, at most one "
-                 "per size)")
+                 "With --devices: cut the plan into S shards (default: one per size)")
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
+  sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
   return devices;
+}
+
+int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard) {
+  installInterruptHandlers();  // a SIGTERM between two shards ends the worker as within one
+  std::string line;
+  int lineNumber = 0;
+  while (!interruptRequested() && std::getline(std::cin, line)) {
+    ++lineNumber;
+    if (line.empty()) continue;
+    const ShardRequest r = parseShardRequest(line, lineNumber);
+    const int code = runShard(toString(r.shard), r.json);
+    std::cout << std::flush;
+    std::fputs((shardEndLine({r.shard.index, code}) + "\n").c_str(), stdout);
+    std::fflush(stdout);
+    if (code != kExitOk && code != kExitCaseFailed) return code;
+  }
+  return interruptRequested() ? kExitInterrupted : kExitOk;
 }
 
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg) {
   const std::vector<int> gpus = parseDevices(o.devices, hostDeviceCount());
   const int groups = std::max(1, cuda::sizeGroupCount(plan, cfg));
-  const int count = o.shards > 0 ? o.shards : std::min(groups, 4 * int(gpus.size()));
+  // Long-lived workers make a shard cheap to start: by default each size is a shard of its own,
+  // the finest cut that keeps a size's cases (and its reference) together.
+  const int count = o.shards > 0 ? o.shards : std::min(groups, kMaxShards);
   HostPoolConfig pool;
   pool.workerArgv = workerArgv();
   pool.gpus = gpus;
