@@ -149,6 +149,7 @@ cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
   cfg.measure.rounds = o.rounds;
   cfg.isolateUserKernels = o.caseTimeout > 0;
   cfg.measure.seed = o.sel.seed;
+  cfg.reuseDeviceFacts = o.pool.serve;  // a pool's worker measures the device once
   if (o.samples > 0) {
     // A fixed count: no noise target, no time cap.
     cfg.measure.rule.minSamples = cfg.measure.rule.maxSamples = o.samples;

@@ -113,6 +113,7 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
+  cfg.reuseDeviceFacts = o.pool.serve;  // a pool's worker measures the device once
   if (!o.pool.devices.empty()) {
     PoolRun how{false, false, o.json, "", "", [](const RunDocument& d) {
                   return d.tuning ? tuneTable(*d.tuning) + "\nchoice by bucket:\n" +

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <tuple>
@@ -103,6 +104,18 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
 
 namespace {
 
+// What this process's runs measured once on a device (RunConfig::reuseDeviceFacts).
+struct DeviceFacts {
+  std::optional<double> copyGBs;
+  std::optional<LaunchOverhead> launchOverhead;
+  std::map<std::string, KnownAnswer> knownAnswers;  // by family, kernel and seed
+};
+
+DeviceFacts* factsFor(const RunConfig& cfg) {
+  static std::map<int, DeviceFacts> byDevice;
+  return cfg.reuseDeviceFacts ? &byDevice[cfg.device] : nullptr;
+}
+
 // One run of a plan (runPlan): the document it builds, the events it emits and the block of
 // cases verified and waiting to be timed.
 class PlanRun {
@@ -163,8 +176,15 @@ class PlanRun {
     KWB_CUDA_CHECK(cudaSetDevice(m_cfg.device));
     // The memory families' roof: a device-to-device copy, measured once at run start.
     if (anyMemoryBound() && !m_cfg.verifyOnly) {
-      const Stream copyStream;
-      m_doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
+      DeviceFacts* facts = factsFor(m_cfg);
+      double& gbs = m_doc.device->copyBandwidthGBs;
+      if (facts && facts->copyGBs) {
+        gbs = *facts->copyGBs;
+      } else {
+        const Stream copyStream;
+        gbs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
+        if (facts) facts->copyGBs = gbs;
+      }
     }
     StreamEvent dev(EventType::kDevice);
     dev.device = m_doc.device;
@@ -180,7 +200,10 @@ class PlanRun {
 
   void checkKnownAnswers() {
     KnownAnswer& ka = m_doc.knownAnswer;
-    if (const auto answered = knownAnswers(m_plan, m_cfg, *m_state)) ka = *answered;
+    DeviceFacts* facts = factsFor(m_cfg);
+    if (const auto answered =
+            knownAnswers(m_plan, m_cfg, *m_state, facts ? &facts->knownAnswers : nullptr))
+      ka = *answered;
     if (!ka.ran) return;
     log(ka.passed ? "info" : "error",
         std::string("known-answer test ") + (ka.passed ? "passed: " : "FAILED: ") + ka.detail);
@@ -196,7 +219,12 @@ class PlanRun {
     // The host timer also serves under profilers that serialise launches, where a stream held
     // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
     if (m_cfg.verifyOnly || m_cfg.measure.timer == TimerMode::kHost) return;
-    m_doc.launchOverhead = measureLaunchOverhead(m_state->stream.get());
+    DeviceFacts* facts = factsFor(m_cfg);
+    if (facts && facts->launchOverhead)
+      m_doc.launchOverhead = facts->launchOverhead;
+    else
+      m_doc.launchOverhead = measureLaunchOverhead(m_state->stream.get());
+    if (facts) facts->launchOverhead = m_doc.launchOverhead;
     log("info", "timer: " + std::string(timerLabel(m_cfg.measure.timer)) +
                     "; an empty kernel takes " + fixed(m_doc.launchOverhead->isolatedUs, 2) +
                     " us isolated, " + fixed(m_doc.launchOverhead->backToBackUs, 2) +

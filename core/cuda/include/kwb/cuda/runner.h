@@ -45,6 +45,10 @@ struct RunConfig {
   // Starts a case somewhere other than this process (kwb ab's other build, peer.h): true when
   // it did, with the case in `out`; false, or empty: the case loop starts it here.
   std::function<bool(const PlanCase&, PendingCase& out)> startElsewhere = {};
+  // A long-lived worker's runs (kwb run|tune --pool-serve, docs/SCALE_OUT.md): the copy roof,
+  // the launch overhead and each family's known-answer test, measured by this process's first
+  // run on the device, are reused by its later runs (same device, libraries and seed).
+  bool reuseDeviceFacts = false;
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
 };
