@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "interrupt.h"
 #include "kwb/cuda/device.h"
@@ -78,11 +79,23 @@ fs::path makeWorkDir() {
   return pattern;
 }
 
+// Each case's owning shard, by kernel and size: a shard that holds a copy of a size's
+// references (a size cut into pieces, docs/SCALE_OUT.md) does not own them.
+std::map<std::string, int> ownerOf(const std::vector<cuda::PlanCase>& plan,
+                                   const cuda::RunConfig& cfg, int count) {
+  std::map<std::string, int> out;
+  for (const PlanEntry& e : cuda::selectShard(plan, cfg, {1, count}).info.plan)
+    out[e.kernel + " " + sizeKey(e.size)] = e.shard;
+  return out;
+}
+
 // Each worker's lines: forwarded tagged with --stream (its `done` dropped: the pool sends one
-// for the whole run), else a progress line per case or the worker's own line, GPU first.
+// for the whole run, and the case events of a reference's copy: every planned case is reported
+// once, by its owner), else a progress line per case or the worker's own line, GPU first.
 class Relay {
  public:
-  Relay(const PoolRun& how, std::size_t planSize) : m_how(how), m_planSize(planSize) {}
+  Relay(const PoolRun& how, std::size_t planSize, std::map<std::string, int> owner)
+      : m_how(how), m_planSize(planSize), m_owner(std::move(owner)) {}
   void line(int gpu, int shard, const std::string& text) {
     if (!m_how.workerStreams) {
       std::cout << "[gpu " << gpu << "] " << text << '\n' << std::flush;
@@ -96,6 +109,8 @@ class Relay {
       return;
     }
     const bool finished = e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed;
+    if (finished && e.result && !owns(shard, e.result->kernel, e.result->size)) return;
+    if (e.type == EventType::kCaseStarted && !owns(shard, e.planned.kernel, e.planned.size)) return;
     if (finished) ++m_done;
     if (m_how.stream) {
       if (e.type != EventType::kDone) std::cout << tagged(gpu, shard, text) << '\n' << std::flush;
@@ -106,8 +121,14 @@ class Relay {
   }
 
  private:
+  bool owns(int shard, const std::string& kernel, const CaseSize& size) const {
+    const auto it = m_owner.find(kernel + " " + sizeKey(size));
+    return it == m_owner.end() || it->second == shard;
+  }
+
   const PoolRun& m_how;
   std::size_t m_planSize;
+  std::map<std::string, int> m_owner;
   int m_lines = 0;
   int m_done = 0;
 };
@@ -172,7 +193,7 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
   pool.workDir = work;
   installInterruptHandlers();
   pool.stopRequested = [] { return interruptRequested(); };
-  Relay relay(how, plan.size());
+  Relay relay(how, plan.size(), ownerOf(plan, cfg, count));
   pool.onLine = [&](int gpu, int shard, const std::string& l) { relay.line(gpu, shard, l); };
   pool.onNote = [](const std::string& n) { std::cerr << "kwb: " << n << '\n'; };
   const auto started = std::chrono::steady_clock::now();
