@@ -46,6 +46,38 @@ TEST(HostPool, ForwardedEventsKeepTheirGpuAndShardAndOthersHaveNone) {
   EXPECT_EQ(kwb::parseEventLine(plain, "t", 1).gpu, -1);
 }
 
+TEST(HostPool, APoolsStreamListsEachGpuOnceAndEachCaseNamesItsGpu) {
+  kwb::DocumentBuilder b;
+  const auto device = [](int gpu, const char* name) {
+    kwb::StreamEvent e(kwb::EventType::kDevice);
+    e.gpu = gpu;
+    e.shard = gpu + 1;
+    e.device = kwb::DeviceInfo{};
+    e.device->name = name;  // each worker's own device 0
+    return e;
+  };
+  const auto finished = [](int gpu, const char* kernel) {
+    kwb::StreamEvent e(kwb::EventType::kCaseFinished);
+    e.gpu = gpu;
+    e.result = kwb::CaseResult{};
+    e.result->kernel = kernel;
+    e.result->status = kwb::CaseStatus::kPass;
+    return e;  // device 0: the worker's only one
+  };
+  b.apply(device(2, "GPU two"));
+  b.apply(device(0, "GPU zero"));
+  b.apply(finished(0, "a"));
+  b.apply(device(2, "GPU two"));  // the worker of GPU 2's next shard
+  b.apply(finished(2, "b"));
+  const kwb::RunDocument& d = b.document();
+  ASSERT_EQ(d.devices.size(), 2u);
+  EXPECT_EQ(d.devices[0].index, 2);
+  EXPECT_EQ(d.devices[1].index, 0);
+  ASSERT_EQ(d.cases.size(), 2u);
+  EXPECT_EQ(d.deviceModel(d.cases[0]), "GPU zero");
+  EXPECT_EQ(d.deviceModel(d.cases[1]), "GPU two");
+}
+
 TEST(PoolProtocol, ARequestRoundTripsAndABadOneIsRefusedNamingItsLine) {
   const kwb::ShardRequest r{{3, 7}, "/tmp/x/shard-3.json"};
   const kwb::ShardRequest back = kwb::parseShardRequest(kwb::shardRequestLine(r), 1);
