@@ -10,6 +10,8 @@
 
 #include "interrupt.h"
 #include "kwb/cuda/device.h"
+#include "kwb/cuda/family_driver.h"
+#include "kwb/cuda/measure.h"
 #include "kwb/cuda/shard_plan.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
@@ -133,6 +135,22 @@ class Relay {
   int m_done = 0;
 };
 
+// The whole run's plan, untagged, before any worker's events: a reader learns every case the run
+// will report (each worker's own plan lists only its shard's).
+void emitPlan(const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg) {
+  StreamEvent e(EventType::kPlan);
+  recordMeasureOptions(cfg.measure, e.settings);
+  e.settings.suite = cfg.suite;
+  e.settings.seed = cfg.seed;
+  e.settings.verifyOnly = cfg.verifyOnly;
+  e.settings.profiler = cfg.profiler;
+  for (const cuda::PlanCase& p : plan) e.plan.push_back(cuda::plannedCase(p));
+  for (const cuda::PlanCase& p : plan) (void)cuda::findFamilyDriver(p.size.family);  // GEMM's
+  e.kernels = cuda::planKernels(plan);
+  e.families = cuda::planFamilies(plan);
+  std::cout << toJsonLine(e) << '\n' << std::flush;
+}
+
 void emitDone(const RunDocument& doc, int exitCode) {
   StreamEvent done(EventType::kDone);
   done.exitCode = exitCode;
@@ -199,6 +217,7 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
   const auto started = std::chrono::steady_clock::now();
   std::cerr << "kwb: " << plan.size() << " case(s) in " << count << " shard(s) on " << gpus.size()
             << " GPU(s)\n";
+  if (how.stream) emitPlan(plan, cfg);
   const HostPoolResult result = runHostPool(pool);
   if (result.inputs.empty()) {
     fs::remove_all(work);

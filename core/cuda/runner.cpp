@@ -24,10 +24,7 @@
 #include "kwb/run_info.h"
 
 namespace kwb::cuda {
-namespace {
 
-// The document's kernel list: one entry per kernel the plan names (a configuration counts as
-// its kernel), stages in family and stage order, then the references.
 std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
   std::vector<KernelInfo> out;
   for (const PlanCase& p : plan) {
@@ -42,7 +39,6 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
   return out;
 }
 
-// The families of the plan's cases, in the order they first appear.
 std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
   std::vector<FamilyInfo> out;
   for (const PlanCase& p : plan)
@@ -52,8 +48,6 @@ std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
       out.push_back(*f);
   return out;
 }
-
-}  // namespace
 
 PlannedCase plannedCase(const PlanCase& p) { return {p.kernel->id, p.size}; }
 

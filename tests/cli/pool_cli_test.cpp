@@ -10,9 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "kwb/events.h"
 #include "run_process.h"
 #include "shard_docs.h"
 
@@ -98,6 +100,14 @@ TEST_F(PoolCli, StreamedEventsCarryTheirGpuAndShardAndOneDoneEndsThem) {
     EXPECT_TRUE(contains(r.out, "{\"gpu\":0,\"shard\":" + std::to_string(s) + ",\"event\":\"log\""))
         << r.out;
   EXPECT_EQ(r.out.find("\"event\":\"done\""), r.out.rfind("\"event\":\"done\"")) << r.out;
+  // The whole run's plan comes first, untagged: every case the run reports.
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  const kwb::StreamEvent plan = kwb::parseEventLine(first, "out", 1);
+  EXPECT_EQ(plan.type, kwb::EventType::kPlan) << first;
+  EXPECT_EQ(plan.gpu, -1) << first;
+  std::set<std::string> sizes;
+  for (const kwb::PlannedCase& c : plan.plan) sizes.insert(kwb::sizeKey(c.size));
+  EXPECT_EQ(sizes.size(), 4u) << first;
   EXPECT_TRUE(contains(r.out, "\"event\":\"done\"")) << r.out;
 }
 

@@ -71,6 +71,11 @@ struct PlanCase {
 };
 // What the stream's plan says of a case, and its record when it is not run.
 PlannedCase plannedCase(const PlanCase& p);
+// The document's kernel list of a plan: one entry per kernel it names (a configuration counts
+// as its kernel), stages in family and stage order, then the references.
+std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan);
+// The families of the plan's cases, in the order they first appear.
+std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan);
 CaseResult skippedPlanCase(const PlanCase& p, const std::string& why);
 
 // Orders a plan: shape by shape; within a shape the references first, so every stage's
