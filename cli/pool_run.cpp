@@ -67,8 +67,9 @@ std::vector<std::string> workerArgv() {
 
 // A worker's event line with its GPU and shard added as the first fields (docs/PROTOCOL.md).
 std::string tagged(int gpu, int shard, const std::string& line) {
-  return "{\"gpu\":" + std::to_string(gpu) + ",\"shard\":" + std::to_string(shard) + "," +
-         line.substr(1);
+  return line.substr(0, 1) + "\"gpu\":" + std::to_string(gpu) +
+         ",\"shard\":" + std::to_string(shard) + "," +
+         line.substr(1);  // after the line's opening brace
 }
 
 // A temporary folder for the shards' files.

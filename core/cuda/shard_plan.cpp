@@ -67,10 +67,13 @@ std::vector<SizeGroup> sizeGroups(const std::vector<PlanCase>& plan,
   std::map<std::string, std::size_t> groupOf;
   std::vector<SizeGroup> groups;
   std::vector<std::vector<std::string>> refIds;  // per group: the kernels its cases pair with
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const auto [it, added] = groupOf.emplace(sizeKey(plan[i].size), groups.size());
-    if (added) groups.emplace_back(), refIds.emplace_back();
-    for (const std::string& r : pairedReferences(skippedPlanCase(plan[i], "")))
+  for (const PlanCase& p : plan) {
+    const auto [it, added] = groupOf.emplace(sizeKey(p.size), groups.size());
+    if (added) {
+      groups.emplace_back();
+      refIds.emplace_back();
+    }
+    for (const std::string& r : pairedReferences(skippedPlanCase(p, "")))
       refIds[it->second].push_back(r);
   }
   for (std::size_t i = 0; i < plan.size(); ++i) {
