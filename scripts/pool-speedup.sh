@@ -27,7 +27,10 @@ best_wall() {
     "$KWB" "$@" >"$OUT/$name.$i.out" 2>"$OUT/$name.$i.err"
     rc=$?
     t1=$(now)
-    [[ $rc -le 1 ]] || { echo "$name: exit $rc; see $OUT/$name.$i.err" >&2; tail -3 "$OUT/$name.$i.err" >&2; }
+    if [[ $rc -gt 1 ]]; then
+      echo "$name: exit $rc; see $OUT/$name.$i.err" >&2; tail -3 "$OUT/$name.$i.err" >&2
+      echo "failed"; return
+    fi
     best=$(python3 -c "a='$best'; b=$t1-$t0; print(b if not a else min(float(a), b))")
   done
   echo "$best"
@@ -36,6 +39,7 @@ best_wall() {
 printf '%-52s %9s %9s %8s %s\n' workload "1 GPU s" "all s" speedup "goal ${goal}x on $gpus GPU(s)"
 row() {
   local name=$1 one=$2 all=$3
+  if [[ $one == failed || $all == failed ]]; then printf '%-52s %s\n' "$name" "a run failed (above)"; return; fi
   python3 -c "
 one, all, goal = $one, $all, $goal
 r = one / all
@@ -67,8 +71,10 @@ req() { printf '{"op":"shard","shard":"%s","json":"%s"}\n' "$1" "$2"; }
     >"$OUT/serve.jsonl" 2>"$OUT/serve.err"
 echo "pool-serve worker, two shards: exit $?; shard_end lines: $(grep -c shard_end "$OUT/serve.jsonl")"
 python3 - "$OUT" <<'PY'
-import json, sys
+import json, os, sys
 out = sys.argv[1]
+if not all(os.path.exists(f"{out}/serve-{i}.json") for i in (1, 2)):
+    sys.exit(f"the worker wrote no shard documents; see {out}/serve.err")
 a, b = (json.load(open(f"{out}/serve-{i}.json")) for i in (1, 2))
 same = lambda k: (a.get(k), b.get(k))
 lo = same("launchOverhead")
