@@ -111,6 +111,28 @@ TEST_F(PoolCli, StreamedEventsCarryTheirGpuAndShardAndOneDoneEndsThem) {
   EXPECT_TRUE(contains(r.out, "\"event\":\"done\"")) << r.out;
 }
 
+TEST_F(PoolCli, ACaseReportedByEveryShardIsForwardedOnceFromTheShardThatOwnsIt) {
+  // A size cut into pieces times its references in each piece; only the owner's copy is the
+  // run's. Here every shard reports cuBLAS at 512³: exactly one report must come through.
+  prepare("pool_copies", "ok", 2);
+  std::ifstream sample(KWB_SOURCE_DIR "/tests/data/gui-sample-spec-benchmark.jsonl");
+  std::string line, event;
+  while (std::getline(sample, line))
+    if (contains(line, "\"case_finished\"") && contains(line, "\"kernel\":\"cublas.sgemm\"") &&
+        contains(line, "\"m\":512,") && contains(line, "\"n\":512"))
+      event = line;
+  ASSERT_FALSE(event.empty());
+  std::ofstream(m_dir / "events.jsonl") << event << '\n';
+  auto a = args("all");
+  a.push_back("--stream");
+  const auto r = runKwb(a);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  int forwarded = 0;
+  std::istringstream out(r.out);
+  while (std::getline(out, line)) forwarded += contains(line, "\"case_finished\"");
+  EXPECT_EQ(forwarded, 1) << r.out.substr(0, 2000);
+}
+
 TEST_F(PoolCli, AWorkerKilledOnceIsReportedWithItsGpuAndItsShardRunsAgainElsewhere) {
   prepare("pool_die_once", "die-once:3", 2);
   const auto r = runKwb(args("all"));

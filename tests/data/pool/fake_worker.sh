@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # A stand-in for kwb as a host pool's long-lived worker (KWB_POOL_WORKER,
 # tests/cli/pool_cli_test.cpp): started with --pool-serve, it reads one shard request per line on
-# its standard input ({"json":PATH,"op":"shard","shard":"I/N"}) and for each copies
+# its standard input ({"json":PATH,"op":"shard","shard":"I/N"}) and for each (after the lines of
+# $FAKE_POOL_DIR/events.jsonl, if there is one) copies
 # $FAKE_POOL_DIR/prepared-I.json to PATH, then writes the shard_end line; at the end of its input
 # it exits 0. It logs when it starts (spawn, shard 0) and when each shard starts and ends, with
 # its CUDA_VISIBLE_DEVICES. FAKE_POOL_MODE: ok; die-once:I (the worker is killed by SIGKILL in
@@ -23,6 +24,8 @@ while IFS= read -r request; do
   json=$(printf '%s' "$request" | sed -n 's/.*"json":"\([^"]*\)".*/\1/p')
   echo "start gpu=$CUDA_VISIBLE_DEVICES shard=$shard $(date +%s%N)" >> "$log"
   echo '{"event":"log","elapsedS":0,"level":"info","message":"fake shard '"$shard"'"}'
+  # Every shard reports the events of $FAKE_POOL_DIR/events.jsonl, as a reference's copies would.
+  [ -e "$FAKE_POOL_DIR/events.jsonl" ] && cat "$FAKE_POOL_DIR/events.jsonl"
   case "$FAKE_POOL_MODE" in
     die-once:"$shard")
       if [ ! -e "$FAKE_POOL_DIR/died-$shard" ]; then
