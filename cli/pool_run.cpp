@@ -172,7 +172,8 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
                      "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)")
           ->check(kNotEmpty);
   sub.add_option("--pool-shards", o.shards,
-                 "With --devices: cut the plan into S shards (default: one per size)")
+                 "With --devices: cut the plan into S shards (default: one per size, at least two "
+                 "per GPU)")
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
   sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
@@ -200,9 +201,12 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
               const cuda::RunConfig& cfg) {
   const std::vector<int> gpus = parseDevices(o.devices, hostDeviceCount());
   const int groups = std::max(1, cuda::sizeGroupCount(plan, cfg));
-  // Long-lived workers make a shard cheap to start: by default each size is a shard of its own,
-  // the finest cut that keeps a size's cases (and its reference) together.
-  const int count = o.shards > 0 ? o.shards : std::min(groups, kMaxShards);
+  // Long-lived workers make a shard cheap to start: by default a shard per size, and at least two
+  // per GPU (a size costlier than a fair part is then cut into pieces, each with its references),
+  // so that every GPU has work and the queue can even out the ends.
+  const int wanted = std::max(groups, 2 * int(gpus.size()));
+  const int count =
+      o.shards > 0 ? o.shards : std::min({wanted, std::max(1, int(plan.size())), kMaxShards});
   HostPoolConfig pool;
   pool.workerArgv = workerArgv();
   pool.gpus = gpus;
