@@ -151,6 +151,7 @@ cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
   cfg.measure.rounds = o.rounds;
   cfg.isolateUserKernels = o.caseTimeout > 0;
   cfg.measure.seed = o.sel.seed;
+  cfg.reuseDeviceFacts = o.pool.serve;  // a pool's worker measures the device once
   if (o.samples > 0) {
     // A fixed count: no noise target, no time cap.
     cfg.measure.rule.minSamples = cfg.measure.rule.maxSamples = o.samples;
@@ -423,7 +424,16 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->callback([o, maxTime, timer, &exitCode] {
     o->maxTimeGiven = maxTime->count() > 0;
     o->timerGiven = timer->count() > 0;
-    exitCode = runCommand(*o);
+    if (!o->pool.serve) {
+      exitCode = runCommand(*o);
+      return;
+    }
+    exitCode = serveShards([o](const std::string& shard, const std::string& json) {
+      RunOpts one = *o;
+      one.shard = shard;
+      one.json = json;
+      return runCommand(one);
+    });
   });
 }
 

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/output_files.h"
@@ -112,6 +113,7 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
+  cfg.reuseDeviceFacts = o.pool.serve;  // a pool's worker measures the device once
   if (!o.pool.devices.empty()) {
     PoolRun how{false, false, o.json, "", "", [](const RunDocument& d) {
                   return d.tuning ? tuneTable(*d.tuning) + "\nchoice by bucket:\n" +
@@ -139,7 +141,8 @@ int tuneCommand(const TuneOpts& o) {
                 << (r.message.empty() ? "" : " (" + r.message.substr(0, 160) + ")") << '\n';
     }
   };
-  RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
+  // A pool worker (--pool-serve) stops at Ctrl-C with the configurations timed so far.
+  RunDocument doc = cuda::runPlan(plan, cfg, sink, [] { return interruptRequested(); });
   doc.shard = shard;
 
   TuneGrid grid;
@@ -186,7 +189,18 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(finiteRange(1e-6, 86400.0));
-  sub->callback([o, &exitCode] { exitCode = tuneCommand(*o); });
+  sub->callback([o, &exitCode] {
+    if (!o->pool.serve) {
+      exitCode = tuneCommand(*o);
+      return;
+    }
+    exitCode = serveShards([o](const std::string& shard, const std::string& json) {
+      TuneOpts part = *o;
+      part.shard = shard;
+      part.json = json;
+      return tuneCommand(part);
+    });
+  });
 }
 
 }  // namespace kwb::cli

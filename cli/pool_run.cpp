@@ -6,9 +6,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "interrupt.h"
 #include "kwb/cuda/device.h"
+#include "kwb/cuda/family_driver.h"
+#include "kwb/cuda/measure.h"
 #include "kwb/cuda/shard_plan.h"
 #include "kwb/error.h"
 #include "kwb/events.h"
@@ -16,6 +19,7 @@
 #include "kwb/host_pool.h"
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
+#include "kwb/pool_protocol.h"
 #include "output.h"
 #include "run_options.h"
 
@@ -46,7 +50,7 @@ std::vector<std::string> childCommandLine(const char* programEnv,
   const auto& args = commandLine();
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--stream") continue;
+    if (a == "--stream" || a == "--pool-serve") continue;
     bool dropped = false;
     for (const std::string& opt : withValue) {
       if (a == opt) {
@@ -65,14 +69,15 @@ namespace {
 // The worker: this kwb, or KWB_POOL_WORKER (a test's stand-in), with this command line less the
 // options the pool sets per worker (devices, outputs, stream, device).
 std::vector<std::string> workerArgv() {
-  return childCommandLine("KWB_POOL_WORKER",
-                          {"--devices", "--pool-shards", "--json", "--csv", "--md", "--device"});
+  return childCommandLine("KWB_POOL_WORKER", {"--devices", "--pool-shards", "--json", "--csv",
+                                              "--md", "--device", "--shard"});
 }
 
 // A worker's event line with its GPU and shard added as the first fields (docs/PROTOCOL.md).
 std::string tagged(int gpu, int shard, const std::string& line) {
-  return "{\"gpu\":" + std::to_string(gpu) + ",\"shard\":" + std::to_string(shard) + "," +
-         line.substr(1);
+  return line.substr(0, 1) + "\"gpu\":" + std::to_string(gpu) +
+         ",\"shard\":" + std::to_string(shard) + "," +
+         line.substr(1);  // after the line's opening brace
 }
 
 // A temporary folder for the shards' files.
@@ -85,11 +90,23 @@ fs::path makeWorkDir() {
   return pattern;
 }
 
+// Each case's owning shard, by kernel and size: a shard that holds a copy of a size's
+// references (a size cut into pieces, docs/SCALE_OUT.md) does not own them.
+std::map<std::string, int> ownerOf(const std::vector<cuda::PlanCase>& plan,
+                                   const cuda::RunConfig& cfg, int count) {
+  std::map<std::string, int> out;
+  for (const PlanEntry& e : cuda::selectShard(plan, cfg, {1, count}).info.plan)
+    out[e.kernel + " " + sizeKey(e.size)] = e.shard;
+  return out;
+}
+
 // Each worker's lines: forwarded tagged with --stream (its `done` dropped: the pool sends one
-// for the whole run), else a progress line per case or the worker's own line, GPU first.
+// for the whole run, and the case events of a reference's copy: every planned case is reported
+// once, by its owner), else a progress line per case or the worker's own line, GPU first.
 class Relay {
  public:
-  Relay(const PoolRun& how, std::size_t planSize) : m_how(how), m_planSize(planSize) {}
+  Relay(const PoolRun& how, std::size_t planSize, std::map<std::string, int> owner)
+      : m_how(how), m_planSize(planSize), m_owner(std::move(owner)) {}
   void line(int gpu, int shard, const std::string& text) {
     if (!m_how.workerStreams) {
       std::cout << "[gpu " << gpu << "] " << text << '\n' << std::flush;
@@ -103,6 +120,8 @@ class Relay {
       return;
     }
     const bool finished = e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed;
+    if (finished && e.result && !owns(shard, e.result->kernel, e.result->size)) return;
+    if (e.type == EventType::kCaseStarted && !owns(shard, e.planned.kernel, e.planned.size)) return;
     if (finished) ++m_done;
     if (m_how.stream) {
       if (e.type != EventType::kDone) std::cout << tagged(gpu, shard, text) << '\n' << std::flush;
@@ -113,11 +132,33 @@ class Relay {
   }
 
  private:
+  bool owns(int shard, const std::string& kernel, const CaseSize& size) const {
+    const auto it = m_owner.find(kernel + " " + sizeKey(size));
+    return it == m_owner.end() || it->second == shard;
+  }
+
   const PoolRun& m_how;
   std::size_t m_planSize;
+  std::map<std::string, int> m_owner;
   int m_lines = 0;
   int m_done = 0;
 };
+
+// The whole run's plan, untagged, before any worker's events: a reader learns every case the run
+// will report (each worker's own plan lists only its shard's).
+void emitPlan(const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg) {
+  StreamEvent e(EventType::kPlan);
+  recordMeasureOptions(cfg.measure, e.settings);
+  e.settings.suite = cfg.suite;
+  e.settings.seed = cfg.seed;
+  e.settings.verifyOnly = cfg.verifyOnly;
+  e.settings.profiler = cfg.profiler;
+  for (const cuda::PlanCase& p : plan) e.plan.push_back(cuda::plannedCase(p));
+  for (const cuda::PlanCase& p : plan) (void)cuda::findFamilyDriver(p.size.family);  // GEMM's
+  e.kernels = cuda::planKernels(plan);
+  e.families = cuda::planFamilies(plan);
+  std::cout << toJsonLine(e) << '\n' << std::flush;
+}
 
 void emitDone(const RunDocument& doc, int exitCode) {
   StreamEvent done(EventType::kDone);
@@ -139,18 +180,41 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
                      "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)")
           ->check(kNotEmpty);
   sub.add_option("--pool-shards", o.shards,
-                 "With --devices: cut the plan into S shards (default: 4 per GPU, at most one "
-                 "per size)")
+                 "With --devices: cut the plan into S shards (default: one per size, at least two "
+                 "per GPU)")
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
+  sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
   return devices;
+}
+
+int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard) {
+  installInterruptHandlers();  // a SIGTERM between two shards ends the worker as within one
+  std::string line;
+  int lineNumber = 0;
+  while (!interruptRequested() && std::getline(std::cin, line)) {
+    ++lineNumber;
+    if (line.empty()) continue;
+    const ShardRequest r = parseShardRequest(line, lineNumber);
+    const int code = runShard(toString(r.shard), r.json);
+    std::cout << std::flush;
+    std::fputs((shardEndLine({r.shard.index, code}) + "\n").c_str(), stdout);
+    std::fflush(stdout);
+    if (code != kExitOk && code != kExitCaseFailed) return code;
+  }
+  return interruptRequested() ? kExitInterrupted : kExitOk;
 }
 
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg) {
   const std::vector<int> gpus = parseDevices(o.devices, hostDeviceCount());
   const int groups = std::max(1, cuda::sizeGroupCount(plan, cfg));
-  const int count = o.shards > 0 ? o.shards : std::min(groups, 4 * int(gpus.size()));
+  // Long-lived workers make a shard cheap to start: by default a shard per size, and at least two
+  // per GPU (a size costlier than a fair part is then cut into pieces, each with its references),
+  // so that every GPU has work and the queue can even out the ends.
+  const int wanted = std::max(groups, 2 * int(gpus.size()));
+  const int count =
+      o.shards > 0 ? o.shards : std::min({wanted, std::max(1, int(plan.size())), kMaxShards});
   HostPoolConfig pool;
   pool.workerArgv = workerArgv();
   pool.gpus = gpus;
@@ -160,12 +224,13 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
   pool.workDir = work;
   installInterruptHandlers();
   pool.stopRequested = [] { return interruptRequested(); };
-  Relay relay(how, plan.size());
+  Relay relay(how, plan.size(), ownerOf(plan, cfg, count));
   pool.onLine = [&](int gpu, int shard, const std::string& l) { relay.line(gpu, shard, l); };
   pool.onNote = [](const std::string& n) { std::cerr << "kwb: " << n << '\n'; };
   const auto started = std::chrono::steady_clock::now();
   std::cerr << "kwb: " << plan.size() << " case(s) in " << count << " shard(s) on " << gpus.size()
             << " GPU(s)\n";
+  if (how.stream) emitPlan(plan, cfg);
   const HostPoolResult result = runHostPool(pool);
   if (result.inputs.empty()) {
     fs::remove_all(work);

@@ -24,8 +24,10 @@ std::vector<std::string> childCommandLine(const char* programEnv,
 struct PoolOpts {
   std::string devices;  // --devices: empty when not given
   int shards = 0;       // --pool-shards: 0 for the default
+  bool serve = false;   // --pool-serve: a pool's long-lived worker
 };
-// Adds --devices and --pool-shards; returns --devices (for the options it excludes).
+// Adds --devices, --pool-shards and the hidden --pool-serve; returns --devices (for the options
+// it excludes).
 CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o);
 
 struct PoolRun {
@@ -38,6 +40,13 @@ struct PoolRun {
 
 // Runs `plan` on the pool and writes the merged outputs; returns the exit status kwb run would.
 // Refuses (InputError, exit 2) a --devices naming a GPU the host lacks.
+// A pool's worker (--pool-serve): reads shard requests on standard input (kwb/pool_protocol.h),
+// runs each with `runShard(shard "I/N", json path)` in this process (its CUDA context and
+// libraries loaded once) and ends each with its shard_end line. Returns at the end of input
+// (0), after an interrupt (130), or with the exit status of a shard that ended otherwise than 0
+// or 1. A bad request line throws InputError (exit 2).
+int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard);
+
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg);
 

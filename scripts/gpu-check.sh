@@ -157,8 +157,8 @@ PY
   # A worker killed mid-run: reported with its GPU, its shard rerun, the run still whole.
   $KWB run --suite scaling --devices all --json "$OUT/pool-kill.json" >"$OUT/pool-kill.txt" 2>&1 &
   pool=$!
-  for _ in $(seq 100); do pgrep -f -- "--shard" >/dev/null && break; sleep 0.1; done
-  sleep 1; victim=$(pgrep -f -- "--shard" | head -1); kill -9 "$victim" 2>/dev/null
+  for _ in $(seq 100); do pgrep -f -- "--pool-serve" >/dev/null && break; sleep 0.1; done
+  sleep 1; victim=$(pgrep -f -- "--pool-serve" | head -1); kill -9 "$victim" 2>/dev/null
   wait $pool; echo "killed worker $victim: pool exit $?"; grep -iE "died|again|gpu [0-9].*(killed|signal)" "$OUT/pool-kill.txt" | head -4
   python3 -c "import json;d=json.load(open('$OUT/pool-kill.json'));print(len(d['cases']),'cases,',sum(1 for c in d['cases'] if c['status']=='pass'),'pass')"
 fi

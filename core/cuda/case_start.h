@@ -3,6 +3,7 @@
 // Starting a case of a run (the case loop, runner.cpp; kwb ab's other build, peer_server.cpp):
 // what the run shares, and the one start that prepares, verifies and readies every case of
 // every family through its driver (kwb/cuda/family_driver.h).
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,8 +45,10 @@ PendingCase startCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
 
 // The known-answer test of every family in `plan` (in the order they first appear), each run
 // with the family's reference kernel where the plan has it, else its first kernel; a test that
-// throws is a failed test. Nullopt when the plan has no case.
+// throws is a failed test. Nullopt when the plan has no case. With `cache`, a family's test
+// whose kernel and seed it holds is not run again (RunConfig::reuseDeviceFacts).
 std::optional<KnownAnswer> knownAnswers(const std::vector<PlanCase>& plan, const RunConfig& cfg,
-                                        RunState& st);
+                                        RunState& st,
+                                        std::map<std::string, KnownAnswer>* cache = nullptr);
 
 }  // namespace kwb::cuda

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <tuple>
@@ -23,10 +24,7 @@
 #include "kwb/run_info.h"
 
 namespace kwb::cuda {
-namespace {
 
-// The document's kernel list: one entry per kernel the plan names (a configuration counts as
-// its kernel), stages in family and stage order, then the references.
 std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
   std::vector<KernelInfo> out;
   for (const PlanCase& p : plan) {
@@ -41,7 +39,6 @@ std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan) {
   return out;
 }
 
-// The families of the plan's cases, in the order they first appear.
 std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
   std::vector<FamilyInfo> out;
   for (const PlanCase& p : plan)
@@ -51,8 +48,6 @@ std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
       out.push_back(*f);
   return out;
 }
-
-}  // namespace
 
 PlannedCase plannedCase(const PlanCase& p) { return {p.kernel->id, p.size}; }
 
@@ -102,6 +97,18 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
 }
 
 namespace {
+
+// What this process's runs measured once on a device (RunConfig::reuseDeviceFacts).
+struct DeviceFacts {
+  std::optional<double> copyGBs;
+  std::optional<LaunchOverhead> launchOverhead;
+  std::map<std::string, KnownAnswer> knownAnswers;  // by family, kernel and seed
+};
+
+DeviceFacts* factsFor(const RunConfig& cfg) {
+  static std::map<int, DeviceFacts> byDevice;
+  return cfg.reuseDeviceFacts ? &byDevice[cfg.device] : nullptr;
+}
 
 // One run of a plan (runPlan): the document it builds, the events it emits and the block of
 // cases verified and waiting to be timed.
@@ -165,8 +172,15 @@ class PlanRun {
     KWB_CUDA_CHECK(cudaSetDevice(m_cfg.device));
     // The memory families' roof: a device-to-device copy, measured once at run start.
     if (anyMemoryBound() && !m_cfg.verifyOnly) {
-      const Stream copyStream;
-      m_doc.device->copyBandwidthGBs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
+      DeviceFacts* facts = factsFor(m_cfg);
+      double& gbs = m_doc.device->copyBandwidthGBs;
+      if (facts && facts->copyGBs) {
+        gbs = *facts->copyGBs;
+      } else {
+        const Stream copyStream;
+        gbs = measureCopyBandwidth(copyStream.get(), m_cfg.measure);
+        if (facts) facts->copyGBs = gbs;
+      }
     }
     StreamEvent dev(EventType::kDevice);
     dev.device = m_doc.device;
@@ -182,7 +196,10 @@ class PlanRun {
 
   void checkKnownAnswers() {
     KnownAnswer& ka = m_doc.knownAnswer;
-    if (const auto answered = knownAnswers(m_plan, m_cfg, *m_state)) ka = *answered;
+    DeviceFacts* facts = factsFor(m_cfg);
+    if (const auto answered =
+            knownAnswers(m_plan, m_cfg, *m_state, facts ? &facts->knownAnswers : nullptr))
+      ka = *answered;
     if (!ka.ran) return;
     log(ka.passed ? "info" : "error",
         std::string("known-answer test ") + (ka.passed ? "passed: " : "FAILED: ") + ka.detail);
@@ -198,7 +215,12 @@ class PlanRun {
     // The host timer also serves under profilers that serialise launches, where a stream held
     // by the blocking kernel would wait for its time-out: it measures no GPU launch overhead.
     if (m_cfg.verifyOnly || m_cfg.measure.timer == TimerMode::kHost) return;
-    m_doc.launchOverhead = measureLaunchOverhead(m_state->stream.get());
+    DeviceFacts* facts = factsFor(m_cfg);
+    if (facts && facts->launchOverhead)
+      m_doc.launchOverhead = facts->launchOverhead;
+    else
+      m_doc.launchOverhead = measureLaunchOverhead(m_state->stream.get());
+    if (facts) facts->launchOverhead = m_doc.launchOverhead;
     log("info", "timer: " + std::string(timerLabel(m_cfg.measure.timer)) +
                     "; an empty kernel takes " + fixed(m_doc.launchOverhead->isolatedUs, 2) +
                     " us isolated, " + fixed(m_doc.launchOverhead->backToBackUs, 2) +

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <QAction>
 #include <QFileSystemWatcher>
 #include <QLabel>
 #include <QMainWindow>
@@ -182,6 +183,7 @@ class MainWindow : public QMainWindow {
   void reloadChangedSource(const QString& path);
   EngineDriver* m_listProbe = nullptr;    // `kwb list --json`
   EngineDriver* m_deviceProbe = nullptr;  // `kwb device --json`
+  QAction* m_allGpus = nullptr;           // Run ▸ Every GPU of the host: runs pass --devices all
   bool m_engineMissing = false;
   bool m_noDevice = false;
   // The user kernel: its panel, the request that last ran it, what was shown before a run

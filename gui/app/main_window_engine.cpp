@@ -31,11 +31,14 @@ void MainWindow::connectController() {
   connect(m_controller, &RunController::headerChanged, m_model, &ResultsModel::liveHeaderChanged);
   connect(m_controller, &RunController::caseStarted, this,
           [this](const QString& kernel, const CaseSize& size) {
-            m_run->setStatus(QString("Running %1 at %2").arg(kernel, sizeName(size)));
+            const QString gpus = m_controller->gpuProgress();
+            m_run->setStatus(
+                gpus.isEmpty() ? QString("Running %1 at %2").arg(kernel, sizeName(size)) : gpus);
           });
   connect(m_controller, &RunController::caseFinished, m_model, &ResultsModel::liveCasesAdded);
   connect(m_controller, &RunController::progress, this, [this](int done, int total) {
     m_run->setProgress(done, total, m_controller->etaSeconds());
+    if (const QString gpus = m_controller->gpuProgress(); !gpus.isEmpty()) m_run->setStatus(gpus);
   });
   connect(m_controller, &RunController::logLine, m_log, &LogPage::append);
   connect(m_controller, &RunController::runFinished, this,

@@ -71,6 +71,16 @@ void MainWindow::buildMenus() {
   QMenu* run = menuBar()->addMenu("&Run");
   run->addAction("&Run", QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::startRun);
   run->addAction("&Cancel", QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelRun);
+  // A host pool (docs/SCALE_OUT.md): `kwb run --devices all` on the engine's host, here or on
+  // the GPU server chosen in Run on.
+  m_allGpus = run->addAction("Every &GPU of the host");
+  m_allGpus->setCheckable(true);
+  m_allGpus->setChecked(QSettings().value("engine/allGpus", false).toBool());
+  m_allGpus->setToolTip(
+      "Run on every GPU of the engine's host, one engine per GPU (kwb run "
+      "--devices all); a user kernel's runs stay on one GPU");
+  connect(m_allGpus, &QAction::toggled, this,
+          [](bool on) { QSettings().setValue("engine/allGpus", on); });
   run->addAction("&Engine…", this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Engine (kwb)", m_controller->engine());
     if (path.isEmpty()) return;

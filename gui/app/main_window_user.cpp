@@ -54,6 +54,8 @@ void MainWindow::runRequest(RunRequest r) {
   const QString id = UserKernelWatcher::caseId(userKernelSource());
   r.source = !userKernelSource().isEmpty() && r.kernels.contains(id) ? userKernelSource() : "";
   m_runHasSource = !r.source.isEmpty();
+  // kwb refuses --source with --devices: a user kernel's run stays on one GPU.
+  if (m_allGpus && m_allGpus->isChecked() && !m_runHasSource) r.devices = "all";
   if (m_runHasSource) {
     m_userRequest = r;
     // The file as this run compiles it: the engine reads it as it starts, right after this.

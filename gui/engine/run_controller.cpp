@@ -49,6 +49,8 @@ void RunController::start(const RunRequest& request) {
   m_cancelled = false;
   m_headerSeen = false;
   m_notes.clear();
+  m_gpuDone.clear();
+  m_gpuRunning.clear();
   m_running = true;
   m_clock.start();
   emit runStarted(document());
@@ -71,6 +73,20 @@ double RunController::etaSeconds() const {
   if (!m_running || n == 0) return -1;
   const double perCase = double(m_clock.elapsed()) / 1000.0 / n;
   return perCase * std::max(0, m_total - n);
+}
+
+QString RunController::gpuProgress() const {
+  QStringList parts;
+  QList<int> gpus = m_gpuDone.keys();
+  for (int g : m_gpuRunning.keys())
+    if (!gpus.contains(g)) gpus << g;
+  std::sort(gpus.begin(), gpus.end());
+  for (int g : gpus) {
+    QString part = QString("GPU %1: %2 done").arg(g).arg(m_gpuDone.value(g));
+    if (m_gpuRunning.contains(g)) part += ", " + m_gpuRunning.value(g);
+    parts << part;
+  }
+  return parts.join(" · ");
 }
 
 void RunController::launchNext() {
@@ -191,7 +207,9 @@ void RunController::onEvent(const StreamEvent& e) {
     case EventType::kPlan:
       m_doc.apply(e);  // settings and kernels; later engines' plans add the kernels they name
       m_watchdog.planReceived(e.settings, int(e.plan.size()));
-      if (m_engineStarts == 1) {
+      // A host pool's stream opens with the whole run's plan, untagged; its engines' plans,
+      // tagged with their shard, list their part only.
+      if (m_engineStarts == 1 && e.shard == 0) {
         // The engine's plan is authoritative (it may drop cases it cannot run).
         QList<Key> planned;
         for (const auto& p : e.plan) planned.append({QString::fromStdString(p.kernel), p.size});
@@ -206,6 +224,7 @@ void RunController::onEvent(const StreamEvent& e) {
       if (!checkQueued(key, "started")) return;
       m_doc.apply(e);
       m_runningCase = key;
+      if (e.gpu >= 0) m_gpuRunning[e.gpu] = key.kernel + " at " + sizeName(key.size);
       emit caseStarted(m_runningCase->kernel, m_runningCase->size);
       break;
     }
@@ -217,6 +236,10 @@ void RunController::onEvent(const StreamEvent& e) {
         // or repeats itself must not fill the run with cases no one asked for.
         if (!checkQueued(key, "finished")) return;
         m_done.insert(key);
+        if (e.gpu >= 0) {
+          ++m_gpuDone[e.gpu];
+          m_gpuRunning.remove(e.gpu);
+        }
         m_doc.apply(e);
         emit caseFinished(document().cases.back());  // as built: older schemas' figures derived
         emit progress(finishedCases(), m_total);

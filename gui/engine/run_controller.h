@@ -2,6 +2,7 @@
 #pragma once
 #include <QElapsedTimer>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -53,6 +54,9 @@ class RunController : public QObject {
   int engineStarts() const { return m_engineStarts; }
   // Seconds left, estimated from the pace so far; negative when unknown.
   double etaSeconds() const;
+  // A host pool's run (RunRequest::devices): each GPU's finished cases and the case it runs,
+  // "GPU 0: 12 done, sgemm.tiled at 512³ · GPU 1: 11 done"; empty for a one-device run.
+  QString gpuProgress() const;
 
  signals:
   // Each signal but runFinished passes document() as it stands, or a case of it.
@@ -121,6 +125,8 @@ class RunController : public QObject {
   QStringList m_notes;      // said at the run's end (an engine that lived on after `done`)
   EngineWatchdog m_watchdog;
   QElapsedTimer m_clock;
+  QMap<int, int> m_gpuDone;         // a pool's GPU → its cases finished (events tagged `gpu`)
+  QMap<int, QString> m_gpuRunning;  // a pool's GPU → the case it runs, in words
 };
 
 }  // namespace kwb::gui

@@ -79,7 +79,10 @@ QStringList RunRequest::toArguments() const {
   if (samples > 0) args << "--samples" << QString::number(samples);
   if (coldL2) args << "--cold";
   if (seed) args << "--seed" << QString::number(*seed);
-  if (device != 0) args << "--device" << QString::number(device);
+  if (!devices.isEmpty())
+    args << "--devices" << devices;
+  else if (device != 0)
+    args << "--device" << QString::number(device);
   return args;
 }
 

@@ -16,6 +16,9 @@ struct RunRequest {
   bool coldL2 = false;
   std::optional<quint64> seed;
   int device = 0;
+  // `--devices`: "all" (every GPU of the engine's host) or a list such as "0,2": a host pool
+  // (docs/SCALE_OUT.md) instead of `device`; empty: one device.
+  QString devices;
   QString source;  // a user kernel's .cu file (kwb run --source); its case is user.<stem>
   QString suite;   // the preset the shapes came from, recorded as settings.suite; empty: none
 

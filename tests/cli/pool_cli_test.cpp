@@ -8,10 +8,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "kwb/events.h"
 #include "run_process.h"
 #include "shard_docs.h"
 
@@ -20,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct LogLine {
-  std::string what;  // start, end, term
+  std::string what;  // spawn (a worker process started), start, end, term
   int gpu = -1;
   int shard = 0;
   long long ns = 0;
@@ -97,7 +100,37 @@ TEST_F(PoolCli, StreamedEventsCarryTheirGpuAndShardAndOneDoneEndsThem) {
     EXPECT_TRUE(contains(r.out, "{\"gpu\":0,\"shard\":" + std::to_string(s) + ",\"event\":\"log\""))
         << r.out;
   EXPECT_EQ(r.out.find("\"event\":\"done\""), r.out.rfind("\"event\":\"done\"")) << r.out;
+  // The whole run's plan comes first, untagged: every case the run reports.
+  const std::string first = r.out.substr(0, r.out.find('\n'));
+  const kwb::StreamEvent plan = kwb::parseEventLine(first, "out", 1);
+  EXPECT_EQ(plan.type, kwb::EventType::kPlan) << first;
+  EXPECT_EQ(plan.gpu, -1) << first;
+  std::set<std::string> sizes;
+  for (const kwb::PlannedCase& c : plan.plan) sizes.insert(kwb::sizeKey(c.size));
+  EXPECT_EQ(sizes.size(), 4u) << first;
   EXPECT_TRUE(contains(r.out, "\"event\":\"done\"")) << r.out;
+}
+
+TEST_F(PoolCli, ACaseReportedByEveryShardIsForwardedOnceFromTheShardThatOwnsIt) {
+  // A size cut into pieces times its references in each piece; only the owner's copy is the
+  // run's. Here every shard reports cuBLAS at 512³: exactly one report must come through.
+  prepare("pool_copies", "ok", 2);
+  std::ifstream sample(KWB_SOURCE_DIR "/tests/data/gui-sample-spec-benchmark.jsonl");
+  std::string line, event;
+  while (std::getline(sample, line))
+    if (contains(line, "\"case_finished\"") && contains(line, "\"kernel\":\"cublas.sgemm\"") &&
+        contains(line, "\"m\":512,") && contains(line, "\"n\":512"))
+      event = line;
+  ASSERT_FALSE(event.empty());
+  std::ofstream(m_dir / "events.jsonl") << event << '\n';
+  auto a = args("all");
+  a.push_back("--stream");
+  const auto r = runKwb(a);
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  int forwarded = 0;
+  std::istringstream out(r.out);
+  while (std::getline(out, line)) forwarded += contains(line, "\"case_finished\"");
+  EXPECT_EQ(forwarded, 1) << r.out.substr(0, 2000);
 }
 
 TEST_F(PoolCli, AWorkerKilledOnceIsReportedWithItsGpuAndItsShardRunsAgainElsewhere) {
@@ -146,9 +179,14 @@ TEST_F(PoolCli, CtrlCStopsEveryWorkerAndKeepsWhatTheyWrote) {
   }
   // Both GPUs busy: the two costliest shards started, the two others still queued.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (readLog(m_dir).size() < 2 && std::chrono::steady_clock::now() < deadline)
+  const auto started = [&] {
+    int n = 0;
+    for (const LogLine& l : readLog(m_dir)) n += l.what == "start";
+    return n;
+  };
+  while (started() < 2 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_EQ(readLog(m_dir).size(), 2u) << slurp(err);
+  ASSERT_EQ(started(), 2) << slurp(err);
   ::kill(pid, SIGINT);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -163,6 +201,54 @@ TEST_F(PoolCli, CtrlCStopsEveryWorkerAndKeepsWhatTheyWrote) {
   for (const auto& c : all.cases) kept += c.status == kwb::CaseStatus::kPass;
   EXPECT_EQ(kept, 2);
   EXPECT_EQ(all.cases.size(), 4u);
+}
+
+TEST_F(PoolCli, EachGpuHasOneLongLivedWorkerThatTakesShardAfterShard) {
+  prepare("pool_long_lived", "ok", 2);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  std::map<int, int> spawns, starts;  // per GPU
+  for (const LogLine& l : readLog(m_dir)) {
+    if (l.what == "spawn") ++spawns[l.gpu];
+    if (l.what == "start") ++starts[l.gpu];
+  }
+  EXPECT_EQ(spawns, (std::map<int, int>{{0, 1}, {1, 1}})) << "one worker process per GPU";
+  EXPECT_EQ(starts[0] + starts[1], 4);
+  EXPECT_GE(std::max(starts[0], starts[1]), 2) << "a worker ran more than one shard";
+  EXPECT_EQ(kwb::readDocument(m_dir / "all.json").cases.size(), 4u);
+}
+
+TEST_F(PoolCli, AShardThatEndsItsWorkerWithAnErrorRunsOnceMoreThenIsAHole) {
+  prepare("pool_fail", "fail:2", 2);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "the worker of shard 2/4 on GPU ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "kwb: no CUDA device: fake")) << r.err;
+  std::vector<int> gpusOf2;
+  for (const LogLine& l : readLog(m_dir))
+    if (l.what == "start" && l.shard == 2) gpusOf2.push_back(l.gpu);
+  ASSERT_EQ(gpusOf2.size(), 2u);
+  EXPECT_NE(gpusOf2[0], gpusOf2[1]);
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  ASSERT_EQ(all.cases.size(), 4u);
+  EXPECT_TRUE(contains(all.cases[1].message, "shard 2/4 failed: exit 3")) << all.cases[1].message;
+  EXPECT_EQ(all.cases[3].status, kwb::CaseStatus::kPass);
+}
+
+TEST(PoolServeCli, AWorkerEndsAtTheEndOfItsInputAndRefusesABadRequestNamingItsLine) {
+  const fs::path dir = tempDir("pool_serve");
+  const std::string empty = (dir / "empty").string(), bad = (dir / "bad").string();
+  std::ofstream(empty).close();
+  std::ofstream(bad) << "\n{\"op\":\"shard\",\"shard\":\"9/4\",\"json\":\"x.json\"}\n";
+  const auto idle = runKwb({"run", "--shapes", "64", "--pool-serve", "--stream"}, empty);
+  EXPECT_EQ(idle.exitCode, 0) << idle.err;
+  EXPECT_EQ(idle.out, "");
+  const auto r = runKwb({"run", "--shapes", "64", "--pool-serve", "--stream"}, bad);
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "pool request line 2")) << r.err;
+  EXPECT_TRUE(contains(r.err, "9/4")) << r.err;
+  const auto both = runKwb({"run", "--shapes", "64", "--pool-serve", "--devices", "all"});
+  EXPECT_EQ(both.exitCode, 2) << both.err;
 }
 
 TEST(PoolDevicesCli, BadDevicesAreRefusedNamingTheInput) {

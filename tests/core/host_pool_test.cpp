@@ -7,6 +7,7 @@
 
 #include "kwb/error.h"
 #include "kwb/events.h"
+#include "kwb/pool_protocol.h"
 
 namespace {
 
@@ -43,6 +44,68 @@ TEST(HostPool, ForwardedEventsKeepTheirGpuAndShardAndOthersHaveNone) {
   const std::string plain = kwb::toJsonLine(kwb::StreamEvent(kwb::EventType::kLog));
   EXPECT_EQ(plain.find("gpu"), std::string::npos) << plain;
   EXPECT_EQ(kwb::parseEventLine(plain, "t", 1).gpu, -1);
+}
+
+TEST(HostPool, APoolsStreamListsEachGpuOnceAndEachCaseNamesItsGpu) {
+  kwb::DocumentBuilder b;
+  const auto device = [](int gpu, const char* name) {
+    kwb::StreamEvent e(kwb::EventType::kDevice);
+    e.gpu = gpu;
+    e.shard = gpu + 1;
+    e.device = kwb::DeviceInfo{};
+    e.device->name = name;  // each worker's own device 0
+    return e;
+  };
+  const auto finished = [](int gpu, const char* kernel) {
+    kwb::StreamEvent e(kwb::EventType::kCaseFinished);
+    e.gpu = gpu;
+    e.result = kwb::CaseResult{};
+    e.result->kernel = kernel;
+    e.result->status = kwb::CaseStatus::kPass;
+    return e;  // device 0: the worker's only one
+  };
+  b.apply(device(2, "GPU two"));
+  b.apply(device(0, "GPU zero"));
+  b.apply(finished(0, "a"));
+  b.apply(device(2, "GPU two"));  // the worker of GPU 2's next shard
+  b.apply(finished(2, "b"));
+  const kwb::RunDocument& d = b.document();
+  ASSERT_EQ(d.devices.size(), 2u);
+  EXPECT_EQ(d.devices[0].index, 2);
+  EXPECT_EQ(d.devices[1].index, 0);
+  ASSERT_EQ(d.cases.size(), 2u);
+  EXPECT_EQ(d.deviceModel(d.cases[0]), "GPU zero");
+  EXPECT_EQ(d.deviceModel(d.cases[1]), "GPU two");
+}
+
+TEST(PoolProtocol, ARequestRoundTripsAndABadOneIsRefusedNamingItsLine) {
+  const kwb::ShardRequest r{{3, 7}, "/tmp/x/shard-3.json"};
+  const kwb::ShardRequest back = kwb::parseShardRequest(kwb::shardRequestLine(r), 1);
+  EXPECT_EQ(back.shard, r.shard);
+  EXPECT_EQ(back.json, r.json);
+  for (const char* bad :
+       {"nonsense", "[1]", R"({"op":"shard","json":"a"})",
+        R"({"op":"stop","shard":"1/2","json":"a"})", R"({"op":"shard","shard":"3/2","json":"a"})",
+        R"({"op":"shard","shard":"1/2","json":""})"}) {
+    try {
+      kwb::parseShardRequest(bad, 4);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const kwb::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("line 4"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(PoolProtocol, TheShardEndMarkerIsToldApartFromEventsThatMentionIt) {
+  const auto end = kwb::parseShardEnd(kwb::shardEndLine({5, 130}));
+  ASSERT_TRUE(end);
+  EXPECT_EQ(end->shard, 5);
+  EXPECT_EQ(end->exitCode, 130);
+  kwb::StreamEvent log(kwb::EventType::kLog);
+  log.message = R"(a case named "shard_end")";
+  EXPECT_FALSE(kwb::parseShardEnd(kwb::toJsonLine(log)));
+  EXPECT_FALSE(kwb::parseShardEnd(R"({"event":"shard_end","shard":"x","exitCode":0})"));
+  EXPECT_FALSE(kwb::parseShardEnd("[gpu 0] shard_end"));
 }
 
 }  // namespace

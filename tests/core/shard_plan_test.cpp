@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // --shard I/N's parts of a real plan (kwb/cuda/shard_plan.h) over the build's kernels and their
-// families' declared work: deterministic, every case exactly once, a size's cases together,
-// balanced by estimated cost rather than by count.
+// families' declared work: deterministic, every case owned by exactly one part, each part's
+// stages beside their size's references, balanced by estimated cost rather than by count (a
+// size costlier than a fair part is cut into pieces).
 #include "kwb/cuda/shard_plan.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -31,6 +33,11 @@ std::vector<PlanCase> plan(const std::vector<kwb::Shape>& shapes) {
 
 std::string key(const PlanCase& p) { return p.kernel->id + " " + kwb::sizeKey(p.size); }
 
+// The kernels a GEMM stage's samples are paired with (its % of reference figures).
+bool isReference(const PlanCase& p) {
+  return p.kernel->id == "cublas.sgemm" || p.kernel->id == "cublas.hgemm_f32acc";
+}
+
 TEST(ShardPlan, EveryCaseRunsExactlyOnceOverTheParts) {
   ASSERT_TRUE(kRegistered);
   const auto whole = plan({{128, 128, 128},
@@ -49,17 +56,31 @@ TEST(ShardPlan, EveryCaseRunsExactlyOnceOverTheParts) {
       if (i == 1) hash = part.info.planHash;
       EXPECT_EQ(part.info.planHash, hash) << "shard " << i << "/" << n;
       EXPECT_EQ(part.info.plan.size(), whole.size());
-      for (const PlanCase& p : part.cases) seen.insert(key(p));
-      // A size's cases (its reference and its stages) are all in one part.
-      std::map<std::string, int> shardOfSize;
-      for (const auto& e : part.info.plan) {
-        const auto [it, added] = shardOfSize.emplace(kwb::sizeKey(e.size), e.shard);
-        EXPECT_EQ(it->second, e.shard) << kwb::sizeKey(e.size) << " split over shards";
+      // Each case is owned by one part (its plan entry); a part runs what it owns and, for
+      // every size it has a case of, that size's references, so each stage pairs with them.
+      std::set<std::string> owned, sizesHere;
+      for (const auto& e : part.info.plan)
+        if (e.shard == i) owned.insert(e.kernel + " " + kwb::sizeKey(e.size));
+      for (const PlanCase& p : part.cases) sizesHere.insert(kwb::sizeKey(p.size));
+      for (const PlanCase& p : whole) {
+        const bool here = std::any_of(part.cases.begin(), part.cases.end(),
+                                      [&](const PlanCase& c) { return key(c) == key(p); });
+        const bool reference = isReference(p);
+        if (owned.count(key(p))) {
+          EXPECT_TRUE(here) << key(p) << " owned but not run";
+        }
+        if (reference && sizesHere.count(kwb::sizeKey(p.size))) {
+          EXPECT_TRUE(here) << key(p) << ": a size without its reference in " << i << "/" << n;
+        }
+        if (!reference && here) {
+          EXPECT_TRUE(owned.count(key(p))) << key(p) << " run twice";
+        }
       }
+      seen.insert(owned.begin(), owned.end());
     }
     std::multiset<std::string> all;
     for (const PlanCase& p : whole) all.insert(key(p));
-    EXPECT_EQ(seen, all) << n << " shards";
+    EXPECT_EQ(seen, all) << n << " shards: every case owned exactly once";
   }
 }
 
@@ -79,33 +100,32 @@ TEST(ShardPlan, IsDeterministicAndNamesItsPlan) {
   EXPECT_NE(kwb::cuda::selectShard(fewer, cfg, {2, 3}).info.planHash, a.info.planHash);
 }
 
-TEST(ShardPlan, OneHugeSizeEndsAloneAndTheRestShareTheOtherParts) {
+TEST(ShardPlan, AHugeSizeIsCutIntoPiecesThatEachTimeItsReferences) {
   // Eight small sizes and one 8192³ GEMM whose estimated cost exceeds all of theirs together.
   std::vector<kwb::Shape> shapes;
   for (int s = 64; s <= 512; s += 64) shapes.push_back({s, s, s});
   shapes.push_back({8192, 8192, 8192});
   const auto whole = plan(shapes);
   const kwb::cuda::RunConfig cfg;
-  std::vector<std::vector<PlanCase>> parts;
-  for (int i = 1; i <= 3; ++i) parts.push_back(kwb::cuda::selectShard(whole, cfg, {i, 3}).cases);
-  int hugeAlone = 0;
-  for (const auto& part : parts) {
-    const bool hasHuge = std::any_of(part.begin(), part.end(),
-                                     [](const PlanCase& p) { return p.shape().m == 8192; });
-    if (hasHuge) {
-      for (const PlanCase& p : part) EXPECT_EQ(p.shape().m, 8192) << key(p) << " beside the huge";
-      ++hugeAlone;
-    } else {
-      EXPECT_FALSE(part.empty()) << "the small sizes are spread over the other parts";
+  const double hugeCost = kwb::cuda::shardCosts(plan({{8192, 8192, 8192}}), cfg, 1).front();
+  int partsWithHuge = 0;
+  for (int i = 1; i <= 3; ++i) {
+    const auto part = kwb::cuda::selectShard(whole, cfg, {i, 3}).cases;
+    int stages = 0;
+    bool reference = false;
+    for (const PlanCase& p : part) {
+      if (p.shape().m != 8192) continue;
+      reference = reference || p.kernel->id == "cublas.sgemm";
+      stages += !isReference(p);
     }
+    if (stages == 0) continue;
+    ++partsWithHuge;
+    EXPECT_TRUE(reference) << "part " << i << " times 8192³ stages without cuBLAS beside them";
   }
-  EXPECT_EQ(hugeAlone, 1);
-  // By case count the huge size's part is the smallest: the balance is by cost.
-  const auto countOf = [&](int m) {
-    return std::count_if(whole.begin(), whole.end(),
-                         [m](const PlanCase& p) { return p.shape().m == m; });
-  };
-  EXPECT_LT(countOf(8192), std::ptrdiff_t(whole.size()) / 3);
+  EXPECT_GE(partsWithHuge, 2) << "the huge size was not cut";
+  const auto costs = kwb::cuda::shardCosts(whole, cfg, 3);
+  EXPECT_LT(*std::max_element(costs.begin(), costs.end()), hugeCost)
+      << "no part is as costly as the uncut huge size";
 }
 
 TEST(ShardCost, GrowsWithTheDeclaredWorkAndTheSettings) {

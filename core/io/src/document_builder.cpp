@@ -20,6 +20,14 @@ void DocumentBuilder::apply(const StreamEvent& e) {
       m_done = false;
       break;
     case EventType::kDevice:
+      if (e.gpu >= 0 && e.device) {  // a pool's engine: each GPU listed once
+        if (m_gpuDevice.count(e.gpu)) break;
+        m_gpuDevice[e.gpu] = int(m_doc.devices.size());
+        m_doc.devices.push_back(*e.device);
+        m_doc.devices.back().index = e.gpu;
+        if (!m_doc.device) m_doc.device = m_doc.devices.front();
+        break;
+      }
       m_doc.device = e.device;
       break;
     case EventType::kPlan:
@@ -43,8 +51,10 @@ void DocumentBuilder::apply(const StreamEvent& e) {
         m_doc.cases.push_back(*e.result);
         listMissingFamilies(m_doc);  // older engines list none
         CaseResult& c = m_doc.cases.back();
+        if (const auto gpu = m_gpuDevice.find(e.gpu); gpu != m_gpuDevice.end())
+          c.device = gpu->second;
         deriveOlderSchemaFigures(c, m_doc.family(c.problem()), m_doc.schemaVersion,
-                                 m_doc.device ? &*m_doc.device : nullptr);
+                                 m_doc.deviceOf(c));
         listKernelIfMissing(m_doc, e.result->kernel, toString(e.result->precision));
       }
       m_running = -1;

@@ -8,12 +8,13 @@
 #include <deque>
 #include <fstream>
 #include <list>
-#include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "kwb/error.h"
+#include "kwb/pool_protocol.h"
 #include "kwb/run_info.h"
 #include "pool_worker.h"
 
@@ -31,11 +32,12 @@ struct Queued {
   int attempt = 1;
 };
 
-struct Running {
-  PoolWorker worker;
+// One long-lived engine on one GPU; it runs the shards sent to it one after another.
+struct Worker {
+  PoolWorker proc;
   int gpu = 0;
-  Queued job;
   std::string stderrPath;
+  std::optional<Queued> job;  // the shard it runs now; none while idle
 };
 
 std::string fileText(const std::filesystem::path& p) {
@@ -49,14 +51,22 @@ class Pool {
  public:
   explicit Pool(const HostPoolConfig& cfg) : m_cfg(cfg), m_count(int(cfg.shardCosts.size())) {
     for (int s : poolOrder(cfg.shardCosts)) m_queue.push_back({s});
-    m_idle.insert(cfg.gpus.begin(), cfg.gpus.end());
+    m_free.insert(cfg.gpus.begin(), cfg.gpus.end());
+    // A worker that died while a request was written to it must not end the pool.
+    m_oldPipe = std::signal(SIGPIPE, SIG_IGN);
   }
+  ~Pool() { std::signal(SIGPIPE, m_oldPipe); }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
 
   HostPoolResult run() {
-    while (!m_queue.empty() || !m_running.empty()) {
-      if (!m_stopping && m_cfg.stopRequested && m_cfg.stopRequested()) stop();
-      if (!m_stopping) startIdle();
-      if (m_running.empty()) break;  // nothing can start (stopped, or no GPU may take it)
+    while (!m_queue.empty() || !m_workers.empty()) {
+      if (!m_stopping && stopNow()) stop();
+      if (!m_stopping) {
+        assignIdle();
+        startWorkers();
+      }
+      if (m_workers.empty()) break;  // nothing can start (stopped, or no GPU may take it)
       pollOnce();
       if (m_stopping) killLate();
     }
@@ -64,112 +74,160 @@ class Pool {
   }
 
  private:
-  // Each idle GPU takes the first queued shard it may run: not the one its worker died on on
-  // this GPU while another GPU exists.
-  void startIdle() {
-    for (auto g = m_idle.begin(); g != m_idle.end() && !m_queue.empty();) {
-      const int gpu = *g;
-      const auto job = std::find_if(m_queue.begin(), m_queue.end(), [&](const Queued& q) {
-        return q.avoidGpu != gpu || m_cfg.gpus.size() == 1;
-      });
-      if (job == m_queue.end()) {
-        ++g;
-        continue;
+  bool stopNow() const { return m_stopping || (m_cfg.stopRequested && m_cfg.stopRequested()); }
+
+  // The first queued shard `gpu` may run: not the one whose worker died on it while another
+  // GPU exists.
+  std::deque<Queued>::iterator nextFor(int gpu) {
+    return std::find_if(m_queue.begin(), m_queue.end(), [&](const Queued& q) {
+      return q.avoidGpu != gpu || m_cfg.gpus.size() == 1;
+    });
+  }
+
+  // Idle workers take the next shard; with the queue empty their input is closed and they end.
+  void assignIdle() {
+    for (Worker& w : m_workers) {
+      if (w.job || !w.proc.inputOpen()) continue;
+      const auto next = nextFor(w.gpu);
+      if (next != m_queue.end()) {
+        send(w, *next);
+        m_queue.erase(next);
+      } else if (m_queue.empty()) {
+        w.proc.closeInput();
       }
-      start(gpu, *job);
-      m_queue.erase(job);
-      g = m_idle.erase(g);
     }
   }
 
-  void start(int gpu, const Queued& job) {
-    const std::string id = std::to_string(job.shard);
-    std::vector<std::string> argv = m_cfg.workerArgv;
-    const std::string doc = (m_cfg.workDir / ("shard-" + id + ".json")).string();
-    for (const std::string& a :
-         {std::string("--shard"), id + "/" + std::to_string(m_count), std::string("--json"), doc,
-          std::string("--device"), std::string("0")})
-      argv.push_back(a);
-    if (m_cfg.workerStreams) argv.emplace_back("--stream");
-    std::filesystem::remove(doc);
-    const std::string err =
-        (m_cfg.workDir / ("shard-" + id + ".try-" + std::to_string(job.attempt) + ".stderr"))
-            .string();
-    m_running.push_back({PoolWorker(argv, gpu, err), gpu, job, err});
+  // A GPU without a worker starts one when a queued shard may run on it.
+  void startWorkers() {
+    for (auto g = m_free.begin(); g != m_free.end() && !m_queue.empty();) {
+      const auto next = nextFor(*g);
+      if (next == m_queue.end()) {
+        ++g;
+        continue;
+      }
+      const int gpu = *g;
+      std::vector<std::string> argv = m_cfg.workerArgv;
+      for (const char* a : {"--pool-serve", "--device", "0"}) argv.emplace_back(a);
+      if (m_cfg.workerStreams) argv.emplace_back("--stream");
+      const std::string err = (m_cfg.workDir / ("gpu-" + std::to_string(gpu) + ".worker-" +
+                                                std::to_string(++m_started) + ".stderr"))
+                                  .string();
+      m_workers.push_back({PoolWorker(argv, gpu, err), gpu, err, std::nullopt});
+      send(m_workers.back(), *next);
+      m_queue.erase(next);
+      g = m_free.erase(g);
+    }
+  }
+
+  std::filesystem::path documentOf(int shard) const {
+    return m_cfg.workDir / ("shard-" + std::to_string(shard) + ".json");
+  }
+
+  // A worker that is gone by now fails to take it: its end reports the shard as its death.
+  void send(Worker& w, const Queued& job) {
+    std::filesystem::remove(documentOf(job.shard));
+    w.job = job;
+    (void)w.proc.send(shardRequestLine({{job.shard, m_count}, documentOf(job.shard).string()}));
   }
 
   void pollOnce() {
     std::vector<pollfd> fds;
-    fds.reserve(m_running.size());
-    for (const Running& r : m_running) fds.push_back({r.worker.outputFd(), POLLIN, 0});
+    fds.reserve(m_workers.size());
+    for (const Worker& w : m_workers) fds.push_back({w.proc.outputFd(), POLLIN, 0});
     ::poll(fds.data(), fds.size(), 100);  // wakes for output, an exit, or Ctrl-C (EINTR)
-    for (auto it = m_running.begin(); it != m_running.end();) {
-      Running& r = *it;
-      for (const std::string& line : r.worker.readLines())
-        if (m_cfg.onLine) m_cfg.onLine(r.gpu, r.job.shard, line);
-      if (!r.worker.ended()) {
+    for (auto it = m_workers.begin(); it != m_workers.end();) {
+      Worker& w = *it;
+      for (const std::string& line : w.proc.readLines()) {
+        const std::optional<ShardEnd> end = parseShardEnd(line);
+        if (!end && m_cfg.onLine) m_cfg.onLine(w.gpu, w.job ? w.job->shard : 0, line);
+        if (end && w.job && end->shard == w.job->shard) shardEnded(w, end->exitCode);
+      }
+      if (!w.proc.ended()) {
         ++it;
         continue;
       }
-      r.worker.wait();
-      finished(r);
-      m_idle.insert(r.gpu);
-      it = m_running.erase(it);
+      w.proc.wait();
+      if (w.job) {  // it ended in the middle of a shard
+        const int code = w.proc.exitCode();
+        if (!tookDocument(*w.job, w.gpu, code))
+          failed(*w.job, w.gpu, code, w.proc.endSignal(), w.stderrPath);
+      }
+      m_free.insert(w.gpu);
+      it = m_workers.erase(it);
     }
   }
 
-  // A worker ended: exit 0 or 1 with its document (or 130 once stopped) is its shard's result;
-  // anything else is a death, run once more elsewhere, then recorded as a failure.
-  void finished(const Running& r) {
-    const std::string label = "shard " + std::to_string(r.job.shard) + "/" +
-                              std::to_string(m_count) + " on GPU " + std::to_string(r.gpu);
-    const std::filesystem::path doc =
-        m_cfg.workDir / ("shard-" + std::to_string(r.job.shard) + ".json");
-    const int code = r.worker.exitCode();
-    const bool wrote = code == 0 || code == 1 || (m_stopping && code == 130);
-    if (wrote && std::filesystem::exists(doc)) {
-      try {
-        m_result.inputs.push_back(readShardInput(doc));
-        return;
-      } catch (const InputError& e) {
-        note(label + ": its document is unreadable: " + e.what());
-      }
+  // The worker said its shard ended with `code`. Another code than 0, 1 (or 130 once stopped)
+  // ends the worker too: its exit then reports the shard, with its standard error.
+  void shardEnded(Worker& w, int code) {
+    if (!(code == 0 || code == 1 || (code == 130 && stopNow()))) return;
+    const Queued job = *w.job;
+    w.job.reset();
+    if (!tookDocument(job, w.gpu, code)) failed(job, w.gpu, code, 0, w.stderrPath);
+  }
+
+  // Exit 0 or 1 with its document (or 130 once stopped) is the shard's result.
+  bool tookDocument(const Queued& job, int gpu, int code) {
+    const std::filesystem::path doc = documentOf(job.shard);
+    const bool wrote = code == 0 || code == 1 || (code == 130 && stopNow());
+    if (!wrote || !std::filesystem::exists(doc)) return false;
+    try {
+      m_result.inputs.push_back(readShardInput(doc));
+      return true;
+    } catch (const InputError& e) {
+      note(label(job, gpu) + ": its document is unreadable: " + e.what());
+      return false;
     }
+  }
+
+  std::string label(const Queued& job, int gpu) const {
+    return "shard " + std::to_string(job.shard) + "/" + std::to_string(m_count) + " on GPU " +
+           std::to_string(gpu);
+  }
+
+  // A shard without its document: run once more elsewhere, then recorded as a failure.
+  void failed(const Queued& job, int gpu, int code, int signal, const std::string& stderrPath) {
     ShardFailure f;
-    f.shard = {r.job.shard, m_count};
+    f.shard = {job.shard, m_count};
     f.exitStatus = code;
-    f.signal = r.worker.endSignal();
+    f.signal = signal;
     f.host = hostName();
     f.timestamp = utcTimestamp();
-    f.stderrTail = tailLines(fileText(r.stderrPath));
+    f.stderrTail = tailLines(fileText(stderrPath));
     std::string tail;
     for (std::size_t i = f.stderrTail.size() > 3 ? f.stderrTail.size() - 3 : 0;
          i < f.stderrTail.size(); ++i)
       tail += "\n    " + f.stderrTail[i];
-    const bool again = r.job.attempt < kAttempts && !m_stopping;
-    note("the worker of " + label + " died (" + f.reason().substr(0, 60) + ")" +
+    const bool again = job.attempt < kAttempts && !m_stopping;
+    note("the worker of " + label(job, gpu) + " died (" + f.reason().substr(0, 60) + ")" +
          (again ? "; its shard runs again on another GPU" : "; its cases stay not run") + tail);
     if (again) {
-      m_queue.push_front({r.job.shard, r.gpu, r.job.attempt + 1});
+      m_queue.push_front({job.shard, gpu, job.attempt + 1});
       return;
     }
     const std::filesystem::path rec =
-        m_cfg.workDir / ("shard-" + std::to_string(r.job.shard) + ".failure.json");
+        m_cfg.workDir / ("shard-" + std::to_string(job.shard) + ".failure.json");
     writeShardFailure(f, rec);
     m_result.inputs.push_back(readShardInput(rec));
   }
 
+  // Every worker is sent SIGTERM (a busy one writes its finished cases and ends) and loses its
+  // input (an idle one ends).
   void stop() {
     m_stopping = true;
     m_result.interrupted = true;
     m_queue.clear();
     m_stopDeadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kStopGraceMs);
-    for (const Running& r : m_running) r.worker.signal(SIGTERM);
+    for (Worker& w : m_workers) {
+      w.proc.signal(SIGTERM);
+      w.proc.closeInput();
+    }
   }
 
   void killLate() {
     if (std::chrono::steady_clock::now() < m_stopDeadline) return;
-    for (const Running& r : m_running) r.worker.signal(SIGKILL);
+    for (const Worker& w : m_workers) w.proc.signal(SIGKILL);
   }
 
   void note(const std::string& text) const {
@@ -179,11 +237,13 @@ class Pool {
   const HostPoolConfig& m_cfg;
   int m_count;
   std::deque<Queued> m_queue;
-  std::set<int> m_idle;
-  std::list<Running> m_running;  // a list: a worker is neither copied nor moved once started
+  std::set<int> m_free;         // GPUs without a worker
+  std::list<Worker> m_workers;  // a list: a worker is neither copied nor moved once started
+  int m_started = 0;            // workers started, to name their standard errors
   bool m_stopping = false;
   std::chrono::steady_clock::time_point m_stopDeadline;
   HostPoolResult m_result;
+  void (*m_oldPipe)(int) = SIG_DFL;
 };
 
 }  // namespace

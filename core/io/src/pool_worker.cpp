@@ -40,11 +40,18 @@ PoolWorker::PoolWorker(const std::vector<std::string>& argv, int gpu,
                        const std::string& stderrPath) {
   if (argv.empty()) throw InputError("no worker program to start");
   int fds[2];
+  int input[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw InputError("cannot start '" + argv[0] + "': " + std::strerror(errno));
+  if (::pipe2(input, O_CLOEXEC) != 0) {
+    const int e = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw InputError("cannot start '" + argv[0] + "': " + std::strerror(e));
+  }
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
-  posix_spawn_file_actions_addopen(&files, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&files, input[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&files, fds[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&files, STDERR_FILENO, stderrPath.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -55,28 +62,34 @@ PoolWorker::PoolWorker(const std::vector<std::string>& argv, int gpu,
   const int rc = posix_spawnp(&m_pid, argp[0], &files, nullptr, argp.data(), envp.data());
   posix_spawn_file_actions_destroy(&files);
   ::close(fds[1]);
+  ::close(input[0]);
   if (rc != 0) {
     ::close(fds[0]);
+    ::close(input[1]);
     m_reaped = true;
     throw InputError("cannot start the worker '" + argv[0] + "': " + std::strerror(rc));
   }
   m_out = fds[0];
+  m_in = input[1];
   ::fcntl(m_out, F_SETFL, ::fcntl(m_out, F_GETFL) | O_NONBLOCK);
 }
 
 PoolWorker::PoolWorker(PoolWorker&& other) noexcept
     : m_pid(other.m_pid),
       m_out(other.m_out),
+      m_in(other.m_in),
       m_buffer(std::move(other.m_buffer)),
       m_exitCode(other.m_exitCode),
       m_signal(other.m_signal),
       m_reaped(other.m_reaped) {
   other.m_out = -1;
+  other.m_in = -1;
   other.m_reaped = true;
 }
 
 PoolWorker::~PoolWorker() {
   if (m_out >= 0) ::close(m_out);
+  closeInput();
   if (m_reaped) return;
   ::kill(m_pid, SIGKILL);  // only a pool unwinding from an error leaves one running
   ::waitpid(m_pid, nullptr, 0);
@@ -106,6 +119,25 @@ std::vector<std::string> PoolWorker::readLines() {
   m_buffer.erase(0, start);
   if (m_out < 0 && !lines.empty() && lines.back().empty()) lines.pop_back();
   return lines;
+}
+
+bool PoolWorker::send(const std::string& line) {
+  if (m_in < 0) return false;
+  const std::string text = line + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {  // a request is a short line: the pipe takes it at once
+    const ssize_t n = ::write(m_in, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // EPIPE (SIGPIPE is ignored while the pool runs): it is gone
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+void PoolWorker::closeInput() {
+  if (m_in < 0) return;
+  ::close(m_in);
+  m_in = -1;
 }
 
 void PoolWorker::wait() {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// One worker of the host pool (kwb/host_pool.h): a child engine with CUDA_VISIBLE_DEVICES set,
-// its standard output on a pipe read without blocking, its standard error in a file.
+// One worker of the host pool (kwb/host_pool.h): a long-lived child engine with
+// CUDA_VISIBLE_DEVICES set, its requests written to its standard input (a pipe), its standard
+// output on a pipe read without blocking, its standard error in a file.
 #include <sys/types.h>
 
 #include <string>
@@ -21,6 +22,11 @@ class PoolWorker {
   PoolWorker& operator=(const PoolWorker&) = delete;
 
   int outputFd() const { return m_out; }
+  // Writes one request line to the worker's standard input; false when the worker is gone.
+  bool send(const std::string& line);
+  // Closes the worker's standard input: it ends once its current request is done.
+  void closeInput();
+  bool inputOpen() const { return m_in >= 0; }
   // Reads what is ready; returns the complete lines. Sets ended() at end of output.
   std::vector<std::string> readLines();
   bool ended() const { return m_out < 0; }
@@ -33,6 +39,7 @@ class PoolWorker {
  private:
   pid_t m_pid = -1;
   int m_out = -1;
+  int m_in = -1;
   std::string m_buffer;
   int m_exitCode = -1;
   int m_signal = 0;

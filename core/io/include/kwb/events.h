@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -90,7 +91,9 @@ StreamEvent parseEventLine(std::string_view line, std::string_view source, int l
 // document with it. The events of several engines may be applied in turn (a reader that
 // starts a new engine for the cases a crashed one left): cases and kernels accumulate, the
 // known-answer test fails if any engine's failed, and the progression check of the whole
-// document is the one rule of kwb/progression.h.
+// document is the one rule of kwb/progression.h. A host pool's stream (events tagged with their
+// `gpu`, kwb run --devices --stream) lists each GPU once in the document's `devices`, and each
+// case names the GPU that ran it.
 class DocumentBuilder {
  public:
   void apply(const StreamEvent& e);
@@ -113,7 +116,8 @@ class DocumentBuilder {
  private:
   RunDocument m_doc;
   std::vector<PlannedCase> m_plan;
-  int m_plans = 0;  // engines seen
+  std::map<int, int> m_gpuDevice;  // a pool's GPU → its index in m_doc.devices
+  int m_plans = 0;                 // engines seen
   int m_running = -1;
   bool m_done = false;
   int m_exitCode = 0;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The host pool (docs/SCALE_OUT.md, "Every GPU of a host"): `kwb run|tune --devices` cuts the plan
-// into shards and runs each as a child engine pinned to one GPU with CUDA_VISIBLE_DEVICES, one
-// child per GPU at a time, costliest shard first from a queue. A child that dies is reported with
-// its GPU and its shard runs once more on another GPU; a second death leaves a failure record.
-// The caller merges what the shards wrote (kwb/merge.h).
+// into shards and runs them on one long-lived child engine per GPU, pinned with
+// CUDA_VISIBLE_DEVICES, that takes shard after shard, costliest first, from a queue over its
+// standard input (kwb/pool_protocol.h). A child that dies is reported with its GPU and its shard
+// runs once more on another GPU; a second death leaves a failure record. The caller merges what
+// the shards wrote (kwb/merge.h).
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -23,8 +24,9 @@ std::vector<int> parseDevices(std::string_view text, int deviceCount);
 std::vector<int> poolOrder(const std::vector<double>& costs);
 
 struct HostPoolConfig {
-  // The worker program and the arguments every shard shares; each shard adds
-  // `--shard I/N --stream --json <workDir>/shard-I.json --device 0`.
+  // The worker program and the arguments every shard shares; each worker adds
+  // `--pool-serve --device 0 [--stream]` and is sent its shards (`I/N`, the document's path
+  // <workDir>/shard-I.json) one request line at a time.
   std::vector<std::string> workerArgv;
   bool workerStreams = true;            // add --stream (kwb run's workers; kwb tune has no stream)
   std::vector<int> gpus;                // the host's device indices, one worker each

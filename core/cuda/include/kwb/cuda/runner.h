@@ -53,6 +53,10 @@ struct RunConfig {
   // Empty: the cases left are skipped.
   std::function<std::string(const std::vector<std::size_t>& indices, const EventSink& sink)>
       continueElsewhere = {};
+  // A long-lived worker's runs (kwb run|tune --pool-serve, docs/SCALE_OUT.md): the copy roof,
+  // the launch overhead and each family's known-answer test, measured by this process's first
+  // run on the device, are reused by its later runs (same device, libraries and seed).
+  bool reuseDeviceFacts = false;
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
 };
@@ -73,6 +77,11 @@ struct PlanCase {
 };
 // What the stream's plan says of a case, and its record when it is not run.
 PlannedCase plannedCase(const PlanCase& p);
+// The document's kernel list of a plan: one entry per kernel it names (a configuration counts
+// as its kernel), stages in family and stage order, then the references.
+std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan);
+// The families of the plan's cases, in the order they first appear.
+std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan);
 CaseResult skippedPlanCase(const PlanCase& p, const std::string& why);
 
 // Orders a plan: shape by shape; within a shape the references first, so every stage's

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `--shard I/N` for run, verify and tune (docs/SCALE_OUT.md): the plan's sizes are cut into N
-// parts balanced by estimated cost (kwb/shard_cost.h, kwb/shard.h), a size's cases always in one
-// part, so each stage is timed interleaved with its reference on the same device and its
-// "% of reference" holds.
+// parts balanced by estimated cost (kwb/shard_cost.h, kwb/shard.h). A size's cases stay in one
+// part unless the size is costlier than a fair part (the plan's cost over N): it is then cut into
+// pieces, each with the size's references, so each stage is still timed interleaved with its
+// reference on the same device and its "% of reference" holds. Each case is owned by one part
+// (the plan entries say which); the references' copies in the other pieces are not merged.
 #include <string>
 #include <vector>
 
@@ -23,7 +25,7 @@ std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg);
 // The part `spec` of `plan`.
 ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec);
 
-// How many size groups (the unit a shard takes whole) the plan has.
+// How many sizes the plan has.
 int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig& cfg);
 // The estimated seconds of each of `count` parts (index 0 is part 1/count), as selectShard cuts
 // them: a host pool (kwb run --devices) hands the costliest out first.

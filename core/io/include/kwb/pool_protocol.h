@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The line protocol between the host pool and its long-lived workers (docs/PROTOCOL.md, "Pool
+// workers"): the pool writes one request per line on a worker's standard input,
+//   {"json":"/tmp/kwb-pool-x/shard-3.json","op":"shard","shard":"3/7"}
+// the worker runs that shard as `--shard 3/7 --json …` would, streams its output as usual, and
+// ends it with one line of its own on standard output,
+//   {"event":"shard_end","exitCode":0,"shard":3}
+// then waits for the next request. End of input: the worker exits.
+#include <optional>
+#include <string>
+
+#include "kwb/shard.h"
+
+namespace kwb {
+
+struct ShardRequest {
+  ShardSpec shard;
+  std::string json;  // where the shard's document goes
+};
+
+std::string shardRequestLine(const ShardRequest& r);
+// Throws InputError naming the line's number and what is wrong.
+ShardRequest parseShardRequest(const std::string& line, int lineNumber);
+
+struct ShardEnd {
+  int shard = 0;
+  int exitCode = 0;
+};
+std::string shardEndLine(const ShardEnd& e);
+// The marker, or nothing for any other line (an event, a line of text).
+std::optional<ShardEnd> parseShardEnd(const std::string& line);
+
+}  // namespace kwb

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The host pool's speedup on a machine with several GPUs (docs/SCALE_OUT.md, "Every GPU of a
+# host"): the wall time of each workload on one GPU (a plain run on device 0) against
+# `--devices all`, and the ratio, with the issue's goal for the GPU count (1.8x on 2, 3.5x on 4).
+# Also checks that a pool worker measures the device once: its second shard reuses the first's
+# copy roof and launch overhead. Usage:
+#   scripts/pool-speedup.sh [KWB] [OUTDIR]     (default: build/cli/kwb, /tmp/kwb-pool-speedup)
+# Each workload runs REPEAT times (default 1) per side; the best wall time counts.
+set -uo pipefail
+KWB=${1:-build/cli/kwb}
+OUT=${2:-/tmp/kwb-pool-speedup}
+REPEAT=${REPEAT:-1}
+mkdir -p "$OUT"
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+[[ $gpus -ge 1 ]] || { echo "pool-speedup: no GPU (nvidia-smi -L lists none)"; exit 3; }
+nvidia-smi -L
+case $gpus in 1) goal=1.0 ;; 2) goal=1.8 ;; 3) goal=2.6 ;; *) goal=$(python3 -c "print(3.5*$gpus/4)") ;; esac
+
+now() { date +%s.%N; }
+# best_wall NAME ARGS...: runs kwb ARGS REPEAT times, prints the best wall seconds.
+best_wall() {
+  local name=$1 best="" t0 t1 rc
+  shift
+  for i in $(seq "$REPEAT"); do
+    t0=$(now)
+    "$KWB" "$@" >"$OUT/$name.$i.out" 2>"$OUT/$name.$i.err"
+    rc=$?
+    t1=$(now)
+    if [[ $rc -gt 1 ]]; then
+      echo "$name: exit $rc; see $OUT/$name.$i.err" >&2; tail -3 "$OUT/$name.$i.err" >&2
+      echo "failed"; return
+    fi
+    best=$(python3 -c "a='$best'; b=$t1-$t0; print(b if not a else min(float(a), b))")
+  done
+  echo "$best"
+}
+
+printf '%-52s %9s %9s %8s %s\n' workload "1 GPU s" "all s" speedup "goal ${goal}x on $gpus GPU(s)"
+row() {
+  local name=$1 one=$2 all=$3
+  if [[ $one == failed || $all == failed ]]; then printf '%-52s %s\n' "$name" "a run failed (above)"; return; fi
+  python3 -c "
+one, all, goal = $one, $all, $goal
+r = one / all
+print(f'%-52s %9.2f %9.2f %7.2fx %s' % ('$name', one, all, r, 'met' if r >= goal else 'NOT met'))"
+}
+
+ONE=0
+run_pair() {
+  local name=$1
+  shift
+  local all
+  ONE=$(best_wall "$name-one" "$@" --device 0 --json "$OUT/$name-one.json")
+  all=$(best_wall "$name-all" "$@" --devices all --json "$OUT/$name-all.json")
+  row "$*" "$ONE" "$all"
+}
+run_pair spec run --suite spec-benchmark
+plain=$ONE
+run_pair scaling run --suite scaling
+run_pair tune tune --kernel sgemm.warp_tiled --shapes 512,1024,2048,4096
+# The pool on one GPU against the plain run: what the shards and the worker cost on their own
+# (below 1x: the overhead).
+pool0=$(best_wall spec-pool0 run --suite spec-benchmark --devices 0 --json "$OUT/spec-pool0.json")
+row "spec-benchmark: plain run vs --devices 0" "$plain" "$pool0"
+
+# A worker measures the device once: two shards through one `--pool-serve` worker.
+req() { printf '{"op":"shard","shard":"%s","json":"%s"}\n' "$1" "$2"; }
+{ req 1/2 "$OUT/serve-1.json"; req 2/2 "$OUT/serve-2.json"; } |
+  CUDA_VISIBLE_DEVICES=0 "$KWB" run --suite spec-benchmark --pool-serve --device 0 --stream \
+    >"$OUT/serve.jsonl" 2>"$OUT/serve.err"
+echo "pool-serve worker, two shards: exit $?; shard_end lines: $(grep -c shard_end "$OUT/serve.jsonl")"
+python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+if not all(os.path.exists(f"{out}/serve-{i}.json") for i in (1, 2)):
+    sys.exit(f"the worker wrote no shard documents; see {out}/serve.err")
+a, b = (json.load(open(f"{out}/serve-{i}.json")) for i in (1, 2))
+same = lambda k: (a.get(k), b.get(k))
+lo = same("launchOverhead")
+dev = lambda d: (d.get("devices") or [d.get("device") or {}])[0]
+cp = (dev(a).get("copyBandwidthGBs"), dev(b).get("copyBandwidthGBs"))
+print("second shard reuses the launch overhead:", lo[0] == lo[1], lo)
+print("second shard reuses the copy roof:", cp[0] == cp[1], cp)
+print("cases:", len(a["cases"]), "+", len(b["cases"]), "; known answer:", a["knownAnswer"]["passed"], b["knownAnswer"]["passed"])
+PY
