@@ -27,9 +27,11 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     c.message = "not timed: the shape ran " + c.ranKernel + ", not this configuration";
     return;
   }
+  std::function<void()> launch = fc->timedLaunch(k);
   pc.deviceBytes = fc->deviceBytes();
   pc.timing =
-      std::make_unique<TimedCase>(fc->timedLaunch(k), ctx.stream, cfg.measure, st.flusher.get());
+      std::make_unique<TimedCase>(std::move(launch), ctx.stream, cfg.measure, st.flusher.get());
+  pc.checkTimed = [f = fc.get(), &k](CaseResult& r) { f->checkTimedOutput(k, r); };
   pc.afterTiming = fc->afterTiming(k);
   pc.inputs = std::move(fc);
 }
