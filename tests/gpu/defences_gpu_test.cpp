@@ -43,8 +43,9 @@ class Defences : public GpuTest {};
 // Through the engine as a user runs it: kwb run --source fails the case, naming the rule.
 TEST_F(Defences, ReadingCAtBetaZeroFailsKwbRunSource) {
   const std::string json = ::testing::TempDir() + "reads_c.json";
-  const auto r = runKwb({"run", "--source", kData + "reads_c_at_beta0.cu", "--shapes",
-                         "1024,511x513x1025", "--no-cupti-check", "--json", json});
+  const auto r = runKwb({"run", "--source", kData + "reads_c_at_beta0.cu", "--kernels",
+                         "user.reads_c_at_beta0", "--shapes", "1024,511x513x1025",
+                         "--no-cupti-check", "--json", json});
   EXPECT_EQ(r.exitCode, kwb::kExitCaseFailed) << r.err;
   const auto doc = nlohmann::json::parse(slurp(json));
   ASSERT_EQ(doc["cases"].size(), 2u) << doc.dump(1);
