@@ -22,9 +22,12 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
     const auto k = compileSource(*o, o->arch.empty() ? "sm_90a" : o->arch);
     if (!ptxOut->empty()) writeOutputs({{*ptxOut, [&] { return k.ptx; }, "--ptx"}});
     std::cout << o->source << ": ok: entry " << *k.spec.entry << ", " << k.arch << ", block "
-              << k.spec.block->x << "x" << k.spec.block->y << ", tile " << k.spec.tile->x << "x"
-              << k.spec.tile->y << ", smem " << *k.spec.smemBytes << ", "
-              << toString(*k.spec.precision) << ", source " << k.hash << "\n";
+              << k.spec.block->x << "x" << k.spec.block->y
+              << (k.spec.grid ? ", grid " + k.spec.grid->text
+                              : ", tile " + std::to_string(k.spec.tile->x) + "x" +
+                                    std::to_string(k.spec.tile->y))
+              << ", smem " << *k.spec.smemBytes << ", " << toString(*k.spec.precision)
+              << ", source " << k.hash << "\n";
     exitCode = kExitOk;
   });
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // A user's source compiled in a child process (docs/RELIABILITY.md, "Bounded user sources"): kwb
 // starts itself as `kwb nvrtc-child` (hidden), writes it one JSON line ({"name", "text",
-// "options"}) and reads one back ({"ok", "ptx", "log"}) within --compile-timeout seconds; the
-// child caps its own address space at --compile-memory MiB more than it has at start. A macro
-// or template bomb then ends as exit 2 naming the bound, not as a hung or swapping engine.
+// "options", "headers", "nameExpressions"}) and reads one back ({"ok", "ptx", "log"}) within
+// --compile-timeout seconds; the child caps its own address space at --compile-memory MiB more than
+// it has at start. A macro or template bomb then ends as exit 2 naming the bound, not as a hung or
+// swapping engine.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -40,8 +41,10 @@ int runChild(std::size_t memoryMib, double cpuSeconds) {
   if (!std::getline(std::cin, line)) return kExitBadInput;
   const json req = json::parse(line);
   const cuda::NvrtcOutput out =
-      cuda::nvrtcCompile(req.at("name").get<std::string>(), req.at("text").get<std::string>(),
-                         req.at("options").get<std::vector<std::string>>());
+      cuda::nvrtcCompile({req.at("name").get<std::string>(), req.at("text").get<std::string>(),
+                          req.at("options").get<std::vector<std::string>>(),
+                          req.at("headers").get<std::vector<std::pair<std::string, std::string>>>(),
+                          req.at("nameExpressions").get<std::vector<std::string>>()});
   std::cout << json{{"ok", out.ok}, {"ptx", out.ptx}, {"log", out.log}}.dump() << std::endl;
   return kExitOk;
 }
@@ -60,12 +63,17 @@ void addNvrtcChildCommand(CLI::App& app, int& exitCode) {
 }
 
 cuda::NvrtcRunner isolatedNvrtc(const SourceOpts& o) {
-  return [o](const std::string& name, const std::string& text,
-             const std::vector<std::string>& options) {
+  return [o](const cuda::NvrtcRequest& q) {
+    const std::string& name = q.name;
     ChildProcess child({"/proc/self/exe", "nvrtc-child", "--memory-mib",
                         std::to_string(o.compileMemoryMib), "--cpu-seconds",
                         std::to_string(o.compileTimeoutS)});
-    child.writeLine(json{{"name", name}, {"text", text}, {"options", options}}.dump());
+    child.writeLine(json{{"name", q.name},
+                         {"text", q.text},
+                         {"options", q.options},
+                         {"headers", q.headers},
+                         {"nameExpressions", q.nameExpressions}}
+                        .dump());
     std::string line;
     try {
       line = child.readLine(o.compileTimeoutS, std::size_t(512) << 20);
@@ -81,7 +89,7 @@ cuda::NvrtcRunner isolatedNvrtc(const SourceOpts& o) {
     }
     const json r = json::parse(line);
     return cuda::NvrtcOutput{r.at("ok").get<bool>(), r.at("ptx").get<std::string>(),
-                             r.at("log").get<std::string>()};
+                             r.at("log").get<std::string>(), {}};
   };
 }
 

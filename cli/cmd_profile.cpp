@@ -53,6 +53,26 @@ std::string figuresTable(const NcuProfile& p) {
   return formatTable(rows);
 }
 
+// Per kernel (its launches' mean): where it ran and what it moved; empty for a table that
+// lacks launch statistics.
+std::string launchTable(const NcuProfile& p) {
+  std::vector<std::vector<std::string>> rows{{"kernel", "grid", "block", "regs", "smem KiB",
+                                              "occupancy % (theor./achieved)", "waves/SM",
+                                              "DRAM GB/s", "L2 GB/s", "L1 GB/s"}};
+  for (const auto& k : ncuMeanPerKernel(p)) {
+    if (!k.hasLaunchStatistics()) continue;
+    rows.push_back({k.name.substr(0, 48), k.grid, k.block, fixed(k.registersPerThread, 0),
+                    fixed(k.sharedMemPerBlockBytes / 1024, 1),
+                    fixed(k.theoreticalOccupancyPct, 1) + " / " + fixed(k.achievedOccupancyPct, 1),
+                    fixed(k.wavesPerSm, 2), fixed(k.dram.bytesPerSecond / 1e9, 0),
+                    fixed(k.l2.bytesPerSecond / 1e9, 0), fixed(k.l1.bytesPerSecond / 1e9, 0)});
+  }
+  if (rows.size() == 1) return "";
+  const NcuPerCase per = ncuPerCase(p);
+  return formatTable(rows) + "DRAM per launch of the case: " + fixed(per.dramBytes / 1e6, 2) +
+         " MB (" + std::to_string(per.caseLaunches) + " launches profiled)\n";
+}
+
 int profileCommand(const ProfileOpts& o) {
   const std::string engine = selfPath();
   const std::string engineDir = std::filesystem::path(engine).parent_path().string();
@@ -109,7 +129,7 @@ int profileCommand(const ProfileOpts& o) {
   if (o.json == "-")
     std::cout << ncuProfileToJson(p) << '\n';
   else
-    std::cout << figuresTable(p);
+    std::cout << figuresTable(p) << launchTable(p);
   if (!o.json.empty() && o.json != "-") writeTextFile(o.json, ncuProfileToJson(p) + "\n", "--json");
   return kExitOk;
 }

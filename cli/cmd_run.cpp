@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "case_timeout.h"
+#include "fresh_engine.h"
 #include "interrupt.h"
 #include "kwb/case_budget.h"
 #include "kwb/cuda/runner.h"
@@ -50,6 +51,7 @@ struct RunOpts {
   std::string tuning;  // a `kwb tune` document: its kernel runs each shape's chosen configuration
   SourceOpts user;     // --source: a user kernel (docs/BRING_YOUR_OWN.md)
   PoolOpts pool;       // --devices: every GPU of the host (docs/SCALE_OUT.md)
+  FreshEngineOpts fresh;  // --max-restarts: the cases left after a lost context (fresh_engine.h)
 };
 
 std::string pct(const std::optional<double>& v) { return v ? fixed(*v, 1) + "%" : ""; }
@@ -256,6 +258,42 @@ class EventStream {
   std::optional<OutputWatch> m_readerGone;
 };
 
+// What kwb run writes (--json, --csv, --md): the run's document, or, for a run ended early, the
+// cases finished so far and the rest skipped. Cases finish out of plan order after a fresh
+// engine took the cases left (fresh_engine.h), so the finished ones are kept by plan index.
+class RunOutputs {
+ public:
+  RunOutputs(const RunOpts& o, const std::vector<cuda::PlanCase>& plan,
+             const std::optional<ShardInfo>& shard)
+      : m_o(o), m_plan(plan), m_shard(shard), m_finished(plan.size(), false) {}
+  void apply(const StreamEvent& e) {
+    m_partial.apply(e);
+    const bool ends = e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed;
+    if (ends && e.index >= 0 && std::size_t(e.index) < m_finished.size())
+      m_finished[std::size_t(e.index)] = true;
+  }
+  int finishedCases() const { return m_partial.finishedCases(); }
+  void write(RunDocument doc) const {
+    doc.shard = m_shard;
+    writeOutputs({{m_o.json, [&] { return toJsonText(doc); }, "--json"},
+                  {m_o.csv, [&] { return toCsv(doc); }, "--csv"},
+                  {m_o.md, [&] { return toMarkdown(doc); }, "--md"}});
+  }
+  void writePartial(const std::string& why) const {
+    RunDocument doc = m_partial.document();
+    for (std::size_t i = 0; i < m_plan.size(); ++i)
+      if (!m_finished[i]) doc.cases.push_back(cuda::skippedPlanCase(m_plan[i], why));
+    write(doc);
+  }
+
+ private:
+  const RunOpts& m_o;
+  const std::vector<cuda::PlanCase>& m_plan;
+  std::optional<ShardInfo> m_shard;
+  DocumentBuilder m_partial;
+  std::vector<bool> m_finished;  // by plan index
+};
+
 // --devices: the plan's shards on every GPU named, merged into the outputs (pool_run.h).
 int runPooled(const RunOpts& o, const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg,
               const cuda::AppliedTuning& tuning) {
@@ -277,32 +315,19 @@ int runCommand(const RunOpts& o) {
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
   if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
-
+  const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period
   // after Ctrl-C (a kernel can run for minutes) is ended with these results written.
-  DocumentBuilder partial;
-  auto writeDocument = [&](RunDocument doc) {
-    doc.shard = shard;
-    writeOutputs({{o.json, [&] { return toJsonText(doc); }, "--json"},
-                  {o.csv, [&] { return toCsv(doc); }, "--csv"},
-                  {o.md, [&] { return toMarkdown(doc); }, "--md"}});
-  };
-  // The finished cases and the rest skipped for `why`: what a run ended early writes.
-  auto writePartial = [&](const std::string& why) {
-    RunDocument doc = partial.document();
-    for (std::size_t i = doc.cases.size(); i < plan.size(); ++i)
-      doc.cases.push_back(cuda::skippedPlanCase(plan[i], why));
-    writeDocument(doc);
-  };
+  RunOutputs outputs(o, plan, shard);
   EventStream events(o.stream);
   auto emitLine = [&](const StreamEvent& e) { events.emit(e); };
   InterruptWatchdog watchdog([&] {
     StreamEvent done(EventType::kDone);
     done.exitCode = kExitInterrupted;
     emitLine(done);
-    writePartial("not run: interrupted");
-    std::cerr << "interrupted: " << partial.finishedCases()
+    outputs.writePartial("not run: interrupted");
+    std::cerr << "interrupted: " << outputs.finishedCases()
               << " finished case(s) kept, the rest not run\n";
   });
   // --case-timeout: the case that ran too long is an error and the rest are not run. No `done`
@@ -311,21 +336,23 @@ int runCommand(const RunOpts& o) {
     const cuda::PlanCase& p = plan[std::size_t(index)];
     const StreamEvent failed = timedOutCase(p, index, o.caseTimeout);
     const std::string what = p.kernel->id + " " + sizeLabel(*failed.result);
-    partial.apply(failed);
+    outputs.apply(failed);
     emitLine(failed);
-    writePartial("not run: the engine ended after " + what + " timed out");
+    outputs.writePartial("not run: the engine ended after " + what + " timed out");
     std::cerr << "kwb: " << what << " " << failed.result->message << "; "
-              << partial.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
+              << outputs.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
   });
+  useFreshEngines(o.fresh, continued, cfg, [&] { caseTimeout.finish(); });  // it watches its own
   // Interleaved rounds move between the cases of a block: the watch follows each sample.
   cfg.heartbeat = [&](int index) { caseTimeout.started(index); };
   const auto sink = [&](const StreamEvent& e) {
     const std::lock_guard<std::mutex> hold(watchdog.lock());
     if (e.type == EventType::kCaseStarted) caseTimeout.started(e.index);
     if (e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) caseTimeout.ended();
-    partial.apply(e);
+    outputs.apply(e);
     emitLine(e);
-    // Human progress on stderr in both modes.
+    // Human progress on stderr in both modes; a fresh engine's parent prints it.
+    if (!continued.empty()) return;
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
@@ -336,11 +363,11 @@ int runCommand(const RunOpts& o) {
   watchdog.finish();
   caseTimeout.finish();
 
-  writeDocument(doc);
+  outputs.write(doc);
   if (!o.stream)
     std::cout << runTable(doc) << cuda::tunedCasesText(doc, tuning)
               << progressionText(doc.progression);
-  std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
+  if (continued.empty()) std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s\n";
   if (interruptRequested()) return kExitInterrupted;
   return allPassed(doc) ? kExitOk : kExitCaseFailed;
 }
@@ -397,6 +424,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(kNotEmpty);
   addSourceOptions(*sub, o->user, false);
   addShardOption(*sub, o->shard);
+  addFreshEngineOptions(*sub, o->fresh);
   addPoolOptions(*sub, o->pool)->excludes("--shard")->excludes("--source");
   sub->add_flag("--stream", o->stream, "Write JSON-lines events on stdout (docs/PROTOCOL.md)");
   sub->add_option("--json", o->json, "Write the results document here");

@@ -36,14 +36,13 @@ int hostDeviceCount() {
   return cuda::deviceCount(&reason);
 }
 
-// The worker: this kwb, or KWB_POOL_WORKER (a test's stand-in), with this command line less the
-// options the pool sets per worker (devices, outputs, stream, device).
-std::vector<std::string> workerArgv() {
-  const char* fake = std::getenv("KWB_POOL_WORKER");
+}  // namespace
+
+std::vector<std::string> childCommandLine(const char* programEnv,
+                                          const std::vector<std::string>& withValue) {
+  const char* fake = programEnv ? std::getenv(programEnv) : nullptr;
   std::vector<std::string> argv{fake ? std::string(fake)
                                      : fs::read_symlink("/proc/self/exe").string()};
-  const std::vector<std::string> withValue{"--devices", "--pool-shards", "--json",
-                                           "--csv",     "--md",          "--device"};
   const auto& args = commandLine();
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -59,6 +58,15 @@ std::vector<std::string> workerArgv() {
     if (!dropped) argv.push_back(a);
   }
   return argv;
+}
+
+namespace {
+
+// The worker: this kwb, or KWB_POOL_WORKER (a test's stand-in), with this command line less the
+// options the pool sets per worker (devices, outputs, stream, device).
+std::vector<std::string> workerArgv() {
+  return childCommandLine("KWB_POOL_WORKER",
+                          {"--devices", "--pool-shards", "--json", "--csv", "--md", "--device"});
 }
 
 // A worker's event line with its GPU and shard added as the first fields (docs/PROTOCOL.md).

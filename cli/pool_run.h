@@ -15,6 +15,11 @@ namespace kwb::cli {
 
 // Keeps this process's arguments: the pool's workers run the same command line.
 void rememberCommandLine(int argc, char** argv);
+// A child kwb's command line: this program (or the one the environment variable `programEnv`
+// names, a test's stand-in; may be null) with this process's arguments less --stream and the
+// options `withValue` (each with its value).
+std::vector<std::string> childCommandLine(const char* programEnv,
+                                          const std::vector<std::string>& withValue);
 
 struct PoolOpts {
   std::string devices;  // --devices: empty when not given

@@ -14,7 +14,12 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
                              "user.<file stem> (docs/BRING_YOUR_OWN.md)");
   if (required) src->required();
   sub.add_option("--entry", o.entry, "The kernel's name (default: the file stem)");
-  sub.add_option("--block", o.block, "Threads per block, XxY (default 16x16)");
+  sub.add_option("--block", o.block,
+                 "Threads per block: XxY, or expressions x[,y] of numbers and defines "
+                 "(256, 32*32, 32,32) (default 16x16)");
+  sub.add_option("--grid", o.grid,
+                 "The grid as the kernel's launcher writes it, x first: expressions of M, N, K "
+                 "and defines, e.g. ceil(M/32),ceil(N/32) (default: from --tile)");
   sub.add_option("--tile", o.tile,
                  "C tile per block, NxM: grid = ceil(N/tileN) x ceil(M/tileM) (default 64x64)");
   sub.add_option("--smem", o.smem, "Dynamic shared memory per block, bytes (default 0)")
@@ -29,6 +34,13 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
   sub.add_option("--max-include-bytes", o.limits.maxTotalBytes,
                  "Most bytes of #include \"...\" files, all reads counted (default 16 MiB)")
       ->check(CLI::Range(std::uintmax_t(0), std::uintmax_t(1) << 34));
+  sub.add_option("--compiler", o.compiler,
+                 "nvrtc (default; in a bounded child) or nvcc: the toolkit's nvcc builds a cubin, "
+                 "for code NVRTC cannot take (host headers, host code)")
+      ->check(CLI::IsMember({"nvrtc", "nvcc"}));
+  sub.add_option("--include-dir", o.limits.includeDirs,
+                 "A folder the source's #include may read from, besides its own folder and the "
+                 "toolkit's (repeatable)");
   sub.add_option("--compile-timeout", o.compileTimeoutS,
                  "Give up on NVRTC after this many seconds (default 120)")
       ->check(CLI::Range(1.0, 86400.0));
@@ -39,7 +51,8 @@ void addSourceOptions(CLI::App& sub, SourceOpts& o, bool required) {
 UserLaunchSpec optionSpec(const SourceOpts& o) {
   UserLaunchSpec s;
   if (!o.entry.empty()) s.entry = o.entry;
-  if (!o.block.empty()) s.block = parseDim2(o.block, "--block");
+  if (!o.block.empty()) parseBlock(s, o.block, "--block");
+  if (!o.grid.empty()) s.grid = parseLaunchExpr(o.grid, "--grid");
   if (!o.tile.empty()) s.tile = parseDim2(o.tile, "--tile");
   if (o.smem >= 0) s.smemBytes = o.smem;
   if (!o.precision.empty()) {
@@ -60,11 +73,19 @@ UserLaunchSpec optionSpec(const SourceOpts& o) {
 
 cuda::CompiledUserKernel compileSource(const SourceOpts& o, const std::string& arch) {
   const auto src = cuda::readUserSource(o.source, o.limits);
-  auto k = cuda::compileUserKernel(src, optionSpec(o), arch, isolatedNvrtc(o));
+  const bool nvcc = o.compiler == "nvcc";
+  auto k = cuda::compileUserKernel(
+      src, optionSpec(o), arch,
+      nvcc ? cuda::nvccRunner(o.limits.includeDirs, o.compileTimeoutS, o.compileMemoryMib)
+           : isolatedNvrtc(o),
+      !nvcc);
   if (!k.log.empty()) std::cerr << k.log << (k.log.back() == '\n' ? "" : "\n");
   std::cerr << "compiled " << o.source << " (" << *k.spec.entry << ", " << k.arch << ", source "
-            << k.hash << ") " << (k.fromCache ? "from the NVRTC cache" : "with NVRTC") << " in "
-            << fixed(1000 * k.compileSeconds, 1) << " ms\n";
+            << k.hash << ") "
+            << (k.fromCache ? "from the NVRTC cache"
+                : nvcc      ? "with nvcc"
+                            : "with NVRTC")
+            << " in " << fixed(1000 * k.compileSeconds, 1) << " ms\n";
   return k;
 }
 

@@ -12,10 +12,11 @@ namespace kwb::cli {
 
 struct SourceOpts {
   std::string source;
-  std::string entry, block, tile, precision;
+  std::string entry, block, grid, tile, precision;
   int smem = -1;
   std::vector<std::string> defines;
   std::string arch;  // kwb compile only: run takes the device's
+  std::string compiler = "nvrtc";
   // The bounds of a user's source and its compile (docs/RELIABILITY.md, "Bounded user sources").
   cuda::SourceLimits limits;
   double compileTimeoutS = 120;

@@ -42,9 +42,10 @@
 //   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B.
 //
 // Edges: TMA fills out-of-range elements of a box with zeros, so partial tiles in M, N and K
-// need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides,
-// so K and N must be multiples of 8 (any M); the stage's alignment is 8 and other shapes run
-// sgemm.warp_tiled, reported as a fallback. The launcher also refuses a device that is not
+// need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides, so
+// where K or N is not a multiple of 8 the launcher first copies A or B into rows padded to a
+// multiple of 8 (kernels/detail/half_restride.h; the copy is inside the timed launch) and every
+// shape runs on the tensor cores: the stage's alignment is 1. The launcher also refuses a device that is not
 // compute capability 9.0 (the sm_90a code runs nowhere else) and runs sgemm.mma_multistage.
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -59,10 +60,12 @@
 #include <string>
 
 #include "detail/gemm_tile_io.cuh"
+#include "detail/half_restride.h"
 #include "detail/multiprocessors.h"
 #include "detail/tensor_map.h"
 #include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+#include "detail/workspace.h"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
@@ -109,12 +112,13 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
   return {t.tileRow * CM + int(blockIdx.x) % CM, t.tileCol};
 }
 
-// Requires K % 8 == 0 and N % 8 == 0 (TMA row strides); any M. tmaStore (beta = 0 and C
-// 16-byte aligned) chooses the TMA epilogue, mapC its tensor map. CM = 2: clusters of two CTAs
-// along M that share B: each loads half of B's slabs into both CTAs' shared memory (TMA
-// multicast), so a stage is refilled only when the consumers of both CTAs have released it
-// (they arrive on both CTAs' "empty" barriers). Compiled for sm_90a only: on any other target
-// the body traps (the launcher never runs it there).
+// Any M, N and K: A and B are loaded through tensor maps whose row strides are multiples of 16
+// bytes (the launcher re-lays an operand whose K or N is not a multiple of 8, and TMA zero-fills
+// past the operand's own width). tmaStore (beta = 0, C 16-byte aligned, N % 4 == 0) chooses the TMA
+// epilogue, mapC its tensor map. CM = 2: clusters of two CTAs along M that share B: each loads half
+// of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
+// consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
+// for sm_90a only: on any other target the body traps (the launcher never runs it there).
 template <int BN, int CM>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
@@ -292,7 +296,7 @@ bool tmaEpilogue(const GemmArgs& g) {
   if (const char* e = std::getenv("KWB_WGMMA_EPILOGUE"); e && std::string(e) == "direct")
     return false;
 #endif
-  return g.beta == 0.f && aligned16(g.c);
+  return g.beta == 0.f && aligned16(g.c) && g.shape.n % 4 == 0;  // C's rows: 16-byte strides
 }
 
 // A launch of `blocks` CTAs in clusters of `clusterSize` along x; `attr` holds the cluster
@@ -344,16 +348,17 @@ int clusterSize(std::int64_t tiles, int sms) {
 }
 
 template <int BN, int CM>
-void launchTiles(const GemmArgs& g) {
+void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
   using T = TileN<BN>;
   auto* kernel = &hgemmWgmmaKernel<BN, CM>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
   constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  const CUtensorMap mapA = detail::tensorMap(g.aHalf, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A");
+  const CUtensorMap mapA =
+      detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
   const CUtensorMap mapB =
-      detail::tensorMap(g.bHalf, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B");
+      detail::tensorMap(ops.b.data, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B", ops.b.ld);
   const bool tmaStore = tmaEpilogue(g);
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
@@ -403,14 +408,43 @@ int chooseTileN(const Shape& s, int sms) {
   return 64;
 }
 
+// The FP16 copies re-laid for TMA (kernels/detail/half_restride.h), kept between launches.
+detail::WorkspaceCache& relayWorkspace() {
+  static detail::WorkspaceCache cache;
+  return cache;
+}
+
+// What ran, by tile and by whether the operands were re-laid (names outlive the launch).
+std::string_view ranName(int bn, bool clusters, bool relaid) {
+  if (bn == 64)
+    return relaid ? "sgemm.wgmma (128x64 tile, A/B re-laid for TMA)" : "sgemm.wgmma (128x64 tile)";
+  if (bn == 128)
+    return relaid ? "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)"
+                  : "sgemm.wgmma (128x128 tile)";
+  if (clusters)
+    return relaid ? "sgemm.wgmma (128x256 tile, clusters of 2 sharing B, A/B re-laid for TMA)"
+                  : "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)";
+  return relaid ? "sgemm.wgmma (A/B re-laid for TMA)" : kId;
+}
+
+LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops) {
+  const int bn = chooseTileN(g.shape, detail::multiprocessors());
+  const bool clusters =
+      bn == 256 && clusterSize(tileCount(g.shape, 256), detail::multiprocessors()) == 2;
+  if (bn == 64)
+    launchTiles<64, 1>(g, ops);
+  else if (bn == 128)
+    launchTiles<128, 1>(g, ops);
+  else if (clusters)
+    launchTiles<256, 2>(g, ops);
+  else
+    launchTiles<256, 1>(g, ops);
+  return {false, ranName(bn, clusters, ops.relaid)};
+}
+
 LaunchInfo launch(const GemmArgs& g) {
-  if (!g.shape.multipleOf(8)) {
-    LaunchInfo ran = launchSgemmWarpTiled(g);
-    ran.fallback = true;
-    return ran;
-  }
   if (!isHopper()) {
-    LaunchInfo ran = launchSgemmMmaMultistage(g);
+    LaunchInfo ran = g.shape.multipleOf(8) ? launchSgemmMmaMultistage(g) : launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
@@ -418,22 +452,16 @@ LaunchInfo launch(const GemmArgs& g) {
     throw std::invalid_argument(std::string(kId) + " needs the FP16 copies of A and B");
   if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
     throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
-
-  switch (chooseTileN(g.shape, detail::multiprocessors())) {
-    case 64:
-      launchTiles<64, 1>(g);
-      return {false, "sgemm.wgmma (128x64 tile)"};
-    case 128:
-      launchTiles<128, 1>(g);
-      return {false, "sgemm.wgmma (128x128 tile)"};
-    default:
-      if (clusterSize(tileCount(g.shape, 256), detail::multiprocessors()) == 2) {
-        launchTiles<256, 2>(g);
-        return {false, "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)"};
-      }
-      launchTiles<256, 1>(g);
-      return {false, kId};
+  const Shape& s = g.shape;
+  const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
+  if (bytes == 0) return launchOn(g, {{g.aHalf, s.k}, {g.bHalf, s.n}, false});
+  const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
+  if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
+    LaunchInfo ran = launchSgemmWarpTiled(g);
+    ran.fallback = true;
+    return ran;
   }
+  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream));
 }
 
 }  // namespace
@@ -444,14 +472,15 @@ KernelDescriptor sgemmWgmma() {
   d.displayName = "wgmma + TMA (Hopper)";
   d.family = "sgemm";
   d.precision = Precision::kFp16Fp32Acc;
-  d.alignment = 8;
+  d.alignment = 1;  // every shape runs on the tensor cores (a ragged K or N re-lays A or B)
   d.description =
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
       "grid, epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
-      "multicast from 8 tiles per SM; needs sm_90a (others run sgemm.mma_multistage) and "
-      "shapes a multiple of 8 (others run sgemm.warp_tiled)";
+      "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
+      "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
+      "needs sm_90a (others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
   d.launch = &launch;
   return d;
 }

@@ -55,9 +55,16 @@ def round_floats(x):
             round_floats(v)
 
 
+def gemm_size(m, n, k):
+    """A case's size as schema 7 writes it: the family and its axes."""
+    return {"family": "gemm", "axes": [{"kind": "dimension", "name": a, "value": v}
+                                       for a, v in (("m", m), ("n", n), ("k", k))]}
+
+
 def small_case(template, shape, slower):
     c = copy.deepcopy(template)
-    c["shape"] = shape
+    c["size"] = shape
+    c.pop("shape", None)
     # Optional fields dropped and no verification: 48k cases stay within the 64 MiB bound.
     for key in ("kernels", "uncertainty", "count", "cuptiMedianMs", "elementType", "paired",
                 "pctOfFp16Reference", "pctOfFp32Reference", "throttledSamples", "timerNote",
@@ -92,10 +99,10 @@ def make_documents(cases, kernels=3):
         small = [small_case(t, {}, slower) for t in chosen]
         doc["cases"] = []
         for i in range(cases // len(chosen)):
-            shape = {"m": 256 + i, "n": 384 + (i * 7) % 512, "k": 640 + (i * 13) % 1024}
+            shape = gemm_size(256 + i, 384 + (i * 7) % 512, 640 + (i * 13) % 1024)
             for t in small:
                 c = dict(t)
-                c["shape"] = shape
+                c["size"] = shape
                 doc["cases"].append(c)
         docs.append(doc)
     return docs

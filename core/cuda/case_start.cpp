@@ -2,10 +2,15 @@
 #include "case_start.h"
 
 #include <algorithm>
+#include <string>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/cupti_tracer.h"
+#include "kwb/cuda/device_health.h"
 #include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/stream_check.h"
+#include "kwb/cuda/user_guard.h"
+#include "kwb/cuda/user_kernel.h"
 #include "kwb/error.h"
 #include "kwb/run_info.h"
 
@@ -28,12 +33,56 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     return;
   }
   std::function<void()> launch = fc->timedLaunch(k);
+  // Before timing, so no sample carries CUPTI (kwb/cuda/stream_check.h); an outside profiler
+  // owns CUPTI (cfg.profiler names it).
+  if (const auto outside =
+          cfg.profiler.empty() ? workOutsideStream(launch, ctx.stream) : std::nullopt;
+      outside && !outside->empty()) {
+    c.status = CaseStatus::kFail;
+    c.message = "work outside the timed stream: " + *outside +
+                " ran in its launch on another stream or context, which the timer does not see "
+                "(docs/MEASUREMENT.md, \"Work outside the timed stream\")";
+    return;
+  }
   pc.deviceBytes = fc->deviceBytes();
   pc.timing =
       std::make_unique<TimedCase>(std::move(launch), ctx.stream, cfg.measure, st.flusher.get());
   pc.checkTimed = [f = fc.get(), &k](CaseResult& r) { f->checkTimedOutput(k, r); };
   pc.afterTiming = fc->afterTiming(k);
   pc.inputs = std::move(fc);
+}
+
+// A user kernel's CUDA error names its file and entry, and for a fault the rule it broke; the
+// engine's own source location ("core/cuda/case_gate.cpp:55: ") is left out, as it says nothing
+// to the kernel's author. A fault in the guard launch is named already (userFault).
+void nameUserSource(const KernelDescriptor& k, bool lostContext, CaseResult& c) {
+  const CompiledUserKernel* u = findUserKernel(k.id);
+  if (!u || c.message.find(u->source.path) != std::string::npos) return;
+  std::string what = c.message;
+  if (const auto cpp = what.find(".cpp:"); cpp != std::string::npos)
+    if (const auto colon = what.find(": ", cpp); colon != std::string::npos)
+      what = what.substr(colon + 2);
+  c.message = u->source.path + " (entry " + u->spec.entry.value_or(k.id) + "): " + what;
+  if (lostContext) c.message += std::string("; ") + kUserFaultRule;
+}
+
+// After a case's CUDA error, the device's known-answer check (kwb/cuda/device_health.h): its
+// result joins the case's message, and a device that fails it ends the run here as a lost
+// context does.
+void checkDeviceAfter(const KernelDescriptor& k, const CaseSize& size, RunState& st, CaseResult& c,
+                      std::string& stopReason) {
+  std::string problem;
+  try {
+    problem = deviceHealthProblem(st.stream.get());
+  } catch (const CudaError& e) {
+    problem = std::string("the device's check failed: ") + e.what();
+  }
+  if (problem.empty()) {
+    c.message += " (the device passed its known-answer check after it)";
+    return;
+  }
+  c.message += "; after it, " + problem;
+  stopReason = "not run: the device failed its check after " + k.id + " " + sizeLabel(size);
 }
 
 }  // namespace
@@ -63,6 +112,10 @@ PendingCase startCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
     c.message = e.what();
     if (e.sticky()) stopReason = lost;
   }
+  // An error (the drivers record a CUDA error that keeps the context in the case, as an error).
+  if (c.status != CaseStatus::kError) return pc;
+  nameUserSource(k, !stopReason.empty(), c);
+  if (stopReason.empty()) checkDeviceAfter(k, p.size, st, c, stopReason);
   return pc;
 }
 

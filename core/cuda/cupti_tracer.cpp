@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/cuda/cupti_tracer.h"
 
+#include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <cxxabi.h>
 
@@ -50,17 +51,17 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
       case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
       case CUPTI_ACTIVITY_KIND_KERNEL: {
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-        got.push_back({demangle(k->name), k->start, k->end});
+        got.push_back({demangle(k->name), k->start, k->end, k->contextId, k->streamId});
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMSET: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
-        got.push_back({std::string(kMemsetName), m->start, m->end});
+        got.push_back({std::string(kMemsetName), m->start, m->end, m->contextId, m->streamId});
         break;
       }
       case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-        got.push_back({std::string(kMemcpyName), m->start, m->end});
+        got.push_back({std::string(kMemcpyName), m->start, m->end, m->contextId, m->streamId});
         break;
       }
       default:
@@ -88,6 +89,39 @@ bool isTimerKernel(const std::string& name) {
 }
 
 }  // namespace
+
+StreamIdentity cuptiStreamIdentity(CUstream_st* stream) {
+  // The stream's context through the driver's entry point (kwb links the runtime only).
+  using GetCtx = CUresult (*)(CUstream, CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  if (cudaGetDriverEntryPointByVersion("cuStreamGetCtx", &fn, 12000, cudaEnableDefault, &found) !=
+          cudaSuccess ||
+      fn == nullptr)
+    throw CuptiUnavailable("cuStreamGetCtx is not available");
+  CUcontext ctx = nullptr;
+  if (reinterpret_cast<GetCtx>(fn)(stream, &ctx) != CUDA_SUCCESS)
+    throw CuptiUnavailable("cuStreamGetCtx failed");
+  StreamIdentity id;
+  check(cuptiGetContextId(ctx, &id.contextId), "cuptiGetContextId");
+  check(cuptiGetStreamIdEx(nullptr, stream, 0, &id.streamId), "cuptiGetStreamIdEx");
+  return id;
+}
+
+std::vector<std::string> recordsOutside(const std::vector<KernelActivity>& records,
+                                        StreamIdentity timed) {
+  std::vector<std::string> out;
+  for (const KernelActivity& k : records) {
+    std::string where;
+    if (k.contextId != timed.contextId)
+      where = k.name + " (context " + std::to_string(k.contextId) + ")";
+    else if (k.streamId != timed.streamId)
+      where = k.name + " (stream " + std::to_string(k.streamId) + ")";
+    if (!where.empty() && std::find(out.begin(), out.end(), where) == out.end())
+      out.push_back(std::move(where));
+  }
+  return out;
+}
 
 std::string shortKernelName(const std::string& demangled) {
   std::string s = demangled;

@@ -157,5 +157,8 @@ nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t* logSizeRet) {
 nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char* log) {
   return KWB_NVRTC(nvrtcGetProgramLog)(prog, log);
 }
+nvrtcResult nvrtcAddNameExpression(nvrtcProgram prog, const char* const nameExpression) {
+  return KWB_NVRTC(nvrtcAddNameExpression)(prog, nameExpression);
+}
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/user_kernel.h"
+#include "kwb/nvrtc_prelude.h"
 
 namespace kwb::cuda {
 namespace fs = std::filesystem;
@@ -37,17 +39,36 @@ void nvrtcCheck(nvrtcResult r, const char* what) {
     throw CudaError(std::string("NVRTC ") + what + ": " + nvrtcGetErrorString(r), int(r), false);
 }
 
+// NVRTC's options: the toolkit's headers, the prelude before the source, the defines.
+std::vector<std::string> nvrtcOptions(const UserLaunchSpec& spec, const std::string& virt) {
+  const std::string toolkit = "--include-path=" KWB_CUDA_INCLUDE_DIR;
+  std::vector<std::string> opts{"--gpu-architecture=" + virt, "--std=c++17", "-lineinfo", toolkit,
+                                std::string("--pre-include=") + kNvrtcPreludeName};
+  // CUDA 13 keeps libcu++, CUB and Thrust in the include folder's cccl/ (<cuda/std/...>).
+  if (std::error_code ec; fs::is_directory(KWB_CUDA_INCLUDE_DIR "/cccl", ec))
+    opts.push_back("--include-path=" KWB_CUDA_INCLUDE_DIR "/cccl");
+  for (const auto& [k, v] : spec.defines) opts.push_back("-D" + k + "=" + v);
+  return opts;
+}
+
 }  // namespace
 
-NvrtcOutput nvrtcCompile(const std::string& name, const std::string& text,
-                         const std::vector<std::string>& options) {
+NvrtcOutput nvrtcCompile(const NvrtcRequest& q) {
   NvrtcOutput out;
   nvrtcProgram prog = nullptr;
-  nvrtcCheck(nvrtcCreateProgram(&prog, text.c_str(), name.c_str(), 0, nullptr, nullptr),
+  std::vector<const char*> names, bodies;
+  for (const auto& [n, body] : q.headers) {
+    names.push_back(n.c_str());
+    bodies.push_back(body.c_str());
+  }
+  nvrtcCheck(nvrtcCreateProgram(&prog, q.text.c_str(), q.name.c_str(), int(names.size()),
+                                bodies.data(), names.data()),
              "create program");
+  for (const auto& e : q.nameExpressions)
+    nvrtcCheck(nvrtcAddNameExpression(prog, e.c_str()), "add name expression");
   std::vector<const char*> argv;
-  argv.reserve(options.size());
-  for (const auto& o : options) argv.push_back(o.c_str());
+  argv.reserve(q.options.size());
+  for (const auto& o : q.options) argv.push_back(o.c_str());
   const nvrtcResult r = nvrtcCompileProgram(prog, int(argv.size()), argv.data());
   std::size_t logSize = 0;
   nvrtcGetProgramLogSize(prog, &logSize);
@@ -74,7 +95,7 @@ std::string deviceArch(int device) {
 }
 
 CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec& options,
-                                     std::string arch, const NvrtcRunner& runner) {
+                                     std::string arch, const NvrtcRunner& runner, bool cache) {
   const auto t0 = std::chrono::steady_clock::now();
   CompiledUserKernel out;
   out.source = src;
@@ -84,27 +105,34 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
   out.arch = arch;
   const std::string virt = "compute_" + arch.substr(arch.find('_') + 1);
 
-  std::vector<std::string> opts{"--gpu-architecture=" + virt, "--std=c++17", "-lineinfo",
-                                "--include-path=" KWB_CUDA_INCLUDE_DIR};
-  for (const auto& [k, v] : out.spec.defines) opts.push_back("-D" + k + "=" + v);
+  NvrtcRequest q{src.path, src.text, nvrtcOptions(out.spec, virt), src.headers, {}};
+  for (const auto& h : nvrtcBuiltinHeaders())  // after the user's: theirs win a name
+    if (std::none_of(src.headers.begin(), src.headers.end(),
+                     [&](const auto& u) { return u.first == h.first; }))
+      q.headers.push_back(h);
+  // A template kernel exists in the PTX only once instantiated: NVRTC does so for a name
+  // expression.
+  if (out.spec.entry->find('<') != std::string::npos) q.nameExpressions.push_back(*out.spec.entry);
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);
   std::string key = src.text + '\n' + std::to_string(major) + "." + std::to_string(minor);
-  for (const auto& o : opts) key += '\n' + o;
+  for (const auto& o : q.options) key += '\n' + o;
+  for (const auto& [n, body] : q.headers) key += '\n' + n + '\n' + sourceHash(body);
+  for (const auto& e : q.nameExpressions) key += "\nname " + e;
   out.hash = sourceHash(key);
 
-  const fs::path dir = cacheDir();
+  const fs::path dir = cache ? cacheDir() : fs::path();
   const fs::path cached = dir.empty() ? fs::path() : dir / (out.hash + ".ptx");
   bool hit = false;
   if (!cached.empty()) out.ptx = readAll(cached, &hit);
   if (hit && !out.ptx.empty()) {
     out.fromCache = true;
   } else {
-    NvrtcOutput compiled =
-        runner ? runner(src.path, src.text, opts) : nvrtcCompile(src.path, src.text, opts);
+    NvrtcOutput compiled = runner ? runner(q) : nvrtcCompile(q);
     out.log = std::move(compiled.log);
     if (!compiled.ok) throw CompileError(formatCompileError(src.path, out.log), out.log);
     out.ptx = std::move(compiled.ptx);
+    out.image = std::move(compiled.image);
     if (!cached.empty()) {  // best effort: a read-only cache only costs the next compile
       std::error_code ec;
       fs::create_directories(dir, ec);
@@ -116,7 +144,7 @@ CompiledUserKernel compileUserKernel(const UserSource& src, const UserLaunchSpec
       fs::remove(tmp, ec);
     }
   }
-  checkContract(out.ptx, *out.spec.entry, src.path);
+  out.ptxEntry = checkContract(out.ptx, *out.spec.entry, src.path);
   out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

@@ -116,7 +116,9 @@ class PlanRun {
     m_state = std::make_unique<RunState>(m_cfg, *m_doc.device);
     checkKnownAnswers();
     logTimer();
+    m_started.assign(m_plan.size(), false);
     for (std::size_t i = 0; i < m_plan.size(); ++i) runCase(i);
+    continueDeferred();
     return finishDocument();
   }
 
@@ -226,7 +228,13 @@ class PlanRun {
     // A case of this block lost the context: the verified cases keep their verdicts, untimed.
     ctx.contextLost = m_contextLost;
     if (!ctx.contextLost) timeBlock(m_block, ctx, m_stopReason);
+    m_lost = m_lost || ctx.contextLost;
     for (PendingCase& pc : m_block) {
+      // Verified, not yet timed: a fresh engine verifies and times it again.
+      if (continuing() && pc.timing && isGood(pc.result.status)) {
+        m_deferred.push_back(pc.index);
+        continue;
+      }
       finishPending(pc, ctx, m_doc.cases, m_block);
       finishCase(pc.result, pc.index);  // a copy: later cases pair with it
     }
@@ -247,12 +255,17 @@ class PlanRun {
     if (m_stopReason.empty() && m_cancelled && m_cancelled()) m_stopReason = "cancelled";
     if (!m_stopReason.empty()) {
       if (!m_block.empty()) flush();
+      if (continuing()) {
+        m_deferred.push_back(i);
+        return;
+      }
       finishCase(skippedPlanCase(p, m_stopReason), i);
       return;
     }
     StreamEvent started(EventType::kCaseStarted);
     started.index = int(i);
     started.planned = plannedCase(p);
+    m_started[i] = true;
     emit(started);
     // Under --case-timeout a user's kernel may never return: what is verified so far is timed
     // and finished first, so the engine's end keeps it.
@@ -265,6 +278,7 @@ class PlanRun {
       pc = start(p);
     }
     m_contextLost = !m_stopReason.empty();  // the start functions set it only for a lost context
+    m_lost = m_lost || m_contextLost;
     pc.index = i;
     m_blockBytes += pc.deviceBytes;
     m_block.push_back(std::move(pc));
@@ -274,6 +288,45 @@ class PlanRun {
     if (last || !m_stopReason.empty() || m_cfg.verifyOnly ||
         (sizeEnds && double(m_blockBytes) >= budget))
       flush();
+  }
+
+  // The context was lost and the run has somewhere else to go on.
+  bool continuing() const { return m_lost && bool(m_cfg.continueElsewhere); }
+
+  // A child engine's event: a case it started (unless this engine already announced it) or
+  // finished, or a log line.
+  void forward(const StreamEvent& e, std::vector<bool>& reported) {
+    if (e.type == EventType::kLog) return emit(e);
+    if (e.index < 0 || std::size_t(e.index) >= m_plan.size()) return;
+    const auto i = std::size_t(e.index);
+    if (e.type == EventType::kCaseStarted) {
+      if (m_started[i]) return;
+      m_started[i] = true;
+    } else if (e.result && !reported[i]) {
+      reported[i] = true;
+      m_doc.cases.push_back(*e.result);
+    } else {
+      return;
+    }
+    emit(e);
+  }
+
+  // The cases left after a lost context, run by cfg.continueElsewhere into this document and
+  // stream; what it did not report is skipped with its reason.
+  void continueDeferred() {
+    if (m_deferred.empty()) return;
+    std::sort(m_deferred.begin(), m_deferred.end());
+    std::vector<bool> reported(m_plan.size(), false);
+    std::string why = "cancelled";
+    try {
+      if (!(m_cancelled && m_cancelled()))
+        why = m_cfg.continueElsewhere(m_deferred,
+                                      [&](const StreamEvent& e) { forward(e, reported); });
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    for (const std::size_t i : m_deferred)
+      if (!reported[i]) finishCase(skippedPlanCase(m_plan[i], m_stopReason + "; " + why), i);
   }
 
   RunDocument finishDocument() {
@@ -298,9 +351,12 @@ class PlanRun {
   const Clock::time_point m_t0;
   RunDocument m_doc;
   std::unique_ptr<RunState> m_state;
-  std::string m_stopReason;          // set once the run cannot go on
-  bool m_contextLost = false;        // a case's verification lost the CUDA context
-  std::vector<PendingCase> m_block;  // verified, waiting for their rounds
+  std::string m_stopReason;             // set once the run cannot go on
+  bool m_contextLost = false;           // a case's verification lost the CUDA context
+  bool m_lost = false;                  // the context was lost, in verification or timing
+  std::vector<std::size_t> m_deferred;  // cases left to cfg.continueElsewhere
+  std::vector<bool> m_started;          // case_started sent, by plan index
+  std::vector<PendingCase> m_block;     // verified, waiting for their rounds
   std::size_t m_blockBytes = 0;
 };
 

@@ -8,8 +8,21 @@
 #include <vector>
 
 #include "kwb/cuda/device_buffer.h"
+#include "kwb/cuda/user_kernel.h"
 
 namespace kwb::cuda {
+
+std::string userFault(const KernelDescriptor& k, const Shape& s, int code) {
+  const auto e = static_cast<cudaError_t>(code);
+  const CompiledUserKernel* u = findUserKernel(k.id);
+  std::string text = (u ? u->source.path + " (entry " + *u->spec.entry + ")" : k.id) +
+                     " faulted at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                     std::to_string(s.k) + ": " + cudaGetErrorName(e) + " (" +
+                     cudaGetErrorString(e) + ")";
+  if (e == cudaErrorIllegalAddress || e == cudaErrorMisalignedAddress)
+    text += std::string("; ") + kUserFaultRule;
+  return text;
+}
 
 std::string guardViolation(const KernelDescriptor& k, const PreparedCase& p, CUstream_st* stream) {
   const Shape& s = p.shape();
@@ -21,13 +34,18 @@ std::string guardViolation(const KernelDescriptor& k, const PreparedCase& p, CUs
   KWB_CUDA_CHECK(cudaMemsetAsync(buf.get(), 0xAA, buf.bytes(), stream));
   GemmArgs args = p.args(1.0f, 0.0f);
   args.c = buf.get() + guard;
-  k.launch(args);
   std::vector<float> before(guard), after(guard);
-  KWB_CUDA_CHECK(cudaMemcpyAsync(before.data(), buf.get(), guard * sizeof(float),
-                                 cudaMemcpyDeviceToHost, stream));
-  KWB_CUDA_CHECK(cudaMemcpyAsync(after.data(), buf.get() + guard + cElems, guard * sizeof(float),
-                                 cudaMemcpyDeviceToHost, stream));
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  try {
+    k.launch(args);
+    KWB_CUDA_CHECK(cudaMemcpyAsync(before.data(), buf.get(), guard * sizeof(float),
+                                   cudaMemcpyDeviceToHost, stream));
+    KWB_CUDA_CHECK(cudaMemcpyAsync(after.data(), buf.get() + guard + cElems, guard * sizeof(float),
+                                   cudaMemcpyDeviceToHost, stream));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } catch (const CudaError& e) {
+    if (!e.sticky()) throw;
+    throw CudaError(userFault(k, s, e.code()), e.code(), true);
+  }
   auto firstWritten = [](const std::vector<float>& v) -> std::ptrdiff_t {
     for (std::size_t i = 0; i < v.size(); ++i) {
       std::uint32_t bits;

@@ -64,9 +64,24 @@ struct Slot {
   CompiledUserKernel kernel;
   std::string id;
   CUfunction fn = nullptr;
+  // How a failed driver call names the kernel: its id and the user's file.
+  std::string who() const { return id + " (" + kernel.source.path + ")"; }
 };
 std::array<std::unique_ptr<Slot>, kSlots> g_slots;
 std::mutex g_mutex;
+
+// The grid: the author's expression with this shape's M, N, K, else ceil(N/tileN) × ceil(M/tileM).
+std::array<unsigned, 3> gridFor(const UserLaunchSpec& sp, int m, int n, int k) {
+  if (!sp.grid)
+    return {unsigned((n + sp.tile->x - 1) / sp.tile->x),
+            unsigned((m + sp.tile->y - 1) / sp.tile->y), 1};
+  try {
+    const auto g = evaluateDims(*sp.grid, {{{"M", m}, {"N", n}, {"K", k}}, &sp.defines});
+    return {unsigned(g[0]), unsigned(g[1]), unsigned(g[2])};
+  } catch (const InputError& e) {  // this shape's case is an error; the run goes on
+    throw CudaError(e.what(), int(cudaErrorInvalidConfiguration), false);
+  }
+}
 
 LaunchInfo launchUser(int slot, const GemmArgs& g) {
   Slot& s = *g_slots[std::size_t(slot)];
@@ -74,13 +89,14 @@ LaunchInfo launchUser(int slot, const GemmArgs& g) {
   if (!s.fn) {
     KWB_CUDA_CHECK(cudaFree(nullptr));  // the runtime's primary context is current
     CUmodule mod = nullptr;
-    check(d.moduleLoadData(&mod, s.kernel.ptx.c_str()), "cuModuleLoadData", s.id);
-    check(d.moduleGetFunction(&s.fn, mod, s.kernel.spec.entry->c_str()), "cuModuleGetFunction",
-          s.id);
+    const std::string& image = s.kernel.image.empty() ? s.kernel.ptx : s.kernel.image;
+    check(d.moduleLoadData(&mod, image.data()), "cuModuleLoadData", s.who());
+    check(d.moduleGetFunction(&s.fn, mod, s.kernel.ptxEntry.c_str()), "cuModuleGetFunction",
+          s.who());
     if (*s.kernel.spec.smemBytes > 48 * 1024)
       check(d.funcSetAttribute(s.fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                *s.kernel.spec.smemBytes),
-            "cuFuncSetAttribute(max dynamic shared memory)", s.id);
+            "cuFuncSetAttribute(max dynamic shared memory)", s.who());
   }
   const UserLaunchSpec& sp = s.kernel.spec;
   int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k);
@@ -90,11 +106,11 @@ LaunchInfo launchUser(int slot, const GemmArgs& g) {
   const void* b = half ? g.bHalf : static_cast<const void*>(g.b);
   float* c = g.c;
   void* params[] = {&m, &n, &k, &alpha, &a, &b, &beta, &c};
-  const unsigned gx = unsigned((n + sp.tile->x - 1) / sp.tile->x);
-  const unsigned gy = unsigned((m + sp.tile->y - 1) / sp.tile->y);
-  check(d.launchKernel(s.fn, gx, gy, 1, unsigned(sp.block->x), unsigned(sp.block->y), 1,
-                       unsigned(*sp.smemBytes), g.stream, params, nullptr),
-        "cuLaunchKernel", s.id);
+  const auto grid = gridFor(sp, m, n, k);
+  check(
+      d.launchKernel(s.fn, grid[0], grid[1], grid[2], unsigned(sp.block->x), unsigned(sp.block->y),
+                     1, unsigned(*sp.smemBytes), g.stream, params, nullptr),
+      "cuLaunchKernel", s.who());
   return {false, {}};
 }
 
@@ -126,7 +142,9 @@ KernelDescriptor makeUserKernel(const CompiledUserKernel& k, const std::string& 
   d.precision = *k.spec.precision;
   d.description = k.source.path + " entry " + *k.spec.entry + " block " +
                   std::to_string(k.spec.block->x) + "x" + std::to_string(k.spec.block->y) +
-                  " tile " + std::to_string(k.spec.tile->x) + "x" + std::to_string(k.spec.tile->y) +
+                  (k.spec.grid ? " grid " + k.spec.grid->text
+                               : " tile " + std::to_string(k.spec.tile->x) + "x" +
+                                     std::to_string(k.spec.tile->y)) +
                   " source " + k.hash;
   d.launch = kLaunchers[i];
   return d;

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading a user's source within its bounds (kwb/cuda/user_kernel.h, SourceLimits): regular
-// files only, opened without blocking; the file's size; the depth and total size of what it
-// includes with #include "...". A compile bomb that these cannot see (macros, templates) is the
-// compile's time and memory limit's to stop (cli/cmd_nvrtc_child.cpp).
+// files only, opened without blocking; the file's size; where its includes may read from, and
+// the depth and total size of what it includes. A compile bomb that these cannot see (macros,
+// templates) is the compile's time and memory limit's to stop (cli/cmd_nvrtc_child.cpp).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string_view>
 #include <vector>
 
 #include "kwb/cuda/user_kernel.h"
+#include "kwb/include_directives.h"
+#include "kwb/nvrtc_prelude.h"
 
 namespace kwb::cuda {
 namespace fs = std::filesystem;
@@ -49,75 +53,145 @@ std::string readBounded(const fs::path& p, std::uintmax_t max, const std::string
   return text;
 }
 
-// Walks the #include "..." of a source, each found beside the file that includes it or in the
-// working directory (where NVRTC looks); what is found nowhere is NVRTC's to report.
-// The names of its #include "..." lines, in order.
-std::vector<std::string> quotedIncludes(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view line(text.data() + at, end - at);
-    at = end + 1;
-    const auto skip = [&] {
-      while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    };
-    skip();
-    if (line.empty() || line.front() != '#') continue;
-    line.remove_prefix(1);
-    skip();
-    if (line.substr(0, 7) != "include") continue;
-    line.remove_prefix(7);
-    skip();
-    if (line.empty() || line.front() != '"') continue;
-    const std::size_t close = line.find('"', 1);
-    if (close != std::string_view::npos) out.emplace_back(line.substr(1, close - 1));
-  }
-  return out;
+bool within(const fs::path& p, const fs::path& dir) {
+  const auto rel = p.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != "..";
 }
 
+fs::path canonicalOr(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.lexically_normal() : c;
+}
+
+// Walks every #include of a source (both forms, recursively through the user's own headers):
+// each must resolve inside the file's own folder, a --include-dir, or the toolkit's include
+// folder, or be one of kwb's stand-ins (kwb/nvrtc_prelude.h). The user's headers that it reads
+// are handed to NVRTC in memory under the name they were included by, so NVRTC opens no file of
+// the user's itself: what it compiles is what was checked.
 class IncludeScan {
  public:
   IncludeScan(const std::string& root, const SourceLimits& limits)
-      : m_root(root), m_limits(limits) {}
-
-  void scan(const fs::path& file, const std::string& text, int depth) {
-    for (const std::string& quoted : quotedIncludes(text)) {
-      const fs::path found = locate(file, quoted);
-      if (found.empty()) continue;
-      const std::string what = "--source " + m_root + ": its include '" + found.string() + "'";
-      if (depth + 1 > m_limits.maxIncludeDepth)
-        throw InputError(what + " nests deeper than " + std::to_string(m_limits.maxIncludeDepth) +
-                         " includes (raise it with --max-include-depth)");
-      const std::string inc =
-          readBounded(found, m_limits.maxTotalBytes - m_total, what, "--max-include-bytes");
-      m_total += inc.size();
-      scan(found, inc, depth + 1);
-    }
+      : m_root(root), m_limits(limits), m_toolkit(canonicalOr(KWB_CUDA_INCLUDE_DIR)) {
+    m_allowed.push_back(canonicalOr(fs::absolute(root).parent_path()));
+    m_stack.push_back(canonicalOr(fs::absolute(root)));
+    for (const auto& d : limits.includeDirs) m_allowed.push_back(canonicalOr(fs::absolute(d)));
   }
 
+  void scan(const fs::path& file, const std::string& text, int depth) {
+    if (depth == 0) m_text[m_stack.front()] = text;
+    for (const IncludeDirective& inc : includeDirectives(text)) {
+      const std::string at = "--source " + m_root + ": line " + std::to_string(inc.line) +
+                             (file == fs::path(m_root) ? "" : " of " + file.string()) +
+                             ": #include " + spelled(inc);
+      if (inc.name.empty())
+        throw InputError(at +
+                         ": a computed #include (a macro) cannot be checked; write the "
+                         "file's name");
+      const fs::path found = locate(file, inc, at);
+      if (found.empty()) continue;  // the toolkit's, a stand-in, or NVRTC's "cannot open"
+      if (const auto [it, fresh] = m_spelling.emplace(inc.name, found); !fresh) {
+        if (it->second != found)
+          throw InputError(at + ": two files are included as '" + inc.name + "' (" +
+                           it->second.string() + ", " + found.string() +
+                           "); NVRTC cannot tell them apart: rename one");
+        if (std::find(m_stack.begin(), m_stack.end(), found) != m_stack.end() &&
+            !guarded(m_text.at(found)))
+          throw InputError(at +
+                           ": includes itself with no #pragma once or include guard, so it "
+                           "nests deeper than any --max-include-depth");
+        continue;  // read once: NVRTC takes it from memory as often as it is included
+      }
+      if (depth + 1 > m_limits.maxIncludeDepth)
+        throw InputError(at + " nests deeper than " + std::to_string(m_limits.maxIncludeDepth) +
+                         " includes (raise it with --max-include-depth)");
+      std::string body = readBounded(found, m_limits.maxTotalBytes - m_total,
+                                     at + " (" + found.string() + ")", "--max-include-bytes");
+      m_total += body.size();
+      m_text[found] = body;
+      m_stack.push_back(found);
+      scan(found, body, depth + 1);
+      m_stack.pop_back();
+      m_headers.emplace_back(inc.name, std::move(body));
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> headers() { return std::move(m_headers); }
+
  private:
-  static fs::path locate(const fs::path& includer, const fs::path& name) {
-    std::error_code ec;
-    for (const fs::path& dir : {includer.parent_path(), fs::current_path(ec)}) {
-      fs::path p = name.is_absolute() ? name : dir / name;
-      if (fs::exists(fs::symlink_status(p, ec))) return p;
-      if (name.is_absolute()) break;
+  // Whether a header included again inside itself stops: #pragma once, or an include guard.
+  static bool guarded(const std::string& text) {
+    return text.find("#pragma once") != std::string::npos ||
+           text.find("#ifndef") != std::string::npos;
+  }
+  static std::string spelled(const IncludeDirective& inc) {
+    if (inc.name.empty()) return inc.operand;
+    return inc.angled ? "<" + inc.name + ">" : "\"" + inc.name + "\"";
+  }
+  bool allowed(const fs::path& canonical) const {
+    for (const auto& d : m_allowed)
+      if (within(canonical, d)) return true;
+    return false;
+  }
+  // The user's file the include reads (canonical), or empty when it is the toolkit's, a
+  // stand-in's or nobody's. Throws when it would read anything else.
+  fs::path locate(const fs::path& includer, const IncludeDirective& inc, const std::string& at) {
+    const fs::path name(inc.name);
+    std::vector<fs::path> candidates;
+    if (name.is_absolute()) {
+      candidates.push_back(name);
+    } else {
+      std::error_code ec;
+      candidates.push_back(includer.parent_path() / name);
+      for (const auto& d : m_allowed) candidates.push_back(d / name);
+      if (inc.angled) {  // NVRTC's --include-path
+        candidates.push_back(m_toolkit / name);
+        candidates.push_back(m_toolkit / "cccl" / name);
+      }
+      candidates.push_back(fs::current_path(ec) / name);  // where NVRTC would look too
+    }
+    for (const fs::path& p : candidates) {
+      std::error_code ec;
+      if (!fs::exists(fs::symlink_status(p, ec))) continue;
+      fs::path c = canonicalOr(p);
+      if (allowed(c)) return c;
+      if (within(c, m_toolkit)) return {};
+      if (!name.is_absolute() && isNvrtcStandIn(inc.name)) return {};
+      throw refused(at, c);
+    }
+    if (!name.is_absolute() && !isNvrtcStandIn(inc.name)) {
+      const fs::path t = canonicalOr(m_toolkit / name);
+      if (!within(t, m_toolkit)) throw refused(at, t);
     }
     return {};
+  }
+  InputError refused(const std::string& at, const fs::path& c) const {
+    return InputError(at + ": refused: it reads " + c.string() +
+                      ", outside the folders a user kernel may include from (its own folder " +
+                      m_allowed.front().string() + ", the toolkit's " + m_toolkit.string() +
+                      (m_allowed.size() > 1 ? ", --include-dir" : "") + ")");
   }
 
   std::string m_root;
   SourceLimits m_limits;
+  fs::path m_toolkit;
+  std::vector<fs::path> m_allowed;
+  std::map<std::string, fs::path> m_spelling;
+  std::map<fs::path, std::string> m_text;  // of every file read, by canonical path
+  std::vector<fs::path> m_stack;           // the files being scanned, the source first
+  std::vector<std::pair<std::string, std::string>> m_headers;
   std::uintmax_t m_total = 0;
 };
 
 }  // namespace
 
 UserSource readUserSource(const std::string& path, const SourceLimits& limits) {
-  UserSource s{path, readBounded(path, limits.maxBytes, "--source " + path, "--max-source-bytes"),
-               fs::path(path).stem().string()};
-  IncludeScan(path, limits).scan(path, s.text, 0);
+  UserSource s{path,
+               readBounded(path, limits.maxBytes, "--source " + path, "--max-source-bytes"),
+               fs::path(path).stem().string(),
+               {}};
+  IncludeScan scan(path, limits);
+  scan.scan(path, s.text, 0);
+  s.headers = scan.headers();
   return s;
 }
 

@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPixmap>
+#include <QTabWidget>
 #include <cstdio>
 #include <memory>
 
@@ -69,14 +70,39 @@ QString saveScreenshot(const QPixmap& shot, const QString& path) {
   return writeOutputFile(path, bytes, "--screenshot");
 }
 
+namespace {
+
+// Shows the Nsight Compute tab named `tab` (case-insensitive) of the dialog's panel.
+QString showProfileTab(CaseDetailDialog& dialog, const QString& tab) {
+  QTabWidget* tabs = dialog.profilePanel() ? dialog.profilePanel()->tabs() : nullptr;
+  if (tab.isEmpty() || !tabs) return {};
+  QStringList names;
+  for (int i = 0; i < tabs->count(); ++i) {
+    if (tabs->tabText(i).compare(tab, Qt::CaseInsensitive) == 0) {
+      tabs->setCurrentIndex(i);
+      return {};
+    }
+    names << tabs->tabText(i);
+  }
+  return QString(
+             "--tab '%1' with --case: the case dialog has no such tab (its Nsight Compute "
+             "tabs: %2).")
+      .arg(tab, names.join(", "));
+}
+
+}  // namespace
+
 int runHeadless(const HeadlessOptions& o) {
   if (const QString err = checkHeadlessOutputs(o); !err.isEmpty()) return fail(err);
   if (!o.source.isEmpty()) return runHeadlessSource(o);
+  const std::optional<Theme> theme = parseTheme(o.theme.isEmpty() ? "system" : o.theme);
+  if (!theme) return fail(QString("--theme '%1': expected system, light or dark.").arg(o.theme));
   WindowOptions wo;
   wo.engineOverride = o.engine;
   wo.probeEngine = false;  // reports show what the file holds, not this machine
   wo.persistSettings = false;
   MainWindow w(wo);
+  if (*theme != Theme::kSystem) w.setTheme(*theme);
   if (o.open.isEmpty()) {
     if (!w.openBundledSample()) return fail("no results to show: give --open FILE.json.");
   } else if (const QString err = w.openResults(o.open); !err.isEmpty()) {
@@ -86,14 +112,15 @@ int runHeadless(const HeadlessOptions& o) {
     if (const QString err = w.openBaseline(o.baseline); !err.isEmpty()) return fail(err);
   for (const QString& run : o.compare)
     if (const QString err = w.addCompareRun(run); !err.isEmpty()) return fail(err);
-  if (!o.tab.isEmpty() && !w.selectTab(o.tab))
+  // With --case, --tab names a tab of the case's Nsight Compute panel instead.
+  if (o.caseDialog.isEmpty() && !o.tab.isEmpty() && !w.selectTab(o.tab))
     return fail(QString("there is no tab '%1' (tabs: %2).").arg(o.tab, w.tabNames().join(", ")));
   w.resize(o.size);
   w.show();
   QApplication::processEvents();
   w.rebuildAllNow();
   QApplication::processEvents();
-  std::unique_ptr<QWidget> dialog;
+  std::unique_ptr<CaseDetailDialog> dialog;
   if (!o.caseDialog.isEmpty()) {
     const QStringList parts = o.caseDialog.split('@');
     try {
@@ -105,6 +132,8 @@ int runHeadless(const HeadlessOptions& o) {
     }
     if (!dialog)
       return fail(QString("--case '%1': the document has no such case.").arg(o.caseDialog));
+    if (const QString err = showProfileTab(*dialog, o.tab); !err.isEmpty()) return fail(err);
+    dialog->resize(o.size);  // the dialog is what is shot, at the size asked for
     dialog->show();
     QApplication::processEvents();
   }

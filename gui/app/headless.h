@@ -18,6 +18,7 @@ struct HeadlessOptions {
   QString caseDialog;  // "kernel@shape": the screenshot is of that case's dialog
   QString engine;
   QSize size{1500, 950};
+  QString theme;  // "system", "light", "dark" (app/theme.h); empty: system
   // `--source F.cu --kernels K,... --shapes S,...`: run the user kernel through the engine,
   // save the file again unchanged (as an editor's save), let the watcher run it a second
   // time, and shoot the window after that run (app/headless_source.cpp).

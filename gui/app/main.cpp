@@ -55,7 +55,10 @@ struct Options {
   const QCommandLineOption report{"report", "Write a PDF report and exit (no display needed).",
                                   "PDF"};
   const QCommandLineOption screenshot{"screenshot", "Write a PNG of the window and exit.", "PNG"};
-  const QCommandLineOption tab{"tab", "Tab shown by --screenshot (Progression, Scaling, ...).",
+  const QCommandLineOption tab{"tab",
+                               "Tab shown by --screenshot (Progression, Scaling, ...); with "
+                               "--case, the Nsight Compute tab of the case's dialog (Roofline, "
+                               "Warp stalls, ...).",
                                "NAME"};
   const QCommandLineOption engine{"engine", "Path of the engine (kwb).", "PATH"};
   const QCommandLineOption remote{
@@ -66,6 +69,8 @@ struct Options {
                                    "Nsight Compute profile, if one was made) instead of a tab.",
                                    "KERNEL@SHAPE"};
   const QCommandLineOption size{"size", "Window size for --screenshot, WxH.", "WxH", "1500x950"};
+  const QCommandLineOption theme{
+      "theme", "Colours of --screenshot: system, light or dark (the report stays light).", "NAME"};
   const QCommandLineOption source{
       "source",
       "Open this kernel source (.cu) as user.<stem>. With --screenshot: run it with --kernels "
@@ -78,8 +83,8 @@ struct Options {
   const QCommandLineOption quitAfterPaint{"quit-after-first-paint",
                                           "Print the start-to-first-paint time and exit."};
   QList<QCommandLineOption> all() const {
-    return {open,    baseline, report, screenshot, tab,       engine,        remote,
-            caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint};
+    return {open,    baseline, report, screenshot, tab,       engine,         remote,
+            caseOpt, size,     source, kernelsOpt, shapesOpt, quitAfterPaint, theme};
   }
 };
 
@@ -140,6 +145,7 @@ int startHeadless(const QCommandLineParser& parser, const Options& opt, const Re
   const QStringList wh = parser.value(opt.size).split('x');
   if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0)
     o.size = QSize(wh[0].toInt(), wh[1].toInt());
+  o.theme = parser.value(opt.theme);
   return kwb::gui::runHeadless(o);
 }
 

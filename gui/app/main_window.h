@@ -12,8 +12,11 @@
 #include "engine/run_controller.h"
 #include "engine/source_snapshots.h"
 #include "engine/user_kernel_watcher.h"
+#include "app/theme.h"
 #include "model/kernel_change.h"
 #include "model/results_model.h"
+
+class QActionGroup;
 
 namespace kwb::gui {
 
@@ -64,6 +67,10 @@ class MainWindow : public QMainWindow {
   bool selectTab(const QString& name);  // case-insensitive tab title
   QStringList tabNames() const;
   void rebuildAllNow();  // tests and headless: no waiting for coalesced refreshes
+  // Settings ▸ Theme: applies it to the widgets and redraws the plots in it; kept in the saved
+  // settings ("window/theme") where settings persist.
+  void setTheme(Theme t);
+  Theme theme() const { return m_theme; }
 
   void startRun();                // from the left panel's choices
   void runRequest(RunRequest r);  // a user kernel's case in r.kernels adds --source
@@ -166,6 +173,8 @@ class MainWindow : public QMainWindow {
   RunPanel* m_run;
   RunOnCombo* m_runOn;
   QMenu* m_recentMenu = nullptr;
+  QActionGroup* m_themeActions = nullptr;
+  Theme m_theme = Theme::kSystem;
   QStringList m_recent;
   // The open file: a change on disk (a run writing it again) reloads it.
   QFileSystemWatcher m_watcher;

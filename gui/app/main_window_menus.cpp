@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // MainWindow: the menus, recent files and saved settings (construction is in main_window.cpp).
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -84,6 +85,20 @@ void MainWindow::buildMenus() {
                     [this, i] {
                       if (m_tabs->isTabVisible(i)) m_tabs->setCurrentIndex(i);
                     });
+  QMenu* settings = menuBar()->addMenu("&Settings");
+  QMenu* theme = settings->addMenu("&Theme");
+  m_themeActions = new QActionGroup(this);
+  for (Theme t : {Theme::kSystem, Theme::kLight, Theme::kDark}) {
+    const QString name = themeName(t);
+    QAction* a = theme->addAction(name == "system"  ? "&System"
+                                  : name == "light" ? "&Light"
+                                                    : "&Dark",
+                                  this, [this, t] { setTheme(t); });
+    a->setCheckable(true);
+    a->setChecked(t == m_theme);
+    a->setData(name);
+    m_themeActions->addAction(a);
+  }
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("About Kernel Workbench", this, [this] {
     QMessageBox::about(this, "Kernel Workbench",
@@ -116,6 +131,15 @@ void MainWindow::rebuildRecentMenu() {
   m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
+void MainWindow::setTheme(Theme t) {
+  m_theme = t;
+  applyTheme(t);
+  if (m_themeActions)
+    for (QAction* a : m_themeActions->actions()) a->setChecked(a->data() == themeName(t));
+  if (m_options.persistSettings) QSettings().setValue("window/theme", themeName(t));
+  rebuildAllNow();  // plots take their colours from the palette when drawn
+}
+
 void MainWindow::loadSettings() {
   QSettings s;
   m_recent = s.value("files/recent").toStringList();
@@ -127,6 +151,9 @@ void MainWindow::loadSettings() {
   const QSize room = screen ? screen->availableGeometry().size() * 0.9 : QSize(1500, 950);
   resize(QSize(1500, 950).boundedTo(room));
   if (!m_options.persistSettings) return;
+  if (const auto t = parseTheme(s.value("window/theme", "system").toString());
+      t && *t != Theme::kSystem)
+    setTheme(*t);
   restoreGeometry(s.value("window/geometry").toByteArray());
   if (auto* splitter = findChild<QSplitter*>("mainSplitter"))
     splitter->restoreState(s.value("window/splitter").toByteArray());

@@ -106,15 +106,19 @@ std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc)
   return 100.0 * v / doc.device->copyBandwidthGBs;
 }
 
-double intensityOf(const CaseResult& c) {
-  if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
+Work declaredWork(const CaseResult& c) {
   if (!isGemm(c.size)) {  // the family's declared work, as core derives it
     const Family* f = tryFindFamily(c.problem());
-    return f && f->work ? f->work(c).intensity() : 0.0;
+    return f && f->work ? f->work(c) : Work{};
   }
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback;
   const double elem = c.precision == Precision::kFp16Fp32Acc && !fp32 ? 2.0 : 4.0;
-  return c.shape().flops() / c.shape().minBytes(elem);
+  return {c.shape().flops(), c.shape().minBytes(elem)};
+}
+
+double intensityOf(const CaseResult& c) {
+  if (c.arithmeticIntensity > 0) return c.arithmeticIntensity;
+  return declaredWork(c).intensity();
 }
 
 double roofGflops(const RunDocument& doc, const CaseResult& c) {

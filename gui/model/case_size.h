@@ -8,6 +8,7 @@
 #include <QString>
 #include <optional>
 
+#include "kwb/family.h"
 #include "kwb/family_info.h"
 #include "kwb/results.h"
 
@@ -61,6 +62,9 @@ std::optional<double> pctOfCopyRoof(const CaseResult& c, const RunDocument& doc)
 // declares (GEMM: its shape and precision; reduce: 1 add per 4-byte element read; scan: 1 add
 // per 8 bytes read and written); 0 for a family this build does not know.
 double intensityOf(const CaseResult& c);
+// The case's declared work: its FLOPs and the fewest bytes it must move (GEMM: A, B and C
+// once, in its precision; another family: its table's work); none for an unknown family.
+Work declaredWork(const CaseResult& c);
 // The GFLOP/s of a case on the roofline: recorded, else its GB/s × its intensity.
 double roofGflops(const RunDocument& doc, const CaseResult& c);
 

@@ -2,7 +2,6 @@
 #include "model/run_request.h"
 
 #include <QFileInfo>
-#include <QPair>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -10,33 +9,12 @@
 
 namespace kwb::gui {
 
-namespace {
-
-// The counts and the element types of 1-D sizes, each once, in the order of the sizes.
-QPair<QStringList, QStringList> countsAndTypes(const QList<CaseSize>& sizes) {
-  QStringList counts, types;
-  QSet<QString> seenCounts, seenTypes;  // O(1) each: a preset may list 10^5 sizes
-  for (const CaseSize& s : sizes) {
-    const QString c = countText(s.number("count"), false);
-    if (!seenCounts.contains(c)) seenCounts.insert(c), counts << c;
-    const QString t = QString::fromStdString(s.word("type"));
-    if (!seenTypes.contains(t)) seenTypes.insert(t), types << t;
-  }
-  return {counts, types};
-}
-
-}  // namespace
-
 QString RunRequest::family() const {
   if (sizes.isEmpty() || isGemm(sizes.front())) return {};
   return QString::fromStdString(sizes.front().family);
 }
 
-int RunRequest::caseCount() const {
-  if (family().isEmpty()) return int(kernels.size() * sizes.size());
-  const auto [counts, types] = countsAndTypes(sizes);
-  return int(kernels.size() * counts.size() * types.size());
-}
+int RunRequest::caseCount() const { return int(kernels.size() * sizes.size()); }
 
 QString runFamily(const QList<CaseSize>& sizes, const QStringList& kernelFamilies, QString* error) {
   QSet<QString> named;
@@ -89,12 +67,13 @@ QStringList RunRequest::toArguments() const {
       source.isEmpty() ? kernels : kernels.filter(QRegularExpression("^(?!user\\.)"));
   QStringList args{"run", "--stream", "--kernels"};
   args << (runsUser && builtIn.isEmpty() ? userCaseId() : builtIn.join(','));
-  if (const QString f = family(); f.isEmpty()) {
+  // Every size whole, as its family's axes read it (`kwb run --sizes`, kwb/run_sizes.h): the
+  // checked sizes and no others run, whatever axes the family has (a histogram's bins and
+  // distribution), where a count list crossed with a type list ran sizes nobody checked.
+  if (const QString f = family(); f.isEmpty())
     args << "--shapes" << shapeList.join(',');
-  } else {
-    const auto [counts, types] = countsAndTypes(sizes);
-    args << "--family" << f << "--sizes" << counts.join(',') << "--types" << types.join(',');
-  }
+  else
+    args << "--family" << f << "--sizes" << shapeList.join(',');
   if (runsUser) args << "--source" << source;
   if (!suite.isEmpty()) args << "--suite" << suite;  // --shapes and --kernels still choose
   if (samples > 0) args << "--samples" << QString::number(samples);

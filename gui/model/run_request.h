@@ -19,10 +19,10 @@ struct RunRequest {
   QString source;  // a user kernel's .cu file (kwb run --source); its case is user.<stem>
   QString suite;   // the preset the shapes came from, recorded as settings.suite; empty: none
 
-  // The family of the sizes when it is not GEMM ("reduce", "scan": a run with --family,
-  // --sizes, --types); empty for GEMM (--shapes).
+  // The family of the sizes when it is not GEMM ("reduce", "histogram": a run with --family and
+  // --sizes, each size's whole text); empty for GEMM (--shapes).
   QString family() const;
-  // A 1-D run times every kernel at every count in every type named by its sizes.
+  // Every kernel at every size.
   int caseCount() const;
   // The case of the user kernel in `source` (user.<file stem>); empty without a source.
   QString userCaseId() const;

@@ -3,6 +3,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include "kwb/run_compare.h"
@@ -16,14 +17,21 @@ BaselinePage::BaselinePage(ResultsModel* model, QWidget* parent) : QWidget(paren
   m_header = new QLabel(this);
   m_header->setWordWrap(true);
   layout->addWidget(m_header);
-  m_table = new QTableWidget(this);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  m_plot = new SpeedupPlot(split);
+  m_table = new QTableWidget(split);
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_table->setSortingEnabled(true);
   m_table->setTextElideMode(Qt::ElideRight);
-  layout->addWidget(m_table, 1);
+  split->addWidget(m_plot);
+  split->addWidget(m_table);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addWidget(split, 1);
   connect(model, &ResultsModel::documentReset, this, &BaselinePage::rebuildNow);
   connect(model, &ResultsModel::baselineChanged, this, &BaselinePage::rebuildNow);
   connect(model, &ResultsModel::caseAppended, this, &BaselinePage::rebuildNow);
+  connect(model, &ResultsModel::filterChanged, this, &BaselinePage::rebuildNow);
 }
 
 namespace {
@@ -143,12 +151,18 @@ void BaselinePage::rebuildNow() {
         "No baseline. File ▸ Open baseline… compares this run with another "
         "results file.");
     m_table->setRowCount(0);
+    m_plot->setVisible(false);
     return;
   }
   const RunDocument& doc = m_model->document();
   const RunComparison all = compareRuns(*baseline, doc);
   m_header->setTextFormat(Qt::RichText);
   m_header->setText(baselineHeader(m_model->baselineSource(), *baseline, doc, all, unit));
+  QList<QString> kernels;
+  for (const QString& id : kernelsOf(doc, m_model->catalog()))
+    if (m_model->isShown(id)) kernels << id;
+  m_plot->setVisible(true);
+  m_plot->draw(all, sizesOf(doc), m_model->catalog(), kernels);
   const std::vector<CasePair> pairs = casePairs(*baseline, doc, all);
   int rows = 0;
   m_table->setRowCount(int(pairs.size()));

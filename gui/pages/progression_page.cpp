@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "kwb/shape.h"
 #include "model/case_size.h"
@@ -13,6 +14,10 @@
 
 namespace kwb::gui {
 namespace {
+
+// A memory roof more than this many times the fastest stage and reference is left off a
+// linear axis (named in the legend, "off scale"): on scale it would flatten every bar.
+constexpr double kRoofOnScale = 2.5;
 
 // Bar labels and marks go on a layer above the reference lines, on a light background, so a
 // line crossing a label never strikes it through.
@@ -34,6 +39,66 @@ QCPItemText* barLabel(QCustomPlot* p, double x, double y, const QString& text, Q
   t->setBrush(QColor(255, 255, 255, 150));
   t->setColor(color);
   return t;
+}
+
+// The pixel rows of the horizontal reference and roof lines in view, bottom first.
+QList<double> levelLinePixels(QCustomPlot* p) {
+  QList<double> rows;
+  for (int i = 0; i < p->graphCount(); ++i) {
+    const QCPGraph* g = p->graph(i);
+    if (!g->visible() || g->dataCount() != 2) continue;
+    const double v = g->data()->at(0)->value;
+    if (v == g->data()->at(1)->value && p->yAxis->range().contains(v))
+      rows << p->yAxis->coordToPixel(v);
+  }
+  std::sort(rows.begin(), rows.end(), std::greater<>());
+  return rows;
+}
+
+// Where a label box of height `h` whose bottom is at pixel `bottom` goes so that no line in
+// `rows` (bottom first) crosses it: moved up above the lines it meets, or, where that leaves
+// the plot, down under the lowest of them (over its own bar).
+double clearOfLines(double bottom, double h, const QList<double>& rows, double top) {
+  auto crosses = [&](double b, double row) { return row > b - h - 2 && row < b + 2; };
+  double up = bottom;
+  for (const double row : rows)
+    if (crosses(up, row)) up = row - 3;
+  if (up - h >= top) return up;
+  double down = bottom;
+  for (const double row : rows)
+    if (crosses(down, row)) {
+      down = row + 3 + h;
+      break;
+    }
+  return down;
+}
+
+// Bar labels and violation marks (one box per bar: a mark sits on its label) kept clear of
+// the reference, CUB, copy and peak lines. Needs the plot laid out: it is replotted first.
+void keepLabelsOffLines(QCustomPlot* p) {
+  p->replot();
+  const QList<double> rows = levelLinePixels(p);
+  if (rows.isEmpty()) return;
+  // The items of each bar, by their anchor, and the height of the box they make together.
+  std::map<std::pair<double, double>, std::pair<QList<QCPItemText*>, double>> boxes;
+  for (int i = 0; i < p->itemCount(); ++i) {
+    auto* t = qobject_cast<QCPItemText*>(p->item(i));
+    if (!t || t->layer() != p->layer("labels")) continue;
+    const QPointF at = t->position->coords();
+    const QFontMetrics fm(t->font());
+    const double h = fm.height() * double(t->text().count('\n') + 1) + t->padding().top() +
+                     t->padding().bottom();
+    auto& [items, height] = boxes[{at.x(), at.y()}];
+    items << t;
+    height = std::max(height, h);
+  }
+  for (const auto& [at, box] : boxes) {
+    const double bottom = p->yAxis->coordToPixel(at.second);
+    const double moved = clearOfLines(bottom, box.second, rows, p->axisRect()->top());
+    if (moved == bottom) continue;
+    for (QCPItemText* t : box.first)
+      t->position->setCoords(at.first, p->yAxis->pixelToCoord(moved));
+  }
 }
 
 // A series of bars, named for the legend.
@@ -80,7 +145,7 @@ ProgressionPage::ProgressionPage(ResultsModel* model, QWidget* parent)
   controls()->addWidget(new QLabel("Shape:"));
   m_shape = new ShapeCombo(this);
   controls()->addWidget(m_shape);
-  m_logY = new QCheckBox("Logarithmic GFLOP/s", this);
+  m_logY = new QCheckBox("Logarithmic scale", this);
   m_logY->setToolTip("Stages a hundred times apart (naive against tensor cores) all readable");
   controls()->addWidget(m_logY);
   controls()->addStretch(1);
@@ -99,7 +164,7 @@ struct ProgressionPage::Build {
   QList<KernelInfo> stages{};
   // Where a stage's label goes: over its bar, the first of its group when runs are compared.
   std::function<double(double, bool)> labelX = [](double x, bool) { return x; };
-  QVector<double> errLow{}, errHigh{}, fbLow{}, fbHigh{};
+  QVector<double> errLow{}, errHigh{}, fbLow{}, fbHigh{}, baseLow{}, baseHigh{};
   double yMax = 0, yMin = 1e300;
   double x0 = 0.4, x1 = 0.6, yTop = 1;  // the stages' x range and the linear axis' top
   bool offScale(double v) const { return !logY && v > yTop; }
@@ -111,7 +176,7 @@ void ProgressionPage::rebuild() {
   p->clearItems();
   m_bars = m_baselineBars = m_fallbackBars = nullptr;
   m_overlayBars.clear();
-  m_errorBars = m_fallbackErrorBars = nullptr;
+  m_errorBars = m_fallbackErrorBars = m_baselineErrorBars = nullptr;
   m_violationMarks = 0;
   const RunDocument& doc = model()->document();
   m_shape->setShapes(sizesOf(doc));
@@ -125,7 +190,7 @@ void ProgressionPage::rebuild() {
   m_logY->setText("Logarithmic " + unit);
   setPlotTitle(p, shape ? QString("%1 at %2 — median of %3, 95% CI bars")
                               .arg(unit, sizeName(*shape, false), timerLabel(doc))
-                        : QString("GFLOP/s per stage (no results)"));
+                        : QString("Rate per stage (no results)"));
   p->xAxis->setLabel("stage");
   const bool logY = m_logY->isChecked();
   makeRateAxis(p->yAxis, logY, unit);
@@ -146,8 +211,18 @@ void ProgressionPage::rebuild() {
   m_fallbackErrorBars->setDataPlottable(m_fallbackBars);
   m_fallbackErrorBars->setData(b.fbLow, b.fbHigh);
   if (m_fallbackBars->data()->isEmpty()) m_fallbackBars->removeFromLegend();
+  if (m_baselineBars) {
+    m_baselineErrorBars = new QCPErrorBars(p->xAxis, p->yAxis);
+    m_baselineErrorBars->setPen(QPen(QColor(0x50, 0x50, 0x50), 1.2));
+    m_baselineErrorBars->setWhiskerWidth(6);
+    m_baselineErrorBars->removeFromLegend();
+    m_baselineErrorBars->setProperty("series", m_baselineBars->name());
+    m_baselineErrorBars->setDataPlottable(m_baselineBars);
+    m_baselineErrorBars->setData(b.baseLow, b.baseHigh);
+  }
   addReferenceLines(b);
   setTextTicksAndRanges(b, ticks);
+  keepLabelsOffLines(p);
 }
 
 void ProgressionPage::addBarSeries(Build& b) {
@@ -253,8 +328,11 @@ void ProgressionPage::addComparedBars(Build& b, const KernelInfo& k, double x) {
   if (const auto& baseline = model()->baseline()) {
     if (const CaseResult* c = baseline->find(k.id, b.shape); c && hasSpeed(*baseline, *c)) {
       const double bv = headline(*baseline, *c);
+      const Range ci = gflopsCi(*baseline, *c);
       m_baselineBars->addData(x, bv);
-      b.yMax = std::max(b.yMax, bv);
+      b.baseLow << bv - ci.low;
+      b.baseHigh << ci.high - bv;
+      b.yMax = std::max({b.yMax, bv, ci.high});
       b.yMin = std::min(b.yMin, bv);
       tooltips()->add(p->xAxis, p->yAxis, x + 0.2, bv,
                       QString("baseline %1 at %2\n%3 %4")
@@ -322,7 +400,16 @@ void ProgressionPage::addReferenceLines(Build& b) {
   // The memory-bound families' roofs: the measured copy, and the device's peak bandwidth.
   const double copyRoof = b.vector && b.doc.device ? b.doc.device->copyBandwidthGBs : 0;
   const double hbmPeak = b.vector && b.doc.device ? b.doc.device->peakBandwidthGBs : 0;
-  if (!b.stages.isEmpty()) b.yMax = std::max(b.yMax, copyRoof);
+  // A memory-bound family's reference (CUB) is the roof its stages are held to: on scale. The
+  // copy roof too, unless it is far above every stage and the reference (a radix sort moves
+  // its keys at a tenth of it): then it stays in the legend, marked off scale, and the stages
+  // keep the plot's height.
+  if (b.vector)
+    for (const KernelInfo& r : model()->catalog().references())
+      if (const CaseResult* c = b.doc.find(r.id, b.shape);
+          c && hasSpeed(b.doc, *c) && model()->isShown(r.id))
+        b.yMax = std::max(b.yMax, headline(b.doc, *c));
+  if (!b.stages.isEmpty() && copyRoof <= kRoofOnScale * b.yMax) b.yMax = std::max(b.yMax, copyRoof);
   b.yTop = b.yMax > 0 ? b.yMax * 1.25 : 1;
   for (const KernelInfo& r : model()->catalog().references()) {
     const CaseResult* c = b.doc.find(r.id, b.shape);

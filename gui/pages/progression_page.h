@@ -25,6 +25,8 @@ class ProgressionPage : public PlotPage {
   // The 95% CI of each bar's median, as GFLOP/s (on bars() and fallbackBars()).
   QCPErrorBars* errorBars() const { return m_errorBars; }
   QCPErrorBars* fallbackErrorBars() const { return m_fallbackErrorBars; }
+  // The 95% CI of each baseline bar's median (null without a baseline).
+  QCPErrorBars* baselineErrorBars() const { return m_baselineErrorBars; }
   QCheckBox* logScale() const { return m_logY; }
   int violationMarks() const { return m_violationMarks; }
 
@@ -56,6 +58,7 @@ class ProgressionPage : public PlotPage {
   QCPBars* m_fallbackBars = nullptr;
   QCPErrorBars* m_errorBars = nullptr;
   QCPErrorBars* m_fallbackErrorBars = nullptr;
+  QCPErrorBars* m_baselineErrorBars = nullptr;
   QCPBars* m_baselineBars = nullptr;
   QList<QCPBars*> m_overlayBars;
   int m_violationMarks = 0;

@@ -46,6 +46,13 @@ std::vector<const CaseResult*> pointsOf(const RunDocument& doc, const QString& i
   return points;
 }
 
+// The bytes a memory-bound case moves, as its GB/s counts them (its declared minimum traffic).
+double bytesMoved(const RunDocument& doc, const CaseResult& c) {
+  return headline(doc, c) * 1e9 * c.summary.median * 1e-3;
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
 }  // namespace
 
 RooflinePage::RooflinePage(ResultsModel* model, QWidget* parent)
@@ -75,6 +82,13 @@ void RooflinePage::rebuild() {
   m_roofs = 0;
   m_slope = m_copySlope = nullptr;
   const RunDocument& doc = model()->document();
+  m_bandwidthView = memoryBoundDocument(doc);
+  makeLogAxis(p->xAxis);
+  makeLogAxis(p->yAxis);
+  if (m_bandwidthView) {
+    rebuildBandwidth(doc);
+    return;
+  }
   setPlotTitle(p, doc.device ? "Roofline — " + QString::fromStdString(doc.device->name)
                              : QString("Roofline (no device recorded)"));
   p->xAxis->setLabel("arithmetic intensity (FLOP per byte of the minimum traffic, log)");
@@ -208,6 +222,82 @@ void RooflinePage::addMarkerKeys(const Build& b, bool anyPoint) {
     for (int i = 0; i < b.shapes.size(); ++i)
       addMarkerGraph(plot(), sizeName(b.shapes[i]), marker(i, Qt::darkGray, false))
           ->setProperty("series", "shape " + sizeName(b.shapes[i]));
+}
+
+void RooflinePage::rebuildBandwidth(const RunDocument& doc) {
+  QCustomPlot* p = plot();
+  // Short: the title spans the plot's column only, beside the legend (the device is named in
+  // the panel and on the report's first page).
+  setPlotTitle(p, "Memory roofline: GB/s against the bytes each case moves");
+  p->xAxis->setLabel("bytes moved: the family's minimum traffic (MiB, log)");
+  makeLinearAxis(p->yAxis);
+  p->yAxis->setLabel("GB/s");
+  double xMin = 1e300, xMax = 0, yMax = 0;
+  for (const QString& id : shownKernels(doc)) {
+    const QColor color = kernelColor(id);
+    QCPGraph* g = addMarkerGraph(p, shortLabel(model()->catalog().info(id)),
+                                 QCPScatterStyle(QCPScatterStyle::ssDisc, color, 8));
+    g->setProperty("series", id);
+    g->setPen(QPen(color));
+    std::multimap<double, const CaseResult*> points;
+    for (const auto& c : doc.cases)
+      if (c.kernel == id.toStdString() && hasSpeed(doc, c))
+        points.emplace(bytesMoved(doc, c) / kMiB, &c);
+    QVector<double> lo, hi;
+    for (const auto& [x, c] : points) {
+      const double v = headline(doc, *c);
+      const Range ci = gflopsCi(doc, *c);
+      g->addData(x, v);
+      lo << v - ci.low;
+      hi << ci.high - v;
+      xMin = std::min(xMin, x), xMax = std::max(xMax, x), yMax = std::max(yMax, ci.high);
+      tooltips()->add(p->xAxis, p->yAxis, x, v,
+                      QString("%1 at %2\n%3 GB/s (95% CI %4–%5) · %6 MiB moved in %7 ms")
+                          .arg(id, sizeName(*c), formatNumber(v, 5), formatNumber(ci.low, 5),
+                               formatNumber(ci.high, 5), formatNumber(x, 4),
+                               formatNumber(c->summary.median, 4)));
+    }
+    if (points.empty())
+      p->removeGraph(g);
+    else
+      addErrorBars(g, lo, hi);
+  }
+  if (xMax <= 0) {
+    showEmptyNote(p, emptyPlotReason(doc));
+    return;
+  }
+  xMin /= 3, xMax *= 3;
+  addBandwidthRoofs(doc, xMin, xMax, yMax);
+  p->xAxis->setRange(xMin, xMax);
+  p->yAxis->setRange(0, yMax * 1.12);
+}
+
+void RooflinePage::addBandwidthRoofs(const RunDocument& doc, double xMin, double xMax,
+                                     double& yMax) {
+  if (!doc.device) return;
+  QCustomPlot* p = plot();
+  const DeviceInfo& d = *doc.device;
+  auto roof = [&](const QString& name, double gbs, const QPen& pen) {
+    if (gbs <= 0) return static_cast<QCPGraph*>(nullptr);
+    QCPGraph* g = p->addGraph();
+    g->setName(QString("%1: %2").arg(name, rateText(gbs, "GB/s")));
+    g->setPen(pen);
+    g->setData({xMin, xMax}, {gbs, gbs}, true);
+    yMax = std::max(yMax, gbs);
+    return g;
+  };
+  m_slope = roof("peak", d.peakBandwidthGBs, QPen(ink(), 2, Qt::DotLine));
+  m_copySlope = roof("copy (measured)", d.copyBandwidthGBs,
+                     QPen(QColor(0x2a, 0x7a, 0x9a), 2, Qt::DashDotLine));
+  if (d.l2Bytes <= 0) return;
+  // The L2's capacity: left of it a working set may be served from L2, faster than DRAM.
+  const double l2 = double(d.l2Bytes) / kMiB;
+  if (l2 < xMin || l2 > xMax) return;
+  QCPGraph* g = p->addGraph();
+  g->setName(QString("L2: %1 MiB").arg(formatNumber(l2, 3)));
+  g->setPen(QPen(QColor(0x99, 0x66, 0x00), 1.5, Qt::DashLine));
+  g->setData({l2, l2}, {0, yMax * 1.12}, true);
+  g->setProperty("role", "l2");
 }
 
 }  // namespace kwb::gui

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pages/scaling_page.h"
 
+#include "pages/scaling_build.h"
+
 #include <QFileInfo>
+#include <QLabel>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
@@ -17,24 +20,42 @@
 namespace kwb::gui {
 namespace {
 
-bool isCubic(const Shape& s) { return s.m == s.n && s.n == s.k; }
-
-// What the cases of one line of a memory-bound plot share: the size without its extents (the
-// unit-less numbers), "f32" for a reduce, "u8 256 bins uniform" for a histogram. A line through
-// sizes that differ in another axis would draw a change of count that is not one.
-std::string lineKeyOf(const CaseSize& s) {
-  CaseSize key{s.family, {}};
-  for (const SizeAxis& a : s.axes)
-    if (!a.isNumber() || !a.unit.empty()) key.axes.push_back(a);
-  return sizeLabel(key);
-}
-
 constexpr int kMaxSizeTicks = 14;
+
+// A thin line at `x` from the bottom of the plot to the top, named there.
+void markShape(QCustomPlot* p, double x, const QString& name, const QColor& ink) {
+  auto* line = new QCPItemLine(p);
+  line->start->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  line->end->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  line->start->setCoords(x, 1.0);
+  line->end->setCoords(x, 0.0);
+  line->setPen(QPen(QColor(0x99, 0x99, 0x99), 1, Qt::DotLine));
+  auto* t = new QCPItemText(p);
+  t->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+  t->position->setCoords(x, 0.0);
+  t->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+  t->setText(name);
+  t->setFont(QFont(p->font().family(), 8));
+  t->setColor(ink);
+  t->setPadding(QMargins(2, 1, 2, 1));
+  t->setBrush(ink.lightness() > 128 ? QColor(0x1e, 0x1f, 0x22, 200) : QColor(255, 255, 255, 200));
+  t->setProperty("role", "shape");
+}
 
 }  // namespace
 
 ScalingPage::ScalingPage(ResultsModel* model, QWidget* parent)
     : PlotPage(model, "Scaling", parent) {
+  controls()->addWidget(new QLabel("x axis:"));
+  m_view = new QComboBox(this);
+  m_view->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  m_view->setMinimumContentsLength(16);
+  controls()->addWidget(m_view);
+  m_kernel = new QComboBox(this);
+  m_kernel->setVisible(false);
+  controls()->addWidget(m_kernel);
+  connect(m_view, &QComboBox::activated, this, [this] { rebuildNow(); });
+  connect(m_kernel, &QComboBox::activated, this, [this] { rebuildNow(); });
   m_logY = new QCheckBox("Logarithmic GFLOP/s", this);
   m_logY->setChecked(true);
   controls()->addWidget(m_logY);
@@ -55,35 +76,23 @@ QCPGraph* ScalingPage::lineOf(const QString& kernel, const QString& run) const {
   return nullptr;
 }
 
-// What one rebuild carries from series to series: the unit, which cases a line joins, and the
-// sizes and rates its points reach.
-struct ScalingPage::Build {
-  const RunDocument& doc;
-  bool vector;                   // every case of a memory-bound family: GB/s against the size
-  const RunDocument* of = &doc;  // the document of the series being added (a baseline, …)
-  std::string lineType{};
-  QString unit{};
-  double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
-  bool anyOther = false, anyFallback = false;
-  std::set<std::int64_t> cubicSizes{};  // or, for 1-D cases, the joined counts
-  std::set<double> allSizes{};
-  bool joined(const CaseResult& c) const {
-    return vector ? lineKeyOf(c.size) == lineType : isCubic(c.shape());
-  }
-  QString lineTypeText() const {
-    return lineType.empty() ? "f32" : QString::fromStdString(lineType);
-  }
-};
-
 void ScalingPage::rebuild() {
   QCustomPlot* p = plot();
   p->clearPlottables();
   p->clearItems();
+  removeHeatMap();
   const RunDocument& doc = model()->document();
+  offerViews(doc);
+  m_kernel->setVisible(view() == View::kHeatMap);
+  if (view() == View::kHeatMap) {
+    drawHeatMap(doc);
+    return;
+  }
   // The memory-bound families (every case's headline GB/s): GB/s against the element count,
   // the sizes that share the first case's other axes (its element type, ...) joined. A document of
   // both units keeps the GFLOP/s cases (one unit per axis).
   Build b{doc, memoryBoundDocument(doc)};
+  b.view = b.vector ? View::kSize : view();
   b.unit = b.vector ? "GB/s" : "GFLOP/s";
   for (const auto& c : doc.cases)
     if (b.vector && b.lineType.empty()) b.lineType = lineKeyOf(c.size);
@@ -91,15 +100,27 @@ void ScalingPage::rebuild() {
   setPlotTitle(
       p,
       QString("%1 against problem size — median of %2, 95% CI bars").arg(b.unit, timerLabel(doc)));
-  p->xAxis->setLabel(b.vector ? QString("size: elements (log₂), %1 joined").arg(b.lineTypeText())
-                              : QString("size: ∛(M·N·K), ticks at the cubic sizes run"));
+  const char* sweepAxis[] = {"", "M", "N", "K"};
+  p->xAxis->setLabel(
+      b.vector    ? QString("size: elements (log₂), %1 joined").arg(b.lineTypeText())
+      : b.sweep() ? QString("%1 (log), a line per kernel and fixed %2")
+                        .arg(sweepAxis[int(b.view)], b.view == View::kM   ? "N×K"
+                                                     : b.view == View::kN ? "M×K"
+                                                                          : "M×N")
+                  : QString("size: ∛(M·N·K); shapes that are not cubes named over the plot"));
   const bool logY = m_logY->isChecked();
   makeRateAxis(p->yAxis, logY, b.unit);
   const KernelLookup& cat = model()->catalog();
-  for (const QString& id : shownKernels(doc)) addSeries(b, doc, id, QString(), Qt::SolidLine);
+  auto add = [&](const RunDocument& d, const QString& id, const QString& run, Qt::PenStyle st) {
+    if (b.sweep())
+      addSweepSeries(b, d, id, run, st);
+    else
+      addSeries(b, d, id, run, st);
+  };
+  for (const QString& id : shownKernels(doc)) add(doc, id, QString(), Qt::SolidLine);
   auto addRun = [&](const RunDocument& d, const QString& run, Qt::PenStyle style) {
     for (const QString& id : kernelsOf(d, cat))
-      if (model()->isShown(id)) addSeries(b, d, id, run, style);
+      if (model()->isShown(id)) add(d, id, run, style);
   };
   if (const auto& base = model()->baseline()) addRun(*base, " (baseline)", Qt::DashLine);
   const Qt::PenStyle styles[] = {Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
@@ -117,12 +138,12 @@ void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> poin
                             const QString& name) {
   QCustomPlot* p = plot();
   // In the graph's key order, so the i-th error bar is the i-th point's.
-  std::stable_sort(points.begin(), points.end(), [](const CaseResult* x, const CaseResult* y) {
-    return scalingValue(x->size) < scalingValue(y->size);
+  std::stable_sort(points.begin(), points.end(), [&b](const CaseResult* x, const CaseResult* y) {
+    return b.xOf(*x) < b.xOf(*y);
   });
   QVector<double> lo, hi;
   for (const CaseResult* c : points) {
-    const double x = scalingValue(c->size);
+    const double x = b.xOf(*c);
     const double v = headline(*b.of, *c);
     const Range ci = gflopsCi(*b.of, *c);
     g->addData(x, v);
@@ -131,7 +152,10 @@ void ScalingPage::addPoints(Build& b, QCPGraph* g, QList<const CaseResult*> poin
     b.xMin = std::min(b.xMin, x), b.xMax = std::max(b.xMax, x);
     b.yMin = std::min(b.yMin, ci.low), b.yMax = std::max(b.yMax, ci.high);
     b.allSizes.insert(x);
-    if (!b.vector && isGemm(c->size) && isCubic(c->shape())) b.cubicSizes.insert(c->shape().m);
+    if (!b.vector && !b.sweep() && isGemm(c->size) && isCubic(c->shape()))
+      b.cubicSizes.insert(c->shape().m);
+    if (!b.vector && !b.sweep() && isGemm(c->size) && !isCubic(c->shape()))
+      b.otherShapes.emplace(x, sizeName(c->size, false));
     if (b.vector && b.joined(*c)) b.cubicSizes.insert(std::llround(x));
     tooltips()->add(p->xAxis, p->yAxis, x, v,
                     QString("%1 at %2%3\n%4 %8 (95% CI %5–%6) · median %7 ms")
@@ -230,6 +254,9 @@ void ScalingPage::setSizeTicks(const Build& b) {
   QList<QPair<double, QString>> ticks;
   for (std::int64_t n : b.cubicSizes)
     ticks << QPair<double, QString>{double(n), b.vector ? countText(n) : QString::number(n)};
+  // Shapes that are not cubes at their ∛(M·N·K), named over the plot: never an unlabelled
+  // point (as ticks, their long names would overprint the cubic sizes' beside them).
+  for (const auto& [x, name] : b.otherShapes) markShape(p, x, name, ink());
   if (ticks.isEmpty())
     for (double x : b.allSizes)
       ticks << QPair<double, QString>{

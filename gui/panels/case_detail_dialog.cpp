@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include "model/case_size.h"
 #include "model/doc_queries.h"
@@ -45,7 +46,10 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
                   .arg(QString::fromStdString(c.kernel), sizeName(c, false),
                        statusColor(c.status).name(), statusText(c.status));
   if (!c.message.empty()) h += row("message", QString::fromStdString(c.message));
-  h += row("precision", QString::fromLatin1(toString(c.precision).data()));
+  // A 1-D case's precision is its size's element type (i32, u8), not the kernel's default.
+  const std::string type = isGemm(c.size) ? std::string() : c.size.word("type");
+  h += row("precision", type.empty() ? QString::fromLatin1(toString(c.precision).data())
+                                     : QString::fromStdString(type));
   if (c.fallback || (!c.ranKernel.empty() && c.ranKernel != c.kernel))
     h += row("ran", QString::fromStdString(c.ranKernel) + (c.fallback ? " (FP32 fallback)" : ""));
   if (c.verification) {
@@ -105,22 +109,37 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
 }
 
 CaseDetailDialog::CaseDetailDialog(const CaseResult& c, const RunDocument& doc, QWidget* parent)
-    : QDialog(parent), m_case(c) {
+    : QDialog(parent), m_case(c), m_roof(caseRoof(c, doc)) {
   setWindowTitle(
       QString("Case %1 at %2").arg(QString::fromStdString(c.kernel), sizeName(c, false)));
   auto* layout = new QVBoxLayout(this);
-  // Side by side: the facts on the left, where in C the errors are on the right.
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  auto* text = new QTextBrowser(split);
-  text->setHtml(describe(c, doc));
-  m_heatMap = new ErrorHeatMap(split);
+  // The facts over the Nsight Compute panel, once profiling is enabled; the panel takes room
+  // only when it has a profile to show.
+  m_split = new QSplitter(Qt::Vertical, this);
+  m_split->setObjectName("caseSplit");
+  m_split->setChildrenCollapsible(false);
+  m_text = new QTextBrowser(this);
+  m_text->setHtml(describe(c, doc));
+  m_heatMap = new ErrorHeatMap(this);
   m_heatMap->setCase(c);
-  split->addWidget(text);
-  split->addWidget(m_heatMap);
-  split->setStretchFactor(0, 2);
-  split->setStretchFactor(1, 3);
-  split->setSizes({440, 660});
-  layout->addWidget(split);
+  // Beside a profile's tabs at 1280×720 the map may be shorter than it is on its own.
+  for (auto* plot : m_heatMap->findChildren<QCustomPlot*>()) plot->setMinimumHeight(180);
+  if (isGemm(c.size)) {
+    // Side by side: the facts on the left, where in C the errors are on the right.
+    auto* facts = new QSplitter(Qt::Horizontal, m_split);
+    facts->addWidget(m_text);
+    facts->addWidget(m_heatMap);
+    facts->setStretchFactor(0, 2);
+    facts->setStretchFactor(1, 3);
+    facts->setSizes({440, 660});
+    m_split->addWidget(facts);
+  } else {
+    // A vector has no rows and columns to map: the facts (first mismatch included) take the
+    // width, the heat map stays out of the dialog.
+    m_heatMap->hide();
+    m_split->addWidget(m_text);
+  }
+  layout->addWidget(m_split, 1);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   layout->addWidget(buttons);
@@ -129,10 +148,23 @@ CaseDetailDialog::CaseDetailDialog(const CaseResult& c, const RunDocument& doc, 
 
 NcuProfilePanel* CaseDetailDialog::enableProfiling(const ProfileContext& ctx) {
   if (m_profile) return m_profile;
-  m_profile = new NcuProfilePanel(m_case, ctx, this);
-  auto* box = static_cast<QVBoxLayout*>(layout());
-  box->insertWidget(box->count() - 1, m_profile);  // above the Close button
-  resize(width(), height() + 190);
+  m_profile = new NcuProfilePanel(m_case, ctx, m_roof, this);
+  m_split->addWidget(m_profile);
+  m_split->setStretchFactor(0, 1);
+  m_split->setStretchFactor(1, m_profile->profile() ? 1 : 0);
+  // With a profile its tabs get room of their own; without one the panel is a row of buttons
+  // and the facts keep the height.
+  const auto giveTabsRoom = [this] {
+    const int h = m_split->height() > 0 ? m_split->height() : height();
+    m_split->setSizes({h * 2 / 5, h * 3 / 5});
+  };
+  if (m_profile->profile()) {
+    resize(width(), height() + 330);
+    giveTabsRoom();
+  }
+  connect(m_profile, &NcuProfilePanel::finished, this, [this, giveTabsRoom](bool ok) {
+    if (ok && m_split->sizes().value(1) < 250) giveTabsRoom();
+  });
   return m_profile;
 }
 

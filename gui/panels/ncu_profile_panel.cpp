@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "panels/ncu_profile_panel.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -10,13 +11,17 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <qcustomplot.h>
 
 #include "engine/engine_driver.h"
 #include "kwb/error.h"
 #include "kwb/shape.h"
 #include "model/case_size.h"
+#include "panels/ncu_views.h"
+#include "plots/plot_helpers.h"
 
 namespace kwb::gui {
 namespace {
@@ -64,8 +69,13 @@ QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
   return why;
 }
 
-NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent)
-    : QGroupBox("Nsight Compute", parent), m_case(c), m_ctx(ctx), m_engine(new EngineDriver(this)) {
+NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
+                                 const ProfileRoof& roof, QWidget* parent)
+    : QGroupBox("Nsight Compute", parent),
+      m_case(c),
+      m_ctx(ctx),
+      m_engine(new EngineDriver(this)),
+      m_roof(roof) {
   connect(m_engine, &EngineDriver::queryFinished, this, &NcuProfilePanel::onFinished);
   auto* layout = new QVBoxLayout(this);
   auto* row = new QHBoxLayout;
@@ -104,8 +114,8 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
   m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   m_table->verticalHeader()->hide();
   m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  m_table->setMaximumHeight(130);
-  layout->addWidget(m_table);
+  buildTabs();
+  layout->addWidget(m_tabs, 1);
 
   const QString engineDir = QFileInfo(ctx.engine).absolutePath();
   m_ncu = ctx.engine.isEmpty() ? std::nullopt : findNcu(engineDir.toStdString());
@@ -125,6 +135,76 @@ NcuProfilePanel::NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx,
 }
 
 NcuProfilePanel::~NcuProfilePanel() { m_engine->stop(0); }
+
+void NcuProfilePanel::buildTabs() {
+  m_tabs = new QTabWidget(this);
+  m_tabs->addTab(m_table, "Launches");
+  m_launch = new QTableWidget(this);
+  m_tabs->addTab(m_launch, "Launch statistics");
+  auto* stalls = new QWidget(this);
+  auto* stallBox = new QVBoxLayout(stalls);
+  stallBox->setContentsMargins(0, 0, 0, 0);
+  auto* which = new QHBoxLayout;
+  which->addWidget(new QLabel("Warp stalls of", stalls));
+  m_stallKernel = new QComboBox(stalls);
+  m_stallKernel->setToolTip("the mean of the kernel's launches; a case may launch several");
+  which->addWidget(m_stallKernel, 1);
+  m_stallPlot = new QCustomPlot(stalls);
+  setupPlot(m_stallPlot);
+  m_stallPlot->setMinimumSize(300, 140);  // a tab under the facts, not a page of its own
+  stallBox->addLayout(which);
+  stallBox->addWidget(m_stallPlot, 1);
+  m_tabs->addTab(stalls, "Warp stalls");
+  m_memory = new QTableWidget(this);
+  m_tabs->addTab(m_memory, "Memory");
+  auto* roof = new QWidget(this);
+  auto* roofBox = new QVBoxLayout(roof);
+  roofBox->setContentsMargins(0, 0, 0, 0);
+  m_roofPlot = new QCustomPlot(roof);
+  setupPlot(m_roofPlot);
+  m_roofPlot->setMinimumSize(300, 140);
+  m_roofText = new QLabel(roof);
+  m_roofText->setWordWrap(true);
+  roofBox->addWidget(m_roofPlot, 1);
+  roofBox->addWidget(m_roofText);
+  m_tabs->addTab(roof, "Roofline");
+  m_tabs->setMinimumHeight(170);
+  connect(m_stallKernel, &QComboBox::currentIndexChanged, this, [this](int i) {
+    if (i >= 0 && i < int(m_perKernel.size())) {
+      drawStallChart(m_stallPlot, m_perKernel[std::size_t(i)]);
+      applyPlotTheme(m_stallPlot, paletteIsDark());
+      m_stallPlot->replot();
+    }
+  });
+  m_tabs->hide();  // until there is a profile to show: the dialog's facts keep the room
+}
+
+void NcuProfilePanel::showDepth(const NcuProfile& p) {
+  m_perKernel = ncuMeanPerKernel(p);
+  fillLaunchTable(m_launch, m_perKernel);
+  fillMemoryTable(m_memory, m_perKernel, ncuPerCase(p));
+  {
+    const QSignalBlocker quiet(m_stallKernel);
+    m_stallKernel->clear();
+    for (const auto& k : m_perKernel)
+      m_stallKernel->addItem(QString::fromStdString(k.name).left(120));
+  }
+  // The kernel the case spends longest in leads: its stalls are the case's.
+  int longest = 0;
+  for (int i = 0; i < int(m_perKernel.size()); ++i)
+    if (m_perKernel[std::size_t(i)].durationUs > m_perKernel[std::size_t(longest)].durationUs)
+      longest = i;
+  m_stallKernel->setEnabled(m_perKernel.size() > 1);
+  m_stallKernel->setCurrentIndex(-1);
+  m_stallKernel->setCurrentIndex(m_perKernel.empty() ? -1 : longest);
+  const auto placed = placeOnRoof(m_roof, p);
+  drawProfileRoofline(m_roofPlot, placed);
+  applyPlotTheme(m_roofPlot, paletteIsDark());
+  m_roofPlot->replot();
+  m_roofText->setText(placed ? profileRoofText(*placed) : QString());
+  for (int i = 1; i < m_tabs->count(); ++i) m_tabs->setTabEnabled(i, m_stale.isEmpty());
+  m_tabs->show();
+}
 
 bool NcuProfilePanel::canProfile() const {
   return m_ncu.has_value() && !m_ctx.resultsDir.isEmpty() && QDir(m_ctx.resultsDir).exists();
@@ -209,6 +289,7 @@ void NcuProfilePanel::show(const NcuProfile& p) {
                           false));
     m_table->item(r, 0)->setToolTip(name);
   }
+  showDepth(p);
   m_open->setEnabled(m_ncu && !ncuUi(*m_ncu).isEmpty() &&
                      QFileInfo::exists(QString::fromStdString(p.reportPath)));
   m_open->setToolTip(m_open->isEnabled() ? QString::fromStdString(p.reportPath)

@@ -6,10 +6,14 @@
 
 #include "kwb/ncu_profile.h"
 #include "kwb/results.h"
+#include "model/profile_roof.h"
 
+class QComboBox;
+class QCustomPlot;
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QTabWidget;
 
 namespace kwb::gui {
 
@@ -29,12 +33,16 @@ QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
                               const std::string& gitRevision);
 
 // "Profile with Nsight Compute" for one case, in the case dialog: runs `kwb profile` (ncu
-// --set full), keeps the report beside the results, and shows its key figures per kernel. A
-// profile made earlier for the same case is shown when the dialog opens.
+// --set full), keeps the report beside the results, and shows its figures in tabs: key figures
+// per launch, launch statistics, the warp-stall breakdown, memory traffic, and the roofline
+// placement by the measured DRAM bytes (panels/ncu_views.h). A profile made earlier for the
+// same case is shown when the dialog opens.
 class NcuProfilePanel : public QGroupBox {
   Q_OBJECT
  public:
-  NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, QWidget* parent = nullptr);
+  // `roof`: the case's work, rate and roofs (model/profile_roof.h), placed by a profile's bytes.
+  NcuProfilePanel(const CaseResult& c, const ProfileContext& ctx, const ProfileRoof& roof = {},
+                  QWidget* parent = nullptr);
   ~NcuProfilePanel() override;
 
   void startProfile();
@@ -43,6 +51,13 @@ class NcuProfilePanel : public QGroupBox {
   bool canProfile() const;
   QString statusText() const;
   QTableWidget* table() const { return m_table; }
+  QTabWidget* tabs() const { return m_tabs; }
+  QTableWidget* launchTable() const { return m_launch; }
+  QTableWidget* memoryTable() const { return m_memory; }
+  QCustomPlot* stallPlot() const { return m_stallPlot; }
+  QComboBox* stallKernel() const { return m_stallKernel; }
+  QCustomPlot* rooflinePlot() const { return m_roofPlot; }
+  QLabel* rooflineText() const { return m_roofText; }
   // The profile shown does not match this case, configuration and revision: shown greyed under
   // a red "Stale profile" line, never as this case's figures.
   bool isStale() const { return !m_stale.isEmpty(); }
@@ -54,6 +69,8 @@ class NcuProfilePanel : public QGroupBox {
   void onFinished(int exitCode, const QByteArray& out, const QString& err);
   void show(const NcuProfile& p);
   void loadEarlierProfile();
+  void buildTabs();
+  void showDepth(const NcuProfile& p);
 
   CaseResult m_case;
   ProfileContext m_ctx;
@@ -66,6 +83,15 @@ class NcuProfilePanel : public QGroupBox {
   QPushButton* m_open;
   QLabel* m_status;
   QTableWidget* m_table;
+  ProfileRoof m_roof;
+  std::vector<NcuKernelFigures> m_perKernel;
+  QTabWidget* m_tabs = nullptr;
+  QTableWidget* m_launch = nullptr;
+  QTableWidget* m_memory = nullptr;
+  QComboBox* m_stallKernel = nullptr;
+  QCustomPlot* m_stallPlot = nullptr;
+  QCustomPlot* m_roofPlot = nullptr;
+  QLabel* m_roofText = nullptr;
 };
 
 }  // namespace kwb::gui

@@ -2,6 +2,7 @@
 #include "report/report_tables.h"
 
 #include <QLocale>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -30,16 +31,30 @@ QColor verdictColor(const QString& v) {
 // What the summary's columns mean, for the families the document holds: GEMM's tensor-core
 // fallbacks and cuBLAS references only where there are GEMM cases.
 QString summaryFootnote(const RunDocument& doc) {
-  bool gemm = false, other = false;
-  for (const auto& c : doc.cases) (isGemm(c.size) ? gemm : other) = true;
-  QStringList parts{gemm && !other ? "Best over the shapes run" : "Best over the sizes run"};
+  bool gemm = false;
+  QStringList others;  // the other families, in the order of their first case
+  for (const auto& c : doc.cases) {
+    if (isGemm(c.size))
+      gemm = true;
+    else if (!others.contains(QString::fromStdString(c.problem())))
+      others << QString::fromStdString(c.problem());
+  }
+  QStringList parts{gemm && others.isEmpty() ? "Best over the shapes run"
+                                             : "Best over the sizes run"};
   if (gemm)
     parts << "FP32 fallbacks of tensor-core stages left out. % of reference for GEMM: FP16 "
              "tensor-core stages against cuBLAS FP16, the rest against cuBLAS SGEMM, at the same "
              "shape";
-  if (other)
-    parts << "% of reference for reduce and scan: against their CUB reference at the same size "
-             "and element type (the precision column)";
+  QStringList references;
+  for (const QString& id : others) {
+    const FamilyInfo* f = doc.family(id.toStdString());
+    references << (f && !f->reference.empty()
+                       ? QString("%1 against %2").arg(id, QString::fromStdString(f->reference))
+                       : id + " against its reference");
+  }
+  if (!others.isEmpty())
+    parts << "% of reference for " + references.join(", ") +
+                 ", at the same size and element type (the precision column)";
   return parts.join(". ") + ". CV: the samples' coefficient of variation.";
 }
 
@@ -104,6 +119,12 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
   rp.paragraph(summaryFootnote(doc), 7, Qt::darkGray);
 }
 
+bool caseTableHasRows(const RunDocument& doc) {
+  return doc.cases.size() <= kCaseTableRows ||
+         std::any_of(doc.cases.begin(), doc.cases.end(),
+                     [](const CaseResult& c) { return c.status != CaseStatus::kPass; });
+}
+
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
   QList<QList<TableCell>> rows;
   const QString unit = headlineUnit(doc);
@@ -139,8 +160,9 @@ void drawCaseTable(ReportPainter& rp, const RunDocument& doc) {
         {c.verification ? QString::number(c.verification->compare.maxAbsError, 'e', 2) : dash()},
         {note}};
   }
+  if (!rows.isEmpty()) rp.newPage();  // else the one sentence goes where the report is
   if (!all)
-    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid above and, with "
+    rp.paragraph(QString("%1 cases, %2 passed: those are in the correctness grid and, with "
                          "every figure, in the results file (kwb export --csv or --md writes "
                          "them as a table). %3")
                      .arg(doc.cases.size())

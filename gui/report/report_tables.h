@@ -14,6 +14,10 @@ class ReportPainter;
 void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
                       const std::optional<RunDocument>& baseline, const KernelLookup& catalog);
 // Every case: numbers right-aligned with fixed decimals, the median's CI and the CV.
+// Whether the case table lists any case: every case up to 400, else those that did not pass.
+// Without rows it is one sentence, which the report puts before the grid (a page of its own
+// after the grid held that sentence alone).
+bool caseTableHasRows(const RunDocument& doc);
 void drawCaseTable(ReportPainter& rp, const RunDocument& doc);
 // Kernel × shape grid of statuses with the max abs error (or mismatches), and its key.
 void drawCorrectnessGrid(ReportPainter& rp, const RunDocument& doc, const QList<QString>& kernels);

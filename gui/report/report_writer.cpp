@@ -241,10 +241,11 @@ QString writeReportPdf(const ReportInputs& in, const QString& path, const QStrin
   plotPages(rp, in);
   if (!doc.cases.empty()) {
     rp.newPage();
+    const bool caseRows = caseTableHasRows(doc);
+    if (!caseRows) drawCaseTable(rp, doc);  // one sentence: every case passed, see the grid
     drawCorrectnessGrid(rp, doc, kernels);
     drawFailingErrorMaps(rp, doc);
-    rp.newPage();
-    drawCaseTable(rp, doc);
+    if (caseRows) drawCaseTable(rp, doc);  // on a fresh page
   }
   if (doc.conformance) conformanceSection(rp, *doc.conformance);
   if (const auto& b = in.model->baseline())

@@ -28,14 +28,15 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
 
 // A row-major matrix of `rows` × `cols` (FP16 or FP32) seen as a 2-D tensor (cols innermost),
 // copied in boxes of boxCols × boxRows with the 128-byte swizzle; out-of-range elements read
-// as zero and are not written.
+// as zero and are not written. `ld` is the row stride in elements (0: `cols`); its bytes must be
+// a multiple of 16.
 inline CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::int64_t rows,
                              std::int64_t cols, std::uint32_t boxCols, std::uint32_t boxRows,
-                             const char* what) {
+                             const char* what, std::int64_t ld = 0) {
   CUtensorMap map{};
   const cuuint64_t elementBytes = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ? 2 : 4;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(cols) * elementBytes};  // bytes between rows
+  const cuuint64_t strides[1] = {cuuint64_t(ld > 0 ? ld : cols) * elementBytes};  // row to row
   const cuuint32_t box[2] = {boxCols, boxRows};
   const cuuint32_t elementStrides[2] = {1, 1};
   const CUresult r =

@@ -59,8 +59,9 @@ __device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUt
 }
 
 // Epilogue straight from registers: any beta (C is read only when beta != 0: BLAS lets C hold
-// NaN when beta == 0), rows and columns guarded. N % 8 == 0 and the column is even, so a pair
-// is wholly inside or outside; a lane quad writes one 32-byte sector.
+// NaN when beta == 0), rows and columns guarded. With N even a thread's column pair is wholly
+// inside or outside and is one 8-byte store (a lane quad writes one 32-byte sector); with N odd
+// (re-laid operands) the rows are not 8-byte aligned and each column is stored alone.
 template <int BN>
 __device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float* c, int m, int n,
                                                 int consumer, int row0, int col0, float alpha,
@@ -75,8 +76,15 @@ __device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float*
     for (int h = 0; h < 2; ++h) {
       const int row = rowBase + 8 * h;
       if (row >= m || col >= n) continue;
-      float2* q = reinterpret_cast<float2*>(c + std::int64_t(row) * n + col);
-      float2 v = make_float2(alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
+      float* p = c + std::int64_t(row) * n + col;
+      const float x = alpha * d[4 * j + 2 * h], y = alpha * d[4 * j + 2 * h + 1];
+      if (n % 2 != 0) {  // odd N: rows are not 8-byte aligned, one column at a time
+        p[0] = beta != 0.f ? fmaf(beta, p[0], x) : x;
+        if (col + 1 < n) p[1] = beta != 0.f ? fmaf(beta, p[1], y) : y;
+        continue;
+      }
+      float2* q = reinterpret_cast<float2*>(p);
+      float2 v = make_float2(x, y);
       if (beta != 0.f) {
         const float2 old = *q;
         v.x = fmaf(beta, old.x, v.x);

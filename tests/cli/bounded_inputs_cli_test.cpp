@@ -101,6 +101,35 @@ TEST(CliBoundedInputs, A63MiBNestingFileIsRefusedUnder200MB) {
   fs::remove_all(dir);
 }
 
+// A wide 63 MiB file cost 1.1-2.3 GB (17-36 times its size) as a tree before it was refused;
+// it is now walked first and refused before any tree is built.
+TEST(CliBoundedInputs, A63MiBWideFileIsRefusedUnder200MB) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "built with AddressSanitizer: a peak-memory bound does not apply";
+#endif
+  const fs::path dir = tempDir("wide63");
+  {  // written, then freed: a child's peak counts what its parent held when it forked
+    std::string zeros = "[0";
+    zeros.reserve(63u << 20);
+    while (zeros.size() < (63u << 20) - 2) zeros += ",0";
+    spit(dir / "zeros.json", zeros + "]");
+    std::string objects = R"({"cases": [{})";
+    objects.reserve(63u << 20);
+    while (objects.size() < (63u << 20) - 3) objects += ",{}";
+    spit(dir / "objects.json", objects + "]}");
+  }
+  for (const char* name : {"zeros.json", "objects.json"}) {
+    const std::string file = (dir / name).string();
+    const auto r = runKwb({"export", file, "--csv", (dir / "o.csv").string()});
+    EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << name << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, file)) << r.err;
+    EXPECT_TRUE(contains(r.err, "too many small values")) << r.err;
+    EXPECT_LT(r.peakKb, 200 * 1000) << name << ": peak resident memory " << r.peakKb << " KiB";
+    EXPECT_FALSE(fs::exists(dir / "o.csv"));
+  }
+  fs::remove_all(dir);
+}
+
 TEST(CliBoundedInputs, ADuplicateKeyExitsTwoNamingTheKey) {
   const fs::path dir = tempDir("dup");
   std::string text = kwb::toJsonText(makeSampleDocument());

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "run_process.h"
 
@@ -57,6 +58,25 @@ TEST(ProfileCli, PrintsTheFiguresAndKeepsTheReport) {
   const std::string args = slurp((fake.dir / "args.txt").string());
   EXPECT_TRUE(contains(args, "--set full")) << args;
   EXPECT_TRUE(contains(args, "run --kernels sgemm.tiled --shapes 64x64x64 --timer host")) << args;
+}
+
+// A table with launch statistics and traffic (the hand-made one of tests/data, in ncu's raw
+// form): the printout adds each kernel's launch and traffic line and the DRAM bytes of one
+// launch of the case, and ncu was asked for those metrics by name.
+TEST(ProfileCli, PrintsLaunchStatisticsAndTheDramBytesPerLaunchOfTheCase) {
+  std::ifstream in(std::string(KWB_SOURCE_DIR) + "/tests/data/ncu-raw-splitk-full.csv");
+  std::stringstream table;
+  table << in.rdbuf();
+  FakeNcu fake(0, table.str());
+  const auto r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--out",
+                         fake.dir.string(), "--ncu", fake.ncu});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "(4, 8, 4)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "12.5 / 6.2")) << r.out;  // theoretical / achieved occupancy
+  EXPECT_TRUE(contains(r.out, "DRAM per launch of the case: 7.37 MB (2 launches profiled)"))
+      << r.out;
+  const std::string args = slurp((fake.dir / "args.txt").string());
+  EXPECT_TRUE(contains(args, "--metrics launch__registers_per_thread,")) << args;
 }
 
 TEST(ProfileCli, AFailedNcuRunEndsWithItsOutputAndExitOne) {

@@ -153,6 +153,12 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"run", "--min-time", "1e999", "--shapes", "64"},
                       std::vector<std::string>{"run", "--samples", "2000000000", "--shapes", "64"},
                       std::vector<std::string>{"replay", "--speed", "nan", "x.jsonl"},
+                      std::vector<std::string>{"run", "--max-restarts", "-1", "--shapes", "64"},
+                      // A fresh engine's cases (hidden): outside the plan, or not increasing.
+                      std::vector<std::string>{"run", "--continue-cases", "2", "--kernels",
+                                               "sgemm.naive", "--shapes", "64,96"},
+                      std::vector<std::string>{"run", "--continue-cases", "1,0", "--kernels",
+                                               "sgemm.naive", "--shapes", "64,96"},
                       std::vector<std::string>{"tune", "--max-time", "nan", "--kernel",
                                                "sgemm.warp_tiled", "--shape", "64"}));
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "kwb/error.h"
@@ -118,4 +119,33 @@ TEST(BoundedJson, CompareMatchesCasesByKernelAndExactSize) {
   ASSERT_EQ(r.onlyInNew.size(), 1U);
   EXPECT_TRUE(has(r.onlyInNew[0], "i32")) << r.onlyInNew[0];
   EXPECT_TRUE(r.onlyInBase.empty());
+}
+
+// A wide text is refused by what its tree would cost; a large document of kwb's own is not.
+TEST(BoundedJson, AWideTextIsRefusedButALargeDocumentIsRead) {
+  std::string zeros = "[0";
+  while (zeros.size() < (4u << 20)) zeros += ",0";
+  const std::string e = errorOf([&] { kwb::parseDocument(zeros + "]", "wide.json"); });
+  EXPECT_TRUE(has(e, "wide.json")) << e;
+  EXPECT_TRUE(has(e, "too many small values")) << e;
+
+  kwb::RunDocument doc = makeSampleDocument();
+  const kwb::CaseResult one = doc.cases.front();
+  while (doc.cases.size() < 3000) doc.cases.push_back(one);
+  std::string text = kwb::toJsonText(doc);
+  // Minified, as another tool may write it: the densest form of a real document.
+  text = nlohmann::json::parse(text).dump();
+  ASSERT_GT(text.size(), 1u << 20) << "over the size from which a text is walked first";
+  EXPECT_EQ(kwb::parseDocument(text, "large.json").cases.size(), doc.cases.size());
+}
+
+// The cost scan skips strings whole: brackets and escaped quotes inside them neither nest nor end
+// them, so a large text of such strings is read, not refused as deep.
+TEST(BoundedJson, TheCostScanSkipsBracketsAndQuotesInsideStrings) {
+  std::string text = R"({"name": "n", "shapes": ["64"], "extra": [)";
+  const std::string item = R"("[[[[{{{{\"]]]] \\ \" [[[[[[[[[[[[[[[[")";
+  for (int i = 0; i < 40000; ++i) text += (i ? "," : "") + item;
+  text += "]}";
+  ASSERT_GT(text.size(), 1u << 20);
+  EXPECT_NO_THROW(kwb::parseSuite(text, "strings.json"));
 }

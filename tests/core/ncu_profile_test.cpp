@@ -61,6 +61,99 @@ TEST(NcuProfile, ReadsARealTableFromAnH100) {
   EXPECT_EQ(ks[0].topStall, "short_scoreboard");
 }
 
+std::string readFixture(const std::string& name) {
+  std::ifstream in(std::string(KWB_SOURCE_DIR) + "/tests/data/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A hand-made table in the form of ncu's raw page with the metrics kwb asks for beside --set
+// full (ncuExtraMetrics): a split-K GEMM launches its tiles' kernel and a reduction, twice.
+// Some units are not base (Kbyte/block, Mbyte, Gbyte/second) so their scaling is read too.
+TEST(NcuProfile, ReadsLaunchStatisticsStallsAndTrafficOfEachLaunch) {
+  const auto ks = kwb::parseNcuRawCsv(readFixture("ncu-raw-splitk-full.csv"), "full.csv");
+  ASSERT_EQ(ks.size(), 4u);
+  const kwb::NcuKernelFigures& k = ks[0];
+  EXPECT_EQ(k.name,
+            "sgemmWarpTiledKernel(int, int, int, float, float const*, float const*, "
+            "float, float*)");
+  EXPECT_EQ(ks[1].name.rfind("(anonymous namespace)::splitKReduce(", 0), 0u) << ks[1].name;
+  EXPECT_TRUE(k.hasLaunchStatistics());
+  EXPECT_TRUE(k.hasMemoryTraffic());
+  EXPECT_EQ(k.grid, "(4, 8, 4)");
+  EXPECT_EQ(k.block, "(256, 1, 1)");
+  EXPECT_DOUBLE_EQ(k.registersPerThread, 168);
+  EXPECT_DOUBLE_EQ(k.sharedMemPerBlockBytes, 48e3);  // 48 Kbyte/block
+  EXPECT_DOUBLE_EQ(k.theoreticalOccupancyPct, 12.5);
+  EXPECT_DOUBLE_EQ(k.achievedOccupancyPct, 6.24);
+  EXPECT_DOUBLE_EQ(k.wavesPerSm, 0.24);
+  EXPECT_DOUBLE_EQ(k.dramReadBytes, 2097152);
+  EXPECT_DOUBLE_EQ(k.dramWriteBytes, 24832);
+  EXPECT_DOUBLE_EQ(k.dram.bytes, 2097152 + 24832);
+  EXPECT_DOUBLE_EQ(k.dram.bytesPerSecond, 133.7e9);
+  EXPECT_DOUBLE_EQ(k.l2.bytes, 25.17e6);  // Mbyte
+  EXPECT_DOUBLE_EQ(k.l2.bytesPerSecond, 1.587e12);
+  EXPECT_DOUBLE_EQ(k.l1.bytes, 50331648);
+  EXPECT_DOUBLE_EQ(k.l1.bytesPerSecond, 3171.05e9);  // Gbyte/second
+  // Every stall but selected and not_selected, most first.
+  ASSERT_EQ(k.stalls.size(), 7u);
+  EXPECT_EQ(k.stalls[0], (kwb::NcuStall{"short_scoreboard", 0.45}));
+  EXPECT_EQ(k.stalls[1], (kwb::NcuStall{"barrier", 0.30}));
+  EXPECT_EQ(k.stalls.back(), (kwb::NcuStall{"no_instruction", 0.02}));
+  EXPECT_EQ(k.topStall, "short_scoreboard");
+  EXPECT_EQ(ks[1].topStall, "long_scoreboard");
+  EXPECT_DOUBLE_EQ(ks[1].topStallCyclesPerIssue, 15.02);
+
+  // Two launches of the case (counted by its first kernel), both kernels' bytes in each.
+  kwb::NcuProfile p;
+  p.kernels = ks;
+  const kwb::NcuPerCase per = kwb::ncuPerCase(p);
+  EXPECT_EQ(per.caseLaunches, 2);
+  EXPECT_DOUBLE_EQ(
+      per.dramBytes,
+      (2097152 + 24832 + 4194304 + 1048576 + 2098176 + 24576 + 4194304 + 1048576) / 2.0);
+  EXPECT_DOUBLE_EQ(per.durationUs, (15.872 + 4.256 + 16.096 + 4.096) / 2);
+
+  // One entry per kernel, the mean of its two launches.
+  const auto mean = kwb::ncuMeanPerKernel(p);
+  ASSERT_EQ(mean.size(), 2u);
+  EXPECT_EQ(mean[0].name, k.name);
+  EXPECT_DOUBLE_EQ(mean[0].durationUs, (15.872 + 16.096) / 2);
+  EXPECT_DOUBLE_EQ(mean[1].l1.bytesPerSecond, (1232e9 + 1280e9) / 2);
+  EXPECT_EQ(mean[0].grid, "(4, 8, 4)");
+  ASSERT_EQ(mean[0].stalls.size(), 7u);
+  EXPECT_EQ(mean[0].stalls[1].reason, "barrier");
+  EXPECT_NEAR(mean[0].stalls[1].cyclesPerIssue, 0.305, 1e-12);
+  EXPECT_NEAR(mean[1].topStallCyclesPerIssue, 15.03, 1e-12);
+
+  // The JSON keeps them.
+  p.kernel = "sgemm.warp_tiled";
+  p.shape = {512, 512, 512};
+  const auto back = kwb::ncuProfileFromJson(kwb::ncuProfileToJson(p), "p.json");
+  ASSERT_EQ(back.kernels.size(), 4u);
+  EXPECT_EQ(back.kernels[0].grid, "(4, 8, 4)");
+  EXPECT_EQ(back.kernels[0].stalls, k.stalls);
+  EXPECT_EQ(back.kernels[0].l1, k.l1);
+  EXPECT_EQ(back.kernels[0].dram, k.dram);
+  EXPECT_DOUBLE_EQ(back.kernels[0].theoreticalOccupancyPct, 12.5);
+  EXPECT_DOUBLE_EQ(back.kernels[0].dramWriteBytes, 24832);
+}
+
+// A profile written before kwb read launch statistics (the H200 sample) still opens: they are
+// absent, not zeros shown as figures.
+TEST(NcuProfile, AnOlderProfileHasNoLaunchStatistics) {
+  const auto p = kwb::ncuProfileFromJson(
+      readFixture("../../resources/samples/h200/sgemm.warp_tiled-512x512x512.profile.json"),
+      "sample.json");
+  ASSERT_FALSE(p.kernels.empty());
+  EXPECT_FALSE(p.kernels[0].hasLaunchStatistics());
+  EXPECT_FALSE(p.kernels[0].hasMemoryTraffic());
+  EXPECT_TRUE(p.kernels[0].stalls.empty());
+  EXPECT_EQ(p.kernels[0].topStall, "short_scoreboard");
+  EXPECT_EQ(kwb::ncuPerCase(p).caseLaunches, 3);
+}
+
 TEST(NcuProfile, ScalesUnitsThatAreNotBase) {
   const std::string t =
       "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n"
@@ -120,6 +213,14 @@ TEST(NcuProfile, ProfilesOnlyTheTimedSamplesAndNotTheClockProbe) {
   EXPECT_TRUE(has("host"));  // the host timer never holds the stream ncu serialises
   EXPECT_TRUE(has("512x512x512"));
   EXPECT_TRUE(has("--max-case-seconds"));  // never skipped by the case budget
+  // The metrics read beyond --set full's are asked for by name.
+  const auto m = std::find(args.begin(), args.end(), "--metrics");
+  ASSERT_NE(m, args.end());
+  ASSERT_NE(m + 1, args.end());
+  for (const char* name : {"launch__registers_per_thread", "launch__waves_per_multiprocessor",
+                           "sm__maximum_warps_per_active_cycle_pct", "lts__t_bytes.sum.per_second",
+                           "l1tex__t_bytes.sum", "dram__bytes.sum.per_second"})
+    EXPECT_NE(m[1].find(name), std::string::npos) << name;
   EXPECT_EQ(kwb::ncuReportStem("user.my kernel/x", {1, 2, 3}), "user.my_kernel_x-1x2x3");
 }
 

@@ -30,8 +30,10 @@ TEST(UserKernelHeader, NoHeaderLeavesAllUnsetAndDefaultsFill) {
 }
 
 TEST(UserKernelHeader, BadValuesNameFileAndLine) {
-  for (const char* bad : {"// kwb: block=16\n", "// kwb: tile=0x64\n", "// kwb: colour=red\n",
-                          "// kwb: smem=-4\n", "// kwb: precision=fp64\n", "// kwb: block\n"}) {
+  for (const char* bad :
+       {"// kwb: block=16*\n", "// kwb: tile=0x64\n", "// kwb: colour=red\n", "// kwb: smem=-4\n",
+        "// kwb: precision=fp64\n", "// kwb: block\n", "// kwb: grid=ceil(N/32\n",
+        "// kwb: grid=1,2,3,4\n", "// kwb: block=1,2,3\n"}) {
     try {
       parseHeader(std::string("\n") + bad, "my.cu");
       ADD_FAILURE() << "accepted " << bad;
@@ -39,6 +41,36 @@ TEST(UserKernelHeader, BadValuesNameFileAndLine) {
       EXPECT_NE(std::string(e.what()).find("my.cu:2"), std::string::npos) << e.what();
     }
   }
+}
+
+// The launch as its author's launcher writes it: grid x first, expressions with spaces, a block
+// from the defines; the grid's names are checked once the defines are merged.
+TEST(UserKernelHeader, GridAndBlockExpressions) {
+  const auto s = parseHeader(
+      "// kwb: grid=ceil(M / 32), ceil(N/32) block=(BM*BN)/(TM*TN) define=BM=128 define=BN=128\n"
+      "// kwb: define=TM=8 define=TN=8\n",
+      "k.cu");
+  ASSERT_TRUE(s.grid && s.blockExpr);
+  EXPECT_EQ(s.grid->text, "ceil(M / 32), ceil(N/32)");
+  EXPECT_EQ(s.grid->where, "k.cu:1: grid");
+  const auto d = applyDefaults(s, "k");
+  EXPECT_EQ(*d.block, (Dim2{256, 1}));
+  const ExprEnv env{{{"M", 1024}, {"N", 2048}, {"K", 1}}, &d.defines};
+  EXPECT_EQ(evaluateDims(*d.grid, env), (std::array<long long, 3>{32, 64, 1}));
+
+  UserLaunchSpec bad = parseHeader("\n// kwb: grid=ceil(N/TILE)\n", "k.cu");
+  try {
+    applyDefaults(bad, "k");
+    FAIL() << "an unknown name in the grid passed";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("k.cu:2: grid: unknown name 'TILE'"), std::string::npos)
+        << e.what();
+  }
+  bad.defines["TILE"] = "32";  // --define TILE=32 supplies it
+  EXPECT_NO_THROW(applyDefaults(bad, "k"));
+  UserLaunchSpec big;
+  parseBlock(big, "64*32", "--block");
+  EXPECT_THROW(applyDefaults(big, "k"), InputError);  // 2048 threads
 }
 
 TEST(UserKernelHeader, OptionsOverrideHeader) {
@@ -51,6 +83,12 @@ TEST(UserKernelHeader, OptionsOverrideHeader) {
   EXPECT_EQ(*m.tile, (Dim2{128, 32}));
   EXPECT_EQ(m.defines.at("A"), "2");
   EXPECT_THROW(parseDim2("16by16", "--block"), InputError);
+  // The command line's --tile replaces the header's grid=, and its --grid the header's tile=.
+  const UserLaunchSpec gridHeader = parseHeader("// kwb: grid=ceil(M/32),ceil(N/32)\n", "f.cu");
+  EXPECT_FALSE(merge(gridHeader, cli).grid);
+  UserLaunchSpec cliGrid;
+  cliGrid.grid = parseLaunchExpr("1,1", "--grid");
+  EXPECT_EQ(merge(header, cliGrid).grid->text, "1,1");
 }
 
 namespace {
@@ -129,6 +167,44 @@ constexpr const char* kPtxDeviceLaunch = R"(
 { ret; }
 )";
 
+// PTX entries of C++ kernels are mangled: --entry names them as the source does, a template by
+// its arguments (spaces do not matter); printf's and assert's system calls are allowed.
+constexpr const char* kPtxMangled = R"(
+.extern .func  (.param .b32 func_retval0) vprintf
+( .param .b64 a, .param .b64 b )
+;
+.extern .func __assertfail
+( .param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e )
+;
+.visible .entry _Z11sgemm_naiveiiifPKfS0_fPf(
+	.param .u32 a, .param .u32 b, .param .u32 c, .param .f32 d,
+	.param .u64 e, .param .u64 f, .param .f32 g, .param .u64 h
+)
+{ ret; }
+.visible .entry _Z18sgemm2DBlocktilingILi128ELi128ELi8ELi8ELi8EEviiifPKfS1_fPf(
+	.param .u32 a, .param .u32 b, .param .u32 c, .param .f32 d,
+	.param .u64 e, .param .u64 f, .param .f32 g, .param .u64 h
+)
+{ ret; }
+)";
+
+TEST(UserKernelContract, CppAndTemplateEntriesAreFoundByTheirSourceNames) {
+  EXPECT_EQ(checkContract(kPtxMangled, "sgemm_naive", "f.cu"), "_Z11sgemm_naiveiiifPKfS0_fPf");
+  EXPECT_EQ(checkContract(kPtxMangled, "sgemm2DBlocktiling<128, 128, 8, 8, 8>", "f.cu"),
+            "_Z18sgemm2DBlocktilingILi128ELi128ELi8ELi8ELi8EEviiifPKfS1_fPf");
+  EXPECT_EQ(checkContract(kPtx, "good", "f.cu"), "good");
+  EXPECT_FALSE(resolveEntry(kPtxMangled, "sgemm2DBlocktiling<64,64,8,8,8>"));
+  try {
+    checkContract(kPtxMangled, "sgemm_nave", "f.cu");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the file has: sgemm_naive, "
+                                         "sgemm2DBlocktiling<128,128,8,8,8>"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(UserKernelContract, DeviceSideLaunchesAndUnresolvedCallsAreRefused) {
   EXPECT_EQ(ptxExternFunctions(kPtxDeviceLaunch),
             (std::vector<std::string>{"__cudaCDP2GetParameterBufferV2", "__cudaCDP2LaunchDeviceV2",
@@ -170,4 +246,18 @@ TEST(UserKernelCompileLog, HashChangesWithText) {
   EXPECT_EQ(sourceHash("abc"), sourceHash("abc"));
   EXPECT_NE(sourceHash("abc"), sourceHash("abd"));
   EXPECT_EQ(sourceHash("").size(), 16u);
+}
+
+// The entry is compiled as a name expression: a name with a newline, a '#' or a ';' in it is
+// refused before it can reach the compiler.
+TEST(UserKernelHeader, EntryMustBeAName) {
+  UserLaunchSpec s;
+  for (const char* good : {"k", "ns::k", "sgemm2DBlocktiling<128, 128, 8, 8, 8>", "k<-1,(2*3)>"}) {
+    s.entry = good;
+    EXPECT_NO_THROW(applyDefaults(s, "x")) << good;
+  }
+  for (const char* bad : {"k<1>;\n#include \"/etc/passwd\"", "k; int x", "1k", "k\"", ""}) {
+    s.entry = bad;
+    EXPECT_THROW(applyDefaults(s, "x"), InputError) << bad;
+  }
 }

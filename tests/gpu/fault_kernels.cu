@@ -10,6 +10,8 @@ __global__ void illegalWriteKernel(float* c) { c[threadIdx.x] = 1.0f; }
 
 __global__ void neverRunsKernel(float* c) { c[0] = 0.0f; }
 
+__global__ void sideStreamWork(float* scratch) { scratch[threadIdx.x] += 1.0f; }
+
 }  // namespace
 
 void launchIllegalWrite(CUstream_st* stream) {
@@ -21,5 +23,20 @@ void launchIllegalWrite(CUstream_st* stream) {
 // from CUDA 13 on an H200), which leaves the context usable.
 void launchBadConfig(CUstream_st* stream, float* c) {
   neverRunsKernel<<<1, 4096, 0, stream>>>(c);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchOnSideStream() {
+  static cudaStream_t side = [] {
+    cudaStream_t s = nullptr;
+    KWB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return s;
+  }();
+  static float* scratch = [] {
+    float* p = nullptr;
+    KWB_CUDA_CHECK(cudaMalloc(&p, 32 * sizeof(float)));
+    return p;
+  }();
+  sideStreamWork<<<1, 32, 0, side>>>(scratch);
   KWB_CHECK_LAUNCH();
 }

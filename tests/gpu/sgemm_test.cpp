@@ -81,6 +81,27 @@ TEST_P(TileTiers, RaggedShapesOnEveryTier) {
 }
 INSTANTIATE_TEST_SUITE_P(Registry, TileTiers, testing::ValuesIn(kernelIds(fp32Stage)), paramName);
 
+// sgemm.wgmma on shapes TMA cannot load as they lie (K or N not a multiple of 8): A or B is
+// re-laid with padded rows and the tensor cores still run, no FP32 fallback; N % 4 != 0 also
+// takes the register epilogue (C's rows are not 16-byte strides).
+TEST(WgmmaEveryShape, RaggedKAndNRunOnTheTensorCores) {
+  const KernelDescriptor* k = kwb::kernels::registry().tryFind("sgemm.wgmma");
+  if (k == nullptr) GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a";
+  int major = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  if (major != 9) GTEST_SKIP() << "sgemm.wgmma runs its own code only on compute capability 9.0";
+  for (const Shape& s : {Shape{511, 513, 1025}, Shape{256, 384, 641}, Shape{1000, 1001, 1000},
+                         Shape{17, 19, 23}, Shape{2049, 2047, 37}, Shape{64, 6, 3}}) {
+    const kwb::CaseResult c = session().verifyCase(*k, s, kSeed);
+    expectVerified(c, *k, kSeed);
+    EXPECT_FALSE(c.fallback) << toString(s);
+    EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma")) << c.ranKernel;
+    EXPECT_NE(c.ranKernel.find("re-laid for TMA"), std::string::npos) << c.ranKernel;
+  }
+  const kwb::CaseResult aligned = session().verifyCase(*k, Shape{1024, 1024, 1024}, kSeed);
+  EXPECT_EQ(aligned.ranKernel.find("re-laid"), std::string::npos) << aligned.ranKernel;
+}
+
 class Fallback : public KernelTest {};
 TEST_P(Fallback, UnalignedShapesPassThroughTheFp32Path) {
   const KernelDescriptor& k = kernel();

@@ -71,11 +71,14 @@ TEST(FamilyRun, AOneDimensionalSuiteFillsItsSizesAndRunsItsFamily) {
   r.suite = shapes.suiteName();
   const QStringList args = r.toArguments();
   EXPECT_EQ(valueAfter(args, "--family"), "reduce");
-  EXPECT_EQ(valueAfter(args, "--sizes"), "2^20,1000003");
-  EXPECT_EQ(valueAfter(args, "--types"), "f32,i32");
+  QStringList texts;
+  for (const CaseSize& k : keys) texts << QString::fromStdString(sizeLabel(k));
+  EXPECT_EQ(valueAfter(args, "--sizes"), texts.join(',')) << "each checked size whole";
+  EXPECT_TRUE(texts.contains("1000003 i32")) << texts.join(',').toStdString();
+  EXPECT_FALSE(args.contains("--types"));
   EXPECT_EQ(valueAfter(args, "--suite"), "small-reduce");
   EXPECT_FALSE(args.contains("--shapes"));
-  EXPECT_EQ(r.caseCount(), 2 * 2 * 2);
+  EXPECT_EQ(r.caseCount(), 2 * 4);
 
   // A typed size joins the listed sizes' family, and the list is no longer the suite's.
   EXPECT_EQ(ShapeListWidget::validate("2^24 i32"), "");
@@ -85,6 +88,28 @@ TEST(FamilyRun, AOneDimensionalSuiteFillsItsSizesAndRunsItsFamily) {
   EXPECT_EQ(shapes.checkedShapes().back(), vectorSize("reduce", std::int64_t{1} << 24, "i32"));
   EXPECT_EQ(shapes.customShapes(), QStringList{"2^24 i32"}) << "saved as it is typed";
   EXPECT_EQ(shapes.suiteName(), "");
+}
+
+// A family with more axes than a count and a type (a histogram's bins and distribution) runs
+// the sizes checked, each sent whole: a count list crossed with a type list lost the bins and
+// the input, and ran uniform 256-bin cases whatever was checked.
+TEST(FamilyRun, AHistogramRunSendsEachCheckedSizeWhole) {
+  auto histogramSize = [](std::int64_t count, const char* type, std::int64_t bins,
+                          const char* distribution) {
+    CaseSize s = vectorSize("histogram", count, type);
+    s.axes.push_back({"bins", AxisKind::kDimension, bins, "", "bins"});
+    s.axes.push_back({"distribution", AxisKind::kWord, 0, distribution});
+    return s;
+  };
+  RunRequest r;
+  r.kernels = {"histogram.byte_counters", "cub.histogram_even"};
+  r.sizes = {histogramSize(k20, "u8", 4096, "zipf"), histogramSize(k20 << 4, "f32", 32, "one-bin")};
+  EXPECT_EQ(r.family(), "histogram");
+  const QStringList args = r.toArguments();
+  EXPECT_EQ(valueAfter(args, "--family"), "histogram");
+  EXPECT_EQ(valueAfter(args, "--sizes"), "2^20 u8 4096 bins zipf,2^24 f32 32 bins one-bin");
+  EXPECT_FALSE(args.contains("--types"));
+  EXPECT_EQ(r.caseCount(), 2 * 2) << "the two sizes checked, not every count in every type";
 }
 
 // Run with a reduce suite chosen runs the checked reduce kernels only, as a reduce run; with

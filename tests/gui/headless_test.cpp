@@ -166,6 +166,16 @@ TEST(GuiHeadless, AReportOf1200ShapesStaysWithin40Pages) {
   ASSERT_EQ(rc, 0) << "pdfinfo is needed (poppler-utils)";
   const int pages = info.section("Pages:", 1).trimmed().section('\n', 0, 0).toInt();
   EXPECT_LE(pages, 40) << info.toStdString();
+  // No page holds a stub: one row of a band (its heading, two title lines and the row: 4
+  // lines) or a sentence alone (the case table's "No other case to list" had a page of its
+  // own). A whole band of the three kernels may end the grid on a page.
+  for (int page = 1; page <= pages; ++page) {
+    const QString one = tool("pdftotext", {"-f", QString::number(page), "-l", QString::number(page),
+                                           "-layout", pdf, "-"});
+    EXPECT_GE(one.split('\n', Qt::SkipEmptyParts).size(), 5)
+        << "page " << page << " of " << pages << ":\n"
+        << one.toStdString();
+  }
   const QString text = tool("pdftotext", {"-raw", pdf, "-"});
   EXPECT_TRUE(text.contains("Correctness summary"));
   // Every shape is in the grid, the last one too (its title on two lines: "1455×895", "×1663").
@@ -193,6 +203,36 @@ TEST(GuiHeadless, CaseTakesEverySizeFormTheCliTakes) {
   EXPECT_TRUE(none.err.contains("sgemm.tiled@3x5x7")) << none.err.toStdString();
 }
 
+// The case dialog is shot at --size, on the Nsight Compute tab --tab names, in --theme.
+TEST(GuiHeadless, ACaseDialogIsShotAtItsSizeOnItsProfileTabInItsTheme) {
+  QTemporaryDir dir;
+  const QString png = dir.filePath("case.png");
+  const QStringList base{"--open", test::bundled("h200/spec-benchmark-h200.json"),
+                         "--case", "sgemm.warp_tiled@512",
+                         "--size", "1280x720"};
+  Result r = runGui(base + QStringList{"--tab", "Roofline", "--screenshot", png});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  const QImage light(png);
+  EXPECT_EQ(light.size(), QSize(1280, 720));
+  r = runGui(base + QStringList{"--tab", "Nope", "--screenshot", png});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("Nope") && r.err.contains("Roofline")) << r.err.toStdString();
+  r = runGui(base + QStringList{"--theme", "purple", "--screenshot", png});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.err.contains("purple")) << r.err.toStdString();
+  r = runGui(base + QStringList{"--tab", "Roofline", "--theme", "dark", "--screenshot", png});
+  ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+  auto meanLightness = [](const QImage& img) {
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y < img.height(); y += 7)
+      for (int x = 0; x < img.width(); x += 7, ++n) sum += img.pixelColor(x, y).lightness();
+    return sum / n;
+  };
+  EXPECT_LT(meanLightness(QImage(png)), 100);
+  EXPECT_GT(meanLightness(light), 170);
+}
+
 // A reduce report: each kernel's best row gives the element type of its best size as its
 // precision (i32 at an i32 size, not the kernel's declared fp32), and the footnote speaks of
 // CUB, not of tensor-core fallbacks and cuBLAS.
@@ -215,7 +255,32 @@ TEST(GuiHeadless, AReduceReportSaysItsElementTypesAndNoGemmFootnote) {
   }
   EXPECT_GE(rows, 5) << text.left(3000).toStdString();
   EXPECT_FALSE(text.contains("tensor-core stages")) << text.left(3000).toStdString();
-  EXPECT_TRUE(text.contains("against their CUB reference"));
+  EXPECT_TRUE(text.contains("reduce against cub.reduce_sum")) << text.left(3000).toStdString();
+}
+
+// Histogram and sort reports the same way: each best row's precision is its size's element
+// type (u8, f32, u32), and the footnote names the family's own reference, not cuBLAS.
+TEST(GuiHeadless, HistogramAndSortReportsSayTheirElementTypes) {
+  QTemporaryDir dir;
+  for (const QString family : {"histogram", "sort"}) {
+    const QString pdf = dir.filePath(family + ".pdf");
+    const Result r = runGui(
+        {"--open", test::bundled("h200/" + family + "-benchmark-h200.json"), "--report", pdf});
+    ASSERT_EQ(r.exitCode, 0) << r.err.toStdString();
+    const QString text = tool("pdftotext", {"-layout", pdf, "-"});
+    int rows = 0;
+    for (const QString& line : text.split('\n')) {
+      if (!line.contains(QString::fromUtf8(" — ")) || !line.contains("% of")) continue;
+      ++rows;
+      const QStringList words = line.simplified().split(' ');
+      EXPECT_TRUE(words.contains("u8") || words.contains("u32") || words.contains("f32"))
+          << line.toStdString();
+      EXPECT_FALSE(words.contains("fp32")) << line.toStdString();
+    }
+    EXPECT_GE(rows, 3) << family.toStdString() << "\n" << text.left(3000).toStdString();
+    EXPECT_FALSE(text.contains("tensor-core stages")) << family.toStdString();
+    EXPECT_TRUE(text.contains(family + " against cub.")) << text.left(4000).toStdString();
+  }
 }
 
 TEST(GuiHeadless, ScreenshotOfEveryTab) {

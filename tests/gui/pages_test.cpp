@@ -164,27 +164,27 @@ TEST_F(Loaded, ScalingHasASeriesPerKernelWithAPointPerTimedShape) {
   }
 }
 
-TEST_F(Loaded, TimingHasABoxPerTimedKernelAndAHistogramOfEverySample) {
+TEST_F(Loaded, TimingHasABoxAndViolinPerTimedKernelAndEverySampleInOrder) {
   TimingPage* t = w->timingPage();
   const Shape s = shapeOf(*t->shapeCombo()->currentShape());
   ASSERT_EQ(t->boxes().size(), timedAt(s, false) + timedAt(s, true));
-  ASSERT_EQ(t->histograms().size(), t->boxes().size());
+  ASSERT_EQ(t->violins().size(), t->boxes().size());
+  ASSERT_EQ(t->orderStrips().size(), t->boxes().size());
   const QString first = kernelsOf(doc, w->model()->catalog()).front();
   const CaseResult* c = doc.find(first.toStdString(), s);
   // Relative to the median: the median sits at 0 %.
   EXPECT_DOUBLE_EQ(t->boxes().front()->data()->at(0)->median, 0.0);
   t->setScale(TimingPage::Scale::kMilliseconds);
   EXPECT_DOUBLE_EQ(t->boxes().front()->data()->at(0)->median, c->summary.median);
-  // Percent of the samples per bin, plus those beyond the axis (said in the legend).
-  double total = 0;
-  for (auto it = t->histograms().front()->data()->constBegin();
-       it != t->histograms().front()->data()->constEnd(); ++it)
-    total += it->value;
-  const QString name = t->histograms().front()->name();
-  const double beyond =
-      name.contains("beyond") ? name.section('(', 1).section(' ', 0, 0).toDouble() : 0;
-  EXPECT_NEAR(total + 100.0 * beyond / double(c->samplesMs.size()), 100.0, 1e-6)
-      << name.toStdString();
+  // Every sample in the strip, in the order taken: x rises inside the kernel's column and y is
+  // the sample itself.
+  QCPGraph* strip = t->orderStrips().front();
+  ASSERT_EQ(strip->data()->size(), int(c->samplesMs.size()));
+  for (int j = 0; j < strip->data()->size(); ++j) {
+    EXPECT_NEAR(strip->data()->at(j)->value, c->samplesMs[std::size_t(j)], 1e-12);
+    EXPECT_GT(strip->data()->at(j)->key, 0.5);
+    EXPECT_LT(strip->data()->at(j)->key, 1.5);
+  }
 }
 
 TEST_F(Loaded, RooflineIsLogLogWithTheDeviceRoofs) {

@@ -25,7 +25,7 @@ TEST_F(Plots, DocumentsWithoutTimedCasesSayWhyInsteadOfBareAxes) {
   EXPECT_FALSE(w->correctnessPage()->findChild<QLabel*>()->text().startsWith("0 cases"));
   open(readDocument(test::sampleRun().toStdString()));
   EXPECT_TRUE(w->scalingPage()->plot()->xAxis->visible());
-  EXPECT_TRUE(w->timingPage()->histogramRect()->axis(QCPAxis::atLeft)->visible());
+  EXPECT_TRUE(w->timingPage()->orderRect()->axis(QCPAxis::atLeft)->visible());
 }
 
 TEST_F(Plots, ImpossibleSpeedsAreFlaggedNotPlotted) {

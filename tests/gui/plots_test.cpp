@@ -39,10 +39,7 @@ TEST_F(Plots, TimingAxesHaveSeveralLabelledTicksAndBoxesAreBoxes) {
       t->setScale(scale);
       t->rebuildNow();
       EXPECT_GE(visibleTicks(t->plot()->yAxis).size(), 3) << toString(s);
-      EXPECT_GE(visibleTicks(t->histogramRect()->axis(QCPAxis::atBottom)).size(), 3);
-      // The histograms' y axis: percent of samples in round steps, not 2.5 / 7.5 / 12.5.
-      for (const QString& l : visibleTicks(t->histogramRect()->axis(QCPAxis::atLeft)))
-        EXPECT_FALSE(l.contains('.')) << l.toStdString();
+      EXPECT_GE(visibleTicks(t->orderRect()->axis(QCPAxis::atLeft)).size(), 3);
     }
     // Relative to each median, a box is as tall as its p25–p75 spread on a linear axis that
     // holds every kernel's p5–p95: a kernel whose quartiles span a twentieth of the axis or
@@ -65,8 +62,8 @@ TEST_F(Plots, TimingAxesHaveSeveralLabelledTicksAndBoxesAreBoxes) {
         EXPECT_GE(px, std::min(6.0, axisPx / 20 - 1)) << toString(s);
       }
     }
-    // One histogram per kernel at this shape, compared in one plot.
-    EXPECT_EQ(t->histograms().size(), t->boxes().size());
+    // One violin per kernel at this shape, on the boxes' shared axis.
+    EXPECT_EQ(t->violins().size(), t->boxes().size());
   }
   // The key says what the whiskers and dots are.
   for (const char* s : {"p25", "median", "p5", "p95", "min", "max"})

@@ -3,7 +3,8 @@
 // lists, profiles): nlohmann's SAX parser feeding a DOM built here, so that nesting deeper than
 // kMaxJsonDepth is refused before anything deeper is built (a 63 MiB file of '[' costs
 // microseconds, not gigabytes) and a duplicate key is refused instead of silently keeping the
-// last value.
+// last value. A text over kCostCheckFromBytes is first scanned (json_cost.cpp) and refused when
+// its tree would take more than kMaxTreeBytesPerByte times its size.
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,9 +72,7 @@ class DomBuilder {
     return true;
   }
   bool open(json&& empty) {
-    if (m_open.size() >= std::size_t(kMaxJsonDepth))
-      throw InputError("nested more than " + std::to_string(kMaxJsonDepth) +
-                       " levels deep (a kwb file nests fewer than 16)");
+    if (m_open.size() >= std::size_t(kMaxJsonDepth)) throw InputError(deepMessage());
     m_open.push_back(place(std::move(empty)));
     return true;
   }
@@ -86,7 +85,14 @@ class DomBuilder {
 
 }  // namespace
 
+std::string deepMessage() {
+  return "nested more than " + std::to_string(kMaxJsonDepth) +
+         " levels deep (a kwb file nests fewer than 16)";
+}
+
 nlohmann::json parse(std::string_view text) {
+  if (text.size() > kCostCheckFromBytes)
+    checkTreeCost(text, text.size() * kMaxTreeBytesPerByte + kCostCheckFromBytes);
   DomBuilder dom;
   json::sax_parse(text, &dom);
   return std::move(dom.root);

@@ -27,6 +27,20 @@ namespace kwb::jsonread {
 
 // The deepest nesting of arrays and objects a file may have; kwb's own nest fewer than 16.
 inline constexpr int kMaxJsonDepth = 64;
+// A text longer than this is walked once before its tree is built, and refused if the tree would
+// take more than kMaxTreeBytesPerByte times its size (plus this much): memory stays a small
+// multiple of the file however wide it is. kwb's own files take 2 to 5 times their size as kwb
+// writes them (indented), up to about 9 minified.
+inline constexpr std::size_t kCostCheckFromBytes = std::size_t(1) << 20;
+inline constexpr std::size_t kMaxTreeBytesPerByte = 10;
+
+// "nested more than 64 levels deep (…)": the message of a refused nesting.
+std::string deepMessage();
+
+// Refuses, as InputError, a text whose tree would take more than `budget` bytes or that nests
+// deeper than kMaxJsonDepth, from one pass over its bytes that builds nothing (json_cost.cpp).
+// It does not check the syntax: the parser that follows does.
+void checkTreeCost(std::string_view text, std::size_t budget);
 
 // `text` parsed as one JSON value: what nlohmann::json::parse gives, except that nesting deeper
 // than kMaxJsonDepth is refused before it is built (memory stays a small multiple of the text)

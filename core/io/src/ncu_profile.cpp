@@ -4,10 +4,13 @@
 #include <cxxabi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <memory>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "json_read.h"
@@ -54,15 +57,35 @@ double number(const std::string& text) {
   return end == digits.c_str() ? 0.0 : v;
 }
 
-// Scale to base units where the units row says otherwise (ns and bytes are the base).
+// Scale to base units where the units row says otherwise (ns, bytes and bytes per second are
+// the base): "usecond", "Mbyte", "Gbyte/second", "Kbyte/block".
 double scaled(double v, const std::string& unit) {
   static const std::map<std::string, double> factor{
-      {"usecond", 1e3}, {"us", 1e3},    {"msecond", 1e6}, {"ms", 1e6},
-      {"second", 1e9},  {"Kbyte", 1e3}, {"Mbyte", 1e6},   {"Gbyte", 1e9},
-      {"KB", 1e3},      {"MB", 1e6},    {"GB", 1e9}};
-  const auto it = factor.find(unit);
-  return it == factor.end() ? v : v * it->second;
+      {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6}, {"ms", 1e6},
+      {"second", 1e9},  {"KB", 1e3}, {"MB", 1e6},      {"GB", 1e9}};
+  if (const auto it = factor.find(unit); it != factor.end()) return v * it->second;
+  static const std::map<char, double> prefix{{'K', 1e3}, {'M', 1e6}, {'G', 1e9}, {'T', 1e12}};
+  if (unit.size() >= 5 && unit.compare(1, 4, "byte") == 0)
+    if (const auto it = prefix.find(unit[0]); it != prefix.end()) return v * it->second;
+  return v;
 }
+
+// The table of a raw page: its header, units (empty where ncu printed none) and rows.
+struct RawTable {
+  std::vector<std::string> header, units;
+  std::vector<std::vector<std::string>> rows;
+  std::map<std::string, std::size_t> col;
+
+  bool has(const std::string& metric) const { return col.count(metric) != 0; }
+  double value(const std::vector<std::string>& row, const std::string& metric) const {
+    const auto it = col.find(metric);
+    return it == col.end() ? 0.0 : scaled(number(row[it->second]), units[it->second]);
+  }
+  std::string text(const std::vector<std::string>& row, const std::string& column) const {
+    const auto it = col.find(column);
+    return it == col.end() ? std::string() : row[it->second];
+  }
+};
 
 constexpr std::string_view kStallPrefix = "smsp__average_warps_issue_stalled_";
 constexpr std::string_view kStallSuffix = "_per_issue_active.ratio";
@@ -96,7 +119,9 @@ std::string readableKernelName(std::string_view name) {
   return out;
 }
 
-std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_view source) {
+namespace {
+
+RawTable readRawTable(std::string_view csv, std::string_view source) {
   std::vector<std::vector<std::string>> rows;
   std::size_t lineNo = 0, headerLine = 0;
   bool inTable = false;
@@ -119,52 +144,182 @@ std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_v
   if (rows.empty())
     throw InputError(std::string(source) +
                      ": no Nsight Compute table (a header row starting with \"ID\")");
-  const auto& header = rows.front();
-  std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < header.size(); ++i) col[header[i]] = i;
-  if (!col.count("Kernel Name"))
+  RawTable t;
+  t.header = rows.front();
+  for (std::size_t i = 0; i < t.header.size(); ++i) t.col[t.header[i]] = i;
+  if (!t.has("Kernel Name"))
     throw InputError(std::string(source) + ": the table has no \"Kernel Name\" column");
   std::size_t first = 1;
-  std::vector<std::string> units(header.size());
-  if (rows.size() > 1 && rows[1][0].empty()) units = rows[first++];
+  t.units.assign(t.header.size(), std::string());
+  if (rows.size() > 1 && rows[1][0].empty()) t.units = rows[first++];
+  t.rows.assign(rows.begin() + std::ptrdiff_t(first), rows.end());
+  return t;
+}
 
-  auto value = [&](const std::vector<std::string>& row, const std::string& metric) {
-    const auto it = col.find(metric);
-    return it == col.end() ? 0.0 : scaled(number(row[it->second]), units[it->second]);
-  };
-  std::vector<NcuKernelFigures> out;
-  for (std::size_t r = first; r < rows.size(); ++r) {
-    const auto& row = rows[r];
-    NcuKernelFigures k;
-    k.name = readableKernelName(row[col["Kernel Name"]]);
-    k.durationUs = value(row, "gpu__time_duration.sum") / 1e3;
-    k.smThroughputPct = value(row, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
-    k.memoryThroughputPct =
-        value(row, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
-    k.achievedOccupancyPct = value(row, "sm__warps_active.avg.pct_of_peak_sustained_active");
-    // --set full records reads and writes; a custom metric list may give the sum.
-    k.dramBytes = col.count("dram__bytes.sum")
-                      ? value(row, "dram__bytes.sum")
-                      : value(row, "dram__bytes_read.sum") + value(row, "dram__bytes_write.sum");
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      const std::string& h = header[i];
-      if (h.size() <= kStallPrefix.size() + kStallSuffix.size() || h.rfind(kStallPrefix, 0) != 0 ||
-          h.compare(h.size() - kStallSuffix.size(), kStallSuffix.size(), kStallSuffix) != 0)
-        continue;
-      const std::string reason =
-          h.substr(kStallPrefix.size(), h.size() - kStallPrefix.size() - kStallSuffix.size());
-      // "selected" is issuing, "not_selected" is eligible but waiting its turn: not stalls.
-      if (reason == "selected" || reason == "not_selected") continue;
-      const double v = number(row[i]);
-      if (v > k.topStallCyclesPerIssue) {
-        k.topStallCyclesPerIssue = v;
-        k.topStall = reason;
-      }
-    }
-    out.push_back(std::move(k));
+// Every stall reason of a row, most cycles per issued instruction first.
+std::vector<NcuStall> stallsOf(const RawTable& t, const std::vector<std::string>& row) {
+  std::vector<NcuStall> out;
+  for (std::size_t i = 0; i < t.header.size(); ++i) {
+    const std::string& h = t.header[i];
+    if (h.size() <= kStallPrefix.size() + kStallSuffix.size() || h.rfind(kStallPrefix, 0) != 0 ||
+        h.compare(h.size() - kStallSuffix.size(), kStallSuffix.size(), kStallSuffix) != 0)
+      continue;
+    std::string reason =
+        h.substr(kStallPrefix.size(), h.size() - kStallPrefix.size() - kStallSuffix.size());
+    // "selected" is issuing, "not_selected" is eligible but waiting its turn: not stalls.
+    if (reason == "selected" || reason == "not_selected") continue;
+    out.push_back({std::move(reason), number(row[i])});
   }
+  std::stable_sort(out.begin(), out.end(), [](const NcuStall& a, const NcuStall& b) {
+    return a.cyclesPerIssue > b.cyclesPerIssue;
+  });
   return out;
 }
+
+NcuKernelFigures figuresOf(const RawTable& t, const std::vector<std::string>& row) {
+  NcuKernelFigures k;
+  k.name = readableKernelName(t.text(row, "Kernel Name"));
+  k.durationUs = t.value(row, "gpu__time_duration.sum") / 1e3;
+  k.smThroughputPct = t.value(row, "sm__throughput.avg.pct_of_peak_sustained_elapsed");
+  k.memoryThroughputPct =
+      t.value(row, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed");
+  k.achievedOccupancyPct = t.value(row, "sm__warps_active.avg.pct_of_peak_sustained_active");
+  k.dramReadBytes = t.value(row, "dram__bytes_read.sum");
+  k.dramWriteBytes = t.value(row, "dram__bytes_write.sum");
+  // --set full records reads and writes; a custom metric list may give the sum.
+  k.dramBytes = t.has("dram__bytes.sum") ? t.value(row, "dram__bytes.sum")
+                                         : k.dramReadBytes + k.dramWriteBytes;
+  k.dram = {k.dramBytes, t.value(row, "dram__bytes.sum.per_second")};
+  k.l2 = {t.value(row, "lts__t_bytes.sum"), t.value(row, "lts__t_bytes.sum.per_second")};
+  k.l1 = {t.value(row, "l1tex__t_bytes.sum"), t.value(row, "l1tex__t_bytes.sum.per_second")};
+  k.stalls = stallsOf(t, row);
+  if (!k.stalls.empty() && k.stalls.front().cyclesPerIssue > 0) {
+    k.topStall = k.stalls.front().reason;
+    k.topStallCyclesPerIssue = k.stalls.front().cyclesPerIssue;
+  }
+  k.grid = t.text(row, "Grid Size");
+  k.block = t.text(row, "Block Size");
+  k.registersPerThread = t.value(row, "launch__registers_per_thread");
+  k.sharedMemPerBlockBytes = t.value(row, "launch__shared_mem_per_block_static") +
+                             t.value(row, "launch__shared_mem_per_block_dynamic");
+  k.theoreticalOccupancyPct = t.value(row, "sm__maximum_warps_per_active_cycle_pct");
+  k.wavesPerSm = t.value(row, "launch__waves_per_multiprocessor");
+  return k;
+}
+
+}  // namespace
+
+std::vector<NcuKernelFigures> parseNcuRawCsv(std::string_view csv, std::string_view source) {
+  const RawTable t = readRawTable(csv, source);
+  std::vector<NcuKernelFigures> out;
+  out.reserve(t.rows.size());
+  for (const auto& row : t.rows) out.push_back(figuresOf(t, row));
+  return out;
+}
+
+namespace {
+
+// Adds `b`'s figures to `a` (launch statistics are the kernel's, not summed).
+void accumulate(NcuKernelFigures& a, const NcuKernelFigures& b) {
+  using Sum = std::pair<double*, double>;
+  for (auto [x, y] : std::initializer_list<Sum>{{&a.durationUs, b.durationUs},
+                                                {&a.smThroughputPct, b.smThroughputPct},
+                                                {&a.memoryThroughputPct, b.memoryThroughputPct},
+                                                {&a.achievedOccupancyPct, b.achievedOccupancyPct},
+                                                {&a.dramBytes, b.dramBytes},
+                                                {&a.dramReadBytes, b.dramReadBytes},
+                                                {&a.dramWriteBytes, b.dramWriteBytes},
+                                                {&a.dram.bytes, b.dram.bytes},
+                                                {&a.dram.bytesPerSecond, b.dram.bytesPerSecond},
+                                                {&a.l2.bytes, b.l2.bytes},
+                                                {&a.l2.bytesPerSecond, b.l2.bytesPerSecond},
+                                                {&a.l1.bytes, b.l1.bytes},
+                                                {&a.l1.bytesPerSecond, b.l1.bytesPerSecond}})
+    *x += y;
+  for (const NcuStall& s : b.stalls) {
+    auto it = std::find_if(a.stalls.begin(), a.stalls.end(),
+                           [&](const NcuStall& t) { return t.reason == s.reason; });
+    if (it == a.stalls.end())
+      a.stalls.push_back({s.reason, s.cyclesPerIssue});
+    else
+      it->cyclesPerIssue += s.cyclesPerIssue;
+  }
+}
+
+void divide(NcuKernelFigures& a, double n) {
+  for (double* x :
+       {&a.durationUs, &a.smThroughputPct, &a.memoryThroughputPct, &a.achievedOccupancyPct,
+        &a.dramBytes, &a.dramReadBytes, &a.dramWriteBytes, &a.dram.bytes, &a.dram.bytesPerSecond,
+        &a.l2.bytes, &a.l2.bytesPerSecond, &a.l1.bytes, &a.l1.bytesPerSecond})
+    *x /= n;
+  for (NcuStall& s : a.stalls) s.cyclesPerIssue /= n;
+  std::stable_sort(a.stalls.begin(), a.stalls.end(), [](const NcuStall& x, const NcuStall& y) {
+    return x.cyclesPerIssue > y.cyclesPerIssue;
+  });
+  if (!a.stalls.empty() && a.stalls.front().cyclesPerIssue > 0) {
+    a.topStall = a.stalls.front().reason;
+    a.topStallCyclesPerIssue = a.stalls.front().cyclesPerIssue;
+  }
+}
+
+}  // namespace
+
+std::vector<NcuKernelFigures> ncuMeanPerKernel(const NcuProfile& p) {
+  std::vector<NcuKernelFigures> out;
+  std::vector<int> launches;
+  for (const auto& k : p.kernels) {
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const NcuKernelFigures& m) { return m.name == k.name; });
+    if (it == out.end()) {
+      out.push_back(k);
+      launches.push_back(1);
+      continue;
+    }
+    accumulate(*it, k);
+    ++launches[std::size_t(it - out.begin())];
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) divide(out[i], launches[i]);
+  return out;
+}
+
+const std::vector<std::string>& ncuExtraMetrics() {
+  static const std::vector<std::string> metrics{"launch__registers_per_thread",
+                                                "launch__shared_mem_per_block_static",
+                                                "launch__shared_mem_per_block_dynamic",
+                                                "launch__waves_per_multiprocessor",
+                                                "sm__maximum_warps_per_active_cycle_pct",
+                                                "sm__warps_active.avg.pct_of_peak_sustained_active",
+                                                "dram__bytes_read.sum",
+                                                "dram__bytes_write.sum",
+                                                "dram__bytes.sum",
+                                                "dram__bytes.sum.per_second",
+                                                "lts__t_bytes.sum",
+                                                "lts__t_bytes.sum.per_second",
+                                                "l1tex__t_bytes.sum",
+                                                "l1tex__t_bytes.sum.per_second"};
+  return metrics;
+}
+
+NcuPerCase ncuPerCase(const NcuProfile& p) {
+  NcuPerCase out;
+  if (p.kernels.empty()) return out;
+  for (const auto& k : p.kernels) {
+    out.caseLaunches += k.name == p.kernels.front().name ? 1 : 0;
+    out.dramBytes += k.dramBytes;
+    out.durationUs += k.durationUs;
+  }
+  out.dramBytes /= out.caseLaunches;
+  out.durationUs /= out.caseLaunches;
+  return out;
+}
+
+namespace {
+std::string metricList() {
+  std::string list;
+  for (const auto& m : ncuExtraMetrics()) list += (list.empty() ? "" : ",") + m;
+  return list;
+}
+}  // namespace
 
 std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::string& kwb,
                                         const std::string& kernel, const Shape& shape,
@@ -182,6 +337,8 @@ std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::strin
           "regex:^(?!blockingKernel)",
           "--launch-count",
           std::to_string(launchCount),
+          "--metrics",
+          metricList(),
           kwb,
           "run",
           "--kernels",
@@ -228,17 +385,82 @@ std::optional<std::string> findNcu(const std::string& engineDir) {
   return std::nullopt;
 }
 
+namespace {
+
+nlohmann::json trafficJson(const NcuTraffic& t) {
+  return {{"bytes", t.bytes}, {"bytesPerSecond", t.bytesPerSecond}};
+}
+
+NcuTraffic trafficFrom(const nlohmann::json& j) {
+  return {j.value("bytes", 0.0), j.value("bytesPerSecond", 0.0)};
+}
+
+nlohmann::json kernelJson(const NcuKernelFigures& k) {
+  nlohmann::json stalls = nlohmann::json::array();
+  for (const auto& s : k.stalls)
+    stalls.push_back({{"reason", s.reason}, {"cyclesPerIssue", s.cyclesPerIssue}});
+  return {{"name", k.name},
+          {"durationUs", k.durationUs},
+          {"smThroughputPct", k.smThroughputPct},
+          {"memoryThroughputPct", k.memoryThroughputPct},
+          {"achievedOccupancyPct", k.achievedOccupancyPct},
+          {"dramBytes", k.dramBytes},
+          {"topStall", k.topStall},
+          {"topStallCyclesPerIssue", k.topStallCyclesPerIssue},
+          {"launch",
+           {{"grid", k.grid},
+            {"block", k.block},
+            {"registersPerThread", k.registersPerThread},
+            {"sharedMemPerBlockBytes", k.sharedMemPerBlockBytes},
+            {"theoreticalOccupancyPct", k.theoreticalOccupancyPct},
+            {"wavesPerSm", k.wavesPerSm}}},
+          {"stalls", stalls},
+          {"memory",
+           {{"dramReadBytes", k.dramReadBytes},
+            {"dramWriteBytes", k.dramWriteBytes},
+            {"dram", trafficJson(k.dram)},
+            {"l2", trafficJson(k.l2)},
+            {"l1", trafficJson(k.l1)}}}};
+}
+
+// A profile written before launch statistics, stalls and traffic were read has none of them:
+// they stay empty, and the case dialog says so.
+NcuKernelFigures kernelFrom(const nlohmann::json& k) {
+  NcuKernelFigures f;
+  f.name = k.at("name").get<std::string>();
+  f.durationUs = k.at("durationUs").get<double>();
+  f.smThroughputPct = k.at("smThroughputPct").get<double>();
+  f.memoryThroughputPct = k.at("memoryThroughputPct").get<double>();
+  f.achievedOccupancyPct = k.at("achievedOccupancyPct").get<double>();
+  f.dramBytes = k.at("dramBytes").get<double>();
+  f.topStall = k.at("topStall").get<std::string>();
+  f.topStallCyclesPerIssue = k.at("topStallCyclesPerIssue").get<double>();
+  if (const auto l = k.find("launch"); l != k.end()) {
+    f.grid = l->value("grid", std::string());
+    f.block = l->value("block", std::string());
+    f.registersPerThread = l->value("registersPerThread", 0.0);
+    f.sharedMemPerBlockBytes = l->value("sharedMemPerBlockBytes", 0.0);
+    f.theoreticalOccupancyPct = l->value("theoreticalOccupancyPct", 0.0);
+    f.wavesPerSm = l->value("wavesPerSm", 0.0);
+  }
+  if (const auto st = k.find("stalls"); st != k.end())
+    for (const auto& s : *st)
+      f.stalls.push_back({s.at("reason").get<std::string>(), s.at("cyclesPerIssue").get<double>()});
+  if (const auto m = k.find("memory"); m != k.end()) {
+    f.dramReadBytes = m->value("dramReadBytes", 0.0);
+    f.dramWriteBytes = m->value("dramWriteBytes", 0.0);
+    f.dram = trafficFrom(m->value("dram", nlohmann::json::object()));
+    f.l2 = trafficFrom(m->value("l2", nlohmann::json::object()));
+    f.l1 = trafficFrom(m->value("l1", nlohmann::json::object()));
+  }
+  return f;
+}
+
+}  // namespace
+
 std::string ncuProfileToJson(const NcuProfile& p) {
   nlohmann::json ks = nlohmann::json::array();
-  for (const auto& k : p.kernels)
-    ks.push_back({{"name", k.name},
-                  {"durationUs", k.durationUs},
-                  {"smThroughputPct", k.smThroughputPct},
-                  {"memoryThroughputPct", k.memoryThroughputPct},
-                  {"achievedOccupancyPct", k.achievedOccupancyPct},
-                  {"dramBytes", k.dramBytes},
-                  {"topStall", k.topStall},
-                  {"topStallCyclesPerIssue", k.topStallCyclesPerIssue}});
+  for (const auto& k : p.kernels) ks.push_back(kernelJson(k));
   const nlohmann::json j{{"kernel", p.kernel}, {"shape", toString(p.shape)},
                          {"config", p.config}, {"revision", p.gitRevision},
                          {"ncu", p.ncuPath},   {"report", p.reportPath},
@@ -261,18 +483,7 @@ NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source) {
     p.gitRevision = j.value("revision", std::string());
     p.ncuPath = j.at("ncu").get<std::string>();
     p.reportPath = j.at("report").get<std::string>();
-    for (const auto& k : j.at("kernels")) {
-      NcuKernelFigures f;
-      f.name = k.at("name").get<std::string>();
-      f.durationUs = k.at("durationUs").get<double>();
-      f.smThroughputPct = k.at("smThroughputPct").get<double>();
-      f.memoryThroughputPct = k.at("memoryThroughputPct").get<double>();
-      f.achievedOccupancyPct = k.at("achievedOccupancyPct").get<double>();
-      f.dramBytes = k.at("dramBytes").get<double>();
-      f.topStall = k.at("topStall").get<std::string>();
-      f.topStallCyclesPerIssue = k.at("topStallCyclesPerIssue").get<double>();
-      p.kernels.push_back(std::move(f));
-    }
+    for (const auto& k : j.at("kernels")) p.kernels.push_back(kernelFrom(k));
     return p;
   } catch (const InputError&) {
     throw;

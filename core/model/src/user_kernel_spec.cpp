@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/user_kernel_spec.h"
 
+#include <cxxabi.h>
+
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <cstdio>
 #include <regex>
 #include <sstream>
 
 #include "kwb/error.h"
+#include "kwb/nvrtc_prelude.h"
 
 namespace kwb {
 namespace {
@@ -41,6 +47,39 @@ Dim2 parseDim2(std::string_view text, std::string_view what) {
   return d;
 }
 
+void parseBlock(UserLaunchSpec& s, std::string_view text, const std::string& where) {
+  const auto x = text.find_first_of("xX");
+  if (x != std::string_view::npos && x > 0 && std::isdigit(static_cast<unsigned char>(text[0]))) {
+    s.block = parseDim2(text, where);
+    s.blockExpr.reset();
+    return;
+  }
+  s.blockExpr = parseLaunchExpr(text, where);
+  if (s.blockExpr->dims.size() > 2)
+    throw InputError(where + ": '" + std::string(text) + "': a block has at most 2 dimensions");
+  s.block.reset();
+}
+
+namespace {
+// A grid or block value may hold spaces ("ceil(N / 32), 4"): the words up to balanced
+// parentheses, and on past an operator or a comma at either side of a space.
+std::string balancedValue(std::string value, std::istringstream& words) {
+  const auto depth = [](const std::string& v) {
+    return std::count(v.begin(), v.end(), '(') - std::count(v.begin(), v.end(), ')');
+  };
+  const auto unfinished = [&] {
+    if (depth(value) > 0 || std::string_view(",+-*/(").find(value.back()) != std::string::npos)
+      return true;
+    words >> std::ws;
+    const int next = words.peek();
+    return next != EOF && std::string_view(",+-*/)").find(char(next)) != std::string::npos;
+  };
+  std::string more;
+  while (unfinished() && words >> more) value += " " + more;
+  return value;
+}
+}  // namespace
+
 UserLaunchSpec parseHeader(std::string_view source, std::string_view file) {
   UserLaunchSpec s;
   std::istringstream in{std::string(source)};
@@ -57,12 +96,16 @@ UserLaunchSpec parseHeader(std::string_view source, std::string_view file) {
       const auto eq = word.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == word.size())
         throw InputError(where + ": '" + word + "' is not key=value in the kwb: header");
-      const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+      const std::string key = word.substr(0, eq);
+      std::string value = word.substr(eq + 1);
       const std::string what = where + ": " + key;
+      if (key == "block" || key == "grid") value = balancedValue(value, words);
       if (key == "entry")
         s.entry = value;
       else if (key == "block")
-        s.block = parseDim2(value, what);
+        parseBlock(s, value, what);
+      else if (key == "grid")
+        s.grid = parseLaunchExpr(value, what);
       else if (key == "tile")
         s.tile = parseDim2(value, what);
       else if (key == "smem")
@@ -79,7 +122,7 @@ UserLaunchSpec parseHeader(std::string_view source, std::string_view file) {
         s.defines[value.substr(0, e2)] = e2 == std::string::npos ? "1" : value.substr(e2 + 1);
       } else
         throw InputError(where + ": unknown key '" + key +
-                         "' in the kwb: header (known: entry, block, tile, smem, precision, "
+                         "' in the kwb: header (known: entry, block, grid, tile, smem, precision, "
                          "define)");
     }
   }
@@ -88,7 +131,12 @@ UserLaunchSpec parseHeader(std::string_view source, std::string_view file) {
 
 UserLaunchSpec merge(UserLaunchSpec base, const UserLaunchSpec& over) {
   if (over.entry) base.entry = over.entry;
-  if (over.block) base.block = over.block;
+  if (over.block || over.blockExpr) {
+    base.block = over.block;
+    base.blockExpr = over.blockExpr;
+  }
+  if (over.grid) base.grid = over.grid;
+  if (over.tile && !over.grid) base.grid.reset();  // --tile on the command line beats grid=
   if (over.tile) base.tile = over.tile;
   if (over.smemBytes) base.smemBytes = over.smemBytes;
   if (over.precision) base.precision = over.precision;
@@ -98,6 +146,28 @@ UserLaunchSpec merge(UserLaunchSpec base, const UserLaunchSpec& over) {
 
 UserLaunchSpec applyDefaults(UserLaunchSpec s, const std::string& defaultEntry) {
   if (!s.entry) s.entry = defaultEntry;
+  // A name, maybe qualified, maybe with template arguments: it is compiled as a name expression
+  // (or, for nvcc, written after the source), so nothing that could start a directive or end a
+  // statement.
+  static const std::regex kEntry(R"([A-Za-z_][A-Za-z0-9_:]*(<[A-Za-z0-9_:<>, ()*+\-]*>)?)");
+  if (!std::regex_match(*s.entry, kEntry))
+    throw InputError("--entry '" + *s.entry +
+                     "': not a kernel name (a C++ name, with template arguments in <...>)");
+  const ExprEnv env{{}, &s.defines};
+  if (s.blockExpr) {
+    const auto d = evaluateDims(*s.blockExpr, env, 1024);
+    if (d[0] * d[1] > 1024)
+      throw InputError(s.blockExpr->where + ": " + std::to_string(d[0] * d[1]) +
+                       " threads; a block has at most 1024");
+    s.block = Dim2{int(d[0]), int(d[1])};
+  }
+  if (s.grid) {  // names are checked now, values at each launch (they depend on the shape)
+    ExprEnv probe{{{"M", 1024}, {"N", 1024}, {"K", 1024}}, &s.defines};
+    for (const std::string& name : exprNames(*s.grid))
+      if (!probe.vars.count(name) && !s.defines.count(name))
+        throw InputError(s.grid->where + ": unknown name '" + name + "' in '" + s.grid->text +
+                         "' (known: M, N, K and the defines)");
+  }
   if (!s.block) s.block = Dim2{16, 16};
   if (!s.tile) s.tile = Dim2{64, 64};
   if (!s.smemBytes) s.smemBytes = 0;
@@ -139,30 +209,76 @@ std::vector<std::string> ptxExternFunctions(std::string_view ptx) {
   return out;
 }
 
-void checkContract(std::string_view ptx, std::string_view name, std::string_view file) {
+namespace {
+// "void k<64, 64>(int, float*)" → "k<64,64>": the name without return type, parameters, spaces.
+std::string demangledName(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> d(
+      abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), &std::free);
+  if (status != 0 || !d) return mangled;
+  std::string full(d.get()), name;
+  int angle = 0;
+  for (char ch : full) {
+    if (ch == '<') ++angle;
+    if (ch == '>') --angle;
+    if (ch == '(' && angle == 0) break;
+    if (ch == ' ' && angle == 0) {
+      name.clear();  // a return type ("void ") before a template's name
+      continue;
+    }
+    if (ch != ' ') name += ch;
+  }
+  return name;
+}
+std::string withoutSpaces(std::string_view s) {
+  std::string out;
+  for (char ch : s)
+    if (ch != ' ') out += ch;
+  return out;
+}
+}  // namespace
+
+std::optional<std::string> resolveEntry(std::string_view ptx, std::string_view name) {
+  const auto entries = ptxEntries(ptx);
+  if (std::find(entries.begin(), entries.end(), name) != entries.end()) return std::string(name);
+  std::optional<std::string> found;
+  for (const auto& e : entries)
+    if (demangledName(e) == withoutSpaces(name)) {
+      if (found) return std::nullopt;  // overloads: ambiguous by name
+      found = e;
+    }
+  return found;
+}
+
+std::string checkContract(std::string_view ptx, std::string_view name, std::string_view file) {
   // A user kernel is loaded on its own and launched by kwb on the case's stream: a device-side
   // launch (CUDA dynamic parallelism) could run work on other streams, and any other external
-  // function could not be resolved at load time.
+  // function could not be resolved at load time. The driver provides printf's and assert's.
+  static const char* kProvided[] = {"vprintf", "__assertfail", "malloc", "free"};
   for (const std::string& f : ptxExternFunctions(ptx)) {
+    if (std::find(std::begin(kProvided), std::end(kProvided), f) != std::end(kProvided)) continue;
     if (f.find("LaunchDevice") != std::string::npos || f.find("CDP") != std::string::npos)
       throw InputError(std::string(file) + ": launches kernels from the device (" + f +
                        "); a user kernel must do all its work on the stream kwb launches it on");
     throw InputError(std::string(file) + ": calls the external function " + f +
                      ", which a kernel loaded on its own cannot resolve");
   }
-  const auto n = ptxEntryParamCount(ptx, name);
+  const auto entry = resolveEntry(ptx, name);
+  const auto n = entry ? ptxEntryParamCount(ptx, *entry) : std::nullopt;
   if (!n) {
     std::string have;
-    for (const auto& e : ptxEntries(ptx)) have += (have.empty() ? "" : ", ") + e;
+    for (const auto& e : ptxEntries(ptx)) have += (have.empty() ? "" : ", ") + demangledName(e);
     throw InputError(std::string(file) + ": no kernel entry '" + std::string(name) +
-                     "' (extern \"C\" __global__); the file has: " +
-                     (have.empty() ? "none" : have) + " (choose one with --entry)");
+                     "'; the file has: " + (have.empty() ? "none" : have) +
+                     " (choose one with --entry; a template kernel by its arguments, "
+                     "--entry 'k<64,64>')");
   }
   if (*n != kContractParams)
     throw InputError(std::string(file) + ": kernel '" + std::string(name) + "' takes " +
                      std::to_string(*n) +
                      " parameters; the contract is 8: (int M, int N, int K, "
                      "float alpha, const float* A, const float* B, float beta, float* C)");
+  return *entry;
 }
 
 std::vector<Diagnostic> parseCompileLog(std::string_view log) {
@@ -195,6 +311,7 @@ std::string formatCompileError(std::string_view file, std::string_view log) {
   for (const auto& d : parseCompileLog(log))
     s += d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
          d.severity + ": " + d.message + "\n";
+  s += compileHints(log);
   s += "--- NVRTC log ---\n" + std::string(log);
   return s;
 }

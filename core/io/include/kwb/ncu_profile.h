@@ -11,6 +11,21 @@
 
 namespace kwb {
 
+// One warp stall reason: warp cycles stalled on it per issued instruction
+// (smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio).
+struct NcuStall {
+  std::string reason;  // "long_scoreboard"
+  double cyclesPerIssue = 0;
+  friend bool operator==(const NcuStall&, const NcuStall&) = default;
+};
+
+// Bytes moved at one level of the memory hierarchy and their rate over the launch.
+struct NcuTraffic {
+  double bytes = 0;
+  double bytesPerSecond = 0;
+  friend bool operator==(const NcuTraffic&, const NcuTraffic&) = default;
+};
+
 // What a kernel engineer looks at first, per profiled kernel launch.
 struct NcuKernelFigures {
   std::string name;
@@ -21,6 +36,21 @@ struct NcuKernelFigures {
   double dramBytes = 0;             // dram__bytes.sum
   std::string topStall;             // the stall reason with most cycles per issued instruction
   double topStallCyclesPerIssue = 0;
+
+  // Launch statistics (empty and 0 in a profile recorded before kwb read them).
+  std::string grid, block;             // "(8, 16, 1)": ncu's Grid Size and Block Size
+  double registersPerThread = 0;       // launch__registers_per_thread
+  double sharedMemPerBlockBytes = 0;   // launch__shared_mem_per_block_static + _dynamic
+  double theoreticalOccupancyPct = 0;  // sm__maximum_warps_per_active_cycle_pct
+  double wavesPerSm = 0;               // launch__waves_per_multiprocessor
+  // Every stall reason recorded, most cycles first ("selected" and "not_selected" left out).
+  std::vector<NcuStall> stalls;
+  // Memory traffic: dram__bytes, lts__t_bytes (L2), l1tex__t_bytes (L1/TEX), with .per_second.
+  double dramReadBytes = 0, dramWriteBytes = 0;
+  NcuTraffic dram, l2, l1;
+
+  bool hasLaunchStatistics() const { return !grid.empty() || registersPerThread > 0; }
+  bool hasMemoryTraffic() const { return l2.bytes > 0 || l1.bytes > 0; }
 };
 
 struct NcuProfile {
@@ -36,6 +66,23 @@ struct NcuProfile {
   std::string reportPath;  // the .ncu-rep kept for Nsight Compute's own viewer
   std::vector<NcuKernelFigures> kernels;
 };
+
+// The metrics kwb reads beyond those `--set full` is sure to record, asked for with ncu's
+// --metrics: launch statistics, theoretical occupancy and the traffic at DRAM, L2 and L1.
+const std::vector<std::string>& ncuExtraMetrics();
+
+// A profile's launches of the case: ncu profiles `--launch-count` kernel launches, and a case
+// may launch more than one kernel each time (a split-K GEMM and its reduction). The launches
+// of the case are counted by its first kernel; their DRAM bytes and time are per launch of it.
+struct NcuPerCase {
+  int caseLaunches = 0;
+  double dramBytes = 0;   // every kernel's DRAM bytes over the profile ÷ caseLaunches
+  double durationUs = 0;  // every kernel's ncu time ÷ caseLaunches
+};
+NcuPerCase ncuPerCase(const NcuProfile& p);
+// One entry per kernel name, in order of first launch: the mean of its launches' figures (its
+// stalls matched by reason, most first again), the launch statistics of its first launch.
+std::vector<NcuKernelFigures> ncuMeanPerKernel(const NcuProfile& p);
 
 // Parses `ncu --import R --csv --page raw --print-units base`: a header row starting with
 // "ID", an optional units row, then one row per profiled launch. Missing metrics read 0.

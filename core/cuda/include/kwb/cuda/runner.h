@@ -19,6 +19,7 @@ namespace kwb::cuda {
 
 struct PlanCase;
 struct PendingCase;
+using EventSink = std::function<void(const StreamEvent&)>;
 
 struct RunConfig {
   std::string suite;  // name or file, recorded in the document
@@ -48,11 +49,16 @@ struct RunConfig {
   // Starts a case somewhere other than this process (kwb ab's other build, peer.h): true when
   // it did, with the case in `out`; false, or empty: the case loop starts it here.
   std::function<bool(const PlanCase&, PendingCase& out)> startElsewhere = {};
+  // After a case loses the CUDA context, runs the plan's cases `indices` (the rest of the plan
+  // and the verified cases of its block not yet timed) in a fresh process, each of their events
+  // sent to the sink with its plan index (kwb run: a child kwb, cli/fresh_engine.cpp). Returns
+  // "" when it reported them all, else why not: those it did not report are skipped with it.
+  // Empty: the cases left are skipped.
+  std::function<std::string(const std::vector<std::size_t>& indices, const EventSink& sink)>
+      continueElsewhere = {};
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
 };
-
-using EventSink = std::function<void(const StreamEvent&)>;
 
 // One case of a plan: a kernel on a shape. In a tuning sweep `kernel` is one configuration of
 // a kernel (its id names it: "sgemm.warp_tiled[cfg]") and `config` says which; consecutive
@@ -95,9 +101,9 @@ std::vector<PlanCase> resolvePlan(const KernelRegistry& registry,
 // verified is timed (nothing with verifyOnly). Emits every event to `sink` (a case's
 // case_started at its verification, its case_finished when its block is timed) and returns
 // the results document. A case's CUDA error is
-// recorded in that case; an error that loses the CUDA context ends the run, the cases left
-// marked skipped with the reason. `cancelled` (may be empty) is polled between samples and
-// cases. Throws NoDeviceError.
+// recorded in that case; an error that loses the CUDA context ends the run here, and the cases
+// left go to cfg.continueElsewhere, or are marked skipped with the reason. `cancelled` (may be
+// empty) is polled between samples and cases. Throws NoDeviceError.
 RunDocument runPlan(const std::vector<PlanCase>& plan, const RunConfig& cfg, const EventSink& sink,
                     const std::function<bool()>& cancelled);
 RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCase>& plan,

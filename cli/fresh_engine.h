@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// kwb run after a fault that lost the CUDA context (docs/RELIABILITY.md, "A crashing kernel
+// costs one case"): the cases left run in a child kwb, a new process with a new context, whose
+// events join this run's document and stream. At most --max-restarts children in a chain.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kwb/cuda/runner.h"
+
+namespace kwb::cli {
+
+struct FreshEngineOpts {
+  int maxRestarts = 3;        // --max-restarts: fresh engines this run may still start
+  std::string continueCases;  // --continue-cases (hidden): the child's cases of the plan
+};
+
+// Adds --max-restarts and the hidden --continue-cases.
+void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o);
+
+// A child's plan: the cases --continue-cases names (of the plan as it is), in order; returns
+// their indices in that plan (empty without --continue-cases).
+std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
+                                              std::vector<cuda::PlanCase>& plan);
+
+// Sets cfg.continueElsewhere: this kwb's command line (less its outputs) over the cases left,
+// with --stream, --continue-cases and one restart fewer; with none left, the cases are skipped
+// naming the bound. --max-restarts 0 given by the user leaves the cases skipped as before.
+// `continued`: what selectContinuedCases returned, so a child's child is given indices of the
+// whole plan, which its command line builds again. `handingOver` runs before a child starts
+// (kwb run stops its --case-timeout watch there: the child has the option and watches its own).
+void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
+                     cuda::RunConfig& cfg, std::function<void()> handingOver);
+
+}  // namespace kwb::cli
