@@ -42,6 +42,7 @@ struct RunOpts {
   bool maxTimeGiven = false;  // the user's --max-time caps the minimum sample count too
   double maxCaseSeconds = kDefaultMaxCaseSeconds;
   double caseTimeout = 0;  // seconds one case may run before the engine ends; 0: no limit
+  int freshInputs = 1;     // input sets the timed launches rotate through
   bool stream = false;
   std::string timer;
   bool noCuptiCheck = false;
@@ -68,7 +69,8 @@ std::string figure(const CaseResult& c, const char* key, bool percent) {
 }
 
 std::string caseStatus(const RunDocument& doc, const CaseResult& c) {
-  std::string status(toString(c.status));
+  // Faster than the device allows (kwb/plausibility.h): a failure named as what it is.
+  std::string status(c.suspicious.empty() ? toString(c.status) : "SUSPICIOUS");
   if (c.fallback) status += " (ran " + c.ranKernel + ")";
   if (c.timed() && c.timer != doc.settings.timer)
     status += " [timer " + std::string(toString(c.timer)) + "]";
@@ -146,6 +148,7 @@ cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
   cfg.measure.rule.maxTimeS = o.maxTime;
   cfg.measure.rule.timeCapsMinSamples = o.maxTimeGiven;
   cfg.maxCaseSeconds = o.maxCaseSeconds;
+  cfg.freshInputs = o.freshInputs;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = !o.noCuptiCheck;
   cfg.measure.rounds = o.rounds;
@@ -402,6 +405,13 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "End the run when one case runs longer than this many seconds (a kernel that "
                   "never ends): that case is an error, the rest are not run; 0: no limit (default)")
       ->check(finiteRange(0.0, 1e9));
+  sub->add_option("--fresh-inputs", o->freshInputs,
+                  "Rotate K (>= 2, default 2 when given bare) seeded input sets through the timed "
+                  "launches of each GEMM case, as many as fit the device memory: a kernel cannot "
+                  "replay or cache its output (docs/MEASUREMENT.md, \"Fresh inputs\")")
+      ->expected(0, 1)
+      ->default_str("2")
+      ->check(CLI::Range(2, 64));
   auto* timer = addTimerOption(*sub, o->timer);
   sub->add_option("--rounds", o->rounds,
                   "Spread each case's samples over N rounds, round-robin across the cases; the "

@@ -6,7 +6,9 @@
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/family.h"
+#include "kwb/cuda/verdict.h"
 #include "kwb/paired.h"
+#include "kwb/plausibility.h"
 
 namespace kwb::cuda {
 
@@ -81,6 +83,26 @@ void timeBlock(std::vector<PendingCase>& block, BlockContext& ctx, std::string& 
   for (PendingCase* pc : owners) pc->result.clocks = clocks;
 }
 
+namespace {
+
+// The defences after timing (docs/BRING_YOUR_OWN.md, "Defences"): the output the timed launches
+// left, and a median below what the device allows; either fails the case through its verdict.
+void checkTimedCase(PendingCase& pc, const BlockContext& ctx) {
+  CaseResult& c = pc.result;
+  if (ctx.contextLost || !isGood(c.status) || !c.timed()) return;
+  try {
+    if (pc.checkTimed) pc.checkTimed(c);
+  } catch (const CudaError& e) {
+    c.status = CaseStatus::kError;
+    c.message = std::string("checking the timed launches' output: ") + e.what();
+    return;
+  }
+  if (ctx.device) c.suspicious = implausibility(c, *ctx.device);
+  if (c.verification && (c.verification->timedOutput || !c.suspicious.empty())) applyVerdict(c);
+}
+
+}  // namespace
+
 void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<CaseResult>& done,
                    const std::vector<PendingCase>& block) {
   if (!pc.timing) return;
@@ -104,6 +126,7 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
       c.message = std::string("CUPTI check: ") + e.what();
     }
   }
+  checkTimedCase(pc, ctx);
   pc.timing.reset();
   pc.inputs.reset();  // its memory is free before the next check allocates
   if (pc.afterTiming && !ctx.contextLost && isGood(c.status)) {

@@ -20,6 +20,9 @@ struct PendingCase {
   std::shared_ptr<void> inputs;    // what the timed launches read; freed with the block
   std::unique_ptr<Timing> timing;  // null when the case is not timed
   Measurement measured;            // filled by the block's rounds (status error: a sample failed)
+  // Runs after timing, before `inputs` go: the timed launches' output (FamilyCase::
+  // checkTimedOutput); may change the result.
+  std::function<void(CaseResult&)> checkTimed;
   // Runs after timing on the case's own result (a user kernel's second seed); may change it.
   std::function<void(CaseResult&)> afterTiming;
   std::size_t deviceBytes = 0;  // held by `inputs`

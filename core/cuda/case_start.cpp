@@ -47,6 +47,7 @@ void prepareCase(const PlanCase& p, const RunConfig& cfg, RunState& st,
   pc.deviceBytes = fc->deviceBytes();
   pc.timing =
       std::make_unique<TimedCase>(std::move(launch), ctx.stream, cfg.measure, st.flusher.get());
+  pc.checkTimed = [f = fc.get(), &k](CaseResult& r) { f->checkTimedOutput(k, r); };
   pc.afterTiming = fc->afterTiming(k);
   pc.inputs = std::move(fc);
 }

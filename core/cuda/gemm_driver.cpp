@@ -3,10 +3,14 @@
 // the cuBLAS and FP64 references and the device-side comparison (gemm_session.cpp). What is
 // GEMM's own stays here: the inputs a tuning sweep's configurations share, the guard check
 // and second seed of user kernels, and the --max-case-seconds gate.
+#include <cuda_runtime_api.h>
+
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kwb/cuda/case_gate.h"
+#include "kwb/cuda/check.h"
 #include "kwb/cuda/family_driver.h"
 #include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/gemm_session.h"
@@ -21,28 +25,34 @@ namespace {
 // the --max-case-seconds gate, and the inputs consecutive configurations of a kernel share.
 struct GemmRun {
   explicit GemmRun(const DriverContext& ctx)
-      : session(ctx.run ? ctx.run->device : 0, ctx.stream),
+      : freshInputs(ctx.run ? ctx.run->freshInputs : 1),
+        session(ctx.run ? ctx.run->device : 0, ctx.stream),
         gate(session, ctx.run ? ctx.run->measure : MeasureOptions{}, ctx.seed,
              ctx.run && ctx.run->verifyOnly, ctx.run ? ctx.run->maxCaseSeconds : 0.0) {}
+  int freshInputs;  // input sets the timed launches rotate through (--fresh-inputs)
   GemmSession session;
   CaseGate gate;
   std::shared_ptr<PreparedCase> inputs;  // the last configurations' shared inputs
   std::string inputsKey;                 // the kernel and shape `inputs` were prepared for
 };
 
+bool isUserKernel(const KernelDescriptor& k) { return k.family == "user"; }
+
 GemmRun& gemmRun(const DriverContext& ctx) {
   if (!ctx.states) throw InputError("the gemm driver runs inside a run (no run state was lent)");
   return ctx.states->get<GemmRun>("gemm", [&] { return std::make_unique<GemmRun>(ctx); });
 }
-
-bool isUserKernel(const KernelDescriptor& k) { return k.family == "user"; }
 
 class GemmCase : public FamilyCase {
  public:
   GemmCase(GemmRun& run, std::shared_ptr<PreparedCase> inputs, bool shared)
       : m_run(run), m_inputs(std::move(inputs)), m_shared(shared) {}
 
-  std::size_t deviceBytes() const override { return m_shared ? 0 : m_inputs->deviceBytes(); }
+  std::size_t deviceBytes() const override {
+    std::size_t bytes = m_shared ? 0 : m_inputs->deviceBytes();
+    for (const auto& e : m_extra) bytes += e->deviceBytes();
+    return bytes;
+  }
 
   // User kernels (docs/BRING_YOUR_OWN.md): first a launch with C between guard regions, so a
   // kernel writing past C fails before it can scribble over the pipeline's buffers.
@@ -55,9 +65,41 @@ class GemmCase : public FamilyCase {
     return c;
   }
 
+  // The timed launches rotate through the case's input sets (one unless --fresh-inputs), all
+  // writing the case's C, which holds quiet NaNs before the first: each must write it.
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
-    const GemmArgs args = m_inputs->args(1.0f, 0.0f);
-    return [&k, args] { k.launch(args); };
+    if (!m_shared) addFreshInputs(k);
+    m_sets = {m_inputs->args(1.0f, 0.0f)};
+    for (const auto& e : m_extra) {
+      GemmArgs a = e->args(1.0f, 0.0f);
+      a.c = m_inputs->c();
+      m_sets.push_back(a);
+    }
+    fillNan();
+    return [&k, sets = m_sets, r = m_rotation] {
+      r->last = r->next;
+      k.launch(sets[std::size_t(r->next)]);
+      r->next = (r->next + 1) % int(sets.size());
+    };
+  }
+
+  // The output of the last timed launch against the reference of the set it read (not with
+  // shared inputs: the configurations sharing C overwrite each other's), then one more launch
+  // on a NaN-filled C: a kernel that stopped working during the samples leaves NaNs.
+  void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override {
+    c.inputSets = int(m_sets.size());
+    if (!c.verification || m_sets.empty()) return;
+    const Tolerance tol = c.verification->tolerance;
+    GemmSession& session = m_run.session;
+    CompareReport r;
+    if (!m_shared) r = session.compareOutput(k, inputsOf(m_rotation->last), m_inputs->c(), tol);
+    if (r.passed()) {
+      fillNan();
+      const int j = m_rotation->next;
+      k.launch(m_sets[std::size_t(j)]);
+      r = session.compareOutput(k, inputsOf(j), m_inputs->c(), tol);
+    }
+    c.verification->timedOutput = r;
   }
 
   // Fresh inputs after timing: catches a user kernel that replays a cached C.
@@ -76,9 +118,36 @@ class GemmCase : public FamilyCase {
   }
 
  private:
+  struct Rotation {
+    int next = 0;  // the set the next timed launch reads
+    int last = 0;  // the set the last one read
+  };
+
+  // Up to freshInputs − 1 more seeded sets of A and B, as many as fit the device memory.
+  void addFreshInputs(const KernelDescriptor& k) {
+    for (int j = 1; j < m_run.freshInputs; ++j) {
+      try {
+        m_extra.push_back(m_run.session.prepare(
+            k, m_inputs->shape(), m_inputs->seed() + std::uint64_t(j) * kSetStride, false));
+      } catch (const InputError&) {
+        break;  // no room: fewer sets, recorded in the case's inputSets
+      }
+    }
+  }
+  PreparedCase& inputsOf(int set) { return set == 0 ? *m_inputs : *m_extra[std::size_t(set - 1)]; }
+  void fillNan() {
+    const Shape& s = m_inputs->shape();
+    KWB_CUDA_CHECK(cudaMemsetAsync(m_inputs->c(), 0xFF, std::size_t(s.m) * std::size_t(s.n) * 4,
+                                   m_run.session.stream()));
+  }
+
+  static constexpr std::uint64_t kSetStride = 0xD1B54A32D192ED03ull;  // seeds of further sets
   GemmRun& m_run;
   std::shared_ptr<PreparedCase> m_inputs;
   bool m_shared;  // with the other configurations of its kernel: counted once, by none
+  std::vector<std::unique_ptr<PreparedCase>> m_extra;  // --fresh-inputs: sets 1 … K − 1
+  std::vector<GemmArgs> m_sets;                        // every set's timed launch, writing C
+  std::shared_ptr<Rotation> m_rotation = std::make_shared<Rotation>();
 };
 
 class GemmDriver : public FamilyDriver {

@@ -41,15 +41,15 @@ std::size_t count(std::int64_t rows, std::int64_t cols) {
 
 }  // namespace
 
-PreparedCase::PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, CUstream_st* stream,
-                           cublasContext* cublas)
+PreparedCase::PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, bool withC,
+                           CUstream_st* stream, cublasContext* cublas)
     : m_shape(s),
       m_seed(seed),
       m_stream(stream),
       m_cublas(cublas),
       m_a(count(s.m, s.k)),
       m_b(count(s.k, s.n)),
-      m_c(count(s.m, s.n)),
+      m_c(withC ? count(s.m, s.n) : 0),
       m_aHalf(withHalf ? count(s.m, s.k) : 0),
       m_bHalf(withHalf ? count(s.k, s.n) : 0) {}
 
@@ -93,7 +93,7 @@ void GemmSession::download(std::vector<float>& dst, const float* src) {
 }
 
 std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, const Shape& s,
-                                                   std::uint64_t seed) {
+                                                   std::uint64_t seed, bool withC) {
   if (s.m < 1 || s.n < 1 || s.k < 1 || s.m > kMaxDimension || s.n > kMaxDimension ||
       s.k > kMaxDimension)
     throw InputError("shape " + toString(s) + " is not a GEMM shape (each of M, N, K in 1 … " +
@@ -104,7 +104,7 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
   const double mn = double(s.m) * double(s.n);
   // The case's reference, when not cached yet, is computed into its own M×N buffer.
   const bool refCached = m_cache.count(Key{s, seed, k.reference}) > 0;
-  const double need = 4.0 * (mk + kn + mn) + (withHalf ? 2.0 * (mk + kn) : 0.0) +
+  const double need = 4.0 * (mk + kn + (withC ? mn : 0.0)) + (withHalf ? 2.0 * (mk + kn) : 0.0) +
                       (refCached ? 0.0 : 4.0 * mn) + kHeadroomBytes;
   std::size_t freeBytes = 0, totalBytes = 0;
   memoryInfo(&freeBytes, &totalBytes);
@@ -116,7 +116,8 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
     throw InputError("shape " + toString(s) + " needs " + mib(need) + " MiB of device memory, " +
                      mib(double(freeBytes)) + " MiB free");
 
-  std::unique_ptr<PreparedCase> p(new PreparedCase(s, seed, withHalf, m_stream, m_cublas.get()));
+  std::unique_ptr<PreparedCase> p(
+      new PreparedCase(s, seed, withHalf, withC, m_stream, m_cublas.get()));
   // Generated in place on the device: the same values as seededMatrix, no host copy.
   const std::uint64_t baseA = seededBase(seed, SeedStream::kA);
   const std::uint64_t baseB = seededBase(seed, SeedStream::kB);
@@ -202,7 +203,12 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
     control.got = nullptr;
     control.mangle = true;
     v.negativeControlRejected = !m_comparer.compare(control, m_stream).report.passed();
-    // 4. alpha ≠ 1, beta ≠ 0 on a seeded prefilled C: catches a kernel that ignores C or beta.
+    // 4. Quiet NaNs in C at beta = 0: BLAS never reads C then, so none may come out. (The
+    // canary above is a finite float, -3.0e-13: 0 · canary hides a read of C.)
+    KWB_CUDA_CHECK(cudaMemsetAsync(p.c(), 0xFF, count(s.m, s.n) * sizeof(float), m_stream));
+    const LaunchInfo nanRun = k.launch(p.args(1.0f, 0.0f));
+    v.nanFromOutput = m_comparer.compare(cmp, m_stream).report.nonFinite;
+    // 5. alpha ≠ 1, beta ≠ 0 on a seeded prefilled C: catches a kernel that ignores C or beta.
     const std::uint64_t prefill = seededBase(p.seed(), SeedStream::kCPrefill);
     launchFillSeeded(p.c(), s.m * s.n, prefill, m_stream);
     const LaunchInfo second = k.launch(p.args(kCheckAlpha, kCheckBeta));
@@ -213,7 +219,7 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
     ab.prefillBase = prefill;
     v.alphaBeta = m_comparer.compare(ab, m_stream).report;
 
-    c.fallback = first.fallback || second.fallback;
+    c.fallback = first.fallback || nanRun.fallback || second.fallback;
     if (!first.ranKernel.empty()) c.ranKernel = std::string(first.ranKernel);
     c.verification = v;
     applyVerdict(c);
@@ -224,6 +230,20 @@ CaseResult GemmSession::verify(const KernelDescriptor& k, PreparedCase& p) {
     if (e.sticky()) throw ContextLost(e, c);
   }
   return c;
+}
+
+CompareReport GemmSession::compareOutput(const KernelDescriptor& k, PreparedCase& inputs,
+                                         const float* got, const Tolerance& tol) {
+  const Shape& s = inputs.shape();
+  const auto ref = reference(k.reference, inputs);
+  DeviceCompareArgs cmp;
+  cmp.got = got;
+  cmp.expected = ref->beta0.get();
+  cmp.rows = s.m;
+  cmp.cols = s.n;
+  cmp.rtol = tol.rtol;
+  cmp.atol = tol.atol;
+  return m_comparer.compare(cmp, m_stream).report;
 }
 
 CaseResult GemmSession::verifyCase(const KernelDescriptor& k, const Shape& s, std::uint64_t seed) {

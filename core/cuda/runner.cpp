@@ -157,6 +157,7 @@ class PlanRun {
     m_doc.settings.verifyOnly = m_cfg.verifyOnly;
     if (!m_cfg.verifyOnly) recordMeasureOptions(m_cfg.measure, m_doc.settings);  // none timed
     m_doc.settings.profiler = m_cfg.profiler;
+    if (!m_cfg.verifyOnly) m_doc.settings.freshInputs = m_cfg.freshInputs;
     m_doc.kernels = planKernels(m_plan);
     for (const PlanCase& p : m_plan) (void)findFamilyDriver(p.size.family);  // GEMM's catalogued
     m_doc.families = planFamilies(m_plan);

@@ -78,7 +78,23 @@ __global__ void sumSquares(const void* in, std::int64_t count, bool isInt, doubl
   if (threadIdx.x == 0) atomicAdd(out, partial[0]);
 }
 
+__global__ void countNan(const float* in, std::int64_t count, unsigned long long* out) {
+  unsigned long long n = 0;
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
+    n += in[i] != in[i] ? 1 : 0;
+  if (n > 0) atomicAdd(out, n);
+}
+
 }  // namespace
+
+void launchCountNan(const float* in, std::int64_t count, unsigned long long* out,
+                    CUstream_st* stream) {
+  KWB_CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(unsigned long long), stream));
+  if (count <= 0) return;
+  countNan<<<blocksFor(count), kThreads, 0, stream>>>(in, count, out);
+  KWB_CHECK_LAUNCH();
+}
 
 void launchFillVector(void* dst, std::int64_t count, bool isInt, VectorPattern pattern,
                       std::uint64_t base, CUstream_st* stream) {

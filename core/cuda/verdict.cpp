@@ -64,11 +64,21 @@ void applyVerdict(CaseResult& c) {
               : " elements of C left unwritten (still the 0xAA canary) after alpha=1, beta=0"));
   if (!v.compare.passed())
     add(describe(v.compare, v.reference, oneD ? "" : "alpha=1, beta=0", oneD));
+  // Elements left unwritten keep the NaNs too: the rule is named where none was left.
+  if (v.nanFromOutput && *v.nanFromOutput > 0 && v.unwritten == 0)
+    add(oneD ? "read its output before writing it: " + std::to_string(*v.nanFromOutput) +
+                   " output elements came out NaN from an output filled with quiet NaNs"
+             : "read C although beta = 0: " + std::to_string(*v.nanFromOutput) +
+                   " elements of C came out NaN from a C filled with quiet NaNs at alpha=1, "
+                   "beta=0");
   if (!oneD && !v.alphaBeta)
     add("the alpha/beta run is missing");
   else if (!oneD && !v.alphaBeta->passed())
     add(describe(*v.alphaBeta, v.reference,
                  "alpha=" + exact(kCheckAlpha) + ", beta=" + exact(kCheckBeta), false));
+  if (v.timedOutput && !v.timedOutput->passed())
+    add("the last timed launch's output: " + describe(*v.timedOutput, v.reference, "", oneD));
+  if (!c.suspicious.empty()) add("suspicious: " + c.suspicious);
   if (!why.empty()) {
     c.status = CaseStatus::kFail;
     c.message = why;

@@ -142,6 +142,8 @@ void CorrectnessPage::rebuildNow() {
                    .arg(v.unwritten)
                    .arg(v.negativeControlRejected ? "rejected (good)" : "NOT rejected");
       }
+      // Faster than the device allows (kwb/plausibility.h): said in the cell, not only the tip.
+      if (!c->suspicious.empty()) text += "\nSUSPICIOUS";
       if (!c->message.empty()) tip << QString::fromStdString(c->message);
       item->setText(text);
       item->setToolTip(tip.join('\n'));

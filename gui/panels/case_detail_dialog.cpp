@@ -67,9 +67,17 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
                                     ? "mangled reference rejected (the comparator works)"
                                     : "mangled reference ACCEPTED — the comparison proves nothing");
     if (v.alphaBeta) h += compareRows("compare (α≠1, β≠0)", *v.alphaBeta, !isGemm(c.size));
+    if (v.nanFromOutput)
+      h += row("NaN-filled output",
+               QString("%1 NaN out%2")
+                   .arg(*v.nanFromOutput)
+                   .arg(*v.nanFromOutput ? " — the kernel read its output" : ""));
+    if (v.timedOutput) h += compareRows("timed launches' output", *v.timedOutput, !isGemm(c.size));
   } else {
     h += row("verification", "not recorded");
   }
+  if (!c.suspicious.empty()) h += row("SUSPICIOUS", QString::fromStdString(c.suspicious));
+  if (c.inputSets > 1) h += row("input sets", QString::number(c.inputSets) + " (--fresh-inputs)");
   if (c.timed()) {
     const auto& s = c.summary;
     h += row(headlineUnit(doc, c), formatNumber(headline(doc, c), 6));

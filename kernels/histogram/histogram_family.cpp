@@ -141,10 +141,26 @@ class HistogramCase : public cuda::FamilyCase {
 
   CaseResult verify(const KernelDescriptor& k) override;
 
+  // The counters hold 0xFF bytes (a count no launch reaches) before the timed launches: each
+  // must write them.
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
     const HistogramLaunchFn launch = launcherOf(k).launch;
     const HistogramArgs a = args(m_counts.get());
+    KWB_CUDA_CHECK(cudaMemsetAsync(m_counts.get(), 0xFF, m_counts.bytes(), m_stream));
     return [launch, a] { launch(a); };
+  }
+
+  // The counts the last timed launch left, then one more launch's, against the verification's
+  // reference counts, exactly (docs/VALIDATION.md, "Timed launches").
+  void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override {
+    if (!c.verification || m_expected.empty()) return;
+    std::vector<unsigned> left(m_expected.size());
+    KWB_CUDA_CHECK(cudaMemcpyAsync(left.data(), m_counts.get(), m_counts.bytes(),
+                                   cudaMemcpyDeviceToHost, m_stream));
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    CompareReport r = compareCounts(left, m_expected);
+    if (r.passed()) r = compareCounts(run(k, m_counts.get()), m_expected);
+    c.verification->timedOutput = r;
   }
 
   unsigned* counts() const { return m_counts.get(); }
@@ -195,6 +211,7 @@ class HistogramCase : public cuda::FamilyCase {
   DeviceBuffer<unsigned> m_counts, m_cubCounts;
   DeviceBuffer<unsigned char> m_scratch;
   DeviceBuffer<unsigned long long> m_inRange;
+  std::vector<unsigned> m_expected;  // the verification's reference counts
 };
 
 CaseResult HistogramCase::verify(const KernelDescriptor& k) {
@@ -211,6 +228,7 @@ CaseResult HistogramCase::verify(const KernelDescriptor& k) {
   const std::vector<unsigned> expected =
       isReference ? host->counts() : run(cubReference(), m_cubCounts.get());
 
+  m_expected = expected;
   Verification v;
   v.reference = isReference ? "cpu" : cubReference().id;
   v.seed = m_seed;

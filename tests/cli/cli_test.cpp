@@ -46,6 +46,17 @@ TEST(Cli, NegativeCaseTimeoutExits2NamingIt) {
   EXPECT_TRUE(contains(r.err, "--case-timeout")) << r.err;
 }
 
+// --fresh-inputs K takes 2 to 64 input sets; bare, it is 2 (the run then goes on to the device).
+TEST(Cli, FreshInputsBelowTwoOrNotANumberExits2NamingIt) {
+  for (const char* bad : {"1", "0", "65", "two"}) {
+    const auto r = runKwb({"run", "--fresh-inputs", bad, "--shapes", "64"});
+    EXPECT_EQ(r.exitCode, kwb::kExitBadInput) << bad;
+    EXPECT_TRUE(contains(r.err, "--fresh-inputs")) << r.err;
+  }
+  const auto bare = runKwb({"run", "--shapes", "64", "--max-time", "0.01", "--fresh-inputs"});
+  EXPECT_NE(bare.exitCode, kwb::kExitBadInput) << bare.err;
+}
+
 TEST(Cli, ListJsonIsValidAndComplete) {
   const auto r = runKwb({"list", "--json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

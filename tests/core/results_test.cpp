@@ -186,3 +186,36 @@ TEST(AllPassed, EveryCaseTheKnownAnswerTestAndTheSweep) {
   doc.tuning->results.front().status = kwb::CaseStatus::kFail;
   EXPECT_FALSE(kwb::allPassed(doc));
 }
+
+// The defences' fields (docs/RESULTS.md): written where set, read back; a document without
+// them (every older one, and cases the checks did not run on) reads with their defaults.
+TEST(Results, DefenceFieldsRoundTripAndOlderDocumentsReadWithout) {
+  kwb::RunDocument doc = makeSampleDocument();
+  const std::string plain = kwb::toJsonText(doc);
+  EXPECT_EQ(plain.find("nanFromOutput"), std::string::npos);
+  EXPECT_EQ(plain.find("suspicious"), std::string::npos);
+  const auto old = kwb::parseDocument(plain, "old.json");
+  EXPECT_EQ(old.cases[0].inputSets, 1);
+  EXPECT_TRUE(old.cases[0].suspicious.empty());
+  EXPECT_EQ(old.settings.freshInputs, 1);
+
+  doc.settings.freshInputs = 3;
+  kwb::CaseResult& c = doc.cases[0];
+  ASSERT_TRUE(c.verification);
+  c.verification->nanFromOutput = 7;
+  kwb::CompareReport timed;
+  timed.elements = 4;
+  timed.mismatches = 2;
+  c.verification->timedOutput = timed;
+  c.inputSets = 3;
+  c.suspicious = "median 0.005 ms is 84.4% below the least time";
+  const std::string text = kwb::toJsonText(doc);
+  const auto back = kwb::parseDocument(text, "mem");
+  EXPECT_EQ(kwb::toJsonText(back), text);
+  EXPECT_EQ(back.cases[0].verification->nanFromOutput, 7);
+  ASSERT_TRUE(back.cases[0].verification->timedOutput);
+  EXPECT_EQ(back.cases[0].verification->timedOutput->mismatches, 2);
+  EXPECT_EQ(back.cases[0].inputSets, 3);
+  EXPECT_EQ(back.cases[0].suspicious, c.suspicious);
+  EXPECT_EQ(back.settings.freshInputs, 3);
+}

@@ -3,6 +3,8 @@
 // fail a case on its own.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "kwb/cuda/verdict.h"
 
 using kwb::CaseStatus;
@@ -128,4 +130,49 @@ TEST(Verdict, AOneDimensionalCaseNamesIndicesAndNeedsNoAlphaBetaRun) {
             std::string::npos)
       << c.message;
   EXPECT_EQ(c.message.find("alpha"), std::string::npos) << c.message;
+}
+
+// C filled with quiet NaNs at beta = 0: any NaN out means the kernel read C (BLAS: it must not).
+TEST(Verdict, NanFromCAtBetaZeroFailsNamingTheRule) {
+  auto c = goodCase();
+  c.verification->nanFromOutput = 0;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kPass) << c.message;
+  c.verification->nanFromOutput = 16;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("read C although beta = 0: 16 elements of C came out NaN"),
+            std::string::npos)
+      << c.message;
+}
+
+TEST(Verdict, NanFromAOneDimensionalOutputNamesTheOutput) {
+  auto c = goodCase();
+  c.size = kwb::vectorSize("scan", 16, "f32");
+  c.verification->alphaBeta.reset();
+  c.verification->nanFromOutput = 1;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("read its output before writing it: 1 output elements came out NaN"),
+            std::string::npos)
+      << c.message;
+}
+
+// A stale or replayed output after the timed samples: the case fails though it verified.
+TEST(Verdict, StaleTimedOutputFails) {
+  auto c = goodCase();
+  kwb::CompareReport stale;
+  stale.elements = 16;
+  stale.mismatches = 16;
+  stale.nonFinite = 16;
+  stale.firstMismatch = kwb::Mismatch{0, 0, std::numeric_limits<double>::quiet_NaN(), 1.5};
+  c.verification->timedOutput = stale;
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kFail);
+  EXPECT_NE(c.message.find("the last timed launch's output: 16 of 16 elements differ"),
+            std::string::npos)
+      << c.message;
+  c.verification->timedOutput = kwb::CompareReport{};
+  kwb::cuda::applyVerdict(c);
+  EXPECT_EQ(c.status, CaseStatus::kPass) << c.message;
 }

@@ -84,9 +84,10 @@ TEST_F(UserKernel, WritingPastCIsCaughtByTheGuardAndTheRunGoesOn) {
   EXPECT_EQ(doc.cases[1].status, kwb::CaseStatus::kPass) << doc.cases[1].message;
 }
 
+// A kernel that copies a cached answer into C writes C every time: the second seed catches it.
 TEST_F(UserKernel, ReplayingACachedResultFailsTheSecondSeed) {
-  const kwb::KernelRegistry registry({user(kData + "replays_cache.cu")});
-  const auto doc = run(registry, {{"user.replays_cache", kwb::Shape{256, 256, 64}}});
+  const kwb::KernelRegistry registry({user(kData + "replays_copy.cu")});
+  const auto doc = run(registry, {{"user.replays_copy", kwb::Shape{256, 256, 64}}});
   ASSERT_EQ(doc.cases.size(), 1u);
   EXPECT_FALSE(kwb::isGood(doc.cases[0].status));
   EXPECT_NE(doc.cases[0].message.find("second seed"), std::string::npos) << doc.cases[0].message;

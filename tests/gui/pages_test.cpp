@@ -418,3 +418,31 @@ TEST_F(Loaded, BaselineRowsShowTheCasesOfTheBaselinesGpuModel) {
   EXPECT_EQ(rows, 1);
   std::remove(path.c_str());
 }
+
+// A case faster than the device allows (kwb/plausibility.h) says so in its Correctness cell and
+// its dialog, not only in the tooltip's message.
+TEST_F(Loaded, SuspiciousCaseIsMarkedInTheGridAndTheDialog) {
+  RunDocument marked = readDocument(test::syntheticRun().toStdString());
+  CaseResult* c = nullptr;
+  for (auto& r : marked.cases)
+    if (r.kernel == "cublas.sgemm" && r.shape() == k1024) c = &r;
+  ASSERT_NE(c, nullptr);
+  c->status = CaseStatus::kFail;
+  c->suspicious = "median 0.001 ms is 97.0% below the least time the declared work allows";
+  c->message = "suspicious: " + c->suspicious;
+  const std::string path = ::testing::TempDir() + "suspicious.json";
+  writeDocument(marked, path);
+  load(QString::fromStdString(path));
+  CorrectnessPage* page = w->correctnessPage();
+  QTableWidget* t = page->table();
+  int marks = 0;
+  for (int r = 0; r < t->rowCount(); ++r)
+    for (int col = 0; col < t->columnCount(); ++col) {
+      const CaseResult* cr = page->caseAt(r, col);
+      const bool suspicious = t->item(r, col)->text().contains("SUSPICIOUS");
+      EXPECT_EQ(suspicious, cr && !cr->suspicious.empty()) << r << "," << col;
+      marks += suspicious;
+    }
+  EXPECT_EQ(marks, 1);
+  EXPECT_TRUE(CaseDetailDialog::describe(*c, marked).contains("SUSPICIOUS"));
+}

@@ -210,7 +210,12 @@ void to_json(json& j, const CaseResult& v) {
         {"compare", compareToJson(ver->compare)},
         {"negativeControlRejected", ver->negativeControlRejected},
         {"alphaBeta", ver->alphaBeta ? compareToJson(*ver->alphaBeta) : json(nullptr)}};
+    // Optional (absent before these checks): docs/RESULTS.md.
+    if (ver->nanFromOutput) j["verification"]["nanFromOutput"] = *ver->nanFromOutput;
+    if (ver->timedOutput) j["verification"]["timedOutput"] = compareToJson(*ver->timedOutput);
   }
+  if (v.inputSets > 1) j["inputSets"] = v.inputSets;  // kwb run --fresh-inputs
+  if (!v.suspicious.empty()) j["suspicious"] = v.suspicious;
 }
 
 namespace {
@@ -226,6 +231,10 @@ std::optional<Verification> readVerification(const json& ver) {
   out.compare = compareFromJson(ver.at("compare"));
   get(ver, "negativeControlRejected", out.negativeControlRejected);
   if (const auto& ab = ver.at("alphaBeta"); !ab.is_null()) out.alphaBeta = compareFromJson(ab);
+  if (auto n = ver.find("nanFromOutput"); n != ver.end() && !n->is_null())
+    out.nanFromOutput = jsonread::toInt<std::int64_t>(*n, "nanFromOutput");
+  if (auto t = ver.find("timedOutput"); t != ver.end() && !t->is_null())
+    out.timedOutput = compareFromJson(*t);
   return out;
 }
 
@@ -308,6 +317,8 @@ void from_json(const json& j, CaseResult& v) {
   v.device = 0;  // before schema 7: the document's one device
   if (auto d = j.find("device"); d != j.end())
     v.device = d->is_null() ? -1 : jsonread::toInt<int>(*d, "device");
+  v.inputSets = jsonread::value(j, "inputSets", 1);
+  v.suspicious = jsonread::value(j, "suspicious", std::string());
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -318,6 +329,7 @@ void to_json(json& j, const RunSettings& v) {
        {"maxTimeS", v.maxTimeS},     {"maxNoise", v.maxNoise},
        {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck},
        {"replicates", v.replicates}, {"profiler", v.profiler}};
+  if (v.freshInputs > 1) j["freshInputs"] = v.freshInputs;
 }
 void from_json(const json& j, RunSettings& v) {
   get(j, "suite", v.suite);
@@ -335,6 +347,7 @@ void from_json(const json& j, RunSettings& v) {
   v.cuptiCheck = jsonread::value(j, "cuptiCheck", false);
   v.replicates = jsonread::value(j, "replicates", 1);
   v.profiler = jsonread::value(j, "profiler", std::string());
+  v.freshInputs = jsonread::value(j, "freshInputs", 1);
 }
 
 void to_json(json& j, const KnownAnswer& v) {

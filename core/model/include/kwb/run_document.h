@@ -51,6 +51,13 @@ struct Verification {
   CompareReport compare;       // alpha = 1, beta = 0 on canary-filled C
   bool negativeControlRejected = false;
   std::optional<CompareReport> alphaBeta;  // alpha ≠ 1, beta ≠ 0 on a prefilled C
+  // NaN elements in the output of a launch on an output filled with quiet NaNs (GEMM: alpha = 1,
+  // beta = 0; 1-D float outputs): > 0 means the kernel read an output it must only write.
+  // Absent where the check did not run (documents before it, integer outputs).
+  std::optional<std::int64_t> nanFromOutput;
+  // The output of the case's last timed launch against the reference of the inputs it read
+  // (docs/VALIDATION.md, "Timed launches"); absent where it was not checked.
+  std::optional<CompareReport> timedOutput;
 };
 
 // NVML samples taken while the case ran; `available` false where NVML could not load.
@@ -106,6 +113,11 @@ struct CaseResult {
   double arithmeticIntensity = 0.0;  // FLOP per byte of the minimum traffic
   double bandwidthGBs = 0.0;         // minimum traffic / median time
   ClockSample clocks;
+  // Input sets the timed launches rotated through (kwb run --fresh-inputs); 1: one set.
+  int inputSets = 1;
+  // Why the case's time is below what the device allows (kwb/plausibility.h); empty: plausible.
+  // A suspicious case fails.
+  std::string suspicious;
   // The figures of the case, keyed: "gflops", "gbps", "pct_of_reference", "pct_of_peak"
   // (derived by the framework from the family's declared work and the median time).
   std::map<std::string, double> figures;
@@ -185,6 +197,7 @@ struct RunSettings {
   TimerMode timer = kDefaultTimer;
   bool cuptiCheck = true;  // each case also timed by CUPTI, its kernels listed
   int replicates = 1;      // rounds each case's samples are spread over (schema 5)
+  int freshInputs = 1;     // input sets rotated through the timed launches (--fresh-inputs)
   // An outside profiler kwb found itself running under ("Nsight Compute", "Nsight Systems"),
   // which chose the timer and turned the CUPTI check off; empty when none.
   std::string profiler;

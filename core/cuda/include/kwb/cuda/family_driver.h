@@ -80,7 +80,13 @@ class FamilyCase {
   // verification). CUDA errors throw CudaError; "cannot run" throws InputError.
   virtual CaseResult verify(const KernelDescriptor& k) = 0;
   // The launch the rounds time, after verify passed: enqueues on the context's stream only.
+  // Called before deviceBytes(), which then counts any further input sets it made.
   virtual std::function<void()> timedLaunch(const KernelDescriptor& k) = 0;
+  // After the timed samples, with the inputs still held (docs/VALIDATION.md, "Timed
+  // launches"): the output the timed launches left against the reference of the inputs they
+  // read, into c.verification->timedOutput, and the input sets rotated into c.inputSets. The
+  // case loop then re-applies the verdict. Default: no check.
+  virtual void checkTimedOutput(const KernelDescriptor& /*k*/, CaseResult& /*c*/) {}
   // Optional check after timing (user kernels: a fresh seed); null: none.
   virtual std::function<void(CaseResult&)> afterTiming(const KernelDescriptor& /*k*/) { return {}; }
 };

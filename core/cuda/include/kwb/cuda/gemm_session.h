@@ -34,7 +34,7 @@ class PreparedCase {
 
  private:
   friend class GemmSession;
-  PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, CUstream_st* stream,
+  PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, bool withC, CUstream_st* stream,
                cublasContext* cublas);
 
   Shape m_shape;
@@ -75,11 +75,14 @@ class GemmSession {
   // make room): throws InputError("shape MxNxK needs X MiB of device memory, Y MiB free").
   // Fills A and B on the device with seededMatrix(seed, kA / kB)'s values (FP16-exact, so
   // the FP16 copies are identical). No host copy of a matrix is made.
+  // Without C (`withC` false): A and B alone, a further input set whose launches write the C
+  // of another case (kwb run --fresh-inputs).
   std::unique_ptr<PreparedCase> prepare(const KernelDescriptor& k, const Shape& s,
-                                        std::uint64_t seed);
+                                        std::uint64_t seed, bool withC = true);
 
   // The pipeline: canary run (alpha=1, beta=0 on C filled with byte 0xAA) → unwritten and
-  // comparison; negative control; alpha/beta run on a seeded prefilled C. Reference: the
+  // comparison; negative control; a run at alpha=1, beta=0 on C filled with quiet NaNs (none
+  // may come out: nanFromOutput); alpha/beta run on a seeded prefilled C. Reference: the
   // cublas.sgemm output for kernels, the FP64 GPU reference ("gpu.fp64") for references,
   // computed once per (shape, seed) and kept in device memory; the alpha/beta expectation is
   // alpha·reference + beta·prefill, formed inside the comparison. Everything runs on the
@@ -88,6 +91,10 @@ class GemmSession {
   // Throws ContextLost on a sticky CUDA error (see above).
   CaseResult verify(const KernelDescriptor& k, PreparedCase& p);
   CaseResult verifyCase(const KernelDescriptor& k, const Shape& s, std::uint64_t seed);
+  // `got` (an M×N output on the device) against k's reference for `inputs` (cached, or
+  // computed now), NaN/Inf-aware with `tol`: the timed launches' check (gemm_driver.cpp).
+  CompareReport compareOutput(const KernelDescriptor& k, PreparedCase& inputs, const float* got,
+                              const Tolerance& tol);
 
   // cublas.sgemm against a double-precision CPU reference on a small odd shape.
   KnownAnswer knownAnswerTest();

@@ -31,6 +31,9 @@ struct RunConfig {
   MeasureOptions measure;
   // A case whose estimated time exceeds this is skipped with the estimate (≤ 0: no bound).
   double maxCaseSeconds = 60.0;
+  // Input sets the timed launches of a GEMM case rotate through (kwb run --fresh-inputs, ≥ 1),
+  // as many as fit the device memory (docs/MEASUREMENT.md, "Fresh inputs").
+  int freshInputs = 1;
   std::string toolVersion;
   std::string gitRevision;
   // Called with a case's plan index before its verification and before each of its samples:

@@ -28,6 +28,10 @@ void launchFillVector(void* dst, std::int64_t count, bool isInt, VectorPattern p
 void launchSumSquares(const void* in, std::int64_t count, bool isInt, double* out,
                       CUstream_st* stream);
 
+// *out (device memory) = how many of the `count` floats at `in` are NaN. Zeroed here first.
+void launchCountNan(const float* in, std::int64_t count, unsigned long long* out,
+                    CUstream_st* stream);
+
 // The copy that sets the 1-D families' bandwidth roof: `bytes` (a multiple of 16, both
 // pointers 16-byte aligned) from src to dst by a grid-stride kernel of 16-byte loads and
 // stores. On an H100 it moves 2.92 TB/s read + write where cudaMemcpyAsync device-to-device

@@ -47,17 +47,27 @@ class VectorSession {
                                       const VectorSize& s, std::uint64_t seed,
                                       VectorPattern pattern = VectorPattern::kSeeded);
 
+  // For float outputs, a run on an output of quiet NaNs first: NaNs out → nanFromOutput.
   // Canary run (output filled with 0xAA bytes) → unwritten elements and the comparison with
   // the family's reference ("cpu.fp64": FP64, int64 for int32); the negative control (the
   // comparator must reject a mangled copy of the reference). Returns a case with its size,
   // status, message and verification. CUDA errors throw CudaError.
   CaseResult verify(const VectorFamily& f, const KernelDescriptor& k, VectorCase& c);
 
+  // The output as the case's launches left it against the family's reference with `tol` (the
+  // verification's): the timed launches' check (docs/VALIDATION.md, "Timed launches").
+  CompareReport compareTimedOutput(const VectorFamily& f, const VectorCase& c,
+                                   const Tolerance& tol);
+  // Fills the output with quiet NaNs (0xFF bytes), on the stream.
+  void fillNan(VectorCase& c);
+
   // The family's known answer (VectorFamily::knownAnswer), run with `k` (its reference kernel
   // where the plan has it) in both types, n = 1000.
   KnownAnswer knownAnswerTest(const VectorFamily& f, const KernelDescriptor& k);
 
  private:
+  // NaN outputs of one launch on an output filled with quiet NaNs (float outputs).
+  std::int64_t nanAfterNanFill(const KernelDescriptor& k, VectorCase& c);
   CUstream_st* m_stream;
 };
 
