@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the Scaling page's source files share: one rebuild's state.
+#include <cstddef>
 #include <map>
 #include <set>
 #include <string>
@@ -26,6 +27,11 @@ inline std::string lineKeyOf(const CaseSize& s) {
 
 // What one rebuild carries from series to series: the unit, which cases a line joins, and the
 // sizes and rates its points reach.
+// The most sweep lines a kernel gets (those with the most sizes), and the most non-cubic
+// shapes named over the plot: past these a plot is unreadable and slow to lay out.
+inline constexpr std::size_t kMaxSweepLines = 6;
+inline constexpr std::size_t kMaxShapeNames = 40;
+
 struct ScalingPage::Build {
   const RunDocument& doc;
   bool vector;                   // every case of a memory-bound family: GB/s against the size
@@ -34,6 +40,7 @@ struct ScalingPage::Build {
   QString unit{};
   double xMin = 1e300, xMax = 0, yMin = 1e300, yMax = 0;
   bool anyOther = false, anyFallback = false;
+  int sweepsLeftOut = 0;                // sweeps past kMaxSweepLines of a kernel, not drawn
   std::set<std::int64_t> cubicSizes{};  // or, for 1-D cases, the joined counts
   std::set<double> allSizes{};
   std::map<double, QString> otherShapes{};  // non-cubic GEMM shapes at their ∛(M·N·K)

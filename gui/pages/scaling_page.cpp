@@ -129,6 +129,12 @@ void ScalingPage::rebuild() {
     addRun(o.doc, QString(" (%1)").arg(QFileInfo(o.source).fileName()), styles[i % 3]);
   }
   addMarkerKeys(b);
+  if (b.sweepsLeftOut > 0)
+    p->xAxis->setLabel(p->xAxis->label() +
+                       QString("; %1 more sweeps not drawn (the %2 of each kernel with the most "
+                               "sizes are)")
+                           .arg(b.sweepsLeftOut)
+                           .arg(kMaxSweepLines));
   setSizeTicks(b);
   p->legend->setVisible(p->graphCount() > 0);
   setRanges(b, logY);
@@ -256,7 +262,12 @@ void ScalingPage::setSizeTicks(const Build& b) {
     ticks << QPair<double, QString>{double(n), b.vector ? countText(n) : QString::number(n)};
   // Shapes that are not cubes at their ∛(M·N·K), named over the plot: never an unlabelled
   // point (as ticks, their long names would overprint the cubic sizes' beside them).
-  for (const auto& [x, name] : b.otherShapes) markShape(p, x, name, ink());
+  // At most kMaxShapeNames of them, spread over the axis: a document of thousands of shapes
+  // would otherwise lay out thousands of overprinting labels (the rest keep their tooltips).
+  const std::size_t every = (b.otherShapes.size() + kMaxShapeNames - 1) / kMaxShapeNames;
+  std::size_t i = 0;
+  for (const auto& [x, name] : b.otherShapes)
+    if (i++ % every == 0) markShape(p, x, name, ink());
   if (ticks.isEmpty())
     for (double x : b.allSizes)
       ticks << QPair<double, QString>{

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <tuple>
+#include <vector>
 
 #include "model/doc_queries.h"
 #include "pages/scaling_build.h"
@@ -102,11 +103,25 @@ void ScalingPage::addSweepSeries(Build& b, const RunDocument& d, const QString& 
   for (const auto& c : d.cases)
     if (c.kernel == id.toStdString() && isGemm(c.size) && hasSpeed(d, c))
       lines[fixedOf(c.shape(), axis)] << &c;
+  // The kMaxSweepLines sweeps of this kernel with the most sizes (ties: in order of the fixed
+  // pair), the rest counted for the title: thousands of lines would be unreadable and each costs
+  // the plot a legend re-layout.
+  std::vector<
+      const std::pair<const std::pair<std::int64_t, std::int64_t>, QList<const CaseResult*>>*>
+      sweeps;
+  for (const auto& line : lines)
+    if (line.second.size() >= 2) sweeps.push_back(&line);  // else not a sweep along this axis
+  std::stable_sort(sweeps.begin(), sweeps.end(),
+                   [](auto* x, auto* y) { return x->second.size() > y->second.size(); });
+  if (sweeps.size() > kMaxSweepLines) {
+    b.sweepsLeftOut += int(sweeps.size() - kMaxSweepLines);
+    sweeps.resize(kMaxSweepLines);
+  }
   const char* fixedNames[] = {"N×K", "M×K", "M×N"};
   const QColor col = kernelColor(id);
   int drawn = 0;
-  for (const auto& [fixed, points] : lines) {
-    if (points.size() < 2) continue;  // not on a sweep along this axis
+  for (const auto* line : sweeps) {
+    const auto& [fixed, points] = *line;
     const QString name = QString("%1 · %2 %3×%4%5")
                              .arg(shortLabel(model()->catalog().info(id)), fixedNames[axis])
                              .arg(fixed.first)

@@ -208,6 +208,28 @@ TEST_F(Plots, ScalingDrawsASweepAlongMWithMOnX) {
   EXPECT_EQ(s->view(), ScalingPage::View::kSize);
 }
 
+// Ten sweeps along M per kernel (N = 64 … 640 at K = 1024): the six with the most sizes are
+// drawn and the rest counted in the axis label. A 48k-case document of a thousand sweeps a kernel
+// took 42 s to open, every line a legend re-layout.
+TEST_F(Plots, ScalingDrawsAtMostSixSweepsAKernelAndCountsTheRest) {
+  std::vector<std::int64_t> ns;
+  for (std::int64_t n = 64; n <= 640; n += 64) ns.push_back(n);
+  open(gridOf(doc, {256, 512, 1024}, ns));
+  ScalingPage* s = w->scalingPage();
+  s->setView(ScalingPage::View::kM);
+  ASSERT_EQ(s->view(), ScalingPage::View::kM);
+  const QString first = kernelsOf(doc, w->model()->catalog()).front();
+  int lines = 0;
+  for (int i = 0; i < s->plot()->graphCount(); ++i) {
+    const QCPGraph* g = s->plot()->graph(i);
+    const QString role = g->property("role").toString();
+    if (g->property("series").toString() == first && (role == "line" || role == "sweep")) ++lines;
+  }
+  EXPECT_EQ(lines, 6);
+  EXPECT_TRUE(s->plot()->xAxis->label().contains("more sweeps not drawn"))
+      << s->plot()->xAxis->label().toStdString();
+}
+
 // A 2-D sweep of M × N at one K: a heat map of one kernel's GFLOP/s, a cell per shape.
 TEST_F(Plots, ScalingDrawsAnMByNSweepAsAHeatMap) {
   open(gridOf(doc, {512, 1024, 2048}, {256, 1024}));
