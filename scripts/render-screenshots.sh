@@ -37,6 +37,17 @@ for family in histogram sort; do
     shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/h200/$family-benchmark-h200.json"
   done
 done
+# Sweeps: along M (N = K = 2048), and an M x N grid at K = 1024 as a heat map.
+shot scaling-sweep-m.png Scaling 1920x1080 --open "$s/h200/sweep-m-h200.json"
+shot scaling-heatmap.png Scaling 1920x1080 --open "$s/h200/sweep-mn-h200.json"
+# The case dialog with the profile recorded beside the sample by the same build: each Nsight tab.
+case=(--open "$s/h200/spec-benchmark-h200.json" --case sgemm.warp_tiled@512)
+shot case-profile.png Launches 1920x1080 "${case[@]}"
+shot case-profile-1280x720.png Launches 1280x720 "${case[@]}"
+for tab in "Launch statistics" "Warp stalls" Memory Roofline; do
+  name=${tab// /-}
+  shot "case-profile-${name,,}-1280x720.png" "$tab" 1280x720 "${case[@]}"
+done
 # The README's first picture.
 out=docs shot screenshot.png Progression 1500x950 --open "$s/spec-benchmark-h100.json"
 echo "render-screenshots: written to docs/screenshots/ and docs/screenshot.png"
