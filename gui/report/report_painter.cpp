@@ -13,6 +13,10 @@ int reportResolution() {
   return screen ? qRound(screen->logicalDotsPerInchY()) : 96;
 }
 
+QString tableCellText(const QFontMetrics& fm, const QString& text, double width, bool header) {
+  return header ? text : fm.elidedText(text, Qt::ElideRight, int(width - 6));
+}
+
 QFont reportFont(int size, bool bold) {
   QFont f("DejaVu Sans", size, bold ? QFont::Bold : QFont::Normal);
   f.setStyleStrategy(QFont::PreferNoShaping);
@@ -73,10 +77,7 @@ void drawTable(ReportPainter& rp, const QString& title, const QList<TableColumn>
       p.setPen(cells[i].color);
       const Qt::Alignment align = bold ? (columns[i].align & ~Qt::AlignLeft) | Qt::AlignBottom
                                        : columns[i].align | Qt::AlignVCenter;
-      const QString text =
-          columns[i].align & Qt::AlignRight
-              ? cells[i].text
-              : p.fontMetrics().elidedText(cells[i].text, Qt::ElideRight, int(r.width() - 6));
+      const QString text = tableCellText(p.fontMetrics(), cells[i].text, r.width(), bold);
       p.drawText(r.adjusted(3, 0, -3, 0), align | (bold ? Qt::TextWordWrap : 0), text);
       x += r.width();
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <QColor>
+#include <QFontMetrics>
 #include <QPdfWriter>
 #include <functional>
 #include <optional>
@@ -16,6 +17,11 @@ QFont reportFont(int size, bool bold = false);
 // with screen font metrics; drawn on a page of another resolution, a point-sized font comes
 // out wider than the box measured for it, and legends and labels were cut off.
 int reportResolution();
+
+// What a table cell of `width` pixels shows of `text`: a header as it is (it wraps), a body cell
+// elided at the right whatever its alignment, so that a right-aligned text too wide for its cell
+// never runs into the cell on its left ("51.1%" under "2048³" read "1.1%").
+QString tableCellText(const QFontMetrics& fm, const QString& text, double width, bool header);
 
 // Lays out the report top to bottom on the pages of a PdfWriter (units: device pixels of a
 // page at reportResolution(), 96 dpi on most screens, about 0.75 point each).

@@ -108,13 +108,13 @@ void drawSummaryTable(ReportPainter& rp, const RunDocument& doc,
     rows << row;
   }
   drawTable(rp, "Best result per kernel",
-            {{"kernel", 0.30},
-             {"precision", 0.10},
-             {"best " + unit, 0.11, Qt::AlignRight},
-             {"at shape", 0.14, Qt::AlignRight},
-             {"% of its precision's reference", 0.13, Qt::AlignRight},
-             {"verdict vs baseline", 0.12, Qt::AlignRight},
-             {"CV %", 0.08, Qt::AlignRight}},
+            {{"kernel", 0.27},
+             {"precision", 0.09},
+             {"best " + unit, 0.09, Qt::AlignRight},
+             {"at shape", 0.12, Qt::AlignRight},
+             {"% of its precision's reference", 0.21, Qt::AlignRight},
+             {"verdict vs baseline", 0.14, Qt::AlignRight},
+             {"CV %", 0.06, Qt::AlignRight}},
             rows, 8);
   rp.paragraph(summaryFootnote(doc), 7, Qt::darkGray);
 }

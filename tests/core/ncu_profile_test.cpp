@@ -140,12 +140,22 @@ TEST(NcuProfile, ReadsLaunchStatisticsStallsAndTrafficOfEachLaunch) {
   EXPECT_DOUBLE_EQ(back.kernels[0].dramWriteBytes, 24832);
 }
 
-// A profile written before kwb read launch statistics (the H200 sample) still opens: they are
-// absent, not zeros shown as figures.
-TEST(NcuProfile, AnOlderProfileHasNoLaunchStatistics) {
+// The bundled H200 profile, recorded by kwb profile on the GPU machine with the sample it
+// belongs to, has the launch statistics, stalls and traffic the case dialog shows.
+TEST(NcuProfile, TheBundledH200ProfileHasLaunchStatisticsAndTraffic) {
   const auto p = kwb::ncuProfileFromJson(
       readFixture("../../resources/samples/h200/sgemm.warp_tiled-512x512x512.profile.json"),
       "sample.json");
+  ASSERT_FALSE(p.kernels.empty());
+  EXPECT_TRUE(p.kernels[0].hasLaunchStatistics());
+  EXPECT_GT(p.kernels[0].dramBytes, 0);
+}
+
+// A profile written before kwb read launch statistics (the H200 sample as recorded at 393b681)
+// still opens: they are absent, not zeros shown as figures.
+TEST(NcuProfile, AnOlderProfileHasNoLaunchStatistics) {
+  const auto p = kwb::ncuProfileFromJson(readFixture("ncu-profile-before-launch-statistics.json"),
+                                         "older.json");
   ASSERT_FALSE(p.kernels.empty());
   EXPECT_FALSE(p.kernels[0].hasLaunchStatistics());
   EXPECT_FALSE(p.kernels[0].hasMemoryTraffic());

@@ -137,11 +137,11 @@ TEST(CaseDialogDepth, ShowsLaunchStatisticsStallsMemoryAndTheRooflinePlacement) 
       << panel->rooflineText()->text().toStdString();
 }
 
-// The H200 sample's profile was recorded before kwb read these figures: the tabs say so.
+// A profile recorded before kwb read these figures (the H200 sample at 393b681): the tabs say so.
 TEST(CaseDialogDepth, AProfileWithoutTheFiguresSaysSoInsteadOfShowingZeros) {
   const Case512 k;
   const std::string sample =
-      test::bundled("h200/sgemm.warp_tiled-512x512x512.profile.json").toStdString();
+      test::fixture("ncu-profile-before-launch-statistics.json").toStdString();
   Shown s(k, ncuProfileFromJson(readTextFile(sample, "sample", 1 << 20), sample));
   NcuProfilePanel* panel = s.panel;
   ASSERT_TRUE(panel->profile().has_value());

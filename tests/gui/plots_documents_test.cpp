@@ -3,6 +3,7 @@
 // engine, a file that changes on disk, palettes, and report plots that never clip.
 #include "plots_fixture.h"
 #include "plots/plot_helpers.h"
+#include "report/report_painter.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -244,4 +245,18 @@ TEST(GuiTicks, PlainNumbersAndTflopsAxes) {
   plot.yAxis->setRange(100, 50000);
   fitRateUnit(plot.yAxis, "GB/s");
   EXPECT_EQ(plot.yAxis->label(), "GB/s (log)");
+}
+
+// The report summary's "% of its precision's reference" cells ("51.1% of cuBLAS SGEMM") were
+// wider than their column and, right-aligned, were drawn whole: they ran into the shape column
+// and "2048³" covered their first digits. A body cell now fits its width; a header may wrap.
+TEST(ReportTable, ABodyCellNeverOverrunsItsColumnWhateverItsAlignment) {
+  const QFontMetrics fm(reportFont(8, false));
+  const QString wide = "51.1% of cuBLAS SGEMM";
+  const double width = fm.horizontalAdvance(wide) / 2.0;
+  const QString shown = tableCellText(fm, wide, width, false);
+  EXPECT_LE(fm.horizontalAdvance(shown), width - 6);
+  EXPECT_TRUE(shown.startsWith("51.1%")) << shown.toStdString();
+  EXPECT_EQ(tableCellText(fm, wide, width, true), wide) << "headers wrap, never elided";
+  EXPECT_EQ(tableCellText(fm, "2048³", 200, false), "2048³");
 }
