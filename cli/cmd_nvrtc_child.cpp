@@ -88,8 +88,8 @@ cuda::NvrtcRunner isolatedNvrtc(const SourceOpts& o) {
                        "--compile-timeout)");
     }
     const json r = json::parse(line);
-    return cuda::NvrtcOutput{r.at("ok").get<bool>(), r.at("ptx").get<std::string>(),
-                             r.at("log").get<std::string>(), {}};
+    return cuda::NvrtcOutput{
+        r.at("ok").get<bool>(), r.at("ptx").get<std::string>(), r.at("log").get<std::string>(), {}};
   };
 }
 

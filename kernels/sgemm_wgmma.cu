@@ -45,8 +45,9 @@
 // need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides, so
 // where K or N is not a multiple of 8 the launcher first copies A or B into rows padded to a
 // multiple of 8 (kernels/detail/half_restride.h; the copy is inside the timed launch) and every
-// shape runs on the tensor cores: the stage's alignment is 1. The launcher also refuses a device that is not
-// compute capability 9.0 (the sm_90a code runs nowhere else) and runs sgemm.mma_multistage.
+// shape runs on the tensor cores: the stage's alignment is 1. The launcher also refuses a device
+// that is not compute capability 9.0 (the sm_90a code runs nowhere else) and runs
+// sgemm.mma_multistage.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
