@@ -46,7 +46,7 @@ std::vector<std::string> nvrtcOptions(const UserLaunchSpec& spec, const std::str
                                 std::string("--pre-include=") + kNvrtcPreludeName};
   // CUDA 13 keeps libcu++, CUB and Thrust in the include folder's cccl/ (<cuda/std/...>).
   if (std::error_code ec; fs::is_directory(KWB_CUDA_INCLUDE_DIR "/cccl", ec))
-    opts.push_back("--include-path=" KWB_CUDA_INCLUDE_DIR "/cccl");
+    opts.emplace_back("--include-path=" KWB_CUDA_INCLUDE_DIR "/cccl");
   for (const auto& [k, v] : spec.defines) opts.push_back("-D" + k + "=" + v);
   return opts;
 }
