@@ -434,16 +434,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   sub->callback([o, maxTime, timer, &exitCode] {
     o->maxTimeGiven = maxTime->count() > 0;
     o->timerGiven = timer->count() > 0;
-    if (!o->pool.serve) {
-      exitCode = runCommand(*o);
-      return;
-    }
-    exitCode = serveShards([o](const std::string& shard, const std::string& json) {
-      RunOpts one = *o;
-      one.shard = shard;
-      one.json = json;
-      return runCommand(one);
-    });
+    exitCode = runOrServeShards(*o, &runCommand);
   });
 }
 

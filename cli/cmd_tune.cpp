@@ -189,18 +189,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(finiteRange(1e-6, 86400.0));
-  sub->callback([o, &exitCode] {
-    if (!o->pool.serve) {
-      exitCode = tuneCommand(*o);
-      return;
-    }
-    exitCode = serveShards([o](const std::string& shard, const std::string& json) {
-      TuneOpts part = *o;
-      part.shard = shard;
-      part.json = json;
-      return tuneCommand(part);
-    });
-  });
+  sub->callback([o, &exitCode] { exitCode = runOrServeShards(*o, &tuneCommand); });
 }
 
 }  // namespace kwb::cli

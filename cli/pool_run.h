@@ -38,8 +38,6 @@ struct PoolRun {
   std::function<std::string(const RunDocument&)> table;
 };
 
-// Runs `plan` on the pool and writes the merged outputs; returns the exit status kwb run would.
-// Refuses (InputError, exit 2) a --devices naming a GPU the host lacks.
 // A pool's worker (--pool-serve): reads shard requests on standard input (kwb/pool_protocol.h),
 // runs each with `runShard(shard "I/N", json path)` in this process (its CUDA context and
 // libraries loaded once) and ends each with its shard_end line. Returns at the end of input
@@ -47,6 +45,21 @@ struct PoolRun {
 // or 1. A bad request line throws InputError (exit 2).
 int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard);
 
+// `command` on `o` as given, or, in a pool's worker (o.pool.serve), on each shard the pool
+// sends: `o` with that part (`shard`) and that document (`json`). kwb run and kwb tune alike.
+template <class Opts>
+int runOrServeShards(const Opts& o, int (*command)(const Opts&)) {
+  if (!o.pool.serve) return command(o);
+  return serveShards([&o, command](const std::string& shard, const std::string& json) {
+    Opts part = o;
+    part.shard = shard;
+    part.json = json;
+    return command(part);
+  });
+}
+
+// Runs `plan` on the pool and writes the merged outputs; returns the exit status kwb run would.
+// Refuses (InputError, exit 2) a --devices naming a GPU the host lacks.
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg);
 
