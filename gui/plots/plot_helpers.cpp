@@ -136,26 +136,21 @@ QString plainNumber(double v) {
 namespace {
 
 // Tick labels in plain numbers (plainNumber), of the data divided by `divisor` (1000: the
-// axis reads TFLOP/s of GFLOP/s data).
-class PlainTicker : public QCPAxisTicker {
- public:
+// axis reads TFLOP/s of GFLOP/s data), on a linear or a log ticker alike.
+struct TickDivisor {
+  virtual ~TickDivisor() = default;
   double divisor = 1;
+};
 
+template <class Ticker>
+class PlainTicks : public Ticker, public TickDivisor {
  protected:
   QString getTickLabel(double tick, const QLocale&, QChar, int) override {
     return plainNumber(tick / divisor);
   }
 };
-
-class PlainLogTicker : public NiceLogTicker {
- public:
-  double divisor = 1;
-
- protected:
-  QString getTickLabel(double tick, const QLocale&, QChar, int) override {
-    return plainNumber(tick / divisor);
-  }
-};
+using PlainTicker = PlainTicks<QCPAxisTicker>;
+using PlainLogTicker = PlainTicks<NiceLogTicker>;
 
 }  // namespace
 
@@ -185,12 +180,9 @@ void makeLinearAxis(QCPAxis* axis) {
 
 void fitRateUnit(QCPAxis* axis, const QString& unit) {
   const bool tera = unit == "GFLOP/s" && axis->range().upper >= 1e4;
-  if (auto* t = dynamic_cast<PlainTicker*>(axis->ticker().data()))
-    t->divisor = tera ? 1000 : 1;
-  else if (auto* l = dynamic_cast<PlainLogTicker*>(axis->ticker().data()))
-    l->divisor = tera ? 1000 : 1;
-  else
-    return;
+  auto* ticks = dynamic_cast<TickDivisor*>(axis->ticker().data());
+  if (!ticks) return;
+  ticks->divisor = tera ? 1000 : 1;
   auto rename = [tera](QString text) {
     return tera ? text.replace("GFLOP/s", "TFLOP/s") : text.replace("TFLOP/s", "GFLOP/s");
   };
