@@ -315,7 +315,7 @@ int runCommand(const RunOpts& o) {
   cuda::AppliedTuning tuning;  // outlives the run
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);
   if (!o.pool.devices.empty()) return runPooled(o, plan, cfg, tuning);
-  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
+  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg, o.pool.gpus);
   const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
   installInterruptHandlers();
   // What has finished, for the watchdog: a run that does not return within the grace period

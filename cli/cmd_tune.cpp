@@ -122,7 +122,7 @@ int tuneCommand(const TuneOpts& o) {
                 }};
     return runOnPool(o.pool, how, plan, cfg);
   }
-  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg);
+  const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg, o.pool.gpus);
   std::vector<Shape> tuned;  // the shapes of this part (all of them without --shard)
   for (const cuda::PlanCase& p : plan)
     if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());

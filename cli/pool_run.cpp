@@ -93,9 +93,9 @@ fs::path makeWorkDir() {
 // Each case's owning shard, by kernel and size: a shard that holds a copy of a size's
 // references (a size cut into pieces, docs/SCALE_OUT.md) does not own them.
 std::map<std::string, int> ownerOf(const std::vector<cuda::PlanCase>& plan,
-                                   const cuda::RunConfig& cfg, int count) {
+                                   const cuda::RunConfig& cfg, int count, int poolGpus) {
   std::map<std::string, int> out;
-  for (const PlanEntry& e : cuda::selectShard(plan, cfg, {1, count}).info.plan)
+  for (const PlanEntry& e : cuda::selectShard(plan, cfg, {1, count}, poolGpus).info.plan)
     out[e.kernel + " " + sizeKey(e.size)] = e.shard;
   return out;
 }
@@ -180,11 +180,15 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
                      "per GPU, shards from a queue, merged at the end (docs/SCALE_OUT.md)")
           ->check(kNotEmpty);
   sub.add_option("--pool-shards", o.shards,
-                 "With --devices: cut the plan into S shards (default: one per size, at least two "
-                 "per GPU)")
+                 "With --devices: cut the plan into S shards as --shard I/S does (default: a shard "
+                 "per size, a size cut into pieces only where that evens out the GPUs)")
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
   sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
+  sub.add_option("--pool-gpus", o.gpus, "")
+      ->group("")
+      ->check(CLI::Range(1, kMaxShards))
+      ->needs("--pool-serve");
   return devices;
 }
 
@@ -208,30 +212,35 @@ int serveShards(const std::function<int(const std::string&, const std::string&)>
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg) {
   const std::vector<int> gpus = parseDevices(o.devices, hostDeviceCount());
-  const int groups = std::max(1, cuda::sizeGroupCount(plan, cfg));
-  // Long-lived workers make a shard cheap to start: by default a shard per size, and at least two
-  // per GPU (a size costlier than a fair part is then cut into pieces, each with its references),
-  // so that every GPU has work and the queue can even out the ends.
-  const int wanted = std::max(groups, 2 * int(gpus.size()));
-  const int count =
-      o.shards > 0 ? o.shards : std::min({wanted, std::max(1, int(plan.size())), kMaxShards});
+  const auto started = std::chrono::steady_clock::now();
+  const auto since = [started] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  // By default the plan is cut for this many GPUs (shard_plan.h): a shard per size, a size cut
+  // into pieces, each with its references, only where that evens out the GPUs' ends; the workers
+  // are told the pool's size, to cut the same shards. --pool-shards cuts N parts as --shard does.
+  const int poolGpus = o.shards > 0 ? 0 : int(gpus.size());
+  const int count = o.shards > 0 ? o.shards : cuda::poolShardCount(plan, cfg, poolGpus);
   HostPoolConfig pool;
   pool.workerArgv = workerArgv();
+  if (poolGpus > 0)
+    pool.workerArgv.insert(pool.workerArgv.end(), {"--pool-gpus", std::to_string(poolGpus)});
   pool.gpus = gpus;
-  pool.shardCosts = cuda::shardCosts(plan, cfg, count);
+  pool.shardCosts = cuda::shardCosts(plan, cfg, count, poolGpus);
   pool.workerStreams = how.workerStreams;
   const fs::path work = makeWorkDir();
   pool.workDir = work;
   installInterruptHandlers();
   pool.stopRequested = [] { return interruptRequested(); };
-  Relay relay(how, plan.size(), ownerOf(plan, cfg, count));
+  Relay relay(how, plan.size(), ownerOf(plan, cfg, count, poolGpus));
   pool.onLine = [&](int gpu, int shard, const std::string& l) { relay.line(gpu, shard, l); };
   pool.onNote = [](const std::string& n) { std::cerr << "kwb: " << n << '\n'; };
-  const auto started = std::chrono::steady_clock::now();
   std::cerr << "kwb: " << plan.size() << " case(s) in " << count << " shard(s) on " << gpus.size()
             << " GPU(s)\n";
   if (how.stream) emitPlan(plan, cfg);
+  const double cutS = since();
   const HostPoolResult result = runHostPool(pool);
+  const double poolS = since();
   if (result.inputs.empty()) {
     fs::remove_all(work);
     std::cerr << "kwb: interrupted before any shard finished; nothing written\n";
@@ -242,8 +251,7 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
   for (const std::string& n : m.notes) std::cerr << "kwb: " << n << '\n';
   RunDocument doc = m.document;
   // The pool's own wall time (the merge keeps the longest shard's): what --devices saves.
-  doc.wallSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  doc.wallSeconds = since();
   writeOutputs({{how.json, [&] { return toJsonText(doc); }, "--json"},
                 {how.csv, [&] { return toCsv(doc); }, "--csv"},
                 {how.md, [&] { return toMarkdown(doc); }, "--md"}});
@@ -253,7 +261,10 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
                                       : kExitCaseFailed;
   if (how.stream) emitDone(doc, code);
   if (!how.stream && how.table) std::cout << how.table(doc);
-  std::cerr << "wall time " << fixed(doc.wallSeconds, 1) << " s on " << gpus.size() << " GPU(s)\n";
+  std::cerr << "wall time " << fixed(since(), 1) << " s on " << gpus.size()
+            << " GPU(s): cutting the plan " << fixed(cutS, 2) << " s, the workers and their shards "
+            << fixed(poolS - cutS, 2) << " s, merging and writing " << fixed(since() - poolS, 2)
+            << " s\n";
   return code;
 }
 

@@ -25,9 +25,10 @@ struct PoolOpts {
   std::string devices;  // --devices: empty when not given
   int shards = 0;       // --pool-shards: 0 for the default
   bool serve = false;   // --pool-serve: a pool's long-lived worker
+  int gpus = 0;         // --pool-gpus: a worker's pool size, which cut its shards (0: --shard's)
 };
-// Adds --devices, --pool-shards and the hidden --pool-serve; returns --devices (for the options
-// it excludes).
+// Adds --devices, --pool-shards and the hidden --pool-serve and --pool-gpus; returns --devices
+// (for the options it excludes).
 CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o);
 
 struct PoolRun {

@@ -133,9 +133,9 @@ void addShardOption(CLI::App& sub, std::string& shard) {
 }
 
 std::optional<ShardInfo> applyShard(const std::string& shard, std::vector<cuda::PlanCase>& plan,
-                                    const cuda::RunConfig& cfg) {
+                                    const cuda::RunConfig& cfg, int poolGpus) {
   if (shard.empty()) return std::nullopt;
-  cuda::ShardedPlan part = cuda::selectShard(plan, cfg, parseShard(shard));
+  cuda::ShardedPlan part = cuda::selectShard(plan, cfg, parseShard(shard), poolGpus);
   plan = std::move(part.cases);
   return std::move(part.info);
 }

@@ -34,8 +34,9 @@ extern const CLI::Validator kDeviceIndex;
 void addShardOption(CLI::App& sub, std::string& shard);
 // Cuts `plan` to its part when `shard` was given (InputError naming a bad value, exit 2) and
 // returns what the part's document records; nothing, leaving the plan whole, when not given.
+// poolGpus > 0: a pool worker's part of the cut for that many GPUs (shard_plan.h).
 std::optional<ShardInfo> applyShard(const std::string& shard, std::vector<cuda::PlanCase>& plan,
-                                    const cuda::RunConfig& cfg);
+                                    const cuda::RunConfig& cfg, int poolGpus = 0);
 
 // A run's configuration as every command starts it: what it records of itself (the suite or
 // label, seed, device, kwb's version and revision); measurement options are the defaults.

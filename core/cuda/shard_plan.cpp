@@ -7,6 +7,7 @@
 #include <set>
 
 #include "case_block.h"
+#include "kwb/error.h"
 #include "kwb/format.h"
 #include "kwb/shard_cost.h"
 
@@ -108,25 +109,101 @@ void addPieces(const SizeGroup& g, std::size_t k, const std::vector<double>& cas
     std::sort(u.cases[p].begin(), u.cases[p].end());
 }
 
-Units planUnits(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count) {
+// The units of `groups` cut into `pieces[g]` pieces each.
+Units unitsOf(const std::vector<SizeGroup>& groups, const std::vector<std::size_t>& pieces,
+              const std::vector<double>& caseCost) {
+  Units u;
+  u.owner.assign(caseCost.size(), 0);
+  for (std::size_t g = 0; g < groups.size(); ++g) addPieces(groups[g], pieces[g], caseCost, u);
+  return u;
+}
+
+std::vector<double> caseCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg) {
   const RunSettings settings = settingsOf(cfg);
   std::vector<double> caseCost;
   caseCost.reserve(plan.size());
-  double total = 0;
   for (const PlanCase& p : plan)
-    total += caseCost.emplace_back(estimateCaseSeconds(skippedPlanCase(p, ""), settings));
+    caseCost.push_back(estimateCaseSeconds(skippedPlanCase(p, ""), settings));
+  return caseCost;
+}
+
+// `--shard I/N`: every part runs at once (a job array), so a size costlier than a fair part (the
+// plan's cost over N) is cut into pieces no costlier than a fair part, each paying for the
+// references again; none when the references alone are a fair part or there is nothing to spread.
+Units planUnits(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count) {
+  const std::vector<double> caseCost = caseCosts(plan, cfg);
+  double total = 0;
+  for (double c : caseCost) total += c;
   const double fair = count > 0 ? total / count : total;
-  Units u;
-  u.owner.assign(plan.size(), 0);
-  for (const SizeGroup& g : sizeGroups(plan, caseCost)) {
-    // Pieces no costlier than a fair part, each paying for the references again; none when
-    // the references alone are a fair part or there is nothing to spread.
-    std::size_t k = 1;
+  const std::vector<SizeGroup> groups = sizeGroups(plan, caseCost);
+  std::vector<std::size_t> pieces(groups.size(), 1);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const SizeGroup& g = groups[i];
     if (g.refCost + g.otherCost > fair && g.refCost < fair && g.others.size() > 1)
-      k = std::min(g.others.size(), std::size_t(std::ceil(g.otherCost / (fair - g.refCost))));
-    addPieces(g, std::max<std::size_t>(k, 1), caseCost, u);
+      pieces[i] =
+          std::min(g.others.size(), std::size_t(std::ceil(g.otherCost / (fair - g.refCost))));
+    pieces[i] = std::max<std::size_t>(pieces[i], 1);
   }
-  return u;
+  return unitsOf(groups, pieces, caseCost);
+}
+
+// A shard's own cost in a pool beyond its cases: its request, its document and its merge.
+constexpr double kShardOverheadS = 0.05;
+
+// The pool's estimated wall time for `u` on `gpus` GPUs: the queue hands the costliest unit
+// first to the first idle GPU, as partitionByCost assigns them.
+double poolMakespan(const Units& u, int gpus) {
+  std::vector<double> cost = u.cost;
+  for (double& c : cost) c += kShardOverheadS;
+  const std::vector<int> part = partitionByCost(cost, gpus);
+  std::vector<double> load(std::size_t(gpus), 0.0);
+  for (std::size_t i = 0; i < cost.size(); ++i) load[std::size_t(part[i])] += cost[i];
+  return *std::max_element(load.begin(), load.end());
+}
+
+// A pool of `gpus` long-lived workers: each size is one unit; then the size of the costliest unit
+// is cut into one more piece, again and again (each piece times the size's references again), and
+// the cut with the shortest estimated wall time wins, by at least 1% over any with fewer pieces
+// (so a cut pays only where it evens out the GPUs). On one GPU nothing is cut.
+Units poolUnits(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpus) {
+  const std::vector<double> caseCost = caseCosts(plan, cfg);
+  const std::vector<SizeGroup> groups = sizeGroups(plan, caseCost);
+  std::vector<std::size_t> pieces(groups.size(), 1);
+  Units tried = unitsOf(groups, pieces, caseCost);
+  Units best = tried;
+  double bestTime = poolMakespan(best, gpus);
+  const std::size_t steps = gpus > 1 ? groups.size() + 8 * std::size_t(gpus) : 0;
+  for (std::size_t step = 0; step < steps; ++step) {
+    const auto costliest = std::max_element(tried.cost.begin(), tried.cost.end());
+    const std::size_t unit = std::size_t(costliest - tried.cost.begin());
+    // The size that unit belongs to: units are added size by size, pieces[g] each.
+    std::size_t g = 0;
+    for (std::size_t first = 0; first + pieces[g] <= unit; ++g) first += pieces[g];
+    if (pieces[g] >= groups[g].others.size()) break;  // a piece per case already
+    ++pieces[g];
+    tried = unitsOf(groups, pieces, caseCost);
+    const double t = poolMakespan(tried, gpus);
+    if (t < bestTime * 0.99) {
+      best = tried;
+      bestTime = t;
+    }
+  }
+  return best;
+}
+
+// Each unit's part: N parts balanced by cost, or in a pool, a part per unit.
+std::vector<int> partsOf(const Units& u, int count, int poolGpus) {
+  if (poolGpus <= 0) return partitionByCost(u.cost, count);
+  if (std::size_t(count) != u.cost.size())
+    throw InputError("a pool of " + std::to_string(poolGpus) + " GPU(s) cuts this plan into " +
+                     std::to_string(u.cost.size()) + " shard(s), not " + std::to_string(count));
+  std::vector<int> part(u.cost.size());
+  for (std::size_t i = 0; i < part.size(); ++i) part[i] = int(i);
+  return part;
+}
+
+Units unitsFor(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count, int poolGpus) {
+  return poolGpus > 0 ? poolUnits(plan, cfg, poolGpus) : planUnits(plan, cfg, count);
 }
 
 }  // namespace
@@ -137,17 +214,23 @@ int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig&) {
   return int(sizes.size());
 }
 
-std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count) {
-  const Units u = planUnits(plan, cfg, count);
-  const std::vector<int> part = partitionByCost(u.cost, count);
+int poolShardCount(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpus) {
+  return int(poolUnits(plan, cfg, std::max(gpus, 1)).cost.size());
+}
+
+std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count,
+                               int poolGpus) {
+  const Units u = unitsFor(plan, cfg, count, poolGpus);
+  const std::vector<int> part = partsOf(u, count, poolGpus);
   std::vector<double> out(std::size_t(std::max(count, 0)), 0.0);
   for (std::size_t i = 0; i < u.cost.size(); ++i) out[std::size_t(part[i])] += u.cost[i];
   return out;
 }
 
-ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec) {
-  const Units u = planUnits(plan, cfg, spec.count);
-  const std::vector<int> part = partitionByCost(u.cost, spec.count);
+ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec,
+                        int poolGpus) {
+  const Units u = unitsFor(plan, cfg, spec.count, poolGpus);
+  const std::vector<int> part = partsOf(u, spec.count, poolGpus);
   std::vector<bool> runsHere(plan.size(), false);  // owned here, or a reference copy
   for (std::size_t unit = 0; unit < u.cases.size(); ++unit)
     if (part[unit] + 1 == spec.index)

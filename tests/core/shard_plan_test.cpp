@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "kwb/error.h"
 #include "kwb/shard_cost.h"
 #include "registry.h"
 
@@ -126,6 +127,59 @@ TEST(ShardPlan, AHugeSizeIsCutIntoPiecesThatEachTimeItsReferences) {
   const auto costs = kwb::cuda::shardCosts(whole, cfg, 3);
   EXPECT_LT(*std::max_element(costs.begin(), costs.end()), hugeCost)
       << "no part is as costly as the uncut huge size";
+}
+
+// The estimated wall time of `costs` handed out costliest first to `gpus` GPUs.
+double makespan(const std::vector<double>& costs, int gpus) {
+  const std::vector<int> part = kwb::partitionByCost(costs, gpus);
+  std::vector<double> load(std::size_t(gpus), 0.0);
+  for (std::size_t i = 0; i < costs.size(); ++i) load[std::size_t(part[i])] += costs[i];
+  return *std::max_element(load.begin(), load.end());
+}
+
+TEST(ShardPlan, APoolCutsASizeOnlyWhereThatShortensItsWallTime) {
+  // Five sizes of about one cost: uncut, two GPUs get three and two sizes (the queue's end is
+  // uneven); cutting one size into two pieces, each with its references, evens them out.
+  const auto whole = plan({{1024, 1024, 1024},
+                           {1024, 1024, 1032},
+                           {1024, 1032, 1024},
+                           {1032, 1024, 1024},
+                           {1032, 1032, 1024}});
+  const kwb::cuda::RunConfig cfg;
+  // One GPU: a shard per size, nothing timed twice.
+  ASSERT_EQ(kwb::cuda::poolShardCount(whole, cfg, 1), 5);
+  std::size_t cases = 0;
+  for (int i = 1; i <= 5; ++i) cases += kwb::cuda::selectShard(whole, cfg, {i, 5}, 1).cases.size();
+  EXPECT_EQ(cases, whole.size()) << "a pool of one GPU timed a reference twice";
+
+  const int n = kwb::cuda::poolShardCount(whole, cfg, 2);
+  EXPECT_GT(n, 5) << "no size was cut for two GPUs";
+  EXPECT_LT(makespan(kwb::cuda::shardCosts(whole, cfg, n, 2), 2),
+            makespan(kwb::cuda::shardCosts(whole, cfg, 5, 1), 2))
+      << "the cut does not shorten the pool's estimated wall time";
+  std::map<std::string, int> owner;
+  for (int i = 1; i <= n; ++i) {
+    const auto part = kwb::cuda::selectShard(whole, cfg, {i, n}, 2);
+    for (const auto& e : part.info.plan) owner[e.kernel + " " + kwb::sizeKey(e.size)] = e.shard;
+    std::set<std::string> sizesHere;
+    for (const PlanCase& p : part.cases) sizesHere.insert(kwb::sizeKey(p.size));
+    for (const PlanCase& p : whole) {
+      const bool here = std::any_of(part.cases.begin(), part.cases.end(),
+                                    [&](const PlanCase& c) { return key(c) == key(p); });
+      if (owner[key(p)] == i) {
+        EXPECT_TRUE(here) << key(p) << " owned by " << i << " but not run";
+      }
+      if (isReference(p) && sizesHere.count(kwb::sizeKey(p.size))) {
+        EXPECT_TRUE(here) << key(p) << ": a piece without its reference in " << i << "/" << n;
+      }
+      if (!isReference(p) && here) {
+        EXPECT_EQ(owner[key(p)], i) << key(p) << " run twice";
+      }
+    }
+  }
+  EXPECT_EQ(owner.size(), whole.size());
+  // A worker told another count than the pool's cut refuses it.
+  EXPECT_THROW((void)kwb::cuda::selectShard(whole, cfg, {1, n + 1}, 2), kwb::InputError);
 }
 
 TEST(ShardCost, GrowsWithTheDeclaredWorkAndTheSettings) {

@@ -6,6 +6,8 @@
 // pieces, each with the size's references, so each stage is still timed interleaved with its
 // reference on the same device and its "% of reference" holds. Each case is owned by one part
 // (the plan entries say which); the references' copies in the other pieces are not merged.
+// A host pool (kwb run --devices) cuts for its GPU count instead: a shard per size, and a size
+// cut into more pieces only while that shortens the pool's estimated wall time.
 #include <string>
 #include <vector>
 
@@ -22,13 +24,18 @@ struct ShardedPlan {
 // The text that identifies a plan: the suite, seed, measurement settings and every case
 // (kernel, size, configuration) in order. Shards of one plan hash it alike.
 std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg);
-// The part `spec` of `plan`.
-ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec);
+// The part `spec` of `plan`: of N parts balanced by cost (poolGpus 0), or of the cut for a pool
+// of `poolGpus` GPUs (spec.count must then be poolShardCount's; else InputError).
+ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec,
+                        int poolGpus = 0);
 
 // How many sizes the plan has.
 int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig& cfg);
+// How many shards a pool of `gpus` GPUs cuts the plan into.
+int poolShardCount(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpus);
 // The estimated seconds of each of `count` parts (index 0 is part 1/count), as selectShard cuts
 // them: a host pool (kwb run --devices) hands the costliest out first.
-std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count);
+std::vector<double> shardCosts(const std::vector<PlanCase>& plan, const RunConfig& cfg, int count,
+                               int poolGpus = 0);
 
 }  // namespace kwb::cuda
