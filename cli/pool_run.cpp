@@ -20,6 +20,7 @@
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
 #include "kwb/pool_protocol.h"
+#include "kwb/visible_devices.h"
 #include "output.h"
 #include "run_options.h"
 
@@ -33,9 +34,12 @@ std::vector<std::string>& commandLine() {
   return args;
 }
 
-// The host's GPUs; KWB_POOL_FAKE_DEVICES stands in for them in tests without a GPU.
+// The host's GPUs; KWB_POOL_FAKE_DEVICES stands in for them in tests without a GPU. Counted
+// without starting CUDA here where the driver lists them (kwb/visible_devices.h): on a host of
+// four H200s starting it cost the pool about 1 s before any worker started.
 int hostDeviceCount() {
   if (const char* fake = std::getenv("KWB_POOL_FAKE_DEVICES")) return std::atoi(fake);
+  if (const int seen = visibleGpuCount(std::getenv("CUDA_VISIBLE_DEVICES")); seen >= 0) return seen;
   std::string reason;
   return cuda::deviceCount(&reason);
 }

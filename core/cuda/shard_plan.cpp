@@ -123,7 +123,7 @@ std::vector<double> caseCosts(const std::vector<PlanCase>& plan, const RunConfig
   std::vector<double> caseCost;
   caseCost.reserve(plan.size());
   for (const PlanCase& p : plan)
-    caseCost.push_back(estimateCaseSeconds(skippedPlanCase(p, ""), settings));
+    caseCost.push_back(estimateCaseSeconds(skippedPlanCase(p, ""), settings, ratesFor(*p.kernel)));
   return caseCost;
 }
 

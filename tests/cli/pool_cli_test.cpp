@@ -53,8 +53,8 @@ class PoolCli : public ::testing::Test {
     ::setenv("FAKE_POOL_MODE", mode.c_str(), 1);
   }
   void TearDown() override {
-    for (const char* v :
-         {"KWB_POOL_WORKER", "KWB_POOL_FAKE_DEVICES", "FAKE_POOL_DIR", "FAKE_POOL_MODE"})
+    for (const char* v : {"KWB_POOL_WORKER", "KWB_POOL_FAKE_DEVICES", "FAKE_POOL_DIR",
+                          "FAKE_POOL_MODE", "CUDA_VISIBLE_DEVICES"})
       ::unsetenv(v);
   }
   std::vector<std::string> args(const std::string& devices) const {
@@ -88,6 +88,18 @@ TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
   EXPECT_EQ(all.cases.size(), 4u);
   EXPECT_TRUE(all.merged && all.merged->complete());
   EXPECT_TRUE(contains(r.err, "4 case(s) in 4 shard(s) on 2 GPU(s)")) << r.err;
+}
+
+TEST_F(PoolCli, AWorkerIsPinnedToTheGpuThePoolItselfSeesAtThatIndex) {
+  // Under CUDA_VISIBLE_DEVICES=5,7 the pool's GPU 0 is the host's GPU 5: the worker must be
+  // started with CUDA_VISIBLE_DEVICES=5, not 0.
+  prepare("pool_visible", "ok", 2);
+  ::setenv("CUDA_VISIBLE_DEVICES", "5, 7", 1);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  std::set<int> gpus;
+  for (const LogLine& l : readLog(m_dir)) gpus.insert(l.gpu);
+  EXPECT_EQ(gpus, (std::set<int>{5, 7})) << r.err;
 }
 
 TEST_F(PoolCli, StreamedEventsCarryTheirGpuAndShardAndOneDoneEndsThem) {

@@ -8,6 +8,8 @@
 #include "kwb/error.h"
 #include "kwb/events.h"
 #include "kwb/pool_protocol.h"
+#include "kwb/visible_devices.h"
+#include "test_support.h"
 
 namespace {
 
@@ -28,6 +30,22 @@ TEST(HostPool, BadDevicesAreRefusedNamingTheValue) {
           << e.what();
     }
   }
+}
+
+TEST(VisibleDevices, CountedFromTheDriverAndCudaVisibleDevicesWithoutCuda) {
+  EXPECT_EQ(kwb::visibleDeviceEntries("2,3"), (std::vector<std::string>{"2", "3"}));
+  EXPECT_EQ(kwb::visibleDeviceEntries(" GPU-ab , 1"), (std::vector<std::string>{"GPU-ab", "1"}));
+  EXPECT_EQ(kwb::visibleDeviceEntries("0,,1"), (std::vector<std::string>{"0"}));  // as CUDA does
+  EXPECT_TRUE(kwb::visibleDeviceEntries("").empty());
+  const std::filesystem::path gpus = tempDir("visible_devices");
+  EXPECT_EQ(kwb::visibleGpuCount(nullptr, gpus), -1) << "no driver folder: ask CUDA";
+  EXPECT_EQ(kwb::visibleGpuCount(nullptr, gpus / "absent"), -1);
+  for (const char* bus : {"0000:00:06.0", "0000:00:07.0", "0000:00:08.0", "0000:00:09.0"})
+    std::filesystem::create_directory(gpus / bus);
+  EXPECT_EQ(kwb::visibleGpuCount(nullptr, gpus), 4);
+  EXPECT_EQ(kwb::visibleGpuCount("1,3", gpus), 2);
+  EXPECT_EQ(kwb::visibleGpuCount("0,1,2,3,4,5", gpus), 4) << "no more than the driver has";
+  EXPECT_EQ(kwb::visibleGpuCount("", gpus), 0) << "an empty list hides every GPU";
 }
 
 TEST(HostPool, ShardsGoOutCostliestFirstTiesByIndex) {

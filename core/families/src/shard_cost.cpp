@@ -7,10 +7,25 @@
 
 namespace kwb {
 
-double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rates) {
+NominalRates ratesFor(const KernelDescriptor& kernel) {
+  NominalRates r;
+  if (kernel.typicalFlopsPerS > 0) r.fp32FlopsPerS = r.tensorFlopsPerS = kernel.typicalFlopsPerS;
+  return r;
+}
+
+namespace {
+
+// The family's declared work of the case; none for a family that declares none.
+Work workOf(const CaseResult& planned) {
   const Family* family = tryFindFamily(planned.problem());
-  if (!family || !family->work) return rates.launchS;
-  const Work w = family->work(planned);
+  return family && family->work ? family->work(planned) : Work{};
+}
+
+}  // namespace
+
+double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rates) {
+  const Work w = workOf(planned);
+  if (w.flops <= 0 && w.bytes <= 0) return rates.launchS;
   const double flopRate =
       planned.precision == Precision::kFp32 ? rates.fp32FlopsPerS : rates.tensorFlopsPerS;
   return rates.launchS + std::max(w.flops / flopRate, w.bytes / rates.bytesPerS);
@@ -19,8 +34,9 @@ double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rate
 double estimateCaseSeconds(const CaseResult& planned, const RunSettings& settings,
                            const NominalRates& rates) {
   const double launch = estimateLaunchSeconds(planned, rates);
-  constexpr int kVerifyLaunches = 3;  // canary, alpha/beta and the reference
-  double seconds = rates.caseOverheadS + kVerifyLaunches * launch;
+  constexpr int kVerifyLaunches = 5;  // canary, alpha/beta, beta = 0, traced, after the samples
+  double seconds =
+      rates.caseOverheadS + workOf(planned).bytes / rates.caseBytesPerS + kVerifyLaunches * launch;
   if (settings.verifyOnly) return seconds;
   const double minCount = std::max(settings.minSamples, 1) * launch;
   const double sampling =

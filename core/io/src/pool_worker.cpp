@@ -11,18 +11,28 @@
 #include <cstring>
 
 #include "kwb/error.h"
+#include "kwb/visible_devices.h"
 
 extern char** environ;
 
 namespace kwb::detail {
 namespace {
 
-// This process's environment with CUDA_VISIBLE_DEVICES replaced by `gpu`.
+// This process's environment with CUDA_VISIBLE_DEVICES naming only `gpu`, an index among the
+// devices this process sees: the entry of this process's own CUDA_VISIBLE_DEVICES at that index
+// when it has one (CUDA_VISIBLE_DEVICES=2,3: GPU 1 is "3"), else the index itself.
 std::vector<std::string> pinnedEnvironment(int gpu) {
   std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e)
-    if (std::strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21) != 0) env.emplace_back(*e);
-  env.push_back("CUDA_VISIBLE_DEVICES=" + std::to_string(gpu));
+  std::string pinned = std::to_string(gpu);
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "CUDA_VISIBLE_DEVICES=", 21) != 0) {
+      env.emplace_back(*e);
+      continue;
+    }
+    const std::vector<std::string> visible = visibleDeviceEntries(*e + 21);
+    if (gpu >= 0 && std::size_t(gpu) < visible.size()) pinned = visible[std::size_t(gpu)];
+  }
+  env.push_back("CUDA_VISIBLE_DEVICES=" + pinned);
   return env;
 }
 

@@ -66,7 +66,10 @@ struct KernelDescriptor {
   int alignment = 1;       // every dimension must be a multiple of this for the fast path
   bool reference = false;  // a cuBLAS reference, not a stage of the progression
   std::string description;
-  bool tunable = false;                   // `kwb tune` has compile-time configurations of it
+  bool tunable = false;  // `kwb tune` has compile-time configurations of it
+  // The FLOP/s a run of it typically reaches on a current data-centre GPU where that is far from
+  // its precision's nominal rate (kwb/shard_cost.h): it only balances shards. 0: the nominal rate.
+  double typicalFlopsPerS = 0;
   LaunchFn launch = nullptr;              // problem "gemm"
   VectorLaunchFn launchVector = nullptr;  // problems "reduce" and "scan"
   ScratchBytesFn scratchBytes = nullptr;  // with launchVector; null: no scratch

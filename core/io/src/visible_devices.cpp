@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kwb/visible_devices.h"
+
+#include <algorithm>
+#include <system_error>
+
+namespace kwb {
+
+std::vector<std::string> visibleDeviceEntries(std::string_view value) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t comma = std::min(value.find(',', start), value.size());
+    std::string_view item = value.substr(start, comma - start);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (item.empty()) break;
+    out.emplace_back(item);
+    start = comma + 1;
+  }
+  return out;
+}
+
+int visibleGpuCount(const char* cudaVisibleDevices, const std::filesystem::path& driverGpus) {
+  std::error_code ec;
+  int driver = 0;
+  for (std::filesystem::directory_iterator it(driverGpus, ec), end; !ec && it != end;
+       it.increment(ec))
+    driver += it->is_directory(ec) ? 1 : 0;
+  if (driver == 0) return -1;
+  if (cudaVisibleDevices == nullptr) return driver;
+  return std::min(driver, int(visibleDeviceEntries(cudaVisibleDevices).size()));
+}
+
+}  // namespace kwb
