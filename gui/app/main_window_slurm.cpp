@@ -52,9 +52,10 @@ bool MainWindow::runOnCluster(const RunRequest& r) {
   if (!cluster) return false;
   if (!userKernelSource().isEmpty() &&
       r.kernels.contains(UserKernelWatcher::caseId(userKernelSource()))) {
-    m_run->setStatus("A user kernel runs on this machine or a GPU server, not on a Slurm "
-                     "cluster: choose another Run on entry, or uncheck it.",
-                     true);
+    m_run->setStatus(
+        "A user kernel runs on this machine or a GPU server, not on a Slurm "
+        "cluster: choose another Run on entry, or uncheck it.",
+        true);
     return true;
   }
   m_run->setRunning(true);

@@ -93,11 +93,10 @@ void SlurmRun::onSubmitted(int code, const QByteArray& out, const QString& err,
   const auto merge = QRegularExpression("merge job (\\d+)").match(text);
   if (code != 0 || !array.hasMatch() || !merge.hasMatch()) {
     const QString why = lastLine(err).isEmpty() ? lastLine(text) : lastLine(err);
-    return finish(false,
-                  QString("kwb slurm submit on %1 did not submit the job (exit %2): %3")
-                      .arg(host())
-                      .arg(code)
-                      .arg(why.isEmpty() ? QString("it printed no job ids") : why));
+    return finish(false, QString("kwb slurm submit on %1 did not submit the job (exit %2): %3")
+                             .arg(host())
+                             .arg(code)
+                             .arg(why.isEmpty() ? QString("it printed no job ids") : why));
   }
   m_arrayJob = array.captured(1);
   m_mergeJob = merge.captured(1);
@@ -174,7 +173,8 @@ void SlurmRun::onFetched(int code, const QByteArray& out, const QString& err,
   }
   m_fetched.insert(f.path);
   SlurmShardState& st = m_shards[f.index - 1];
-  const std::string why = m_collector->addText(out.toStdString(), (host() + ":" + f.path).toStdString());
+  const std::string why =
+      m_collector->addText(out.toStdString(), (host() + ":" + f.path).toStdString());
   if (!why.empty()) {
     st.refused = QString::fromStdString(why);
     emit logLine("error", QString("%1 of Slurm job %2 on %3 was not merged: %4")
@@ -238,16 +238,18 @@ void SlurmRun::cancel() {
   if (m_call) m_call->abort();
   m_poll.stop();
   m_phase = Phase::kCancelling;
-  emit logLine("info", QString("Cancelling Slurm jobs %1 and %2 on %3.").arg(m_arrayJob, m_mergeJob, host()));
+  emit logLine(
+      "info",
+      QString("Cancelling Slurm jobs %1 and %2 on %3.").arg(m_arrayJob, m_mergeJob, host()));
   call({"scancel", m_arrayJob, m_mergeJob}, kCancelMs, &SlurmRun::onCancelled);
 }
 
 void SlurmRun::onCancelled(int code, const QByteArray&, const QString& err,
                            const QString& failure) {
-  const QString how =
-      !failure.isEmpty() ? " but " + failure
-      : code != 0        ? QString(" but scancel said (exit %1): %2").arg(code).arg(lastLine(err))
-                         : QString(" with scancel");
+  const QString how = !failure.isEmpty() ? " but " + failure
+                      : code != 0
+                          ? QString(" but scancel said (exit %1): %2").arg(code).arg(lastLine(err))
+                          : QString(" with scancel");
   finish(false, QString("Cancelled Slurm jobs %1 and %2 on %3%4. The shards that arrived are "
                         "kept; the others are holes.")
                     .arg(m_arrayJob, m_mergeJob, host(), how));

@@ -20,8 +20,7 @@ bool oneWord(const QString& v) {
 QString validateSlurmTarget(const SlurmTarget& t) {
   if (t.login.isLocal()) return "Name the cluster's login node, e.g. user@login.cluster.";
   if (QString e = validateLocation(t.login); !e.isEmpty()) return e;
-  if (t.shards < 1 || t.shards > 10000)
-    return QString("Shards %1: give 1 to 10000.").arg(t.shards);
+  if (t.shards < 1 || t.shards > 10000) return QString("Shards %1: give 1 to 10000.").arg(t.shards);
   if (!oneWord(t.partition)) return QString("Partition '%1' must be one word.").arg(t.partition);
   if (!oneWord(t.time)) return QString("Time limit '%1' must be one word.").arg(t.time);
   if (t.resultsDir.trimmed().isEmpty() || !oneWord(t.resultsDir))
@@ -38,8 +37,7 @@ QString slurmRunFolder(const SlurmTarget& t, const QDateTime& now) {
   return dir + "/kwb-gui-" + now.toUTC().toString("yyyyMMdd-HHmmss-zzz");
 }
 
-QStringList slurmSubmitArguments(const SlurmTarget& t, const RunRequest& r,
-                                 const QString& folder) {
+QStringList slurmSubmitArguments(const SlurmTarget& t, const RunRequest& r, const QString& folder) {
   QStringList a{"slurm", "submit", "--shards", QString::number(t.shards), "--output-dir", folder};
   if (!t.partition.isEmpty()) a << "--partition" << t.partition;
   if (!t.time.isEmpty()) a << "--time" << t.time;

@@ -17,8 +17,8 @@ namespace kwb::gui {
 struct SlurmTarget {
   EngineLocation login;  // the login node: ssh destination, kwb on it, jump host, ssh options
   int shards = 4;
-  QString partition;   // empty: the cluster's default
-  QString time;        // each task's limit as sbatch --time takes it; empty: the partition's
+  QString partition;    // empty: the cluster's default
+  QString time;         // each task's limit as sbatch --time takes it; empty: the partition's
   int gpusPerTask = 1;  // 0: no GPU request (a cluster without GPUs, tests)
   QString resultsDir = "kwb-runs";  // on the cluster's shared file system; each run a folder in it
 

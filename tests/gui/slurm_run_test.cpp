@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+// The GUI's Slurm target (docs/SCALE_OUT.md, "The GUI's Slurm target") driven through a stand-in
+// ssh that runs the login node's commands here (tests/data/slurm-gui/ssh), the real `kwb slurm
+// submit|status`, and stand-ins for sbatch, squeue, sacct and scancel. The test writes the shard
+// documents into the job's folder as the array's tasks would, and sees the pages take each one.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QTemporaryDir>
+
+#include "app/main_window.h"
+#include "gui_test_support.h"
+#include "kwb/results.h"
+#include "kwb/shard_failure.h"
+#include "model/doc_queries.h"
+#include "panels/run_on_combo.h"
+#include "panels/run_panel.h"
+
+using namespace kwb;
+using namespace kwb::gui;
+
+namespace {
+
+constexpr int kShards = 3;
+
+// Puts the stand-ins first on PATH, and their state in a folder of the test's, for the test's
+// life.
+class SlurmGui : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(m_dir.isValid());
+    m_path = qgetenv("PATH");
+    qputenv("PATH", QByteArray(KWB_SOURCE_DIR "/tests/data/slurm-gui:") + m_path);
+    qputenv("KWB_FAKE_SLURM_DIR", m_dir.path().toUtf8());
+    qputenv("KWB_FAKE_SLURM_LOG", (m_dir.path() + "/ssh.log").toUtf8());
+    m_window = std::make_unique<MainWindow>(test::quietWindow());
+    m_window->slurmRun()->setPollInterval(50);
+  }
+  void TearDown() override {
+    m_window.reset();
+    qputenv("PATH", m_path);
+    qunsetenv("KWB_FAKE_SLURM_DIR");
+    qunsetenv("KWB_FAKE_SLURM_LOG");
+    qunsetenv("KWB_FAKE_SBATCH_REFUSE");
+  }
+
+  SlurmTarget target(const QString& host = "login1", const QString& kwb = KWB_ENGINE) const {
+    SlurmTarget t;
+    t.login.host = host;
+    t.login.kwbPath = kwb;
+    t.shards = kShards;
+    t.gpusPerTask = 0;
+    t.partition = "gpu";
+    t.resultsDir = m_dir.path() + "/runs";
+    return t;
+  }
+
+  // Submits a run of the sample's kernels at its shapes to `t`.
+  void submit(const SlurmTarget& t) {
+    ASSERT_EQ(m_window->runOnCombo()->selectCluster(t), "");
+    EXPECT_EQ(m_window->runOnCombo()->combo()->currentText(),
+              "Slurm cluster via login node " + t.login.host);
+    RunRequest r;
+    r.kernels = {"sgemm.tiled", "cublas.sgemm"};
+    r.sizes = {gemmSize({512, 512, 512}), gemmSize({1024, 1024, 1024})};
+    m_window->runRequest(r);
+    ASSERT_TRUE(m_window->slurmRun()->isRunning());
+  }
+
+  bool waitSubmitted() {
+    return test::waitFor([&] { return !m_window->slurmRun()->arrayJob().isEmpty(); }, 30000);
+  }
+  bool waitEnded() {
+    return test::waitFor([&] { return !m_window->slurmRun()->isRunning(); }, 30000);
+  }
+
+  // Shard `index` of the bundled run cut by shape (shape j in shard j mod 3 + 1), as the array
+  // task on node<index> would write it.
+  static RunDocument shardDoc(int index) {
+    const RunDocument sample = readDocument(test::sampleRun().toStdString());
+    std::vector<std::string> shapes;
+    for (const CaseResult& c : sample.cases)
+      if (std::find(shapes.begin(), shapes.end(), sizeKey(c.size)) == shapes.end())
+        shapes.push_back(sizeKey(c.size));
+    const auto partOf = [&](const CaseResult& c) {
+      return int(std::find(shapes.begin(), shapes.end(), sizeKey(c.size)) - shapes.begin()) %
+                 kShards +
+             1;
+    };
+    RunDocument d = sample;
+    d.host = "node" + std::to_string(index);
+    DeviceInfo gpu = sample.deviceList().at(0);
+    gpu.uuid = "GPU-node" + std::to_string(index);
+    gpu.host.clear();  // the document's host: node<index>
+    d.devices.clear();
+    d.device = gpu;
+    d.shard = ShardInfo{{index, kShards}, "plan-of-the-test", {}};
+    d.cases.clear();
+    for (const CaseResult& c : sample.cases) {
+      d.shard->plan.push_back({c.kernel, c.size, c.precision, partOf(c)});
+      if (partOf(c) != index) continue;
+      d.cases.push_back(c);
+      d.cases.back().device = 0;
+    }
+    return d;
+  }
+
+  void writeShard(int index, const std::string& text) {
+    const QString path = QString("%1/shard-%2-of-%3.json")
+                             .arg(m_window->slurmRun()->folder())
+                             .arg(index)
+                             .arg(kShards);
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly)) << path.toStdString();
+    f.write(QByteArray::fromStdString(text));
+  }
+  void writeStates(const QByteArray& lines) {
+    QFile f(m_dir.path() + "/states");
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(lines);
+  }
+  QString calls() const {
+    QFile f(m_dir.path() + "/calls");
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+  }
+  QString status() const { return m_window->runPanel()->statusLabel()->text(); }
+  const RunDocument& shown() const { return m_window->model()->document(); }
+  int holes() const {
+    int n = 0;
+    for (const CaseResult& c : shown().cases) n += c.status == CaseStatus::kSkipped;
+    return n;
+  }
+
+  QTemporaryDir m_dir;
+  QByteArray m_path;
+  std::unique_ptr<MainWindow> m_window;
+};
+
+TEST_F(SlurmGui, SubmitsThenThePagesShowThePartialMergeWithHolesThenTheWholeOne) {
+  writeStates("1 RUNNING\n2 COMPLETED\n3 PENDING\n");
+  submit(target());
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  EXPECT_EQ(m_window->slurmRun()->arrayJob(), "7001");
+  EXPECT_TRUE(calls().contains("kwb-array.sbatch")) << calls().toStdString();
+  EXPECT_TRUE(calls().contains("--dependency=afterany:7001")) << calls().toStdString();
+
+  const RunDocument second = shardDoc(2);
+  writeShard(2, toJsonText(second));
+  ASSERT_TRUE(test::waitFor([&] { return !shown().cases.empty(); }, 30000))
+      << status().toStdString();
+  const std::size_t all = shardDoc(1).shard->plan.size();
+  EXPECT_EQ(shown().cases.size(), all);  // the whole plan: holes where shards are not in
+  EXPECT_EQ(holes(), int(all - second.cases.size()));
+  bool namedMissing = false;
+  for (const CaseResult& c : shown().cases)
+    namedMissing = namedMissing || c.message == "not run: shard 1/3 missing";
+  EXPECT_TRUE(namedMissing);
+  EXPECT_TRUE(m_window->model()->source().contains("1 of 3 shards in"))
+      << m_window->model()->source().toStdString();
+  EXPECT_TRUE(test::waitFor([&] { return status().contains("shard 2/3: done"); }, 30000))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 1/3: running")) << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 3/3: pending")) << status().toStdString();
+  EXPECT_TRUE(m_window->slurmRun()->isRunning());
+
+  writeShard(1, toJsonText(shardDoc(1)));
+  writeShard(3, toJsonText(shardDoc(3)));
+  ASSERT_TRUE(waitEnded()) << status().toStdString();
+  EXPECT_TRUE(status().contains("3 of 3 shards merged")) << status().toStdString();
+  EXPECT_EQ(shown().cases.size(), all);
+  EXPECT_EQ(holes(), 0);
+  // Every case names the GPU and the node that ran it.
+  for (const CaseResult& c : shown().cases) {
+    const QString device = caseDeviceText(shown(), c);
+    EXPECT_TRUE(device.contains(" on node")) << device.toStdString();
+  }
+  EXPECT_EQ(shown().devices.size(), 3U);
+}
+
+TEST_F(SlurmGui, AFailedShardShowsItsReasonAndATruncatedDocumentIsReportedNotCrashedOn) {
+  submit(target());
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  writeShard(1, toJsonText(shardDoc(1)));
+  ShardFailure f;
+  f.shard = {2, kShards};
+  f.exitStatus = 3;
+  f.host = "node2";
+  f.stderrTail = {"kwb: no CUDA device: cudaGetDeviceCount: no CUDA-capable device"};
+  writeShardFailure(f,
+                    (m_window->slurmRun()->folder() + "/shard-2-of-3.failure.json").toStdString());
+  const std::string third = toJsonText(shardDoc(3));
+  writeShard(3, third.substr(0, third.size() / 2));
+  ASSERT_TRUE(waitEnded()) << status().toStdString();
+  EXPECT_TRUE(status().contains("1 of 3 shards merged")) << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 2/3: failed: exit 3 (no CUDA device)"))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 3/3: refused: ")) << status().toStdString();
+  EXPECT_TRUE(status().contains("shard-3-of-3.json")) << status().toStdString();
+  EXPECT_TRUE(m_window->messageText().contains("shard 3/3"))
+      << m_window->messageText().toStdString();
+  // Shard 1's cases stay; the failed shard's are holes saying why.
+  EXPECT_EQ(int(shown().cases.size()) - holes(), int(shardDoc(1).cases.size()));
+  bool namedFailure = false;
+  for (const CaseResult& c : shown().cases)
+    namedFailure = namedFailure || c.message.find("not run: shard 2/3 failed: exit 3") == 0;
+  EXPECT_TRUE(namedFailure);
+}
+
+TEST_F(SlurmGui, CancelRunsScancelOnBothJobsAndKeepsWhatArrived) {
+  submit(target());
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  writeShard(2, toJsonText(shardDoc(2)));
+  ASSERT_TRUE(test::waitFor([&] { return !shown().cases.empty(); }, 30000));
+  m_window->cancelRun();
+  ASSERT_TRUE(waitEnded()) << status().toStdString();
+  EXPECT_TRUE(calls().contains("scancel 7001 7002")) << calls().toStdString();
+  EXPECT_TRUE(status().contains("Cancelled Slurm jobs 7001 and 7002 on login1"))
+      << status().toStdString();
+  EXPECT_EQ(int(shown().cases.size()) - holes(), int(shardDoc(2).cases.size()));
+}
+
+TEST_F(SlurmGui, SbatchRefusedIsNamedWithSlurmsReason) {
+  qputenv("KWB_FAKE_SBATCH_REFUSE", "gpu");
+  submit(target());
+  ASSERT_TRUE(waitEnded());
+  EXPECT_TRUE(status().contains("kwb slurm submit on login1 did not submit the job"))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("invalid partition specified: gpu")) << status().toStdString();
+}
+
+TEST_F(SlurmGui, AnUnreachableHostAMissingKwbAndAHostThatNeverAnswersEndWithTheirCause) {
+  submit(target("down-login"));
+  ASSERT_TRUE(waitEnded());
+  EXPECT_TRUE(status().contains("down-login cannot be reached")) << status().toStdString();
+
+  submit(target("login1", "/nonexistent/kwb"));
+  ASSERT_TRUE(waitEnded());
+  EXPECT_TRUE(status().contains("kwb was not found on login1")) << status().toStdString();
+
+  m_window->slurmRun()->setCallTimeout(500);
+  submit(target("hang-login"));
+  ASSERT_TRUE(waitEnded());
+  EXPECT_TRUE(status().contains("hang-login did not answer")) << status().toStdString();
+}
+
+}  // namespace
