@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The GUI's Slurm target (docs/SCALE_OUT.md, "The GUI's Slurm target") driven through a stand-in
-// ssh that runs the login node's commands here (tests/data/slurm-gui/ssh), the real `kwb slurm
+// ssh that runs the login node's commands here (tests/data/slurm-gui/ssh-bin), the real `kwb slurm
 // submit|status`, and stand-ins for sbatch, squeue, sacct and scancel. The test writes the shard
 // documents into the job's folder as the array's tasks would, and sees the pages take each one.
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include "kwb/results.h"
 #include "kwb/shard_failure.h"
 #include "model/doc_queries.h"
+#include "panels/case_detail_dialog.h"
 #include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
 
@@ -23,14 +24,18 @@ namespace {
 
 constexpr int kShards = 3;
 
-// Puts the stand-ins first on PATH, and their state in a folder of the test's, for the test's
-// life.
+// Puts the stand-ins first on PATH (tests/data/slurm-gui/), and their state in a folder of the
+// test's, for the test's life.
 class SlurmGui : public ::testing::Test {
  protected:
+  virtual bool realSlurm() const { return false; }
   void SetUp() override {
     ASSERT_TRUE(m_dir.isValid());
     m_path = qgetenv("PATH");
-    qputenv("PATH", QByteArray(KWB_SOURCE_DIR "/tests/data/slurm-gui:") + m_path);
+    // With a real Slurm up (tests/slurm/slurm_test.sh runs the SlurmGuiReal tests), its own
+    // sbatch, squeue, sacct and scancel answer; ssh is always the stand-in.
+    const QByteArray fakes = KWB_SOURCE_DIR "/tests/data/slurm-gui/";
+    qputenv("PATH", fakes + "ssh-bin:" + (realSlurm() ? "" : fakes + "slurm-bin:") + m_path);
     qputenv("KWB_FAKE_SLURM_DIR", m_dir.path().toUtf8());
     qputenv("KWB_FAKE_SLURM_LOG", (m_dir.path() + "/ssh.log").toUtf8());
     m_window = std::make_unique<MainWindow>(test::quietWindow());
@@ -169,10 +174,11 @@ TEST_F(SlurmGui, SubmitsThenThePagesShowThePartialMergeWithHolesThenTheWholeOne)
   EXPECT_TRUE(status().contains("3 of 3 shards merged")) << status().toStdString();
   EXPECT_EQ(shown().cases.size(), all);
   EXPECT_EQ(holes(), 0);
-  // Every case names the GPU and the node that ran it.
+  // Every case names the GPU and the node that ran it, in its dialog too.
   for (const CaseResult& c : shown().cases) {
     const QString device = caseDeviceText(shown(), c);
     EXPECT_TRUE(device.contains(" on node")) << device.toStdString();
+    EXPECT_TRUE(CaseDetailDialog::describe(c, shown()).contains(device.toHtmlEscaped()));
   }
   EXPECT_EQ(shown().devices.size(), 3U);
 }
@@ -241,6 +247,34 @@ TEST_F(SlurmGui, AnUnreachableHostAMissingKwbAndAHostThatNeverAnswersEndWithThei
   submit(target("hang-login"));
   ASSERT_TRUE(waitEnded());
   EXPECT_TRUE(status().contains("hang-login did not answer")) << status().toStdString();
+}
+
+// The same against the real Slurm that tests/slurm/slurm_test.sh starts on this machine (ctest
+// label slurm; it sets KWB_TEST_REAL_SLURM): the node has no GPU, so every shard fails with
+// kwb's no-device exit; the GUI fetches each failure record and shows its reason, and the
+// run ends once every shard is in.
+class SlurmGuiReal : public SlurmGui {
+ protected:
+  bool realSlurm() const override { return true; }
+};
+
+TEST_F(SlurmGuiReal, EveryShardsFailureOnARealSlurmIsShownWithItsReason) {
+  if (qEnvironmentVariableIsEmpty("KWB_TEST_REAL_SLURM"))
+    GTEST_SKIP() << "no real Slurm here: tests/slurm/slurm_test.sh runs this test with one";
+  m_window->slurmRun()->setPollInterval(300);
+  SlurmTarget t = target();
+  t.partition.clear();  // the test cluster's one partition
+  t.time = "5";
+  submit(t);
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  ASSERT_TRUE(test::waitFor([&] { return !m_window->slurmRun()->isRunning(); }, 120000))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("0 of 3 shards merged")) << status().toStdString();
+  for (int i = 1; i <= kShards; ++i)
+    EXPECT_TRUE(status().contains(QString("shard %1/3: failed: exit 3 (no CUDA device)").arg(i)))
+        << status().toStdString();
+  ASSERT_TRUE(shown().merged.has_value());
+  for (const MergedShard& m : shown().merged->shards) EXPECT_EQ(m.state, "failed");
 }
 
 }  // namespace
