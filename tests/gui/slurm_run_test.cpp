@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QSettings>
 #include <QTemporaryDir>
 
 #include "app/main_window.h"
@@ -247,6 +248,84 @@ TEST_F(SlurmGui, AnUnreachableHostAMissingKwbAndAHostThatNeverAnswersEndWithThei
   submit(target("hang-login"));
   ASSERT_TRUE(waitEnded());
   EXPECT_TRUE(status().contains("hang-login did not answer")) << status().toStdString();
+}
+
+TEST_F(SlurmGui, OnceTheMergeJobHasRunAShardWithoutAFileStaysAHoleAndTheRunEnds) {
+  writeStates("1 COMPLETED\n2 COMPLETED\n3 NODE_FAIL\n");
+  submit(target());
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  writeShard(1, toJsonText(shardDoc(1)));
+  writeShard(2, toJsonText(shardDoc(2)));
+  QFile merged(m_window->slurmRun()->folder() + "/merged.json");
+  ASSERT_TRUE(merged.open(QIODevice::WriteOnly));
+  merged.close();
+  ASSERT_TRUE(waitEnded()) << status().toStdString();
+  EXPECT_TRUE(status().contains("2 of 3 shards merged")) << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 3/3: node_fail")) << status().toStdString();
+  EXPECT_EQ(holes(), int(shardDoc(3).cases.size()));
+}
+
+TEST(SlurmTarget, SubmitArgumentsCarryTheSelectionAndKwbRunsOptionsAfterTheSeparator) {
+  SlurmTarget t;
+  t.login.host = "login1";
+  t.shards = 8;
+  t.partition = "gpu";
+  t.time = "01:00:00";
+  RunRequest r;
+  r.kernels = {"sgemm.tiled", "cublas.sgemm"};
+  r.sizes = {gemmSize({512, 512, 512})};
+  r.samples = 7;
+  r.coldL2 = true;
+  const QStringList a = slurmSubmitArguments(t, r, "runs/x");
+  EXPECT_EQ(a.join(' '),
+            "slurm submit --shards 8 --output-dir runs/x --partition gpu --time 01:00:00 "
+            "--kernels sgemm.tiled,cublas.sgemm --shapes 512x512x512 -- --samples 7 --cold");
+  r.samples = 0;
+  r.coldL2 = false;
+  t.gpusPerTask = 0;
+  const QStringList b = slurmSubmitArguments(t, r, "runs/x");
+  EXPECT_TRUE(b.contains("--gpus-per-task")) << b.join(' ').toStdString();
+  EXPECT_FALSE(b.contains("--")) << b.join(' ').toStdString();
+}
+
+TEST(SlurmTarget, BadFieldsAreRefusedNamingThemAndTheFolderIsNewPerRun) {
+  SlurmTarget t;
+  EXPECT_TRUE(validateSlurmTarget(t).contains("login node"));
+  t.login.host = "-oProxyCommand=evil";
+  EXPECT_TRUE(validateSlurmTarget(t).contains("starts with '-'"));
+  t.login.host = "login1";
+  EXPECT_EQ(validateSlurmTarget(t), "");
+  t.partition = "gpu #x";
+  EXPECT_TRUE(validateSlurmTarget(t).contains("Partition 'gpu #x'"));
+  t.partition.clear();
+  t.shards = 0;
+  EXPECT_TRUE(validateSlurmTarget(t).contains("Shards 0"));
+  t.shards = 2;
+  t.resultsDir = "~/kwb runs";
+  EXPECT_TRUE(validateSlurmTarget(t).contains("Results folder"));
+  t.resultsDir = "~/kwb-runs/";
+  const QDateTime when = QDateTime::fromString("2026-11-27T10:00:00.123Z", Qt::ISODateWithMs);
+  EXPECT_EQ(slurmRunFolder(t, when), "kwb-runs/kwb-gui-20261127-100000-123");
+  EXPECT_NE(slurmRunFolder(t, when), slurmRunFolder(t, when.addMSecs(1)));
+}
+
+TEST(SlurmTarget, SavedClustersReadBack) {
+  QTemporaryDir dir;
+  QSettings s(dir.path() + "/s.ini", QSettings::IniFormat);
+  SlurmTarget t;
+  t.login.host = "me@login";
+  t.login.kwbPath = "~/bin/kwb";
+  t.login.sshOptions = {"-p", "2222"};
+  t.shards = 6;
+  t.partition = "h100";
+  t.time = "30";
+  t.gpusPerTask = 2;
+  t.resultsDir = "/scratch/me";
+  saveSlurmTargets(s, {t});
+  const QList<SlurmTarget> back = loadSlurmTargets(s);
+  ASSERT_EQ(back.size(), 1);
+  EXPECT_TRUE(back[0] == t);
+  EXPECT_EQ(back[0].label(), "Slurm cluster via login node me@login");
 }
 
 // The same against the real Slurm that tests/slurm/slurm_test.sh starts on this machine (ctest
