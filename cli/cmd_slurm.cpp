@@ -142,7 +142,10 @@ void addSlurmCommand(CLI::App& app, int& exitCode) {
       ->add_option("job", *where,
                    "The job's --output-dir, its kwb-slurm.json, or its array or merge job id")
       ->required();
-  status->callback([where, &exitCode] { exitCode = slurmStatus(*where); });
+  auto json = std::make_shared<bool>(false);
+  status->add_flag("--json", *json,
+                   "One JSON object: each shard's Slurm state, result and files (for kwb-gui)");
+  status->callback([where, json, &exitCode] { exitCode = slurmStatus(*where, *json); });
   auto* resume = slurm->add_subcommand(
       "resume", "Resubmit only the shards without a document, and a new merge job");
   resume

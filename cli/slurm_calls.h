@@ -32,7 +32,8 @@ SlurmSubmission submitShards(SlurmJob& job, const std::vector<int>& shards);
 std::filesystem::path jobFolder(const std::string& jobId);
 
 // kwb slurm status and resume (slurm_status.cpp); `where` is the output folder or its manifest.
-int slurmStatus(const std::string& where);
+// `json`: one JSON object (kind kwb-slurm-status) instead of the table.
+int slurmStatus(const std::string& where, bool json);
 int slurmResume(const std::string& where);
 
 }  // namespace kwb::cli

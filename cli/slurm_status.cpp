@@ -3,6 +3,7 @@
 // sacct) and from the files in the job's folder; resume resubmits the shards without a document.
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "kwb/error.h"
 #include "kwb/exit_codes.h"
@@ -27,28 +28,36 @@ SlurmJob findJob(const std::string& where) {
   return readSlurmJob(p);
 }
 
-// What the folder holds for shard `i`: "document", "failed: <reason>", "partial" or "none".
-std::string fileState(const SlurmJob& job, int i) {
-  if (fs::exists(shardDocument(job, i))) return "document";
+// What the folder holds for shard `i`: "document", "failed" (with the record's reason),
+// "partial" or "none".
+std::pair<std::string, std::string> fileState(const SlurmJob& job, int i) {
+  if (fs::exists(shardDocument(job, i))) return {"document", ""};
   if (fs::exists(shardFailureFile(job, i))) {
     try {
-      return "failed: " + readShardFailure(shardFailureFile(job, i)).reason();
+      return {"failed", readShardFailure(shardFailureFile(job, i)).reason()};
     } catch (const InputError& e) {
-      return std::string("failed (record unreadable: ") + e.what() + ")";
+      return {"failed", std::string("record unreadable: ") + e.what()};
     }
   }
-  return fs::exists(shardPartial(job, i)) ? "partial" : "none";
+  return {fs::exists(shardPartial(job, i)) ? "partial" : "none", ""};
 }
 
-// The shard's Slurm state in the latest submission that ran it.
-std::map<int, std::string> latestStates(const SlurmJob& job, std::string& note) {
-  std::map<int, std::string> states;
+// The shard's Slurm state in the latest submission that ran it, and that submission's job.
+struct TaskState {
+  std::string state;  // squeue's or sacct's; empty when neither knows it any more
+  std::string job;
+  std::string text() const {
+    return state.empty() ? "(gone from squeue)" : state + " (job " + job + ")";
+  }
+};
+
+std::map<int, TaskState> latestStates(const SlurmJob& job, std::string& note) {
+  std::map<int, TaskState> states;
   for (const SlurmSubmission& s : job.submissions) {
     const auto here = taskStates(s.arrayJob, s.shards, job, note);
     for (int i : s.shards) {
       const auto it = here.find(i);
-      states[i] =
-          it == here.end() ? "(gone from squeue)" : it->second + " (job " + s.arrayJob + ")";
+      states[i] = {it == here.end() ? "" : it->second, s.arrayJob};
     }
   }
   return states;
@@ -62,19 +71,62 @@ bool active(const std::string& state) {
 
 }  // namespace
 
-int slurmStatus(const std::string& where) {
+namespace {
+
+// The machine-readable status (docs/SCALE_OUT.md, "kwb slurm status --json"): what the GUI's
+// Slurm target polls over ssh.
+void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states,
+                     const std::string& note) {
+  nlohmann::json shards = nlohmann::json::array();
+  for (int i = 1; i <= job.shards; ++i) {
+    const auto it = states.find(i);
+    const auto [result, reason] = fileState(job, i);
+    shards.push_back({{"index", i},
+                      {"slurm", it == states.end() ? "" : it->second.state},
+                      {"submitted", it != states.end()},
+                      {"arrayJob", it == states.end() ? "" : it->second.job},
+                      {"result", result},
+                      {"reason", reason},
+                      {"document", shardDocument(job, i).string()},
+                      {"failureRecord", shardFailureFile(job, i).string()}});
+  }
+  const fs::path merged = job.outputDir / kSlurmMerged;
+  const bool submitted = !job.submissions.empty();
+  std::cout << nlohmann::json{{"kind", "kwb-slurm-status"},
+                              {"version", 1},
+                              {"name", job.name},
+                              {"outputDir", job.outputDir.string()},
+                              {"count", job.shards},
+                              {"arrayJob", submitted ? job.submissions.back().arrayJob : ""},
+                              {"mergeJob", submitted ? job.submissions.back().mergeJob : ""},
+                              {"merged", fs::exists(merged) ? merged.string() : ""},
+                              {"note", note},
+                              {"shards", shards}}
+                   .dump()
+            << '\n';
+}
+
+}  // namespace
+
+int slurmStatus(const std::string& where, bool json) {
   const SlurmJob job = findJob(where);
   std::string note;
   const auto states =
-      job.submissions.empty() ? std::map<int, std::string>{} : latestStates(job, note);
-  std::vector<std::vector<std::string>> rows{{"shard", "slurm", "result"}};
+      job.submissions.empty() ? std::map<int, TaskState>{} : latestStates(job, note);
   int documents = 0;
+  for (int i = 1; i <= job.shards; ++i) documents += fs::exists(shardDocument(job, i));
+  const int exit = documents == job.shards ? kExitOk : kExitCaseFailed;
+  if (json) {
+    printStatusJson(job, states, note);
+    return exit;
+  }
+  std::vector<std::vector<std::string>> rows{{"shard", "slurm", "result"}};
   for (int i = 1; i <= job.shards; ++i) {
     const auto it = states.find(i);
-    const std::string file = fileState(job, i);
-    documents += file == "document";
+    const auto [result, reason] = fileState(job, i);
     rows.push_back({std::to_string(i) + "/" + std::to_string(job.shards),
-                    it == states.end() ? "not submitted" : it->second, file});
+                    it == states.end() ? "not submitted" : it->second.text(),
+                    reason.empty() ? result : result + ": " + reason});
   }
   std::cout << "job " << job.name << " in " << job.outputDir.string() << ": kwb";
   for (const std::string& a : job.command) std::cout << ' ' << a;
@@ -87,7 +139,7 @@ int slurmStatus(const std::string& where) {
                                           : "merge job " + job.submissions.back().mergeJob +
                                                 " has not written " + merged.string() + " yet")
             << '\n';
-  return documents == job.shards ? kExitOk : kExitCaseFailed;
+  return exit;
 }
 
 int slurmResume(const std::string& where) {
@@ -97,9 +149,10 @@ int slurmResume(const std::string& where) {
   std::vector<int> again;
   for (int i = 1; i <= job.shards; ++i) {
     const auto it = states.find(i);
-    if (it != states.end() && active(it->second))
+    if (it != states.end() && active(it->second.state))
       throw InputError("shard " + std::to_string(i) + "/" + std::to_string(job.shards) +
-                       " is still " + it->second + ": wait for it, or scancel it, then resume");
+                       " is still " + it->second.text() +
+                       ": wait for it, or scancel it, then resume");
     if (!fs::exists(shardDocument(job, i))) again.push_back(i);
   }
   if (again.empty()) {

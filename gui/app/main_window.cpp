@@ -53,6 +53,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   setAcceptDrops(true);
   m_model = new ResultsModel(this);
   m_controller = new RunController(this);
+  m_slurm = new SlurmRun(this);
   m_userWatcher = new UserKernelWatcher(this);
   m_ab = new AbRunner(this);
   m_controller->setEngine(findEngine(options.engineOverride).program);
@@ -63,6 +64,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connectModel();
   connectController();
   connectUserKernel();
+  connectSlurm();
   connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
   connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 

@@ -11,6 +11,7 @@
 #include "engine/ab_runner.h"
 #include "engine/engine_driver.h"
 #include "engine/run_controller.h"
+#include "engine/slurm_run.h"
 #include "engine/source_snapshots.h"
 #include "engine/user_kernel_watcher.h"
 #include "app/theme.h"
@@ -89,6 +90,8 @@ class MainWindow : public QMainWindow {
 
   ResultsModel* model() const { return m_model; }
   RunController* controller() const { return m_controller; }
+  // Runs on a Slurm cluster chosen in Run on (main_window_slurm.cpp).
+  SlurmRun* slurmRun() const { return m_slurm; }
   QTabWidget* tabs() const { return m_tabs; }
   ProgressionPage* progressionPage() const { return m_progression; }
   ScalingPage* scalingPage() const { return m_scaling; }
@@ -142,6 +145,9 @@ class MainWindow : public QMainWindow {
   void saveSettings();
   void connectController();  // live runs: the controller feeds the model and the run panel
   void connectUserKernel();  // a user kernel's saves, compile errors and change vs last run
+  void connectSlurm();       // a Slurm job's shards feed the model and the run panel
+  // Submits `r` to the Slurm cluster chosen in Run on; false when none is chosen.
+  bool runOnCluster(const RunRequest& r);
   void onUserKernelSaved();
   void onUserRunFinished(const RunDocument& doc, bool ok);
   // After a good run of the user kernel: `kwb ab` of its copy against the last good one's.
@@ -157,6 +163,7 @@ class MainWindow : public QMainWindow {
   WindowOptions m_options;
   ResultsModel* m_model;
   RunController* m_controller;
+  SlurmRun* m_slurm;
   QTabWidget* m_tabs;
   QLabel* m_message;
   QLabel* m_summary;

@@ -14,6 +14,7 @@
 #include "pages/log_page.h"
 #include "panels/device_panel.h"
 #include "panels/kernel_list_widget.h"
+#include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
 #include "panels/shape_list_widget.h"
 
@@ -92,6 +93,13 @@ void MainWindow::probeEngine() {
             }
           });
   m_listProbe->query(engine, {"list", "--json"});
+  if (const auto cluster = m_runOn->currentCluster()) {
+    // The login node has no GPU to probe: the cluster's nodes have them.
+    m_noDevice = false;
+    m_device->setNoDevice(m_model->document(), "the GPUs are the " + cluster->label() + "'s");
+    m_run->setRunEnabled(true);
+    return;
+  }
   delete m_deviceProbe;
   m_deviceProbe = new EngineDriver(this);
   m_deviceProbe->setLocation(where);
@@ -141,7 +149,7 @@ QStringList MainWindow::familiesOf(const QStringList& kernels) const {
 }
 
 void MainWindow::startRun() {
-  if (m_controller->isRunning()) return;
+  if (m_controller->isRunning() || m_slurm->isRunning()) return;
   RunRequest r;
   r.kernels = m_kernels->checkedIds();
   r.sizes = m_shapes->checkedShapes();
@@ -176,6 +184,11 @@ void MainWindow::startRun() {
 }
 
 void MainWindow::cancelRun() {
+  if (m_slurm->isRunning()) {
+    m_run->setStatus("Cancelling the Slurm job…");
+    m_slurm->cancel();
+    return;
+  }
   if (!m_controller->isRunning()) return;
   m_run->setStatus("Cancelling…");
   m_controller->cancel();

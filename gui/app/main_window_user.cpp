@@ -46,7 +46,7 @@ QString MainWindow::openKernelSource(const QString& path) {
 }
 
 void MainWindow::runRequest(RunRequest r) {
-  if (m_controller->isRunning()) return;
+  if (m_controller->isRunning() || m_slurm->isRunning() || runOnCluster(r)) return;
   if (m_ab->isRunning()) {  // the GPU is the new run's: a save or Run stops the A/B timing
     m_ab->cancel();
     m_userPanel->setAbNote("stopped: a new run started before it ended.");

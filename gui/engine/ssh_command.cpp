@@ -17,10 +17,14 @@ QString shellQuote(const QString& word) {
 EngineCommand engineCommand(const EngineLocation& where, const QString& localProgram,
                             const QStringList& kwbArgs) {
   if (where.isLocal()) return {localProgram, kwbArgs};
+  return remoteCommand(where, QStringList{where.remoteKwb()} + kwbArgs);
+}
+
+EngineCommand remoteCommand(const EngineLocation& where, const QStringList& words) {
   // "~/bin/kwb": the tilde is left for the remote shell to expand.
-  const QString path = where.remoteKwb();
+  const QString path = words.value(0);
   QString remote = path.startsWith("~/") ? "~/" + shellQuote(path.mid(2)) : shellQuote(path);
-  for (const QString& a : kwbArgs) remote += ' ' + shellQuote(a);
+  for (qsizetype i = 1; i < words.size(); ++i) remote += ' ' + shellQuote(words[i]);
   QStringList args{"-T",
                    "-o",
                    "BatchMode=yes",

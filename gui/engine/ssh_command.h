@@ -33,5 +33,9 @@ QString shellQuote(const QString& word);
 // when ssh goes away.
 EngineCommand engineCommand(const EngineLocation& where, const QString& localProgram,
                             const QStringList& kwbArgs);
+// The same ssh line for any remote command `words` (a program and its arguments, such as
+// `cat FILE` or `scancel JOB`) at the remote `where`; a leading "~/" of the program is left for
+// the remote shell to expand.
+EngineCommand remoteCommand(const EngineLocation& where, const QStringList& words);
 
 }  // namespace kwb::gui

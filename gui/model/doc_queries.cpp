@@ -194,6 +194,15 @@ QString deviceBanner(const RunDocument& doc) {
       .arg(d.peakBandwidthGBs, 0, 'f', 0);
 }
 
+QString caseDeviceText(const RunDocument& doc, const CaseResult& c) {
+  const DeviceInfo* d = doc.deviceOf(c);
+  if (!d) return c.device < 0 && doc.merged ? QString("none (not run)") : QString();
+  const std::string host = d->host.empty() ? doc.host : d->host;
+  QString where = QString("GPU %1").arg(d->index);
+  if (!host.empty()) where += " on " + QString::fromStdString(host);
+  return QString::fromStdString(d->name) + " (" + where + ")";
+}
+
 QString recordedDate(const RunDocument& doc) {
   const QString ts = QString::fromStdString(doc.timestamp);
   return ts.isEmpty() ? QString("an unknown date") : ts.left(10);

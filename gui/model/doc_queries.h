@@ -75,6 +75,9 @@ QString comparisonVerdict(const CaseResult& now, const CaseResult& base);
 QString formatNumber(double v, int precision = 3);
 QString deviceBanner(const RunDocument& doc);  // "NVIDIA H200 · sm_90 · 132 SMs · ..."
 QString recordedDate(const RunDocument& doc);  // "2026-11-22"
+// The GPU that ran `c`, with its index and host where the document has them: "NVIDIA H100
+// 80GB HBM3 (GPU 1 on node3)"; "none (not run)" for a hole of a merge; empty when unrecorded.
+QString caseDeviceText(const RunDocument& doc, const CaseResult& c);
 // Violations in the document, or computed from the stages present (live runs).
 std::vector<ProgressionViolation> progressionViolations(const RunDocument& doc);
 // Why a plot of timed cases is empty: "No timed cases: a tuning sweep, shown on the Tuning tab".

@@ -145,6 +145,8 @@ void CorrectnessPage::rebuildNow() {
       // Faster than the device allows (kwb/plausibility.h): said in the cell, not only the tip.
       if (!c->suspicious.empty()) text += "\nSUSPICIOUS";
       if (!c->message.empty()) tip << QString::fromStdString(c->message);
+      if (const QString device = caseDeviceText(doc, *c); !device.isEmpty())
+        tip << "ran on " + device;
       item->setText(text);
       item->setToolTip(tip.join('\n'));
       item->setData(kStatusRole, int(c->status));

@@ -50,6 +50,7 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
   const std::string type = isGemm(c.size) ? std::string() : c.size.word("type");
   h += row("precision", type.empty() ? QString::fromLatin1(toString(c.precision).data())
                                      : QString::fromStdString(type));
+  if (const QString device = caseDeviceText(doc, c); !device.isEmpty()) h += row("device", device);
   if (c.fallback || (!c.ranKernel.empty() && c.ranKernel != c.kernel))
     h += row("ran", QString::fromStdString(c.ranKernel) + (c.fallback ? " (FP32 fallback)" : ""));
   if (c.verification) {

@@ -10,6 +10,7 @@
 #include <QToolButton>
 
 #include "panels/host_dialog.h"
+#include "panels/slurm_dialog.h"
 
 namespace kwb::gui {
 
@@ -27,8 +28,12 @@ RunOnCombo::RunOnCombo(bool persist, QWidget* parent) : QWidget(parent), m_persi
     HostDialog dialog({}, this);
     if (dialog.exec() == QDialog::Accepted) select(dialog.location());
   });
-  QAction* edit = menu->addAction("Edit this server…", this, &RunOnCombo::editCurrent);
-  QAction* remove = menu->addAction("Remove this server", this, &RunOnCombo::removeCurrent);
+  menu->addAction("Add a Slurm cluster…", this, [this] {
+    SlurmDialog dialog({}, this);
+    if (dialog.exec() == QDialog::Accepted) selectCluster(dialog.target());
+  });
+  QAction* edit = menu->addAction("Edit this entry…", this, &RunOnCombo::editCurrent);
+  QAction* remove = menu->addAction("Remove this entry", this, &RunOnCombo::removeCurrent);
   connect(menu, &QMenu::aboutToShow, this, [this, edit, remove] {
     edit->setEnabled(!current().isLocal());
     remove->setEnabled(!current().isLocal());
@@ -40,6 +45,7 @@ RunOnCombo::RunOnCombo(bool persist, QWidget* parent) : QWidget(parent), m_persi
   if (m_persist) {
     QSettings s;
     m_hosts = loadLocations(s);
+    m_clusters = loadSlurmTargets(s);
     chosen = loadRunOn(s);
   }
   rebuild(chosen);
@@ -51,7 +57,28 @@ RunOnCombo::RunOnCombo(bool persist, QWidget* parent) : QWidget(parent), m_persi
 
 EngineLocation RunOnCombo::current() const {
   const int i = m_combo->currentIndex() - 1;  // entry 0 is "local"
+  if (const auto cluster = currentCluster()) return cluster->login;
   return i >= 0 && i < m_hosts.size() ? m_hosts[i] : EngineLocation{};
+}
+
+std::optional<SlurmTarget> RunOnCombo::currentCluster() const {
+  const qsizetype i = m_combo->currentIndex() - 1 - m_hosts.size();
+  if (i < 0 || i >= m_clusters.size()) return std::nullopt;
+  return m_clusters[i];
+}
+
+QString RunOnCombo::selectCluster(const SlurmTarget& target) {
+  if (QString error = validateSlurmTarget(target); !error.isEmpty()) return error;
+  auto it = std::find_if(m_clusters.begin(), m_clusters.end(),
+                         [&](const SlurmTarget& t) { return t.login.host == target.login.host; });
+  if (it == m_clusters.end())
+    m_clusters << target;
+  else
+    *it = target;
+  rebuild(target.label());
+  store();
+  emit locationChanged(current());
+  return {};
 }
 
 QString RunOnCombo::select(const EngineLocation& where) {
@@ -80,10 +107,21 @@ void RunOnCombo::rebuild(const QString& label) {
     m_combo->addItem(m_hosts[i].host);
     if (m_hosts[i].host == label) chosen = i + 1;
   }
+  for (int i = 0; i < m_clusters.size(); ++i) {
+    m_combo->addItem(m_clusters[i].label());
+    if (m_clusters[i].label() == label) chosen = int(m_hosts.size()) + i + 1;
+  }
   m_combo->setCurrentIndex(chosen);
 }
 
 void RunOnCombo::editCurrent() {
+  if (const auto cluster = currentCluster()) {
+    SlurmDialog dialog(*cluster, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    m_clusters.removeIf([&](const SlurmTarget& t) { return t.login.host == cluster->login.host; });
+    selectCluster(dialog.target());
+    return;
+  }
   const int i = m_combo->currentIndex() - 1;
   if (i < 0 || i >= m_hosts.size()) return;
   HostDialog dialog(m_hosts[i], this);
@@ -98,6 +136,13 @@ void RunOnCombo::editCurrent() {
 }
 
 void RunOnCombo::removeCurrent() {
+  if (const auto cluster = currentCluster()) {
+    m_clusters.removeIf([&](const SlurmTarget& t) { return t.label() == cluster->label(); });
+    rebuild("local");
+    store();
+    emit locationChanged(current());
+    return;
+  }
   const EngineLocation was = current();
   if (was.isLocal()) return;
   m_hosts.removeIf([&](const EngineLocation& l) { return l.host == was.host; });
@@ -110,7 +155,9 @@ void RunOnCombo::store() const {
   if (!m_persist) return;
   QSettings s;
   saveLocations(s, m_hosts);
-  saveRunOn(s, current().label());
+  saveSlurmTargets(s, m_clusters);
+  const auto cluster = currentCluster();
+  saveRunOn(s, cluster ? cluster->label() : current().label());
 }
 
 }  // namespace kwb::gui

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "kwb/results.h"
 #include "run_process.h"
@@ -162,6 +164,43 @@ TEST(SlurmCli, NoGpuRequestWithZeroAndBadInputIsRefused) {
   const auto s = runKwb({"slurm", "status", (dir / "nothing").string()});
   EXPECT_EQ(s.exitCode, 2);
   EXPECT_TRUE(contains(s.err, "holds no kwb slurm job")) << s.err;
+}
+
+// kwb slurm status --json (what kwb-gui's Slurm target polls): each shard's result read from
+// the folder (a document, a failure record with its reason, nothing), its files, and merged.json.
+TEST(SlurmCli, StatusJsonSaysEachShardsResultReasonAndFiles) {
+  const auto dir = tempDir("slurm_json") / "job";
+  ASSERT_EQ(runKwb({"slurm", "submit", "--shapes", "64", "--shards", "3", "--output-dir",
+                    dir.string(), "--dry-run"})
+                .exitCode,
+            0);
+  std::ofstream(dir / "shard-1-of-3.json") << "{}";
+  std::ofstream(dir / "logs" / "shard-2.stderr") << "kwb: no CUDA device: none found\n";
+  ASSERT_EQ(runKwb({"shard-failure", "--shard", "2/3", "--exit", "3", "--stderr",
+                    (dir / "logs" / "shard-2.stderr").string(), "-o",
+                    (dir / "shard-2-of-3.failure.json").string()})
+                .exitCode,
+            0);
+  const auto s = runKwb({"slurm", "status", dir.string(), "--json"});
+  EXPECT_EQ(s.exitCode, 1) << s.err;  // not every shard has its document
+  const auto j = nlohmann::json::parse(s.out);
+  EXPECT_EQ(j.at("kind"), "kwb-slurm-status");
+  EXPECT_EQ(j.at("count"), 3);
+  EXPECT_EQ(j.at("arrayJob"), "");  // a dry run submitted nothing
+  EXPECT_EQ(j.at("merged"), "");
+  const auto& shards = j.at("shards");
+  ASSERT_EQ(shards.size(), 3U);
+  EXPECT_EQ(shards[0].at("result"), "document");
+  EXPECT_EQ(shards[0].at("document"), (dir / "shard-1-of-3.json").string());
+  EXPECT_EQ(shards[1].at("result"), "failed");
+  EXPECT_TRUE(contains(shards[1].at("reason").get<std::string>(), "exit 3 (no CUDA device)"))
+      << shards[1].dump();
+  EXPECT_EQ(shards[1].at("failureRecord"), (dir / "shard-2-of-3.failure.json").string());
+  EXPECT_EQ(shards[2].at("result"), "none");
+  EXPECT_FALSE(shards[2].at("submitted").get<bool>());
+  std::ofstream(dir / "merged.json") << "{}";
+  const auto m = nlohmann::json::parse(runKwb({"slurm", "status", dir.string(), "--json"}).out);
+  EXPECT_EQ(m.at("merged"), (dir / "merged.json").string());
 }
 
 }  // namespace

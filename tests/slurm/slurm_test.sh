@@ -6,11 +6,12 @@
 #   1. kwb slurm submit of a 3-shard array without a GPU request: every task ends with kwb's
 #      no-device exit, writes a failure record, and the merge job still runs and records each
 #      shard's failure and reason in merged.json;
-#   2. kwb slurm status names each shard's failure;
+#   2. kwb slurm status (and --json) names each shard's failure;
 #   3. kwb slurm resume resubmits only the shards without a document;
 #   4. scancel of a running array: each task's engine is sent SIGTERM and ends, its partial
 #      document is moved aside and a failure record says "interrupted"; no shard document, half
-#      written or whole, and no temporary file is left, and the merge job runs.
+#      written or whole, and no temporary file is left, and the merge job runs;
+#   5. given the GUI's test program as a second argument, kwb-gui's Slurm target against it.
 # Skips (exit 77) with the reason where Slurm cannot start: not root, not installed, a daemon
 # that does not come up. Every wait is bounded; the daemons are stopped at the end.
 set -uo pipefail
@@ -133,6 +134,12 @@ status=$("$kwb" slurm status "$dir")
 echo "$status"
 [[ $(grep -c 'failed: exit 3 (no CUDA device)' <<<"$status") -eq 3 ]] || fail "status: $status"
 [[ $(grep -c 'FAILED (job ' <<<"$status") -eq 3 ]] || fail "status lacks Slurm's state: $status"
+# The same as JSON (what kwb-gui's Slurm target polls): each shard failed, Slurm's state, merged.json.
+json=$("$kwb" slurm status "$dir" --json)
+echo "$json"
+[[ $(grep -o '"result":"failed"' <<<"$json" | wc -l) -eq 3 ]] || fail "status --json: $json"
+[[ $(grep -o '"slurm":"FAILED"' <<<"$json" | wc -l) -eq 3 ]] || fail "status --json lacks Slurm's state: $json"
+grep -q '"merged":"[^"]*merged.json"' <<<"$json" || fail "status --json lacks merged.json: $json"
 
 # 3. Resume: shard 2 now has a document, so only 1 and 3 go again.
 echo '{}' >"$dir/shard-2-of-3.json"
@@ -181,4 +188,10 @@ for i in 1 2; do
 done
 ls -a "$cdir" | grep -q '\.tmp' && fail "a temporary file was left: $(ls -a "$cdir")"
 grep -q 'exit 130 (interrupted)' "$cdir/merged.json" || fail "merged.json lacks the interruption"
+# 5. kwb-gui's Slurm target against this Slurm (tests/gui/slurm_run_test.cpp, SlurmGuiReal), when
+# the GUI's tests are built: submit over a stand-in ssh, every shard's failure shown.
+if [[ -n ${2:-} ]]; then
+  KWB_TEST_REAL_SLURM=1 QT_QPA_PLATFORM=offscreen timeout 150 "$2" \
+    --gtest_filter='SlurmGuiReal.*' || fail "the GUI's Slurm target on a real Slurm"
+fi
 echo "PASS: submit, status, resume and scancel on a real Slurm"

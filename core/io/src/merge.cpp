@@ -168,9 +168,12 @@ void moveIntoTuning(RunDocument& doc) {
 ShardSpec ShardInput::spec() const { return document ? document->shard->spec : failure->shard; }
 
 ShardInput readShardInput(const std::filesystem::path& path) {
-  const std::string text = readTextFile(path, "shard", kMaxDocumentBytes);
+  return parseShardInput(readTextFile(path, "shard", kMaxDocumentBytes), path.string());
+}
+
+ShardInput parseShardInput(std::string_view text, const std::string& source) {
   ShardInput in;
-  in.source = path.string();
+  in.source = source;
   if (looksLikeShardFailure(text)) {
     in.failure = parseShardFailure(text, in.source);
     return in;

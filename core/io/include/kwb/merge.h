@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kwb/results.h"
@@ -24,6 +25,8 @@ struct ShardInput {
 // Reads either kind of file. Throws InputError naming the file when it is neither, or a
 // document that is not a shard's (run with --shard I/N).
 ShardInput readShardInput(const std::filesystem::path& path);
+// The same for a file's text already read (fetched over ssh); `source` names it in messages.
+ShardInput parseShardInput(std::string_view text, const std::string& source);
 
 struct MergeOutcome {
   RunDocument document;
