@@ -9,7 +9,8 @@
 // tensor copy engine (TMA) fills shared memory without any thread computing an address.
 //
 // Block tile 128×BN (BN = 256, or 128 / 64 where 128×256 tiles would leave SMs idle, with
-// split-K: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads); described here for BN = 256:
+// split-K: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads); described here
+// for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
 //     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
 //     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
@@ -381,9 +382,9 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     const unsigned sms = unsigned(detail::multiprocessors());
     const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
     const unsigned blocks = unsigned(std::min<std::int64_t>(units, sms));
-    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(mapA, mapB, mapC, m, n, k, g.alpha, g.beta,
-                                                          g.c, tilesM, grid.tilesN, group, tmaStore,
-                                                          split);
+    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(mapA, mapB, mapC, m, n, k, g.alpha,
+                                                          g.beta, g.c, tilesM, grid.tilesN, group,
+                                                          tmaStore, split);
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
@@ -493,8 +494,7 @@ LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
     ran.fallback = true;
     return ran;
   }
-  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream),
-                  p);
+  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream), p);
 }
 
 LaunchInfo launch(const GemmArgs& g) { return launchWith(g, nullptr); }

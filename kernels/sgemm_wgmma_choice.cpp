@@ -117,7 +117,8 @@ std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
 
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid) {
   // [width][splits - 1][clusters][relaid], built once.
-  using Names = std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>;
+  using Names =
+      std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>;
   static const Names names = [] {
     Names n;
     for (int w : kTileWidths)

@@ -13,8 +13,8 @@
 
 namespace kwb::kernels {
 
-inline constexpr int kWgmmaTileM = 128;   // rows of a block tile (two consumer warpgroups)
-inline constexpr int kWgmmaKBlock = 64;   // K of one pipeline stage: a split's range is whole blocks
+inline constexpr int kWgmmaTileM = 128;  // rows of a block tile (two consumer warpgroups)
+inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
 inline constexpr int kWgmmaMaxSplits = 8;
 inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
 

@@ -98,7 +98,7 @@ TEST(WgmmaChoice, SplitsAreWholeKBlocksAndNeverEmpty) {
       const int eff = k::wgmmaEffectiveSplits(s, sp);
       const std::int64_t per = k::wgmmaKBlocksPerSplit(s, eff);
       ASSERT_LE(eff, sp) << kk;
-      ASSERT_GE(eff * per, k::wgmmaKBlocks(s)) << kk << " " << sp;  // K covered
+      ASSERT_GE(eff * per, k::wgmmaKBlocks(s)) << kk << " " << sp;        // K covered
       ASSERT_LT((eff - 1) * per, k::wgmmaKBlocks(s)) << kk << " " << sp;  // last range not empty
     }
 }
