@@ -15,6 +15,11 @@ constexpr int kTileWidths[] = {256, 128, 64};  // widest first: ties go to the w
 // overlap, and the partial tile it writes costs as much as the block's MMAs.
 constexpr std::int64_t kMinKBlocksPerSplit = 2;
 
+// Split-K is chosen only where the model puts it at least 5% ahead of the best unsplit width: its
+// partial-tile cost is an estimate, and inside that margin the measured unsplit choice stays
+// (1024^3: 128x64 unsplit, 91% of cuBLAS on an H200, against 4% predicted for 128x128 in 2).
+constexpr double kSplitMargin = 0.05;
+
 // A forced plan whose partial tiles would pass 1 GiB (8192^3 in 8 splits: 2 GiB) runs unsplit and
 // says so in its name: split-K is for grids that leave SMs idle, never that large.
 constexpr std::size_t kMaxPartialBytes = std::size_t(1) << 30;
@@ -42,6 +47,16 @@ int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : 2; }
 // Clusters of two CTAs sharing B pay from 8 tiles of 128x256 per SM (measured, PERF_NOTES.md,
 // "The large shapes": 8192^3 gained, 4096^3 did not, 2048^3 lost 5%).
 bool clustersPay(const Shape& s, int sms) { return wgmmaTiles(s, 256) >= 8 * std::int64_t(sms); }
+
+// Whole K per tile, as measured before split-K (PERF_NOTES.md, "Small and medium shapes"): the
+// widest tile whose grid gives 3/4 of the SMs a tile each (128x256 from 2048^2 of C up, 128x64 at
+// 1024^2), else the narrowest, which gives the most.
+WgmmaPlan wholeKPlan(const Shape& s, int sms) {
+  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
+  if (wgmmaTiles(s, 256) >= enough) return {256, 1, clustersPay(s, sms)};
+  if (wgmmaTiles(s, 128) >= enough) return {128, 1, false};
+  return {64, 1, false};
+}
 
 std::string buildName(int tileN, int splits, bool clusters, bool relaid) {
   std::string parts;
@@ -83,18 +98,20 @@ double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms) {
 }
 
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
-  if (wgmmaTiles(s, 256) >= std::int64_t(sms) * 3 / 4) return {256, 1, clustersPay(s, sms)};
-  WgmmaPlan best{kTileWidths[0], 1, false};
-  double bestNs = wgmmaEstimateNs(s, best.tileN, 1, sms);
+  const WgmmaPlan whole = wholeKPlan(s, sms);
+  if (whole.tileN == 256) return whole;
+  WgmmaPlan split = whole;
+  double splitNs = 0;
   for (int tileN : kTileWidths) {
-    for (int splits = 1; splits <= kWgmmaMaxSplits; ++splits) {
+    for (int splits = 2; splits <= kWgmmaMaxSplits; ++splits) {
       if (wgmmaEffectiveSplits(s, splits) != splits) continue;  // the same run as fewer splits
-      if (splits > 1 && wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
+      if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
       const double ns = wgmmaEstimateNs(s, tileN, splits, sms);
-      if (ns < bestNs) best = {tileN, splits, false}, bestNs = ns;
+      if (split.splits == 1 || ns < splitNs) split = {tileN, splits, false}, splitNs = ns;
     }
   }
-  return best;
+  const double wholeNs = wgmmaEstimateNs(s, whole.tileN, 1, sms);
+  return split.splits > 1 && splitNs < (1.0 - kSplitMargin) * wholeNs ? split : whole;
 }
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms) {

@@ -35,9 +35,10 @@ std::int64_t wgmmaKBlocksPerSplit(const Shape& s, int splits);
 // kWgmmaMaxSplits.
 int wgmmaEffectiveSplits(const Shape& s, int splits);
 
-// The choice for a shape on `sms` multiprocessors. From 3/4 of the SMs' worth of 128x256 tiles
-// up: that tile, unsplit, in clusters of two from 8 tiles per SM (measured, PERF_NOTES.md).
-// Below: the (tile width, splits) of least estimated time (wgmmaEstimateNs).
+// The choice for a shape on `sms` multiprocessors. Whole K: the widest tile whose grid gives 3/4
+// of the SMs a tile (128x256 in clusters of two from 8 tiles per SM), else 128x64, as measured
+// (PERF_NOTES.md). Below 3/4 of the SMs' worth of 128x256 tiles, the (tile width, splits) of least
+// estimated time (wgmmaEstimateNs) replaces it where the estimate is at least 5% less.
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
 // splits as wgmmaEffectiveSplits allows; clusters as the default would use them for the tile.
