@@ -455,7 +455,7 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
   return {false, wgmmaRanName(p, ops.relaid)};
 }
 
-LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, WgmmaPlan p) {
+LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
   if (p.splits <= 1 || p.clusters) return launchTilesOf(g, ops, {p.tileN, 1, p.clusters}, whole);

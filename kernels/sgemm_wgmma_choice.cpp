@@ -44,8 +44,11 @@ const TileCost& costOf(int tileN) {
 
 int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : 2; }
 
-// Clusters of two CTAs sharing B pay from 8 tiles of 128x256 per SM (measured, PERF_NOTES.md,
-// "The large shapes": 8192^3 gained, 4096^3 did not, 2048^3 lost 5%).
+// Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
+// (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
+// tie each CTA's pipeline to its peer's; at 8192^3 that paid (99.2-100.0% of cuBLAS against
+// 98.6-99.3%), at 4096^3 (3.9 tiles per SM) it did not (98.1-98.8% against 98.5%), and at
+// 2048^3 (one wave) it cost 5%.
 bool clustersPay(const Shape& s, int sms) { return wgmmaTiles(s, 256) >= 8 * std::int64_t(sms); }
 
 // Whole K per tile, as measured before split-K (PERF_NOTES.md, "Small and medium shapes"): the
