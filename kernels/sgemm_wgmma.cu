@@ -8,8 +8,9 @@
 // shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
 // tensor copy engine (TMA) fills shared memory without any thread computing an address.
 //
-// Block tile 128×BN (BN = 256, or 128 / 64 where 128×256 tiles would leave SMs idle: see
-// chooseTileN), K slice 64, three warpgroups (384 threads); described here for BN = 256:
+// Block tile 128×BN (BN = 256, or 128 / 64 where 128×256 tiles would leave SMs idle, with
+// split-K: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads); described here
+// for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
 //     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
 //     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
@@ -22,6 +23,10 @@
 //   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory to TMA bulk
 //     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
 //     stores from registers, reading C.
+//   Split-K (grids that leave SMs idle, e.g. 512³): S CTAs take whole 64-wide k blocks of one
+//     tile each; each consumer warp parks its FP32 partial in a workspace and the last to
+//     arrive sums them in split order and stores with alpha and beta, in the same launch
+//     (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
@@ -66,10 +71,12 @@
 #include "detail/tensor_map.h"
 #include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+#include "detail/wgmma_splitk.cuh"
 #include "detail/workspace.h"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
+#include "sgemm_wgmma_choice.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -85,7 +92,7 @@ static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
 constexpr int kCStagingBytes = kConsumers * 2 * wgmma::kCBoxBytes;  // 32 KB of C boxes
 
 // The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
-// leave multiprocessors idle (see chooseTileN).
+// leave multiprocessors idle (see chooseWgmmaPlan).
 template <int BN>
 struct TileN {
   static_assert(BN == 64 || BN == 128 || BN == 256);
@@ -120,13 +127,13 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
 // consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
-template <int BN, int CM>
+template <int BN, int CM, bool SK = false>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
                      const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
                      float beta, float* __restrict__ c, int tilesM, int tilesN, int group,
-                     bool tmaStore) {
+                     bool tmaStore, SplitK split) {
 #if KWB_WGMMA_TARGET
   constexpr int kBN = BN, kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
   constexpr int kAcc = BN / 2;                   // FP32 accumulators per thread
@@ -157,10 +164,18 @@ __global__ void __launch_bounds__(kThreads, 1)
   else
     __syncthreads();
 
-  const int units = (tilesM + CM - 1) / CM * tilesN;
+  // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
+  // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
+  static_assert(!SK || CM == 1, "split-K runs without clusters");
+  const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
+  const int units = (tilesM + CM - 1) / CM * tilesN * splits;
   const int firstUnit = int(blockIdx.x) / CM, unitStride = int(gridDim.x) / CM;
   const int rank = int(blockIdx.x) % CM;
   const int kTiles = (k + kBK - 1) / kBK;
+  auto kRange = [&](int u, int& kBegin, int& kEnd) {  // this unit's k blocks
+    kBegin = SK ? u % splits * split.kBlocksPerSplit : 0;
+    kEnd = SK ? min(kTiles, kBegin + split.kBlocksPerSplit) : kTiles;
+  };
   const int warpgroup = tid / 128;
 
   if (warpgroup == 0) {
@@ -174,9 +189,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       int s = 0;
       std::uint32_t phase = 0;
       for (int u = firstUnit; u < units; u += unitStride) {
-        const detail::TileCoord tc = unitTile<CM>(u, tilesM, tilesN, group);
+        const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
         const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
-        for (int kt = 0; kt < kTiles; ++kt) {
+        int kBegin = 0, kEnd = 0;
+        kRange(u, kBegin, kEnd);
+        for (int kt = kBegin; kt < kEnd; ++kt) {
           mbarWait(empty(s), phase ^ 1u);      // the cluster's consumers are done with this stage
           mbarExpectTx(full(s), kStageBytes);  // own A, all of B (own slabs and the peer's)
           tmaLoad2d(sA + std::uint32_t(s * kABytes), &mapA, kt * kBK, row0, full(s));
@@ -215,13 +232,15 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     };
     for (int u = firstUnit; u < units; u += unitStride) {
-      const detail::TileCoord tc = unitTile<CM>(u, tilesM, tilesN, group);
+      const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
       const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
+      int kBegin = 0, kEnd = 0;
+      kRange(u, kBegin, kEnd);
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) d[i] = 0.f;
       fenceOperands(d);
       int prev = 0;
-      for (int kt = 0; kt < kTiles; ++kt) {
+      for (int kt = kBegin; kt < kEnd; ++kt) {
         mbarWait(full(s), phase);  // TMA has delivered this stage
         const std::uint32_t a = sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
         const std::uint32_t b = sB + std::uint32_t(s * kBBytes);
@@ -233,7 +252,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmmaCommit();
         // Keep one group in flight: once the previous slice's wgmmas are done, its stage
         // goes back to the producer.
-        if (kt > 0) {
+        if (kt > kBegin) {
           wgmmaWait<1>();
           release(prev);
         }
@@ -246,6 +265,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmmaWait<0>();
       release(prev);
       fenceOperands(d);
+      // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
+      if constexpr (SK)
+        if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
       if (tmaStore)
         storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
@@ -336,22 +358,10 @@ int activeClusters(std::size_t smemBytes) {
   });
 }
 
-// Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
-// (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
-// tie each CTA's pipeline to its peer's; at 8192^3 that paid (99.2-100.0% of cuBLAS against
-// 98.6-99.3%), at 4096^3 (3.9 tiles per SM) it did not (98.1-98.8% against 98.5%), and at
-// 2048^3 (one wave) it cost 5%.
-int clusterSize(std::int64_t tiles, int sms) {
-#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: KWB_WGMMA_CLUSTER=1 or 2 forces it
-  if (const char* e = std::getenv("KWB_WGMMA_CLUSTER")) return std::atoi(e) == 2 ? 2 : 1;
-#endif
-  return tiles >= 8 * std::int64_t(sms) ? 2 : 1;
-}
-
-template <int BN, int CM>
-void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
+template <int BN, int CM, bool SK = false>
+void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   using T = TileN<BN>;
-  auto* kernel = &hgemmWgmmaKernel<BN, CM>;
+  auto* kernel = &hgemmWgmmaKernel<BN, CM, SK>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
@@ -360,7 +370,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
       detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
   const CUtensorMap mapB =
       detail::tensorMap(ops.b.data, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B", ops.b.ld);
-  const bool tmaStore = tmaEpilogue(g);
+  const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
                                    wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
@@ -370,9 +380,11 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
   if constexpr (CM == 1) {
     const unsigned sms = unsigned(detail::multiprocessors());
-    const unsigned blocks = grid.blocks < sms ? grid.blocks : sms;
-    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(
-        mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c, tilesM, grid.tilesN, group, tmaStore);
+    const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
+    const unsigned blocks = unsigned(std::min<std::int64_t>(units, sms));
+    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(mapA, mapB, mapC, m, n, k, g.alpha,
+                                                          g.beta, g.c, tilesM, grid.tilesN, group,
+                                                          tmaStore, split);
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
@@ -387,26 +399,24 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
     const cudaLaunchConfig_t cfg =
         clusterLaunch(unsigned(clusters * CM), CM, T::kSmemBytes, g.stream, attr);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
-                                      tilesM, grid.tilesN, group, tmaStore));
+                                      tilesM, grid.tilesN, group, tmaStore, split));
   }
 }
 
-std::int64_t tileCount(const Shape& s, int bn) {
-  return ((s.m + kBM - 1) / kBM) * ((s.n + bn - 1) / bn);
-}
-
-// The widest block tile that still gives every multiprocessor about one tile (3/4 of them, as
-// sgemm.warp_tiled decides): 128×256 from 2048² of C up, 128×64 at 1024² (128 tiles, where
-// 128×256 makes 32 and leaves 100 of 132 SMs idle). Below that the narrowest tile, which gives
-// the most blocks.
-int chooseTileN(const Shape& s, int sms) {
-#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: force a width
-  if (const char* forced = std::getenv("KWB_WGMMA_BN")) return std::atoi(forced);
+// The plan for a launch: the shape's choice (sgemm_wgmma_choice.h); in measurement builds only,
+// the tile width, split count or clusters the environment forces.
+WgmmaPlan planFor(const Shape& s) {
+  const int sms = detail::multiprocessors();
+  WgmmaPlan p = chooseWgmmaPlan(s, sms);
+#ifdef KWB_PERF_EXPERIMENT
+  const char* bn = std::getenv("KWB_WGMMA_BN");
+  const char* splits = std::getenv("KWB_WGMMA_SPLITS");
+  if (bn || splits)
+    p = forcedWgmmaPlan(s, bn ? std::atoi(bn) : p.tileN, splits ? std::atoi(splits) : 1, sms);
+  if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
+    p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
 #endif
-  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
-  for (int bn : {256, 128})
-    if (tileCount(s, bn) >= enough) return bn;
-  return 64;
+  return p;
 }
 
 // The FP16 copies re-laid for TMA (kernels/detail/half_restride.h), kept between launches.
@@ -415,35 +425,56 @@ detail::WorkspaceCache& relayWorkspace() {
   return cache;
 }
 
-// What ran, by tile and by whether the operands were re-laid (names outlive the launch).
-std::string_view ranName(int bn, bool clusters, bool relaid) {
-  if (bn == 64)
-    return relaid ? "sgemm.wgmma (128x64 tile, A/B re-laid for TMA)" : "sgemm.wgmma (128x64 tile)";
-  if (bn == 128)
-    return relaid ? "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)"
-                  : "sgemm.wgmma (128x128 tile)";
-  if (clusters)
-    return relaid ? "sgemm.wgmma (128x256 tile, clusters of 2 sharing B, A/B re-laid for TMA)"
-                  : "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)";
-  return relaid ? "sgemm.wgmma (A/B re-laid for TMA)" : kId;
+// Split-K's partial tiles, and its arrival counters: a cache of their own, since the counters
+// must be 0 at every launch (zero-filled when allocated, reset by the kernel), which a buffer
+// shared with partial tiles of another shape would break.
+detail::WorkspaceCache& splitPartials() {
+  static detail::WorkspaceCache cache;
+  return cache;
+}
+detail::WorkspaceCache& splitCounters() {
+  static detail::WorkspaceCache cache;
+  return cache;
 }
 
-LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops) {
-  const int bn = chooseTileN(g.shape, detail::multiprocessors());
-  const bool clusters =
-      bn == 256 && clusterSize(tileCount(g.shape, 256), detail::multiprocessors()) == 2;
-  if (bn == 64)
-    launchTiles<64, 1>(g, ops);
-  else if (bn == 128)
-    launchTiles<128, 1>(g, ops);
-  else if (clusters)
-    launchTiles<256, 2>(g, ops);
+// The kernel instance for the plan: split-K has its own (SK = true), so the unsplit kernels keep
+// their code (a run-time branch to the split path cost the 128x256 kernel 1.6 KB of spills).
+LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
+                         const SplitK& split) {
+  const bool sk = split.splits > 1;
+  if (p.tileN == 64)
+    sk ? launchTiles<64, 1, true>(g, ops, split) : launchTiles<64, 1>(g, ops, split);
+  else if (p.tileN == 128)
+    sk ? launchTiles<128, 1, true>(g, ops, split) : launchTiles<128, 1>(g, ops, split);
+  else if (sk)
+    launchTiles<256, 1, true>(g, ops, split);
+  else if (p.clusters)
+    launchTiles<256, 2>(g, ops, split);
   else
-    launchTiles<256, 1>(g, ops);
-  return {false, ranName(bn, clusters, ops.relaid)};
+    launchTiles<256, 1>(g, ops, split);
+  return {false, wgmmaRanName(p, ops.relaid)};
 }
 
-LaunchInfo launch(const GemmArgs& g) {
+LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
+  SplitK whole;
+  whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
+  if (p.splits <= 1 || p.clusters) return launchTilesOf(g, ops, {p.tileN, 1, p.clusters}, whole);
+  const detail::WorkspaceCache::Lease partial =
+      splitPartials().acquire(wgmmaPartialBytes(g.shape, p), g.stream);
+  const detail::WorkspaceCache::Lease counters =
+      splitCounters().acquire(wgmmaCounterBytes(g.shape, p), g.stream);
+  if (partial.data() == nullptr || counters.data() == nullptr)  // no scratch: whole K, said so
+    return launchTilesOf(g, ops, {p.tileN, 1, false}, whole);
+  SplitK split;
+  split.partial = static_cast<float*>(partial.data());
+  split.counters = static_cast<int*>(counters.data());
+  split.splits = p.splits;
+  split.kBlocksPerSplit = int(wgmmaKBlocksPerSplit(g.shape, p.splits));
+  return launchTilesOf(g, ops, p, split);
+}
+
+// `forced`: the plan to run (launchSgemmWgmmaPlan); null: the shape's own (planFor).
+LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
   if (!isHopper()) {
     LaunchInfo ran = g.shape.multipleOf(8) ? launchSgemmMmaMultistage(g) : launchSgemmWarpTiled(g);
     ran.fallback = true;
@@ -454,18 +485,29 @@ LaunchInfo launch(const GemmArgs& g) {
   if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
     throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
   const Shape& s = g.shape;
+  const WgmmaPlan p = forced != nullptr ? *forced : planFor(s);
   const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
-  if (bytes == 0) return launchOn(g, {{g.aHalf, s.k}, {g.bHalf, s.n}, false});
+  if (bytes == 0) return launchOn(g, {{g.aHalf, s.k}, {g.bHalf, s.n}, false}, p);
   const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
   if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
     LaunchInfo ran = launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream));
+  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream), p);
 }
 
+LaunchInfo launch(const GemmArgs& g) { return launchWith(g, nullptr); }
+
 }  // namespace
+
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits) {
+  if (tileN != 64 && tileN != 128 && tileN != 256)
+    throw std::invalid_argument(std::string(kId) + ": no 128x" + std::to_string(tileN) +
+                                " tile (64, 128 or 256)");
+  const WgmmaPlan p = forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors());
+  return launchWith(g, &p);
+}
 
 KernelDescriptor sgemmWgmma() {
   KernelDescriptor d;
@@ -478,7 +520,8 @@ KernelDescriptor sgemmWgmma() {
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
-      "grid, epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
+      "grid, split-K with a deterministic in-kernel reduction where tiles leave SMs idle, "
+      "epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
       "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
       "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
       "needs sm_90a (others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";

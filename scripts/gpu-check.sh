@@ -6,6 +6,7 @@
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [stream] [scaling]
 #                        [repeat] [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
 #                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote] [suites] [shards] [pool]
+#                        [wgmma-splitk]
 # (no argument: build tests verify bench). byok: bring your own kernel (docs/BRING_YOUR_OWN.md):
 # the user copy of sgemm.tiled against the built-in, both examples, save-to-result time with a
 # cold and a warm NVRTC cache, a compile error and a write past C. remote: the GUI's remote path
@@ -212,6 +213,16 @@ if has tune; then
   section "kwb run --tuning: each shape runs its bucket's choice"
   $KWB run --kernels sgemm.warp_tiled,cublas.sgemm --shapes 512,768,1024,2048,4096,511x513x1025 \
     --tuning "$OUT/tune-warp_tiled.json" --json "$OUT/tuned-run.json" 2>"$OUT/tuned-run.err" | tee "$OUT/tuned-run.txt"
+fi
+if has wgmma-splitk; then
+  section "sgemm.wgmma split-K: forced splits verified, every (tile width, splits) timed, the default against cuBLAS"
+  "$B"/tests/gpu/test_sgemm --gtest_filter='*WgmmaSplitK*:*WgmmaEveryShape*' >"$OUT/wgmma-splitk-tests.txt" 2>&1
+  echo "test_sgemm *WgmmaSplitK*: exit $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/wgmma-splitk-tests.txt" | head -12
+  W=512,768,1024,1000,256x384x640,511x513x1025,2048
+  $KWB tune --kernel sgemm.wgmma --shapes $W --json "$OUT/tune-wgmma.json" >"$OUT/tune-wgmma.txt" 2>&1
+  echo "tune sgemm.wgmma: exit $?"; sed -n '/^choice/,$p' "$OUT/tune-wgmma.txt" | head -12
+  $KWB run --kernels sgemm.wgmma,cublas.hgemm_f32acc --shapes $W --json "$OUT/wgmma-default.json" \
+    2>"$OUT/wgmma-default.err" | tee "$OUT/wgmma-default.txt"
 fi
 if has conformance; then
   section "kwb conformance"

@@ -91,6 +91,25 @@ kwb_tune_kernel(sgemm.mma_multistage
     "64,128,32,32,64,4"   # small tile: more blocks for mid-size shapes
 )
 
+# sgemm.wgmma (sm_90a builds only, _kwb_archs_90a from kernels/CMakeLists.txt): the block tile's
+# width × the split-K count. Each entry is a small file that calls the kernel's own launcher with
+# its pair (launchSgemmWgmmaPlan), so 18 entries cost no kernel instantiations: `kwb tune --kernel
+# sgemm.wgmma --shapes ...` sweeps them all in one run, and the default choice
+# (sgemm_wgmma_choice.cpp) is set from what it measures.
+if(_kwb_archs_90a)
+  set(_kwb_wgmma_configs "")
+  foreach(bn 64 128 256)
+    foreach(splits 1 2 3 4 6 8)
+      list(APPEND _kwb_wgmma_configs "${bn},${splits}")
+    endforeach()
+  endforeach()
+  kwb_tune_kernel(sgemm.wgmma
+    TEMPLATE wgmma_cfg.cu.in
+    PARAMS BN SPLITS
+    NAME "128x@BN@x64_split@SPLITS@"
+    CONFIGS ${_kwb_wgmma_configs})
+endif()
+
 # file(CONFIGURE) rewrites the header only when its text changes, so a re-configure does not
 # rebuild what includes it.
 file(CONFIGURE OUTPUT ${_kwb_tune_dir}/tune_configs.inc CONTENT

@@ -3,6 +3,7 @@
 // aligned shape, on shapes whose every dimension cuts a tile (ragged but 8-aligned), and on
 // unaligned shapes, where it must fall back and say so. And through the built kwb: a sweep
 // over two shapes chooses per bucket, and `kwb run --tuning` runs what each case's bucket chose.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -30,9 +31,16 @@ kwb::cuda::GemmSession& session() {
 
 // Whether a configuration runs its own code on `s` (the other shapes fall back to the
 // registered FP32 stage): the warp-tiled configurations need K and N multiples of 4 for their
-// float4 paths; the mma.sync ones every dimension a multiple of 8 (the stage's alignment).
+// float4 paths; the mma.sync ones every dimension a multiple of 8 (the stage's alignment); the
+// wgmma ones every shape, on a compute capability 9.0 device (its code is sm_90a only).
 bool ownPath(const std::string& kernel, const kwb::Shape& s) {
   if (kernel == "sgemm.warp_tiled") return s.n % 4 == 0 && s.k % 4 == 0;
+  if (kernel == "sgemm.wgmma") {
+    int major = 0, minor = 0;
+    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+    return major == 9 && minor == 0;
+  }
   return s.multipleOf(8);
 }
 
@@ -59,7 +67,9 @@ TEST_F(Tune, EveryConfigurationVerifies) {
                   toString(own ? kwb::CaseStatus::kPass : kwb::CaseStatus::kFallback))
             << c.message;
         EXPECT_EQ(c.fallback, !own);
-        if (own)
+        if (id == "sgemm.wgmma")  // the kernel's launcher names the tile and the splits that ran
+          EXPECT_TRUE(c.ranKernel.starts_with(own ? "sgemm.wgmma" : "sgemm.")) << c.ranKernel;
+        else if (own)
           EXPECT_EQ(c.ranKernel, v.config.name);
         else  // the warp-tiled stage, which names the tile it chose after its id
           EXPECT_TRUE(c.ranKernel.starts_with("sgemm.warp_tiled")) << c.ranKernel;

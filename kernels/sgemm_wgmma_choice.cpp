@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sgemm_wgmma_choice.h"
+
+#include <array>
+#include <string>
+
+namespace kwb::kernels {
+
+namespace {
+
+constexpr std::string_view kId = "sgemm.wgmma";
+constexpr int kTileWidths[] = {256, 128, 64};  // widest first: ties go to the wider tile
+
+// A split's range is at least two k blocks: one block per CTA leaves the 4-stage ring nothing to
+// overlap, and the partial tile it writes costs as much as the block's MMAs.
+constexpr std::int64_t kMinKBlocksPerSplit = 2;
+
+// Split-K is chosen only where the model puts it at least 5% ahead of the best unsplit width: its
+// partial-tile cost is an estimate, and inside that margin the measured unsplit choice stays
+// (1024^3: 128x64 unsplit, 91% of cuBLAS on an H200, against 4% predicted for 128x128 in 2).
+constexpr double kSplitMargin = 0.05;
+
+// A forced plan whose partial tiles would pass 1 GiB (8192^3 in 8 splits: 2 GiB) runs unsplit and
+// says so in its name: split-K is for grids that leave SMs idle, never that large.
+constexpr std::size_t kMaxPartialBytes = std::size_t(1) << 30;
+
+// The cost model's constants, ns, from the forced tile widths measured on an H100 at 512³ and
+// 1024³ (PERF_NOTES.md, "Small and medium shapes"): those shapes are one wave for every width, so
+// time ≈ fixed + k blocks · per block fits them (64: 1.0 µs + 0.36 µs per block; 128: 2.4 +
+// 0.36; 256: 4.3 + 0.575). The partial tile's cost is an estimate, not a measurement: a CTA
+// writes or reads 128 × tileN floats from L2 at about 110 GB/s per SM (0.3 µs for 32 KB). kwb tune
+// --kernel sgemm.wgmma measures every (width, split) cell; replace these from its results.
+struct TileCost {
+  int tileN;
+  double fixedNs, perKBlockNs, perPartialNs;
+};
+constexpr TileCost kCosts[] = {{256, 4300, 575, 1200}, {128, 2400, 360, 600}, {64, 1000, 360, 300}};
+
+const TileCost& costOf(int tileN) {
+  for (const TileCost& c : kCosts)
+    if (c.tileN == tileN) return c;
+  return kCosts[0];
+}
+
+int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : 2; }
+
+// Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
+// (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
+// tie each CTA's pipeline to its peer's; at 8192^3 that paid (99.2-100.0% of cuBLAS against
+// 98.6-99.3%), at 4096^3 (3.9 tiles per SM) it did not (98.1-98.8% against 98.5%), and at
+// 2048^3 (one wave) it cost 5%.
+bool clustersPay(const Shape& s, int sms) { return wgmmaTiles(s, 256) >= 8 * std::int64_t(sms); }
+
+// Whole K per tile, as measured before split-K (PERF_NOTES.md, "Small and medium shapes"): the
+// widest tile whose grid gives 3/4 of the SMs a tile each (128x256 from 2048^2 of C up, 128x64 at
+// 1024^2), else the narrowest, which gives the most.
+WgmmaPlan wholeKPlan(const Shape& s, int sms) {
+  const std::int64_t enough = std::int64_t(sms) * 3 / 4;
+  if (wgmmaTiles(s, 256) >= enough) return {256, 1, clustersPay(s, sms)};
+  if (wgmmaTiles(s, 128) >= enough) return {128, 1, false};
+  return {64, 1, false};
+}
+
+std::string buildName(int tileN, int splits, bool clusters, bool relaid) {
+  std::string parts;
+  auto add = [&parts](const std::string& p) { parts += (parts.empty() ? "" : ", ") + p; };
+  if (tileN != 256 || clusters || splits > 1) add("128x" + std::to_string(tileN) + " tile");
+  if (clusters) add("clusters of 2 sharing B");
+  if (splits > 1) add("split-K " + std::to_string(splits));
+  if (relaid) add("A/B re-laid for TMA");
+  return std::string(kId) + (parts.empty() ? "" : " (" + parts + ")");
+}
+
+}  // namespace
+
+std::int64_t wgmmaTiles(const Shape& s, int tileN) {
+  return ((s.m + kWgmmaTileM - 1) / kWgmmaTileM) * ((s.n + tileN - 1) / tileN);
+}
+
+std::int64_t wgmmaKBlocks(const Shape& s) { return (s.k + kWgmmaKBlock - 1) / kWgmmaKBlock; }
+
+std::int64_t wgmmaKBlocksPerSplit(const Shape& s, int splits) {
+  const std::int64_t kb = wgmmaKBlocks(s);
+  return splits > 1 ? (kb + splits - 1) / splits : kb;
+}
+
+int wgmmaEffectiveSplits(const Shape& s, int splits) {
+  if (splits <= 1 || wgmmaKBlocks(s) <= 1) return 1;
+  if (splits > kWgmmaMaxSplits) splits = kWgmmaMaxSplits;
+  const std::int64_t per = wgmmaKBlocksPerSplit(s, splits);
+  return int((wgmmaKBlocks(s) + per - 1) / per);
+}
+
+double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms) {
+  const TileCost& c = costOf(tileN);
+  const std::int64_t units = wgmmaTiles(s, tileN) * splits;
+  const std::int64_t waves = sms > 0 ? (units + sms - 1) / sms : units;
+  double ns = c.fixedNs + double(waves * wgmmaKBlocksPerSplit(s, splits)) * c.perKBlockNs;
+  if (splits > 1) ns += double(splits) * c.perPartialNs;  // one partial written, splits-1 read
+  return ns;
+}
+
+WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
+  const WgmmaPlan whole = wholeKPlan(s, sms);
+  if (whole.tileN == 256) return whole;
+  WgmmaPlan split = whole;
+  double splitNs = 0;
+  for (int tileN : kTileWidths) {
+    for (int splits = 2; splits <= kWgmmaMaxSplits; ++splits) {
+      if (wgmmaEffectiveSplits(s, splits) != splits) continue;  // the same run as fewer splits
+      if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
+      const double ns = wgmmaEstimateNs(s, tileN, splits, sms);
+      if (split.splits == 1 || ns < splitNs) split = {tileN, splits, false}, splitNs = ns;
+    }
+  }
+  const double wholeNs = wgmmaEstimateNs(s, whole.tileN, 1, sms);
+  return split.splits > 1 && splitNs < (1.0 - kSplitMargin) * wholeNs ? split : whole;
+}
+
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms) {
+  WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
+  if (wgmmaPartialBytes(s, p) > kMaxPartialBytes) p.splits = 1;
+  p.clusters = tileN == 256 && p.splits == 1 && clustersPay(s, sms);
+  return p;
+}
+
+std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p) {
+  if (p.splits <= 1) return 0;
+  return std::size_t(wgmmaTiles(s, p.tileN)) * std::size_t(p.splits) * kWgmmaTileM *
+         std::size_t(p.tileN) * sizeof(float);
+}
+
+std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
+  if (p.splits <= 1) return 0;
+  return std::size_t(wgmmaTiles(s, p.tileN)) * kWgmmaWarpSlots * sizeof(int);
+}
+
+std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid) {
+  // [width][splits - 1][clusters][relaid], built once.
+  using Names =
+      std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>;
+  static const Names names = [] {
+    Names n;
+    for (int w : kTileWidths)
+      for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
+        for (int cl = 0; cl < 2; ++cl)
+          for (int re = 0; re < 2; ++re)
+            n[std::size_t(widthIndex(w))][std::size_t(sp - 1)][std::size_t(cl)][std::size_t(re)] =
+                buildName(w, sp, cl != 0, re != 0);
+    return n;
+  }();
+  const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
+  return names[std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)][p.clusters ? 1 : 0]
+              [relaid ? 1 : 0];
+}
+
+}  // namespace kwb::kernels

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What sgemm.wgmma runs for a shape: the block tile's width and how many CTAs share a tile's K
+// (split-K), chosen from the shape and the multiprocessor count, and the name a launch reports
+// for it (LaunchInfo::ranKernel), so every case says what ran. Host code only, built in every
+// configuration so its tests run without a Hopper build; the kernel is sgemm_wgmma.cu.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "kwb/kernel_descriptor.h"
+#include "kwb/shape.h"
+
+namespace kwb::kernels {
+
+inline constexpr int kWgmmaTileM = 128;  // rows of a block tile (two consumer warpgroups)
+inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
+inline constexpr int kWgmmaMaxSplits = 8;
+inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
+
+struct WgmmaPlan {
+  int tileN = 256;        // 64, 128 or 256
+  int splits = 1;         // CTAs that share one tile's K, each a range of whole k blocks
+  bool clusters = false;  // 2-CTA clusters sharing B (128x256 tiles, unsplit, only)
+  bool operator==(const WgmmaPlan&) const = default;
+};
+
+// Output tiles of 128 x tileN, and 64-wide k blocks (the last may be partial).
+std::int64_t wgmmaTiles(const Shape& s, int tileN);
+std::int64_t wgmmaKBlocks(const Shape& s);
+// k blocks of each split's range: ⌈kBlocks / splits⌉ (the last range may hold fewer).
+std::int64_t wgmmaKBlocksPerSplit(const Shape& s, int splits);
+// The splits that run when `splits` are asked for: every range holds at least one k block, so
+// K shorter than splits × 64 runs fewer splits (1 for K ≤ 64), and the count is at most
+// kWgmmaMaxSplits.
+int wgmmaEffectiveSplits(const Shape& s, int splits);
+
+// The choice for a shape on `sms` multiprocessors. Whole K: the widest tile whose grid gives 3/4
+// of the SMs a tile (128x256 in clusters of two from 8 tiles per SM), else 128x64, as measured
+// (PERF_NOTES.md). Below 3/4 of the SMs' worth of 128x256 tiles, the (tile width, splits) of least
+// estimated time (wgmmaEstimateNs) replaces it where the estimate is at least 5% less.
+WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
+// A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
+// splits as wgmmaEffectiveSplits allows; clusters as the default would use them for the tile.
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms);
+// The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
+// SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
+// split-K the partial tiles written and summed. Constants in sgemm_wgmma_choice.cpp.
+double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms);
+
+// Bytes of FP32 partial tiles a split launch needs (tiles × splits × 128 × tileN floats), and
+// of its per-tile arrival counters (kWgmmaWarpSlots ints per tile); 0 for an unsplit plan.
+std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p);
+std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p);
+
+// What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)"; the unclustered,
+// unsplit 128x256 tile on operands as given is the id alone. The view outlives the launch.
+std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid);
+
+// sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), as
+// forcedWgmmaPlan makes them runnable: kwb tune's configurations and the GPU tests. Defined in
+// sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
+// launcher: off Hopper it runs the stage's fallback and says so.
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits);
+
+}  // namespace kwb::kernels

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// sgemm.wgmma's split-K (kernels/detail/wgmma_splitk.cuh) with the split count forced from 1 to
+// 8 on each block tile width, through the whole verification pipeline (canary, cuBLAS reference,
+// negative control, C full of NaN at beta = 0, alpha and beta != 0): ragged shapes, K shorter
+// than splits × 64 (fewer splits run, and the name says how many), and the same bits on every
+// launch whichever split arrives last.
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sgemm_support.h"
+#ifdef KWB_HAVE_WGMMA
+#include "sgemm_wgmma_choice.h"
+#endif
+
+using kwb::KernelDescriptor;
+using kwb::Shape;
+using kwb::test::kSeed;
+using kwb::test::session;
+
+namespace {
+
+class WgmmaSplitK : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+#ifndef KWB_HAVE_WGMMA
+    GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a (CMAKE_CUDA_ARCHITECTURES naming 90a)";
+#else
+    int major = 0, minor = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0), cudaSuccess);
+    if (major != 9 || minor != 0)
+      GTEST_SKIP() << "sgemm.wgmma runs its own code only on compute capability 9.0";
+#endif
+  }
+};
+
+#ifdef KWB_HAVE_WGMMA
+template <int BN, int S>
+kwb::LaunchInfo forced(const kwb::GemmArgs& g) {
+  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, S);
+}
+template <int BN, int... S>
+std::vector<kwb::LaunchFn> splitLaunchers(std::integer_sequence<int, S...>) {
+  return {&forced<BN, S + 1>...};
+}
+
+// sgemm.wgmma forced to a tile width and split count, named for the reports.
+KernelDescriptor forcedKernel(int tileN, int splits) {
+  static const std::vector<kwb::LaunchFn> byWidth[3] = {
+      splitLaunchers<64>(std::make_integer_sequence<int, 8>{}),
+      splitLaunchers<128>(std::make_integer_sequence<int, 8>{}),
+      splitLaunchers<256>(std::make_integer_sequence<int, 8>{})};
+  KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
+  k.id += "[128x" + std::to_string(tileN) + "x64_split" + std::to_string(splits) + "]";
+  k.launch = byWidth[tileN == 64 ? 0 : tileN == 128 ? 1 : 2][std::size_t(splits - 1)];
+  return k;
+}
+
+int multiprocessors() {
+  int sms = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  return sms;
+}
+#endif
+
+TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
+#ifdef KWB_HAVE_WGMMA
+  namespace k = kwb::kernels;
+  const int sms = multiprocessors();
+  const Shape shapes[] = {
+      {511, 513, 1025},  // ragged everywhere, 17 k blocks (the last one partial)
+      {1000, 1001, 1000}, {256, 384, 640},
+      {512, 512, 512},    {300, 200, 130},  // 3 k blocks: 4-8 splits run as 3
+      {129, 65, 200},                       // 4 k blocks, one row past a tile
+      {17, 19, 23},                         // K < 64: every split count runs unsplit
+      {64, 6, 3},
+  };
+  for (const Shape& s : shapes)
+    for (int tileN : {64, 128, 256})
+      for (int splits = 1; splits <= 8; ++splits) {
+        const KernelDescriptor kernel = forcedKernel(tileN, splits);
+        const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+        kwb::test::expectVerified(c, kernel, kSeed);
+        EXPECT_FALSE(c.fallback);
+        const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, splits, sms);
+        EXPECT_EQ(plan.splits, k::wgmmaEffectiveSplits(s, splits));
+        const std::string want = "split-K " + std::to_string(plan.splits);
+        if (plan.splits > 1) {
+          EXPECT_NE(c.ranKernel.find(want), std::string::npos) << c.ranKernel;
+        } else {
+          EXPECT_EQ(c.ranKernel.find("split-K"), std::string::npos) << c.ranKernel;
+        }
+        EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
+                    c.ranKernel == k::wgmmaRanName(plan, true))
+            << c.ranKernel;
+      }
+#endif
+}
+
+// The partial tiles are summed in split order by whichever warp arrives last, so the output is
+// the same bits on every launch even though the arrival order is not.
+TEST_F(WgmmaSplitK, SplitSumsAreTheSameBitsOnEveryLaunch) {
+#ifdef KWB_HAVE_WGMMA
+  const Shape s{511, 513, 4096};  // 64 k blocks: 8 splits of 8
+  const KernelDescriptor kernel = forcedKernel(64, 8);
+  const auto p = session().prepare(kernel, s, kSeed);
+  const std::size_t n = std::size_t(s.m * s.n);
+  std::vector<std::uint32_t> first(n), again(n);  // C's bits
+  for (int run = 0; run < 5; ++run) {
+    std::vector<std::uint32_t>& out = run == 0 ? first : again;
+    const kwb::LaunchInfo ran = kernel.launch(p->args(1.0f, 0.0f));
+    EXPECT_NE(std::string(ran.ranKernel).find("split-K 8"), std::string::npos) << ran.ranKernel;
+    ASSERT_EQ(cudaMemcpyAsync(out.data(), p->c(), n * sizeof(float), cudaMemcpyDeviceToHost,
+                              session().stream()),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(session().stream()), cudaSuccess);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < n; ++i) differ += first[i] != again[i] ? 1 : 0;
+    if (run > 0) {
+      EXPECT_EQ(differ, 0u) << "elements whose bits changed at launch " << run;
+    }
+  }
+#endif
+}
+
+// The default choice splits where its grid leaves SMs idle, and says so (512^3 on an H100 or
+// H200: 32 tiles of 128x64 for 132 SMs).
+TEST_F(WgmmaSplitK, TheDefaultSplitsSmallShapesAndNamesIt) {
+#ifdef KWB_HAVE_WGMMA
+  const KernelDescriptor& kernel = kwb::kernels::registry().find("sgemm.wgmma");
+  for (const Shape& s : {Shape{512, 512, 512}, Shape{511, 513, 1025}, Shape{2048, 2048, 2048}}) {
+    const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+    kwb::test::expectVerified(c, kernel, kSeed);
+    const kwb::kernels::WgmmaPlan plan = kwb::kernels::chooseWgmmaPlan(s, multiprocessors());
+    EXPECT_TRUE(c.ranKernel == kwb::kernels::wgmmaRanName(plan, false) ||
+                c.ranKernel == kwb::kernels::wgmmaRanName(plan, true))
+        << c.ranKernel;
+    if (s.m == 2048) {
+      EXPECT_EQ(c.ranKernel, "sgemm.wgmma");  // large shapes: the wide tile, unsplit, as before
+    }
+  }
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// sgemm.wgmma's choice of block tile width and split-K count (kernels/sgemm_wgmma_choice.h), as
+// host data: by shape and multiprocessor count, the split count a shape's K allows, the workspace
+// it needs, and the name each launch reports. No GPU.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "sgemm_wgmma_choice.h"
+
+namespace {
+
+using kwb::Shape;
+using kwb::kernels::WgmmaPlan;
+namespace k = kwb::kernels;
+
+constexpr int kH100 = 132;
+
+TEST(WgmmaChoice, LargeShapesKeepTheWideTileUnsplit) {
+  EXPECT_EQ(k::chooseWgmmaPlan({2048, 2048, 2048}, kH100), (WgmmaPlan{256, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({4096, 4096, 4096}, kH100), (WgmmaPlan{256, 1, false}));
+  // From 8 tiles of 128x256 per SM: clusters of two sharing B (64 x 32 tiles here).
+  EXPECT_EQ(k::chooseWgmmaPlan({8192, 8192, 8192}, kH100), (WgmmaPlan{256, 1, true}));
+  // The same 1024^3 fills a GPU of 16 SMs with 32 tiles of 128x256.
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, 16), (WgmmaPlan{256, 1, false}));
+}
+
+// Where the choice does not split, it is the width rule measured before split-K: the widest tile
+// whose grid gives 3/4 of the SMs (99 of 132) a tile.
+TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRule) {
+  EXPECT_EQ(k::chooseWgmmaPlan({1536, 1536, 64}, kH100), (WgmmaPlan{128, 1, false}));  // 144 tiles
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 64}, kH100), (WgmmaPlan{64, 1, false}));   // 64 of 128
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, kH100), (WgmmaPlan{64, 1, false}));
+}
+
+// Known answers of the cost model, worked by hand from its constants (ns): 512^3, 32 tiles of
+// 128x64 and 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits (128 units, one wave, 2 blocks
+// each) 1000 + 2·360 + 4·300 = 2920, the least (3 splits: 2980, 2 splits: 3040).
+TEST(WgmmaChoice, SmallShapesSplitKAcrossTheIdleSms) {
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 1, kH100), 3880);
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 4, kH100), 2920);
+  EXPECT_EQ(k::chooseWgmmaPlan({512, 512, 512}, kH100), (WgmmaPlan{64, 4, false}));
+  // 511x513x1025: 36 tiles of 128x64, 17 k blocks: 3 splits (108 units, 6 blocks each) 4060,
+  // where 4 make 144 units, a second wave.
+  EXPECT_EQ(k::chooseWgmmaPlan({511, 513, 1025}, kH100), (WgmmaPlan{64, 3, false}));
+  // 768^3: 72 tiles of 128x64, 12 k blocks: unsplit 5320; 3 splits make 216 units of 4 blocks,
+  // two per busiest SM, 1000 + 2·4·360 + 3·300 = 4780: fewer blocks in a row beats one wave.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 64, 1, kH100), 5320);
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 64, 3, kH100), 4780);
+  EXPECT_EQ(k::chooseWgmmaPlan({768, 768, 768}, kH100), (WgmmaPlan{64, 3, false}));
+  // 1024^3: 128x128 in 2 splits (1 wave of 8 blocks) 2400 + 8·360 + 2·600 = 6480 is within 5% of
+  // 128x64 unsplit (1000 + 16·360 = 6760): the measured unsplit choice stays.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({1024, 1024, 1024}, 128, 2, kH100), 6480);
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, kH100), (WgmmaPlan{64, 1, false}));
+}
+
+TEST(WgmmaChoice, ShortKNeverSplits) {
+  for (const Shape& s : {Shape{17, 19, 23}, Shape{64, 6, 3}, Shape{1, 1, 1}, Shape{512, 512, 64},
+                         Shape{128, 1, 128}, Shape{1000, 1000, 100}}) {
+    const WgmmaPlan p = k::chooseWgmmaPlan(s, kH100);
+    EXPECT_LE(p.splits * 2, std::max<std::int64_t>(2, k::wgmmaKBlocks(s))) << toString(s);
+  }
+  EXPECT_EQ(k::chooseWgmmaPlan({17, 19, 23}, kH100).splits, 1);
+}
+
+// Over a grid of shapes and GPUs: a chosen plan is one its K can run as chosen (every split at
+// least one k block, no more than 8), clusters only on the unsplit 128x256 tile, and a split plan
+// only where the model puts it 5% ahead of the whole-K width rule's tile.
+TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
+  const int dims[] = {1, 17, 64, 128, 255, 511, 768, 1000, 1024, 3000};
+  const int ks[] = {1, 23, 64, 65, 128, 200, 640, 1025, 4096, 20000};
+  for (int sms : {1, 8, 78, 114, 132, 144})
+    for (int m : dims)
+      for (int n : dims)
+        for (int kk : ks) {
+          const Shape s{m, n, kk};
+          const WgmmaPlan p = k::chooseWgmmaPlan(s, sms);
+          SCOPED_TRACE(toString(s) + " on " + std::to_string(sms) + " SMs");
+          EXPECT_TRUE(p.tileN == 64 || p.tileN == 128 || p.tileN == 256);
+          EXPECT_GE(p.splits, 1);
+          EXPECT_LE(p.splits, k::kWgmmaMaxSplits);
+          EXPECT_LE(p.splits, k::wgmmaKBlocks(s));
+          EXPECT_EQ(k::wgmmaEffectiveSplits(s, p.splits), p.splits);
+          EXPECT_LT((p.splits - 1) * k::wgmmaKBlocksPerSplit(s, p.splits), k::wgmmaKBlocks(s));
+          if (p.clusters) {
+            EXPECT_TRUE(p.tileN == 256 && p.splits == 1);
+          }
+          if (p.splits > 1) {
+            // One k block never splits: the choice at K = 64 is the whole-K width rule's.
+            const WgmmaPlan whole = k::chooseWgmmaPlan({m, n, 64}, sms);
+            EXPECT_EQ(whole.splits, 1);
+            EXPECT_LT(k::wgmmaEstimateNs(s, p.tileN, p.splits, sms),
+                      0.95 * k::wgmmaEstimateNs(s, whole.tileN, 1, sms));
+          }
+        }
+}
+
+TEST(WgmmaChoice, SplitsAreWholeKBlocksAndNeverEmpty) {
+  EXPECT_EQ(k::wgmmaKBlocks({8, 8, 1025}), 17);
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 23}, 8), 1);    // K < 64: one block
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 128}, 8), 2);   // 2 blocks: 2 splits of one
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 1025}, 8), 6);  // 3 blocks each: 6 ranges
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 1025}, 7), 6);  // the same ranges as 8
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 1025}, 5), 5);  // 4, 4, 4, 4, 1
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 1025}, 0), 1);
+  EXPECT_EQ(k::wgmmaEffectiveSplits({8, 8, 4096}, 12), 8);  // at most 8
+  for (int kk = 1; kk <= 1200; ++kk)
+    for (int sp = 1; sp <= 8; ++sp) {
+      const Shape s{8, 8, kk};
+      const int eff = k::wgmmaEffectiveSplits(s, sp);
+      const std::int64_t per = k::wgmmaKBlocksPerSplit(s, eff);
+      ASSERT_LE(eff, sp) << kk;
+      ASSERT_GE(eff * per, k::wgmmaKBlocks(s)) << kk << " " << sp;        // K covered
+      ASSERT_LT((eff - 1) * per, k::wgmmaKBlocks(s)) << kk << " " << sp;  // last range not empty
+    }
+}
+
+TEST(WgmmaChoice, ForcedPlansRunWhatTheShapeAllows) {
+  EXPECT_EQ(k::forcedWgmmaPlan({512, 512, 512}, 128, 4, kH100), (WgmmaPlan{128, 4, false}));
+  EXPECT_EQ(k::forcedWgmmaPlan({17, 19, 23}, 64, 8, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 256, 1, kH100), (WgmmaPlan{256, 1, true}));
+  EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 256, 2, kH100), (WgmmaPlan{256, 2, false}));
+  // 8192^3 in 8 splits of 128x64 tiles would need 2 GiB of partial tiles: it runs unsplit.
+  EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 64, 8, kH100), (WgmmaPlan{64, 1, false}));
+}
+
+TEST(WgmmaChoice, WorkspaceHoldsEverySplitsPartialTiles) {
+  const Shape s{511, 513, 1025};  // 4 x 9 tiles of 128x64
+  EXPECT_EQ(k::wgmmaPartialBytes(s, {64, 1, false}), 0u);
+  EXPECT_EQ(k::wgmmaCounterBytes(s, {64, 1, false}), 0u);
+  EXPECT_EQ(k::wgmmaPartialBytes(s, {64, 3, false}), 36u * 3 * 128 * 64 * 4);
+  EXPECT_EQ(k::wgmmaCounterBytes(s, {64, 3, false}), 36u * 8 * 4);
+}
+
+TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
+  // The names launches reported before split-K, unchanged.
+  EXPECT_EQ(k::wgmmaRanName({256, 1, false}, false), "sgemm.wgmma");
+  EXPECT_EQ(k::wgmmaRanName({256, 1, false}, true), "sgemm.wgmma (A/B re-laid for TMA)");
+  EXPECT_EQ(k::wgmmaRanName({256, 1, true}, false),
+            "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)");
+  EXPECT_EQ(k::wgmmaRanName({64, 1, false}, false), "sgemm.wgmma (128x64 tile)");
+  EXPECT_EQ(k::wgmmaRanName({128, 1, false}, true),
+            "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)");
+  // Split-K says its count.
+  EXPECT_EQ(k::wgmmaRanName({64, 4, false}, false), "sgemm.wgmma (128x64 tile, split-K 4)");
+  EXPECT_EQ(k::wgmmaRanName({256, 2, false}, true),
+            "sgemm.wgmma (128x256 tile, split-K 2, A/B re-laid for TMA)");
+  std::set<std::string> names;
+  int plans = 0;
+  for (int w : {64, 128, 256})
+    for (int sp = 1; sp <= k::kWgmmaMaxSplits; ++sp)
+      for (bool relaid : {false, true}) {
+        names.emplace(k::wgmmaRanName({w, sp, false}, relaid));
+        ++plans;
+      }
+  EXPECT_EQ(names.size(), std::size_t(plans)) << "two plans report the same name";
+  for (const std::string& n : names) EXPECT_EQ(n.rfind("sgemm.wgmma", 0), 0u) << n;
+}
+
+}  // namespace
