@@ -27,14 +27,16 @@ constexpr std::size_t kMaxPartialBytes = std::size_t(1) << 30;
 // The cost model's constants, ns, from the forced tile widths measured on an H100 at 512³ and
 // 1024³ (PERF_NOTES.md, "Small and medium shapes"): those shapes are one wave for every width, so
 // time ≈ fixed + k blocks · per block fits them (64: 1.0 µs + 0.36 µs per block; 128: 2.4 +
-// 0.36; 256: 4.3 + 0.575). The partial tile's cost is an estimate, not a measurement: a CTA
-// writes or reads 128 × tileN floats from L2 at about 110 GB/s per SM (0.3 µs for 32 KB). kwb tune
-// --kernel sgemm.wgmma measures every (width, split) cell; replace these from its results.
+// 0.36; 256: 4.3 + 0.575). The partial tile's cost is measured too (`kwb tune --kernel
+// sgemm.wgmma` on an H200, 2026-11-27, PERF_NOTES.md "Split-K for wgmma: measured, did not pay"):
+// 2.2-4.8 µs a split on the 128x64 tile, 4.1 on 128x128, 8.4 on 128x256, where one warp sums
+// the partials; at these costs the model splits no shape of the sweep, as measured.
 struct TileCost {
   int tileN;
   double fixedNs, perKBlockNs, perPartialNs;
 };
-constexpr TileCost kCosts[] = {{256, 4300, 575, 1200}, {128, 2400, 360, 600}, {64, 1000, 360, 300}};
+constexpr TileCost kCosts[] = {
+    {256, 4300, 575, 8400}, {128, 2400, 360, 4100}, {64, 1000, 360, 2500}};
 
 const TileCost& costOf(int tileN) {
   for (const TileCost& c : kCosts)

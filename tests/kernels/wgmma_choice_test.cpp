@@ -38,22 +38,19 @@ TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRule) {
 // Known answers of the cost model, worked by hand from its constants (ns): 512^3, 32 tiles of
 // 128x64 and 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits (128 units, one wave, 2 blocks
 // each) 1000 + 2·360 + 4·300 = 2920, the least (3 splits: 2980, 2 splits: 3040).
-TEST(WgmmaChoice, SmallShapesSplitKAcrossTheIdleSms) {
+TEST(WgmmaChoice, AtTheMeasuredPartialCostTheSweepsShapesStayUnsplit) {
+  // 512^3: 32 tiles of 128x64, 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits (128 units, one
+  // wave, 2 blocks each) 1000 + 2·360 + 4·2500 = 11720. Measured on an H200: 4.4 against 10.5 µs.
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 1, kH100), 3880);
-  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 4, kH100), 2920);
-  EXPECT_EQ(k::chooseWgmmaPlan({512, 512, 512}, kH100), (WgmmaPlan{64, 4, false}));
-  // 511x513x1025: 36 tiles of 128x64, 17 k blocks: 3 splits (108 units, 6 blocks each) 4060,
-  // where 4 make 144 units, a second wave.
-  EXPECT_EQ(k::chooseWgmmaPlan({511, 513, 1025}, kH100), (WgmmaPlan{64, 3, false}));
-  // 768^3: 72 tiles of 128x64, 12 k blocks: unsplit 5320; 3 splits make 216 units of 4 blocks,
-  // two per busiest SM, 1000 + 2·4·360 + 3·300 = 4780: fewer blocks in a row beats one wave.
-  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 64, 1, kH100), 5320);
-  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 64, 3, kH100), 4780);
-  EXPECT_EQ(k::chooseWgmmaPlan({768, 768, 768}, kH100), (WgmmaPlan{64, 3, false}));
-  // 1024^3: 128x128 in 2 splits (1 wave of 8 blocks) 2400 + 8·360 + 2·600 = 6480 is within 5% of
-  // 128x64 unsplit (1000 + 16·360 = 6760): the measured unsplit choice stays.
-  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({1024, 1024, 1024}, 128, 2, kH100), 6480);
-  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 4, kH100), 11720);
+  // 1024^3: 128x128 in 2 splits 2400 + 8·360 + 2·4100 = 13480 against 128x64 unsplit 6760.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({1024, 1024, 1024}, 128, 2, kH100), 13480);
+  for (const Shape& s : {Shape{512, 512, 512}, Shape{768, 768, 768}, Shape{1024, 1024, 1024},
+                         Shape{1000, 1000, 1000}, Shape{256, 384, 640}, Shape{511, 513, 1025}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{64, 1, false})) << toString(s);
+  // A long K over few tiles still splits: one 128x64 tile, 1024 k blocks (K = 65536) unsplit is
+  // 1000 + 1024·360; in 8 splits 1000 + 128·360 + 8·2500.
+  EXPECT_GT(k::chooseWgmmaPlan({128, 64, 65536}, kH100).splits, 1);
 }
 
 TEST(WgmmaChoice, ShortKNeverSplits) {
