@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // sgemm.wgmma — stage 9: Hopper warpgroup MMA (FP16 in, FP32 accumulate), built only for sm_90a.
+// The same kernel, templated on the element type, serves sgemm.wgmma_bf16 (BF16 in: the .bf16
+// form of each wgmma, TMA maps of BFLOAT16; its descriptor is in sgemm_wgmma_bf16.cpp).
 //
 // Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and
 // needs every operand fragment in registers (ldmatrix), so a Hopper SM spends issue slots and
@@ -61,6 +63,7 @@
 #include <string>
 
 #include "detail/gemm_tile_io.cuh"
+#include "detail/element16.h"
 #include "detail/half_restride.h"
 #include "detail/multiprocessors.h"
 #include "detail/tensor_map.h"
@@ -75,7 +78,6 @@
 namespace kwb::kernels {
 namespace {
 
-constexpr std::string_view kId = "sgemm.wgmma";
 constexpr int kBM = 128, kBK = 64, kStages = 4;
 constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
 constexpr int kThreads = (kConsumers + 1) * 128;
@@ -120,7 +122,7 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
 // consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
-template <int BN, int CM>
+template <class E, int BN, int CM>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
@@ -228,8 +230,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmmaFence();
 #pragma unroll
         for (int kk = 0; kk < kBK / 16; ++kk)
-          wgmmaM64K16<BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                          smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
+          wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                             smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
         wgmmaCommit();
         // Keep one group in flight: once the previous slice's wgmmas are done, its stage
         // goes back to the producer.
@@ -323,7 +325,7 @@ cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t s
 // cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
 // than that would leave its last clusters waiting for a whole block's tiles to finish (queried
 // once per device).
-template <int BN, int CM>
+template <class E, int BN, int CM>
 int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
@@ -331,7 +333,7 @@ int activeClusters(std::size_t smemBytes) {
     const cudaLaunchConfig_t cfg =
         clusterLaunch(unsigned(CM * detail::multiprocessors()), CM, smemBytes, nullptr, attr);
     int clusters = 0;
-    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<BN, CM>, &cfg));
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, BN, CM>, &cfg));
     return std::max(clusters, 1);
   });
 }
@@ -348,14 +350,14 @@ int clusterSize(std::int64_t tiles, int sms) {
   return tiles >= 8 * std::int64_t(sms) ? 2 : 1;
 }
 
-template <int BN, int CM>
+template <class E, int BN, int CM>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
   using T = TileN<BN>;
-  auto* kernel = &hgemmWgmmaKernel<BN, CM>;
+  auto* kernel = &hgemmWgmmaKernel<E, BN, CM>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
-  constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  constexpr CUtensorMapDataType kHalf = Element16<E>::kTmaType;
   const CUtensorMap mapA =
       detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
   const CUtensorMap mapB =
@@ -376,12 +378,12 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops) {
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
-    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(T::kSmemBytes));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
+                   activeClusters<E, BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg =
@@ -416,60 +418,69 @@ detail::WorkspaceCache& relayWorkspace() {
 }
 
 // What ran, by tile and by whether the operands were re-laid (names outlive the launch).
+template <class E>
 std::string_view ranName(int bn, bool clusters, bool relaid) {
-  if (bn == 64)
-    return relaid ? "sgemm.wgmma (128x64 tile, A/B re-laid for TMA)" : "sgemm.wgmma (128x64 tile)";
-  if (bn == 128)
-    return relaid ? "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)"
-                  : "sgemm.wgmma (128x128 tile)";
-  if (clusters)
-    return relaid ? "sgemm.wgmma (128x256 tile, clusters of 2 sharing B, A/B re-laid for TMA)"
-                  : "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)";
-  return relaid ? "sgemm.wgmma (A/B re-laid for TMA)" : kId;
+  static const std::string id(Element16<E>::kWgmmaId);
+  static const std::string names[8] = {
+      id + " (128x64 tile)",
+      id + " (128x64 tile, A/B re-laid for TMA)",
+      id + " (128x128 tile)",
+      id + " (128x128 tile, A/B re-laid for TMA)",
+      id + " (128x256 tile, clusters of 2 sharing B)",
+      id + " (128x256 tile, clusters of 2 sharing B, A/B re-laid for TMA)",
+      id,
+      id + " (A/B re-laid for TMA)"};
+  const int tile = bn == 64 ? 0 : bn == 128 ? 1 : clusters ? 2 : 3;
+  return names[2 * tile + (relaid ? 1 : 0)];
 }
 
+template <class E>
 LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops) {
   const int bn = chooseTileN(g.shape, detail::multiprocessors());
   const bool clusters =
       bn == 256 && clusterSize(tileCount(g.shape, 256), detail::multiprocessors()) == 2;
   if (bn == 64)
-    launchTiles<64, 1>(g, ops);
+    launchTiles<E, 64, 1>(g, ops);
   else if (bn == 128)
-    launchTiles<128, 1>(g, ops);
+    launchTiles<E, 128, 1>(g, ops);
   else if (clusters)
-    launchTiles<256, 2>(g, ops);
+    launchTiles<E, 256, 2>(g, ops);
   else
-    launchTiles<256, 1>(g, ops);
-  return {false, ranName(bn, clusters, ops.relaid)};
+    launchTiles<E, 256, 1>(g, ops);
+  return {false, ranName<E>(bn, clusters, ops.relaid)};
 }
 
+template <class E>
 LaunchInfo launch(const GemmArgs& g) {
+  using In = Element16<E>;
   if (!isHopper()) {
-    LaunchInfo ran = g.shape.multipleOf(8) ? launchSgemmMmaMultistage(g) : launchSgemmWarpTiled(g);
+    LaunchInfo ran = g.shape.multipleOf(8) ? In::launchMmaMultistage(g) : launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  if (!g.aHalf || !g.bHalf)
-    throw std::invalid_argument(std::string(kId) + " needs the FP16 copies of A and B");
-  if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
-    throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
+  const void *a16 = In::a(g), *b16 = In::b(g);
+  if (!a16 || !b16 || !aligned16(a16) || !aligned16(b16))
+    throw std::invalid_argument(std::string(In::kWgmmaId) + " needs 16-byte aligned " +
+                                std::string(In::kName) + " copies of A and B");
   const Shape& s = g.shape;
   const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
-  if (bytes == 0) return launchOn(g, {{g.aHalf, s.k}, {g.bHalf, s.n}, false});
+  if (bytes == 0) return launchOn<E>(g, {{a16, s.k}, {b16, s.n}, false});
   const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
   if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
     LaunchInfo ran = launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream));
+  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream));
 }
 
 }  // namespace
 
+LaunchInfo launchSgemmWgmmaBf16(const GemmArgs& g) { return launch<__nv_bfloat16>(g); }
+
 KernelDescriptor sgemmWgmma() {
   KernelDescriptor d;
-  d.id = std::string(kId);
+  d.id = std::string(Element16<__half>::kWgmmaId);
   d.displayName = "wgmma + TMA (Hopper)";
   d.family = "sgemm";
   d.precision = Precision::kFp16Fp32Acc;
@@ -482,7 +493,7 @@ KernelDescriptor sgemmWgmma() {
       "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
       "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
       "needs sm_90a (others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
-  d.launch = &launch;
+  d.launch = &launch<__half>;
   return d;
 }
 
