@@ -43,7 +43,9 @@ TEST_P(Bf16Kernel, VerifiesAtTheSpecShapesIncludingRaggedOnes) {
     expectVerified(c, k, kSeed);
     EXPECT_EQ(c.precision, Precision::kBf16Fp32Acc);
     // On its fast path the kernel itself ran (a stage names its tile after its id).
-    if (!c.fallback && !k.reference) EXPECT_TRUE(c.ranKernel.starts_with(k.id)) << c.ranKernel;
+    if (!c.fallback && !k.reference) {
+      EXPECT_TRUE(c.ranKernel.starts_with(k.id)) << c.ranKernel;
+    }
   }
 }
 INSTANTIATE_TEST_SUITE_P(Registry, Bf16Kernel, testing::ValuesIn(kwb::test::kernelIds(bf16Inputs)),
@@ -57,8 +59,9 @@ TEST(Bf16Registry, TheStagesAndTheReferenceAreRegistered) {
   EXPECT_TRUE(r.find("cublas.bgemm_f32acc").reference);
   EXPECT_EQ(r.tryFind("sgemm.wgmma") != nullptr, r.tryFind("sgemm.wgmma_bf16") != nullptr);
   for (const char* id : {"sgemm.mma_multistage_bf16", "sgemm.wgmma_bf16", "cublas.bgemm_f32acc"})
-    if (const KernelDescriptor* k = r.tryFind(id))
+    if (const KernelDescriptor* k = r.tryFind(id)) {
       EXPECT_EQ(k->precision, Precision::kBf16Fp32Acc) << id;
+    }
 }
 
 class Bf16Inputs : public GpuTest {};
