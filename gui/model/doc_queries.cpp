@@ -75,39 +75,30 @@ const QColor kPalette[] = {
     QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
     QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
     QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f), QColor(0x00, 0x00, 0x80),
-    QColor(0xff, 0xd7, 0x00)};
+    QColor(0xff, 0xd7, 0x00), QColor(0x80, 0x80, 0x00)};
 constexpr std::uint32_t kColors = sizeof kPalette / sizeof kPalette[0];
 
 // The built-in kernels, each with its own slot: a family's stages in teaching order, then its
-// references, so the eleven SGEMM stages and four cuBLAS references never share a colour (slot
-// 12 is the roofs' grey, so no kernel takes it).
+// references, so the eleven SGEMM stages and four cuBLAS references never share a colour. The
+// BF16 twins and cuBLAS BF16 come last, past the roofs' grey (12) and an olive (13) too near
+// green and brown.
 int knownSlot(const QString& id) {
-  static const std::map<QString, int> kSlots{{"sgemm.naive", 0},
-                                             {"sgemm.tiled", 1},
-                                             {"sgemm.bank_free", 2},
-                                             {"sgemm.double_buffer", 3},
-                                             {"sgemm.tensor_core", 4},
-                                             {"sgemm.register_blocked", 5},
-                                             {"sgemm.warp_tiled", 6},
-                                             {"sgemm.mma_multistage", 7},
-                                             {"sgemm.wgmma", 8},
-                                             {"cublas.sgemm", 9},
-                                             {"cublas.hgemm_f32acc", 10},
-                                             {"cublas.tf32", 11},
-                                             {"sgemm.mma_multistage_bf16", 13},
-                                             {"sgemm.wgmma_bf16", 14},
-                                             {"cublas.bgemm_f32acc", 15},
-                                             {"reduce.atomic", 0},
-                                             {"reduce.shared_tree", 1},
-                                             {"reduce.warp_shuffle", 2},
-                                             {"reduce.vectorized", 3},
-                                             {"reduce.cub_block", 4},
-                                             {"cub.reduce_sum", 9},
-                                             {"scan.hillis_steele", 0},
-                                             {"scan.blelloch", 1},
-                                             {"scan.reduce_then_scan", 2},
-                                             {"scan.decoupled_lookback", 3},
-                                             {"cub.inclusive_sum", 9}};
+  static const std::map<QString, int> kSlots{
+      {"sgemm.naive", 0},           {"sgemm.tiled", 1},
+      {"sgemm.bank_free", 2},       {"sgemm.double_buffer", 3},
+      {"sgemm.tensor_core", 4},     {"sgemm.register_blocked", 5},
+      {"sgemm.warp_tiled", 6},      {"sgemm.mma_multistage", 7},
+      {"sgemm.wgmma", 8},           {"cublas.sgemm", 9},
+      {"cublas.hgemm_f32acc", 10},  {"cublas.tf32", 11},
+      {"reduce.atomic", 0},         {"reduce.shared_tree", 1},
+      {"reduce.warp_shuffle", 2},   {"reduce.vectorized", 3},
+      {"reduce.cub_block", 4},      {"cub.reduce_sum", 9},
+      {"scan.hillis_steele", 0},    {"scan.blelloch", 1},
+      {"scan.reduce_then_scan", 2}, {"scan.decoupled_lookback", 3},
+      {"cub.inclusive_sum", 9}};
+  static const std::map<QString, int> kBf16Slots{
+      {"sgemm.mma_multistage_bf16", 14}, {"sgemm.wgmma_bf16", 15}, {"cublas.bgemm_f32acc", 16}};
+  if (const auto it = kBf16Slots.find(id); it != kBf16Slots.end()) return it->second;
   const auto it = kSlots.find(id);
   return it == kSlots.end() ? -1 : it->second;
 }
