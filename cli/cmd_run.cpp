@@ -107,8 +107,8 @@ std::string vectorTable(const RunDocument& doc) {
 
 std::string runTable(const RunDocument& doc) {
   std::vector<std::vector<std::string>> rows{{"kernel", "shape", "median ms", "min ms", "max ms",
-                                              "CV", "samples", "GFLOP/s", "% cuBLAS", "% FP16 ref",
-                                              "vs CUPTI", "status"}};
+                                              "CV", "samples", "GFLOP/s", "% cuBLAS",
+                                              "% FP16/BF16 ref", "vs CUPTI", "status"}};
   const bool anyVector = std::any_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
   const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
   for (const auto& c : doc.cases) {
@@ -118,7 +118,9 @@ std::string runTable(const RunDocument& doc) {
       rows.push_back({c.kernel, sizeLabel(c), fixed(c.summary.median, 4), fixed(c.summary.min, 4),
                       fixed(c.summary.max, 4), fixed(100 * c.summary.cv, 1) + "%",
                       std::to_string(c.samplesMs.size()), fixed(c.gflops, 1),
-                      pct(c.pctOfFp32Reference), pct(c.pctOfFp16Reference), vsCupti(c), status});
+                      pct(c.pctOfFp32Reference),
+                      pct(c.pctOfFp16Reference ? c.pctOfFp16Reference : c.pctOfBf16Reference),
+                      vsCupti(c), status});
     else
       rows.push_back({c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", status});
   }

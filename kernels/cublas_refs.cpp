@@ -33,6 +33,11 @@ LaunchInfo launchHgemmF32Acc(const GemmArgs& g) {
   return {false, "cublas.hgemm_f32acc"};
 }
 
+LaunchInfo launchBgemmF32Acc(const GemmArgs& g) {
+  gemmEx(g, g.aBf16, g.bBf16, CUDA_R_16BF, CUBLAS_COMPUTE_32F);
+  return {false, "cublas.bgemm_f32acc"};
+}
+
 LaunchInfo launchTf32(const GemmArgs& g) {
   gemmEx(g, g.a, g.b, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32);
   return {false, "cublas.tf32"};
@@ -62,6 +67,12 @@ KernelDescriptor cublasHgemmF32AccRef() {
   return reference("cublas.hgemm_f32acc", "cuBLAS FP16 (FP32 acc)", Precision::kFp16Fp32Acc,
                    "cublasGemmEx, FP16 in, FP32 accumulate and out: the tensor-core roof",
                    &launchHgemmF32Acc);
+}
+
+KernelDescriptor cublasBgemmF32AccRef() {
+  return reference("cublas.bgemm_f32acc", "cuBLAS BF16 (FP32 acc)", Precision::kBf16Fp32Acc,
+                   "cublasGemmEx, BF16 in, FP32 accumulate and out: the BF16 tensor-core roof",
+                   &launchBgemmF32Acc);
 }
 
 KernelDescriptor cublasTf32Ref() {

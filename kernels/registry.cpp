@@ -58,8 +58,14 @@ const KernelRegistry& registry() {
 #ifdef KWB_HAVE_WGMMA  // sm_90a builds only: see kernels/CMakeLists.txt
       sgemmWgmma(),
 #endif
+      // The tensor-core stages with BF16 inputs, after their FP16 twins.
+      sgemmMmaMultistageBf16(),
+#ifdef KWB_HAVE_WGMMA
+      sgemmWgmmaBf16(),
+#endif
       cublasSgemmRef(),
       cublasHgemmF32AccRef(),
+      cublasBgemmF32AccRef(),
       cublasTf32Ref(),
       // The 1-D families (problem "reduce" and "scan"): stages in order, then CUB.
       reduceAtomic(),

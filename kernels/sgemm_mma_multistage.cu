@@ -14,13 +14,12 @@
 namespace kwb::kernels {
 
 namespace {
-using DefaultConfig = MmaConfig<128, 128, 32, 64, 64, 4>;
 constexpr std::string_view kId = "sgemm.mma_multistage";
 
 }  // namespace
 
 LaunchInfo launchSgemmMmaMultistage(const GemmArgs& g) {
-  return launchMmaMultistage<DefaultConfig>(g, kId);
+  return launchMmaMultistage<MmaDefaultConfig>(g, kId);
 }
 
 KernelDescriptor sgemmMmaMultistage() {

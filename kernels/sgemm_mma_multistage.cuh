@@ -2,7 +2,9 @@
 #pragma once
 // sgemm.mma_multistage — stage 8: FP16 in, FP32 accumulate on the tensor cores through
 // mma.sync.m16n8k16, fragments loaded with ldmatrix, tiles brought in by a STAGES-deep
-// cp.async pipeline (the CUTLASS sm80 "multistage" design).
+// cp.async pipeline (the CUTLASS sm80 "multistage" design). The kernel is templated on the
+// element type E: sgemm.mma_multistage_bf16 runs it with BF16 inputs (mma's .bf16 form; the
+// tiles, swizzle and fragments are those of any 16-bit type).
 //
 // Shared memory per stage: A tile BM×BK and B tile BK×BN, both row-major as in global memory,
 // in 16-byte chunks (8 halves) whose position within a row is XOR-swizzled with the row index.
@@ -24,13 +26,16 @@
 // tile t. Edges: cp.async with src-size 0 zero-fills a chunk outside the matrix, so partial
 // tiles need K and N to be multiples of 8 (a chunk is wholly in or out, and 16-byte aligned)
 // but no other guard; the launcher sends other shapes to the FP32 warp-tiled stage.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
+#include "detail/element16.h"
 #include "detail/gemm_tile_io.cuh"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
@@ -100,23 +105,31 @@ __device__ __forceinline__ void ldmatrixX4Trans(std::uint32_t (&r)[4], std::uint
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(addr));
 }
+template <class E>
 __device__ __forceinline__ void mma16816(float (&d)[4], const std::uint32_t (&a)[4],
                                          std::uint32_t b0, std::uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-      "{%8, %9}, {%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  if constexpr (std::is_same_v<E, __nv_bfloat16>)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 }  // namespace mma_detail
 
-// Requires K % 8 == 0 and N % 8 == 0 (the launcher checks); any M.
-template <class Cfg>
+// Requires K % 8 == 0 and N % 8 == 0 (the launcher checks); any M. E: __half or __nv_bfloat16.
+template <class Cfg, class E>
 __global__ void __launch_bounds__(Cfg::kThreads)
-    hgemmMmaMultistageKernel(int m, int n, int k, float alpha, const __half* __restrict__ a,
-                             const __half* __restrict__ b, float beta, float* __restrict__ c,
-                             int tilesM, int tilesN) {
+    hgemmMmaMultistageKernel(int m, int n, int k, float alpha, const E* __restrict__ a,
+                             const E* __restrict__ b, float beta, float* __restrict__ c, int tilesM,
+                             int tilesN) {
   using namespace mma_detail;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, WM = Cfg::WM, WN = Cfg::WN;
   constexpr int STAGES = Cfg::STAGES, CA = Cfg::kAChunksPerRow, CB = Cfg::kBChunksPerRow;
@@ -141,7 +154,7 @@ __global__ void __launch_bounds__(Cfg::kThreads)
       const int gRow = row0 + r, gCol = k0 + ch * 8;
       const bool valid = gRow < m && gCol < k;
       // Out of range: a valid address all the same, though src-size 0 reads nothing.
-      const __half* src = valid ? a + std::int64_t(gRow) * k + gCol : a;
+      const E* src = valid ? a + std::int64_t(gRow) * k + gCol : a;
       cpAsync16(sA + swizzled<CA>(r, ch), src, valid);
     }
 #pragma unroll
@@ -150,7 +163,7 @@ __global__ void __launch_bounds__(Cfg::kThreads)
       const int r = i / CB, ch = i % CB;
       const int gRow = k0 + r, gCol = col0 + ch * 8;
       const bool valid = gRow < k && gCol < n;
-      const __half* src = valid ? b + std::int64_t(gRow) * n + gCol : b;
+      const E* src = valid ? b + std::int64_t(gRow) * n + gCol : b;
       cpAsync16(sB + swizzled<CB>(r, ch), src, valid);
     }
   };
@@ -192,7 +205,7 @@ __global__ void __launch_bounds__(Cfg::kThreads)
       for (int mi = 0; mi < Cfg::kMTiles; ++mi)
 #pragma unroll
         for (int ni = 0; ni < Cfg::kNTiles; ++ni)
-          mma16816(acc[mi][ni], af[mi], bf[ni / 2][(ni % 2) * 2], bf[ni / 2][(ni % 2) * 2 + 1]);
+          mma16816<E>(acc[mi][ni], af[mi], bf[ni / 2][(ni % 2) * 2], bf[ni / 2][(ni % 2) * 2 + 1]);
     }
   }
 
@@ -225,26 +238,33 @@ __global__ void __launch_bounds__(Cfg::kThreads)
 // and the tests hold the stage to that promise.
 inline bool mmaShapeSupported(const Shape& s) { return s.multipleOf(8); }
 
-// Runs configuration Cfg; other shapes run the FP32 warp-tiled stage and say so.
-template <class Cfg>
+// The default configuration (sgemm_mma_multistage.cu says why), for FP16 and BF16 alike.
+using MmaDefaultConfig = MmaConfig<128, 128, 32, 64, 64, 4>;
+
+// Runs configuration Cfg on inputs of type E (the GemmArgs copies Element16<E> names); other
+// shapes run the FP32 warp-tiled stage and say so.
+template <class Cfg, class E = __half>
 LaunchInfo launchMmaMultistage(const GemmArgs& g, std::string_view id) {
   if (!mmaShapeSupported(g.shape)) {
     LaunchInfo ran = launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  if (!g.aHalf || !g.bHalf)
-    throw std::invalid_argument(std::string(id) + " needs the FP16 copies of A and B");
+  const E* a = static_cast<const E*>(Element16<E>::a(g));
+  const E* b = static_cast<const E*>(Element16<E>::b(g));
+  if (!a || !b)
+    throw std::invalid_argument(std::string(id) + " needs the " + std::string(Element16<E>::kName) +
+                                " copies of A and B");
   const TileGrid grid = tileGrid(g.shape, Cfg::BM, Cfg::BN);
   const int tilesM = int((g.shape.m + Cfg::BM - 1) / Cfg::BM);
-  auto* kernel = &hgemmMmaMultistageKernel<Cfg>;
+  auto* kernel = &hgemmMmaMultistageKernel<Cfg, E>;
   if constexpr (Cfg::kSmemBytes > 48 * 1024) {
     KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                         int(Cfg::kSmemBytes)));
   }
   kernel<<<grid.blocks, Cfg::kThreads, Cfg::kSmemBytes, g.stream>>>(
-      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, static_cast<const __half*>(g.aHalf),
-      static_cast<const __half*>(g.bHalf), g.beta, g.c, tilesM, grid.tilesN);
+      int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha, a, b, g.beta, g.c, tilesM,
+      grid.tilesN);
   KWB_CHECK_LAUNCH();
   return {false, id};
 }

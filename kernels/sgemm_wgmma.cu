@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // sgemm.wgmma — stage 9: Hopper warpgroup MMA (FP16 in, FP32 accumulate), built only for sm_90a.
+// The same kernel, templated on the element type, serves sgemm.wgmma_bf16 (BF16 in: the .bf16
+// form of each wgmma, TMA maps of BFLOAT16; its descriptor is in sgemm_wgmma_bf16.cpp).
 //
 // Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and
 // needs every operand fragment in registers (ldmatrix), so a Hopper SM spends issue slots and
@@ -62,9 +64,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
+#include "detail/element16.h"
 #include "detail/gemm_tile_io.cuh"
 #include "detail/half_restride.h"
 #include "detail/multiprocessors.h"
@@ -127,7 +133,7 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
 // consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
-template <int BN, int CM, bool SK = false>
+template <class E, int BN, int CM, bool SK = false>
 __global__ void __launch_bounds__(kThreads, 1)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
@@ -247,8 +253,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         wgmmaFence();
 #pragma unroll
         for (int kk = 0; kk < kBK / 16; ++kk)
-          wgmmaM64K16<BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                          smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
+          wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                             smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
         wgmmaCommit();
         // Keep one group in flight: once the previous slice's wgmmas are done, its stage
         // goes back to the producer.
@@ -345,7 +351,7 @@ cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t s
 // cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
 // than that would leave its last clusters waiting for a whole block's tiles to finish (queried
 // once per device).
-template <int BN, int CM>
+template <class E, int BN, int CM>
 int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
@@ -353,19 +359,19 @@ int activeClusters(std::size_t smemBytes) {
     const cudaLaunchConfig_t cfg =
         clusterLaunch(unsigned(CM * detail::multiprocessors()), CM, smemBytes, nullptr, attr);
     int clusters = 0;
-    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<BN, CM>, &cfg));
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, BN, CM>, &cfg));
     return std::max(clusters, 1);
   });
 }
 
-template <int BN, int CM, bool SK = false>
+template <class E, int BN, int CM, bool SK = false>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   using T = TileN<BN>;
-  auto* kernel = &hgemmWgmmaKernel<BN, CM, SK>;
+  auto* kernel = &hgemmWgmmaKernel<E, BN, CM, SK>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
-  constexpr CUtensorMapDataType kHalf = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  constexpr CUtensorMapDataType kHalf = Element16<E>::kTmaType;
   const CUtensorMap mapA =
       detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
   const CUtensorMap mapB =
@@ -388,12 +394,12 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
-    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<BN, CM>(T::kSmemBytes));
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(T::kSmemBytes));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
+                   activeClusters<E, BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg =
@@ -437,67 +443,92 @@ detail::WorkspaceCache& splitCounters() {
   return cache;
 }
 
+// What ran (names outlive the launch): sgemm.wgmma's names (sgemm_wgmma_choice.h), under the BF16
+// stage's own id for BF16.
+template <class E>
+std::string_view ranNameOf(const WgmmaPlan& p, bool relaid) {
+  const std::string_view name = wgmmaRanName(p, relaid);
+  if constexpr (std::is_same_v<E, __half>) {
+    return name;
+  } else {
+    static std::mutex lock;
+    static std::map<std::string_view, std::string> names;  // nodes: stable addresses
+    const std::lock_guard<std::mutex> hold(lock);
+    std::string& own = names[name];
+    if (own.empty())
+      own = std::string(Element16<E>::kWgmmaId) + std::string(name.substr(kId.size()));
+    return own;
+  }
+}
+
 // The kernel instance for the plan: split-K has its own (SK = true), so the unsplit kernels keep
 // their code (a run-time branch to the split path cost the 128x256 kernel 1.6 KB of spills).
+template <class E>
 LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
                          const SplitK& split) {
   const bool sk = split.splits > 1;
   if (p.tileN == 64)
-    sk ? launchTiles<64, 1, true>(g, ops, split) : launchTiles<64, 1>(g, ops, split);
+    sk ? launchTiles<E, 64, 1, true>(g, ops, split) : launchTiles<E, 64, 1>(g, ops, split);
   else if (p.tileN == 128)
-    sk ? launchTiles<128, 1, true>(g, ops, split) : launchTiles<128, 1>(g, ops, split);
+    sk ? launchTiles<E, 128, 1, true>(g, ops, split) : launchTiles<E, 128, 1>(g, ops, split);
   else if (sk)
-    launchTiles<256, 1, true>(g, ops, split);
+    launchTiles<E, 256, 1, true>(g, ops, split);
   else if (p.clusters)
-    launchTiles<256, 2>(g, ops, split);
+    launchTiles<E, 256, 2>(g, ops, split);
   else
-    launchTiles<256, 1>(g, ops, split);
-  return {false, wgmmaRanName(p, ops.relaid)};
+    launchTiles<E, 256, 1>(g, ops, split);
+  return {false, ranNameOf<E>(p, ops.relaid)};
 }
 
+template <class E>
 LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
-  if (p.splits <= 1 || p.clusters) return launchTilesOf(g, ops, {p.tileN, 1, p.clusters}, whole);
+  if (p.splits <= 1 || p.clusters) return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters}, whole);
   const detail::WorkspaceCache::Lease partial =
       splitPartials().acquire(wgmmaPartialBytes(g.shape, p), g.stream);
   const detail::WorkspaceCache::Lease counters =
       splitCounters().acquire(wgmmaCounterBytes(g.shape, p), g.stream);
   if (partial.data() == nullptr || counters.data() == nullptr)  // no scratch: whole K, said so
-    return launchTilesOf(g, ops, {p.tileN, 1, false}, whole);
+    return launchTilesOf<E>(g, ops, {p.tileN, 1, false}, whole);
   SplitK split;
   split.partial = static_cast<float*>(partial.data());
   split.counters = static_cast<int*>(counters.data());
   split.splits = p.splits;
   split.kBlocksPerSplit = int(wgmmaKBlocksPerSplit(g.shape, p.splits));
-  return launchTilesOf(g, ops, p, split);
+  return launchTilesOf<E>(g, ops, p, split);
 }
 
 // `forced`: the plan to run (launchSgemmWgmmaPlan); null: the shape's own (planFor).
+template <class E>
 LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
+  using In = Element16<E>;
   if (!isHopper()) {
-    LaunchInfo ran = g.shape.multipleOf(8) ? launchSgemmMmaMultistage(g) : launchSgemmWarpTiled(g);
+    LaunchInfo ran = g.shape.multipleOf(8) ? In::launchMmaMultistage(g) : launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  if (!g.aHalf || !g.bHalf)
-    throw std::invalid_argument(std::string(kId) + " needs the FP16 copies of A and B");
-  if (!aligned16(g.aHalf) || !aligned16(g.bHalf))
-    throw std::invalid_argument(std::string(kId) + " needs 16-byte aligned FP16 A and B");
+  const void *a16 = In::a(g), *b16 = In::b(g);
+  if (!a16 || !b16 || !aligned16(a16) || !aligned16(b16))
+    throw std::invalid_argument(std::string(In::kWgmmaId) + " needs 16-byte aligned " +
+                                std::string(In::kName) + " copies of A and B");
   const Shape& s = g.shape;
   const WgmmaPlan p = forced != nullptr ? *forced : planFor(s);
   const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
-  if (bytes == 0) return launchOn(g, {{g.aHalf, s.k}, {g.bHalf, s.n}, false}, p);
+  if (bytes == 0) return launchOn<E>(g, {{a16, s.k}, {b16, s.n}, false}, p);
   const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
   if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
     LaunchInfo ran = launchSgemmWarpTiled(g);
     ran.fallback = true;
     return ran;
   }
-  return launchOn(g, detail::relayHalves(g.aHalf, g.bHalf, s.m, s.n, s.k, ws.data(), g.stream), p);
+  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream), p);
 }
 
-LaunchInfo launch(const GemmArgs& g) { return launchWith(g, nullptr); }
+template <class E>
+LaunchInfo launch(const GemmArgs& g) {
+  return launchWith<E>(g, nullptr);
+}
 
 }  // namespace
 
@@ -506,8 +537,10 @@ LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits) {
     throw std::invalid_argument(std::string(kId) + ": no 128x" + std::to_string(tileN) +
                                 " tile (64, 128 or 256)");
   const WgmmaPlan p = forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors());
-  return launchWith(g, &p);
+  return launchWith<__half>(g, &p);
 }
+
+LaunchInfo launchSgemmWgmmaBf16(const GemmArgs& g) { return launch<__nv_bfloat16>(g); }
 
 KernelDescriptor sgemmWgmma() {
   KernelDescriptor d;
@@ -525,7 +558,7 @@ KernelDescriptor sgemmWgmma() {
       "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
       "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
       "needs sm_90a (others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
-  d.launch = &launch;
+  d.launch = &launch<__half>;
   return d;
 }
 

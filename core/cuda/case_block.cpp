@@ -20,7 +20,7 @@ std::vector<std::string> pairedReferences(const CaseResult& c) {
   };
   if (c.problem() == "gemm") {
     add("cublas.sgemm");
-    if (c.precision == Precision::kFp16Fp32Acc) add("cublas.hgemm_f32acc");
+    add(std::string(tensorReferenceOf(c.precision)));  // FP16 and BF16 inputs: their own
   }
   if (const Family* f = tryFindFamily(c.problem())) add(f->reference);
   return refs;
@@ -44,6 +44,7 @@ void applyPairedRatios(CaseResult& c, const Measurement& m, const std::vector<Pe
     c.paired.push_back(pr);
     if (ref == "cublas.sgemm") c.pctOfFp32Reference = pr.pct;
     if (ref == "cublas.hgemm_f32acc") c.pctOfFp16Reference = pr.pct;
+    if (ref == "cublas.bgemm_f32acc") c.pctOfBf16Reference = pr.pct;
     if (family && ref == family->reference) c.figures["pct_of_reference"] = pr.pct;
   }
 }

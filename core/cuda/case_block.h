@@ -55,8 +55,9 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
                    const std::vector<PendingCase>& block);
 
 // Which references each case is paired with and which field each fills: cublas.sgemm →
-// pctOfFp32Reference, cublas.hgemm_f32acc → pctOfFp16Reference (FP16-input kernels), the
-// family's reference → figures["pct_of_reference"].
+// pctOfFp32Reference, cublas.hgemm_f32acc → pctOfFp16Reference (FP16-input kernels),
+// cublas.bgemm_f32acc → pctOfBf16Reference (BF16-input kernels), the family's reference →
+// figures["pct_of_reference"].
 std::vector<std::string> pairedReferences(const CaseResult& c);
 
 // Pairs `c` with each of `references` found in `block` at its size (by its samples' round and

@@ -49,6 +49,9 @@ void fillPercentOfReference(CaseResult& c, const std::vector<CaseResult>& done) 
   if (c.precision == Precision::kFp16Fp32Acc && c.kernel != "cublas.hgemm_f32acc")
     if (const double fp16 = refGflops("cublas.hgemm_f32acc"); fp16 > 0)
       c.pctOfFp16Reference = 100.0 * c.gflops / fp16;
+  if (c.precision == Precision::kBf16Fp32Acc && c.kernel != "cublas.bgemm_f32acc")
+    if (const double bf16 = refGflops("cublas.bgemm_f32acc"); bf16 > 0)
+      c.pctOfBf16Reference = 100.0 * c.gflops / bf16;
 }
 
 }  // namespace kwb::cuda

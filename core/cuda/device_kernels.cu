@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include "kwb/splitmix.h"
@@ -33,6 +34,20 @@ __global__ void fillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
     dst[i] = __half_as_ushort(__float2half_rn(seededValue(base, i)));
+}
+
+// The seeded values rounded to BF16 (nearest, ties to even), as BF16 bits and as the FP32
+// values those bits hold: a BF16 case's every path, its reference included, reads the same
+// numbers.
+__global__ void fillSeededBf16(float* values, std::uint16_t* bits, std::int64_t count,
+                               std::uint64_t base) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += stride) {
+    const __nv_bfloat16 b = __float2bfloat16_rn(seededValue(base, i));
+    values[i] = __bfloat162float(b);
+    bits[i] = __bfloat16_as_ushort(b);
+  }
 }
 
 __global__ void widen(double* dst, const float* src, std::int64_t count) {
@@ -176,6 +191,13 @@ void launchFillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint64_t 
                           CUstream_st* stream) {
   if (count <= 0) return;
   fillSeededHalf<<<blocksFor(count), kThreads, 0, stream>>>(dst, count, base);
+  KWB_CHECK_LAUNCH();
+}
+
+void launchFillSeededBf16(float* values, std::uint16_t* bits, std::int64_t count,
+                          std::uint64_t base, CUstream_st* stream) {
+  if (count <= 0) return;
+  fillSeededBf16<<<blocksFor(count), kThreads, 0, stream>>>(values, bits, count, base);
   KWB_CHECK_LAUNCH();
 }
 

@@ -10,10 +10,10 @@
 namespace kwb::cuda {
 namespace {
 
-// 2·M·N·K FLOPs; A and B read once (2 bytes an element for FP16 inputs), C written once.
+// 2·M·N·K FLOPs; A and B read once (2 bytes an element for FP16 and BF16 inputs), C written once.
 Work gemmWork(const CaseResult& c) {
   const Shape s = c.shape();
-  const double inputBytes = c.precision == Precision::kFp16Fp32Acc ? 2.0 : 4.0;
+  const double inputBytes = inputElementBytes(c.precision);
   const double m = double(s.m), n = double(s.n), k = double(s.k);
   return {s.flops(), inputBytes * (m * k + k * n) + 4.0 * m * n};
 }

@@ -41,17 +41,18 @@ std::size_t count(std::int64_t rows, std::int64_t cols) {
 
 }  // namespace
 
-PreparedCase::PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, bool withC,
+PreparedCase::PreparedCase(const Shape& s, std::uint64_t seed, Precision inputs, bool withC,
                            CUstream_st* stream, cublasContext* cublas)
     : m_shape(s),
       m_seed(seed),
+      m_inputs(inputs),
       m_stream(stream),
       m_cublas(cublas),
       m_a(count(s.m, s.k)),
       m_b(count(s.k, s.n)),
       m_c(withC ? count(s.m, s.n) : 0),
-      m_aHalf(withHalf ? count(s.m, s.k) : 0),
-      m_bHalf(withHalf ? count(s.k, s.n) : 0) {}
+      m_a16(inputElementBytes(inputs) == 2 ? count(s.m, s.k) : 0),
+      m_b16(inputElementBytes(inputs) == 2 ? count(s.k, s.n) : 0) {}
 
 GemmArgs PreparedCase::args(float alpha, float beta) const {
   GemmArgs a;
@@ -60,8 +61,15 @@ GemmArgs PreparedCase::args(float alpha, float beta) const {
   a.beta = beta;
   a.a = m_a.get();
   a.b = m_b.get();
-  a.aHalf = m_aHalf.empty() ? nullptr : m_aHalf.get();
-  a.bHalf = m_bHalf.empty() ? nullptr : m_bHalf.get();
+  const void* a16 = m_a16.empty() ? nullptr : m_a16.get();
+  const void* b16 = m_b16.empty() ? nullptr : m_b16.get();
+  if (bf16Inputs()) {
+    a.aBf16 = a16;
+    a.bBf16 = b16;
+  } else {
+    a.aHalf = a16;
+    a.bHalf = b16;
+  }
   a.c = m_c.get();
   a.stream = m_stream;
   a.cublas = m_cublas;
@@ -69,7 +77,7 @@ GemmArgs PreparedCase::args(float alpha, float beta) const {
 }
 
 std::size_t PreparedCase::deviceBytes() const {
-  return m_a.bytes() + m_b.bytes() + m_c.bytes() + m_aHalf.bytes() + m_bHalf.bytes();
+  return m_a.bytes() + m_b.bytes() + m_c.bytes() + m_a16.bytes() + m_b16.bytes();
 }
 
 GemmSession::GemmSession(int device)
@@ -98,13 +106,14 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
       s.k > kMaxDimension)
     throw InputError("shape " + toString(s) + " is not a GEMM shape (each of M, N, K in 1 … " +
                      std::to_string(kMaxDimension) + ")");
-  const bool withHalf = k.precision == Precision::kFp16Fp32Acc;
+  const bool with16 = inputElementBytes(k.precision) == 2;
+  const bool bf16 = k.precision == Precision::kBf16Fp32Acc;
   // In double: M·K·4 overflows 64 bits long before these shapes are refused.
   const double mk = double(s.m) * double(s.k), kn = double(s.k) * double(s.n);
   const double mn = double(s.m) * double(s.n);
   // The case's reference, when not cached yet, is computed into its own M×N buffer.
-  const bool refCached = m_cache.count(Key{s, seed, k.reference}) > 0;
-  const double need = 4.0 * (mk + kn + (withC ? mn : 0.0)) + (withHalf ? 2.0 * (mk + kn) : 0.0) +
+  const bool refCached = m_cache.count(Key{s, seed, k.reference, bf16}) > 0;
+  const double need = 4.0 * (mk + kn + (withC ? mn : 0.0)) + (with16 ? 2.0 * (mk + kn) : 0.0) +
                       (refCached ? 0.0 : 4.0 * mn) + kHeadroomBytes;
   std::size_t freeBytes = 0, totalBytes = 0;
   memoryInfo(&freeBytes, &totalBytes);
@@ -117,15 +126,20 @@ std::unique_ptr<PreparedCase> GemmSession::prepare(const KernelDescriptor& k, co
                      mib(double(freeBytes)) + " MiB free");
 
   std::unique_ptr<PreparedCase> p(
-      new PreparedCase(s, seed, withHalf, withC, m_stream, m_cublas.get()));
+      new PreparedCase(s, seed, k.precision, withC, m_stream, m_cublas.get()));
   // Generated in place on the device: the same values as seededMatrix, no host copy.
   const std::uint64_t baseA = seededBase(seed, SeedStream::kA);
   const std::uint64_t baseB = seededBase(seed, SeedStream::kB);
+  if (bf16) {
+    launchFillSeededBf16(p->m_a.get(), p->m_a16.get(), s.m * s.k, baseA, m_stream);
+    launchFillSeededBf16(p->m_b.get(), p->m_b16.get(), s.k * s.n, baseB, m_stream);
+    return p;
+  }
   launchFillSeeded(p->m_a.get(), s.m * s.k, baseA, m_stream);
   launchFillSeeded(p->m_b.get(), s.k * s.n, baseB, m_stream);
-  if (withHalf) {
-    launchFillSeededHalf(p->m_aHalf.get(), s.m * s.k, baseA, m_stream);
-    launchFillSeededHalf(p->m_bHalf.get(), s.k * s.n, baseB, m_stream);
+  if (with16) {
+    launchFillSeededHalf(p->m_a16.get(), s.m * s.k, baseA, m_stream);
+    launchFillSeededHalf(p->m_b16.get(), s.k * s.n, baseB, m_stream);
   }
   return p;
 }
@@ -138,7 +152,7 @@ void GemmSession::evictOldest() {
 }
 
 std::shared_ptr<const GemmSession::Reference> GemmSession::reference(bool fp64, PreparedCase& p) {
-  const Key key{p.shape(), p.seed(), fp64};
+  const Key key{p.shape(), p.seed(), fp64, p.bf16Inputs()};
   if (const auto it = m_cache.find(key); it != m_cache.end()) return it->second;
 
   const Shape& s = p.shape();

@@ -112,7 +112,7 @@ Work declaredWork(const CaseResult& c) {
     return f && f->work ? f->work(c) : Work{};
   }
   const bool fp32 = c.fallback || c.status == CaseStatus::kFallback;
-  const double elem = c.precision == Precision::kFp16Fp32Acc && !fp32 ? 2.0 : 4.0;
+  const double elem = fp32 ? 4.0 : double(inputElementBytes(c.precision));
   return {c.shape().flops(), c.shape().minBytes(elem)};
 }
 

@@ -74,11 +74,14 @@ const QColor kPalette[] = {
     QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
     QColor(0xe3, 0x77, 0xc2), QColor(0x44, 0x00, 0xdd), QColor(0xbc, 0xbd, 0x22),
     QColor(0x17, 0xbe, 0xcf), QColor(0x99, 0x00, 0x4d), QColor(0x00, 0x4d, 0x00),
-    QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f)};
+    QColor(0x7f, 0x7f, 0x7f), QColor(0x55, 0x6b, 0x2f), QColor(0x00, 0x00, 0x80),
+    QColor(0xff, 0xd7, 0x00), QColor(0x80, 0x80, 0x00)};
 constexpr std::uint32_t kColors = sizeof kPalette / sizeof kPalette[0];
 
 // The built-in kernels, each with its own slot: a family's stages in teaching order, then its
-// references, so the nine SGEMM stages and three cuBLAS references never share a colour.
+// references, so the eleven SGEMM stages and four cuBLAS references never share a colour. The
+// BF16 twins and cuBLAS BF16 come last, past the roofs' grey (12) and an olive (13) too near
+// green and brown.
 int knownSlot(const QString& id) {
   static const std::map<QString, int> kSlots{
       {"sgemm.naive", 0},           {"sgemm.tiled", 1},
@@ -93,6 +96,9 @@ int knownSlot(const QString& id) {
       {"scan.hillis_steele", 0},    {"scan.blelloch", 1},
       {"scan.reduce_then_scan", 2}, {"scan.decoupled_lookback", 3},
       {"cub.inclusive_sum", 9}};
+  static const std::map<QString, int> kBf16Slots{
+      {"sgemm.mma_multistage_bf16", 14}, {"sgemm.wgmma_bf16", 15}, {"cublas.bgemm_f32acc", 16}};
+  if (const auto it = kBf16Slots.find(id); it != kBf16Slots.end()) return it->second;
   const auto it = kSlots.find(id);
   return it == kSlots.end() ? -1 : it->second;
 }
@@ -149,9 +155,12 @@ std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c
     if (c.pctOfFp32Reference) return RefPercent{*c.pctOfFp32Reference, "cuBLAS SGEMM"};
     return std::nullopt;
   }
-  // FP16 tensor-core precision against cuBLAS FP16 only; TF32 has no reference of its own.
+  // FP16 and BF16 tensor-core precisions against the cuBLAS GEMM of their inputs only; TF32
+  // has no reference of its own.
   if (c.precision == Precision::kFp16Fp32Acc && c.pctOfFp16Reference)
     return RefPercent{*c.pctOfFp16Reference, "cuBLAS FP16"};
+  if (c.precision == Precision::kBf16Fp32Acc && c.pctOfBf16Reference)
+    return RefPercent{*c.pctOfBf16Reference, "cuBLAS BF16"};
   return std::nullopt;
 }
 

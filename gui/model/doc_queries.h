@@ -49,13 +49,13 @@ QString implausibleNote(const RunDocument& doc);
 // The tensor-core stage ran its FP32 path instead.
 bool isFallback(const CaseResult& c);
 // The percent of a reference a case reached, and which reference: FP16 tensor-core precision
-// against cuBLAS FP16, everything else (FP32 fallbacks included) against cuBLAS FP32; a case
-// of another family against its family's reference (its "pct_of_reference" figure), named
-// "CUB" for a CUB reference, else by the reference's id.
+// against cuBLAS FP16, BF16 against cuBLAS BF16, everything else (FP32 fallbacks included) against
+// cuBLAS FP32; a case of another family against its family's reference (its "pct_of_reference"
+// figure), named "CUB" for a CUB reference, else by the reference's id.
 struct RefPercent {
   double pct = 0;
   // What the percent is of, said whole: "cuBLAS SGEMM" (not "FP32", which reads as a % of
-  // the FP32 peak), "cuBLAS FP16", "CUB".
+  // the FP32 peak), "cuBLAS FP16", "cuBLAS BF16", "CUB".
   QString reference;
 };
 std::optional<RefPercent> refPercent(const RunDocument& doc, const CaseResult& c);

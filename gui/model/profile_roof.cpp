@@ -19,6 +19,9 @@ ProfileRoof caseRoof(const CaseResult& c, const RunDocument& doc) {
     if (!fp32 && c.precision == Precision::kFp16Fp32Acc) {
       r.peakGflops = d->peakFp16TensorTflops * 1000;
       r.peakName = "FP16 tensor";
+    } else if (!fp32 && c.precision == Precision::kBf16Fp32Acc) {
+      r.peakGflops = peakBf16TensorTflops(*d) * 1000;
+      r.peakName = "BF16 tensor";
     } else if (!fp32 && c.precision == Precision::kTf32) {
       r.peakGflops = d->peakTf32TensorTflops * 1000;
       r.peakName = "TF32 tensor";

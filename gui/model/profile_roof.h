@@ -17,7 +17,7 @@ struct ProfileRoof {
   double measuredBytes = 0;  // DRAM bytes ncu measured per launch of the case
   double gflops = 0;         // achieved: the timed run's median, else ncu's time
   double peakGflops = 0;     // the compute roof of the case's precision
-  QString peakName;          // "FP32", "FP16 tensor", "TF32 tensor"
+  QString peakName;          // "FP32", "FP16 tensor", "BF16 tensor", "TF32 tensor"
   double peakGBs = 0;        // the memory slope
 
   double declaredIntensity() const { return declaredBytes > 0 ? flops / declaredBytes : 0; }

@@ -86,6 +86,7 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
       h += row("% of " + pct->reference, formatNumber(pct->pct, 4));
     if (c.pctOfFp32Reference) h += row("% of cuBLAS SGEMM", formatNumber(*c.pctOfFp32Reference, 4));
     if (c.pctOfFp16Reference) h += row("% of cuBLAS FP16", formatNumber(*c.pctOfFp16Reference, 4));
+    if (c.pctOfBf16Reference) h += row("% of cuBLAS BF16", formatNumber(*c.pctOfBf16Reference, 4));
     h += row("median ms", QString("%1 (95% CI %2–%3)")
                               .arg(formatNumber(s.median, 6), formatNumber(s.ci95.low, 6),
                                    formatNumber(s.ci95.high, 6)));

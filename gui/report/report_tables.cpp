@@ -43,8 +43,8 @@ QString summaryFootnote(const RunDocument& doc) {
                                              : "Best over the sizes run"};
   if (gemm)
     parts << "FP32 fallbacks of tensor-core stages left out. % of reference for GEMM: FP16 "
-             "tensor-core stages against cuBLAS FP16, the rest against cuBLAS SGEMM, at the same "
-             "shape";
+             "tensor-core stages against cuBLAS FP16, BF16 ones against cuBLAS BF16, the rest "
+             "against cuBLAS SGEMM, at the same shape";
   QStringList references;
   for (const QString& id : others) {
     const FamilyInfo* f = doc.family(id.toStdString());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// FP16 operands re-laid with row strides TMA can describe. A TMA tensor map's row stride must
+// FP16 (or BF16: the copy moves 16-bit elements, whatever they encode) operands re-laid with
+// row strides TMA can describe. A TMA tensor map's row stride must
 // be a multiple of 16 bytes, so an FP16 A (M×K) or B (K×N) whose K or N is not a multiple of 8
 // cannot be loaded by sgemm.wgmma as it lies. This copies such an operand into a buffer whose
 // rows are padded to a multiple of 8 elements (the padding is never read: the tensor map keeps

@@ -57,6 +57,21 @@ TEST(Plausibility, ComputeBoundIsTheFlopsOverThePeakOfThePrecision) {
   EXPECT_NE(fp16.limit.find("FP16 tensor peak"), std::string::npos) << fp16.limit;
 }
 
+// BF16 runs at FP16's tensor rate from Ampere on; h100() is compute capability 0, which has
+// no BF16 tensor cores, so there the bound falls back to the DRAM traffic alone.
+TEST(Plausibility, Bf16ComputeBoundIsTheBf16TensorPeak) {
+  const kwb::Work w{2.0 * 4096.0 * 4096.0 * 4096.0, 3.0 * 4096.0 * 4096.0 * 4.0};
+  kwb::DeviceInfo d = h100();
+  d.ccMajor = 9;
+  const auto bf16 = gemmCase(4096, 1, kwb::Precision::kBf16Fp32Acc);
+  const kwb::TimeBound b = kwb::timeBound(bf16, w, d, false);
+  EXPECT_NEAR(b.ms, w.flops / 1070e9, 1e-9);
+  EXPECT_NE(b.limit.find("BF16 tensor peak"), std::string::npos) << b.limit;
+  d.ccMajor = 7;
+  const kwb::TimeBound volta = kwb::timeBound(bf16, w, d, false);
+  EXPECT_EQ(volta.limit.find("tensor"), std::string::npos) << volta.limit;
+}
+
 // Hot L2: the bytes an L2 holds may be served from it; cold: every byte comes from DRAM.
 TEST(Plausibility, MemoryBoundCountsOnlyWhatCannotStayInL2UnlessCold) {
   kwb::CaseResult c = gemmCase(1, 1);

@@ -36,7 +36,8 @@ std::string key(const PlanCase& p) { return p.kernel->id + " " + kwb::sizeKey(p.
 
 // The kernels a GEMM stage's samples are paired with (its % of reference figures).
 bool isReference(const PlanCase& p) {
-  return p.kernel->id == "cublas.sgemm" || p.kernel->id == "cublas.hgemm_f32acc";
+  return p.kernel->id == "cublas.sgemm" || p.kernel->id == "cublas.hgemm_f32acc" ||
+         p.kernel->id == "cublas.bgemm_f32acc";
 }
 
 TEST(ShardPlan, EveryCaseRunsExactlyOnceOverTheParts) {

@@ -24,7 +24,8 @@ using kwb::test::paramName;
 using kwb::test::session;
 
 namespace {
-bool fp16Inputs(const KernelDescriptor& k) { return k.precision == Precision::kFp16Fp32Acc; }
+// FP16 or BF16 inputs: the tensor-core precisions with 16-bit copies of A and B.
+bool tensorInputs(const KernelDescriptor& k) { return kwb::inputElementBytes(k.precision) == 2; }
 bool hasFallback(const KernelDescriptor& k) { return !k.reference && k.alignment > 1; }
 bool fp32Stage(const KernelDescriptor& k) {
   return !k.reference && k.precision == Precision::kFp32 && k.id.rfind("sgemm.", 0) == 0;
@@ -40,7 +41,8 @@ TEST_P(Correctness, MatchesReferenceOnSpecShapes) {
 INSTANTIATE_TEST_SUITE_P(Registry, Correctness, testing::ValuesIn(kernelIds(kwb::test::isGemm)),
                          paramName);
 
-// Scenario 2: FP16 in, FP32 accumulate on 16-aligned shapes, rtol 5e-2 / atol 1e-2, no fallback.
+// Scenario 2: FP16 (or BF16) in, FP32 accumulate on 16-aligned shapes, rtol 5e-2 / atol 1e-2, no
+// fallback.
 class TensorCore : public KernelTest {};
 TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
   const KernelDescriptor& k = kernel();
@@ -57,7 +59,7 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
     EXPECT_FALSE(c.fallback);
     // The kernel itself ran; a stage that picks its tile by shape names the tile after its id.
     EXPECT_TRUE(c.ranKernel.starts_with(k.id)) << c.ranKernel;
-    if (k.id == "sgemm.wgmma" && s.k == 80) {
+    if ((k.id == "sgemm.wgmma" || k.id == "sgemm.wgmma_bf16") && s.k == 80) {
       int sms = 0;
       ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
       const std::int64_t tiles = (s.m + 127) / 128 * ((s.n + 255) / 256);  // 128x256 tiles
@@ -67,7 +69,8 @@ TEST_P(TensorCore, MatchesFp32ReferenceOnAlignedShapes) {
     }
   }
 }
-INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(fp16Inputs)), paramName);
+INSTANTIATE_TEST_SUITE_P(Registry, TensorCore, testing::ValuesIn(kernelIds(tensorInputs)),
+                         paramName);
 
 // Scenario 3: shapes that are not multiples of 16 run the FP32 path, pass, and say so.
 // Scenario 1b: the FP32 stages pick their block tile by shape (smallerTilePays, 132 SMs: 32×32,
@@ -81,25 +84,27 @@ TEST_P(TileTiers, RaggedShapesOnEveryTier) {
 }
 INSTANTIATE_TEST_SUITE_P(Registry, TileTiers, testing::ValuesIn(kernelIds(fp32Stage)), paramName);
 
-// sgemm.wgmma on shapes TMA cannot load as they lie (K or N not a multiple of 8): A or B is
-// re-laid with padded rows and the tensor cores still run, no FP32 fallback; N % 4 != 0 also
-// takes the register epilogue (C's rows are not 16-byte strides).
+// sgemm.wgmma (and sgemm.wgmma_bf16) on shapes TMA cannot load as they lie (K or N not a
+// multiple of 8): A or B is re-laid with padded rows and the tensor cores still run, no FP32
+// fallback; N % 4 != 0 also takes the register epilogue (C's rows are not 16-byte strides).
 TEST(WgmmaEveryShape, RaggedKAndNRunOnTheTensorCores) {
-  const KernelDescriptor* k = kwb::kernels::registry().tryFind("sgemm.wgmma");
-  if (k == nullptr) GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a";
+  const KernelDescriptor* fp16 = kwb::kernels::registry().tryFind("sgemm.wgmma");
+  if (fp16 == nullptr) GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a";
   int major = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
   if (major != 9) GTEST_SKIP() << "sgemm.wgmma runs its own code only on compute capability 9.0";
-  for (const Shape& s : {Shape{511, 513, 1025}, Shape{256, 384, 641}, Shape{1000, 1001, 1000},
-                         Shape{17, 19, 23}, Shape{2049, 2047, 37}, Shape{64, 6, 3}}) {
-    const kwb::CaseResult c = session().verifyCase(*k, s, kSeed);
-    expectVerified(c, *k, kSeed);
-    EXPECT_FALSE(c.fallback) << toString(s);
-    EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma")) << c.ranKernel;
-    EXPECT_NE(c.ranKernel.find("re-laid for TMA"), std::string::npos) << c.ranKernel;
+  for (const KernelDescriptor* k : {fp16, &kwb::kernels::registry().find("sgemm.wgmma_bf16")}) {
+    for (const Shape& s : {Shape{511, 513, 1025}, Shape{256, 384, 641}, Shape{1000, 1001, 1000},
+                           Shape{17, 19, 23}, Shape{2049, 2047, 37}, Shape{64, 6, 3}}) {
+      const kwb::CaseResult c = session().verifyCase(*k, s, kSeed);
+      expectVerified(c, *k, kSeed);
+      EXPECT_FALSE(c.fallback) << toString(s);
+      EXPECT_TRUE(c.ranKernel.starts_with(k->id)) << c.ranKernel;
+      EXPECT_NE(c.ranKernel.find("re-laid for TMA"), std::string::npos) << c.ranKernel;
+    }
+    const kwb::CaseResult aligned = session().verifyCase(*k, Shape{1024, 1024, 1024}, kSeed);
+    EXPECT_EQ(aligned.ranKernel.find("re-laid"), std::string::npos) << aligned.ranKernel;
   }
-  const kwb::CaseResult aligned = session().verifyCase(*k, Shape{1024, 1024, 1024}, kSeed);
-  EXPECT_EQ(aligned.ranKernel.find("re-laid"), std::string::npos) << aligned.ranKernel;
 }
 
 class Fallback : public KernelTest {};

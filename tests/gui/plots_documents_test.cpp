@@ -2,6 +2,7 @@
 // Plots of unusual documents (no timed cases, impossible speeds, a broken file), names from the
 // engine, a file that changes on disk, palettes, and report plots that never clip.
 #include "plots_fixture.h"
+#include "model/case_size.h"
 #include "plots/plot_helpers.h"
 #include "report/report_painter.h"
 
@@ -144,12 +145,16 @@ TEST(GuiFiles, TheOpenFileIsReloadedWhenItChangesOnDisk) {
       test::waitFor([&] { return w.model()->document().cases.size() == before - 2; }, 10000));
 }
 
-// The twelve SGEMM kernels, twelve colours apart from each other and from the grey roofs.
+// The fifteen SGEMM kernels (the BF16 ones last), fifteen colours apart from each other and
+// from the grey roofs.
 TEST(GuiPalette, KernelColoursAreDistinctAndNeverGrey) {
-  const QStringList ids{"sgemm.naive",         "sgemm.tiled",          "sgemm.bank_free",
-                        "sgemm.double_buffer", "sgemm.tensor_core",    "sgemm.register_blocked",
-                        "sgemm.warp_tiled",    "sgemm.mma_multistage", "sgemm.wgmma",
-                        "cublas.sgemm",        "cublas.hgemm_f32acc",  "cublas.tf32"};
+  QStringList ids{"sgemm.naive",         "sgemm.tiled",          "sgemm.bank_free",
+                  "sgemm.double_buffer", "sgemm.tensor_core",    "sgemm.register_blocked",
+                  "sgemm.warp_tiled",    "sgemm.mma_multistage", "sgemm.wgmma",
+                  "cublas.sgemm",        "cublas.hgemm_f32acc",  "cublas.tf32"};
+  ids << "sgemm.mma_multistage_bf16"
+      << "sgemm.wgmma_bf16"
+      << "cublas.bgemm_f32acc";
   for (int i = 0; i < ids.size(); ++i) {
     EXPECT_GT(kernelColor(ids[i]).hsvSaturation(), 60) << i;
     for (int j = 0; j < i; ++j) {
@@ -160,6 +165,32 @@ TEST(GuiPalette, KernelColoursAreDistinctAndNeverGrey) {
   }
   // A kernel no palette slot names keeps one colour too, from its id alone.
   EXPECT_EQ(kernelColor("user.my_sgemm"), kernelColor(QString("user.") + "my_sgemm"));
+}
+
+// A BF16 case is a percent of cuBLAS BF16 only (never of the FP16 reference), its FP32 fallback
+// of cuBLAS SGEMM; it reads 2-byte inputs, as an FP16 case does.
+TEST(GuiPercent, Bf16CasesAreAPercentOfCublasBf16) {
+  RunDocument doc;
+  CaseResult c;
+  c.kernel = "sgemm.wgmma_bf16";
+  c.size = gemmSize({1024, 1024, 1024});
+  c.precision = Precision::kBf16Fp32Acc;
+  c.pctOfFp32Reference = 900.0;
+  c.pctOfFp16Reference = 50.0;  // planted: a BF16 case must not be read against FP16
+  EXPECT_FALSE(refPercent(doc, c).has_value());
+  c.pctOfBf16Reference = 97.5;
+  auto r = refPercent(doc, c);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->reference, "cuBLAS BF16");
+  EXPECT_EQ(r->pct, 97.5);
+  CaseResult fp16 = c;
+  fp16.precision = Precision::kFp16Fp32Acc;
+  EXPECT_EQ(declaredWork(c).bytes, declaredWork(fp16).bytes);
+  c.fallback = true;
+  r = refPercent(doc, c);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->reference, "cuBLAS SGEMM");
+  EXPECT_GT(declaredWork(c).bytes, declaredWork(fp16).bytes);  // the FP32 path reads 4 bytes
 }
 
 // A kernel keeps its colour when a reload drops another kernel listed before it: colours follow

@@ -31,9 +31,14 @@ TEST(KernelList, RegistersTheProgressionInStageOrder) {
       {"sgemm.double_buffer", 4}, {"sgemm.tensor_core", 5},    {"sgemm.register_blocked", 6},
       {"sgemm.warp_tiled", 7},    {"sgemm.mma_multistage", 8},
   };
-  if (kernels::registry().tryFind("sgemm.wgmma")) expected.emplace_back("sgemm.wgmma", 9);
+  // sm_90a builds add the wgmma stages: the FP16 one after mma_multistage, the BF16 one last.
+  const bool wgmma = kernels::registry().tryFind("sgemm.wgmma") != nullptr;
+  if (wgmma) expected.emplace_back("sgemm.wgmma", 9);
+  expected.emplace_back("sgemm.mma_multistage_bf16", wgmma ? 10 : 9);
+  if (wgmma) expected.emplace_back("sgemm.wgmma_bf16", 11);
   expected.insert(expected.end(), {{"cublas.sgemm", 0},
                                    {"cublas.hgemm_f32acc", 0},
+                                   {"cublas.bgemm_f32acc", 0},
                                    {"cublas.tf32", 0},
                                    // The 1-D families: stages numbered from 1 per family, then CUB.
                                    {"reduce.atomic", 1},

@@ -41,6 +41,8 @@ double peakFor(const CaseResult& c, const FamilyInfo& f, const DeviceInfo& d) {
   switch (c.precision) {
     case Precision::kFp16Fp32Acc:
       return d.peakFp16TensorTflops * 1000.0;
+    case Precision::kBf16Fp32Acc:
+      return peakBf16TensorTflops(d) * 1000.0;
     case Precision::kTf32:
       return d.peakTf32TensorTflops * 1000.0;
     case Precision::kFp32:

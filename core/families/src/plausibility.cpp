@@ -15,6 +15,8 @@ std::pair<double, std::string> computeRoof(const CaseResult& c, const DeviceInfo
   switch (c.precision) {
     case Precision::kFp16Fp32Acc:
       return {d.peakFp16TensorTflops * 1000.0, "FP16 tensor peak"};
+    case Precision::kBf16Fp32Acc:
+      return {peakBf16TensorTflops(d) * 1000.0, "BF16 tensor peak"};
     case Precision::kTf32:
       return {d.peakTf32TensorTflops * 1000.0, "TF32 tensor peak"};
     case Precision::kFp32:

@@ -29,13 +29,14 @@ ProgressionCheck checkProgression(const std::vector<CaseResult>& cases,
     for (std::size_t i = 1; i < list.size(); ++i) {
       const CaseResult& next = *list[i].second;
       // The predecessor: the nearest earlier stage of the same precision, else the nearest
-      // earlier stage of any precision (the first tensor-core stage follows the FP32 ones).
-      const CaseResult* prev = list[i - 1].second;
-      for (std::size_t j = i; j-- > 0;)
-        if (list[j].second->precision == next.precision) {
-          prev = list[j].second;
-          break;
-        }
+      // earlier FP32 stage (the first stage of each tensor-core precision follows the FP32
+      // ones: the first BF16 stage is not held to the FP16 stages before it, which are its
+      // twins, not its ancestors), else the nearest earlier stage of any precision.
+      const CaseResult* prev = nullptr;
+      for (Precision want : {next.precision, Precision::kFp32})
+        for (std::size_t j = i; !prev && j-- > 0;)
+          if (list[j].second->precision == want) prev = list[j].second;
+      if (!prev) prev = list[i - 1].second;
       if (next.gflops < prev->gflops) {
         // Same shape, so slower means a longer time: noise when the later stage's fastest
         // plausible median (CI low) is not above the earlier's slowest (CI high).

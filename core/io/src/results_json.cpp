@@ -194,8 +194,9 @@ void to_json(json& j, const CaseResult& v) {
          {"powerWMean", v.clocks.powerWMean},
          {"throttleReasons", v.clocks.throttleReasons}}},
        {"figures", v.figures}};
-  if (v.config) j["config"] = *v.config;                         // tuning sweeps only
-  j["device"] = v.device >= 0 ? json(v.device) : json(nullptr);  // schema 7
+  if (v.config) j["config"] = *v.config;                                      // tuning sweeps only
+  if (v.pctOfBf16Reference) j["pctOfBf16Reference"] = *v.pctOfBf16Reference;  // BF16 inputs only
+  j["device"] = v.device >= 0 ? json(v.device) : json(nullptr);               // schema 7
   if (!v.sourcePath.empty()) {  // user kernels only: built-in cases keep their schema
     j["sourcePath"] = v.sourcePath;
     j["sourceHash"] = v.sourceHash;
@@ -307,6 +308,7 @@ void from_json(const json& j, CaseResult& v) {
   get(j, "gflops", v.gflops);
   getOpt(j, "pctOfFp32Reference", v.pctOfFp32Reference);
   getOpt(j, "pctOfFp16Reference", v.pctOfFp16Reference);
+  getOpt(j, "pctOfBf16Reference", v.pctOfBf16Reference);  // absent: not a BF16 case
   v.paired.clear();
   if (auto p = j.find("paired"); p != j.end() && !p->is_null()) v.paired = pairedFromJson(*p);
   get(j, "arithmeticIntensity", v.arithmeticIntensity);

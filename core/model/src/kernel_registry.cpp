@@ -14,15 +14,28 @@ std::string_view toString(Precision p) {
       return "fp16-fp32acc";
     case Precision::kTf32:
       return "tf32";
+    case Precision::kBf16Fp32Acc:
+      return "bf16-fp32acc";
   }
   return "?";
 }
 
+int inputElementBytes(Precision p) {
+  return p == Precision::kFp16Fp32Acc || p == Precision::kBf16Fp32Acc ? 2 : 4;
+}
+
+std::string_view tensorReferenceOf(Precision p) {
+  if (p == Precision::kFp16Fp32Acc) return "cublas.hgemm_f32acc";
+  if (p == Precision::kBf16Fp32Acc) return "cublas.bgemm_f32acc";
+  return {};
+}
+
 Precision parsePrecision(std::string_view text) {
-  for (Precision p : {Precision::kFp32, Precision::kFp16Fp32Acc, Precision::kTf32})
+  for (Precision p :
+       {Precision::kFp32, Precision::kFp16Fp32Acc, Precision::kTf32, Precision::kBf16Fp32Acc})
     if (toString(p) == text) return p;
   throw InputError("unknown precision '" + std::string(text) +
-                   "' (known: fp32, fp16-fp32acc, tf32)");
+                   "' (known: fp32, fp16-fp32acc, tf32, bf16-fp32acc)");
 }
 
 KernelRegistry::KernelRegistry(std::vector<KernelDescriptor> kernels)

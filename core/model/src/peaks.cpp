@@ -32,4 +32,8 @@ void derivePeaks(DeviceInfo& d) {
   d.peakBandwidthGBs = 2.0 * d.memClockMhz * 1e6 * (d.memBusWidthBits / 8.0) / 1e9;
 }
 
+double peakBf16TensorTflops(const DeviceInfo& d) {
+  return d.ccMajor >= 8 ? d.peakFp16TensorTflops : 0.0;
+}
+
 }  // namespace kwb

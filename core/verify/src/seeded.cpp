@@ -73,4 +73,17 @@ std::vector<std::uint16_t> toHalfBits(std::span<const float> values) {
   return out;
 }
 
+std::uint16_t bf16Bits(float v) {
+  const auto bits = std::bit_cast<std::uint32_t>(v);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return std::uint16_t((bits >> 16) | 0x0040u);  // NaN
+  // Add half of the dropped 16 bits' unit, minus one unless the kept part is odd: ties go to
+  // the even neighbour. A carry into the exponent is the correct rounding up.
+  const std::uint32_t rounded = bits + 0x7FFFu + ((bits >> 16) & 1u);
+  return std::uint16_t(rounded >> 16);
+}
+
+float bf16BitsToFloat(std::uint16_t bits) {
+  return std::bit_cast<float>(std::uint32_t(bits) << 16);
+}
+
 }  // namespace kwb

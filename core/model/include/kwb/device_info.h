@@ -46,4 +46,9 @@ struct DeviceInfo {
 // Fills the peak fields from clocks, SM count and architecture.
 void derivePeaks(DeviceInfo& d);
 
+// Dense BF16 in, FP32 accumulate: the FP16 tensor peak from compute capability 8.0 (Ampere,
+// Ada and Hopper run BF16 at FP16's rate), 0 before it (no BF16 tensor cores). Derived, not a
+// document field, so every document that has the FP16 peak has this one.
+double peakBf16TensorTflops(const DeviceInfo& d);
+
 }  // namespace kwb

@@ -21,12 +21,20 @@ enum class Precision {
   kFp32,         // FP32 in, FP32 out
   kFp16Fp32Acc,  // FP16 in, FP32 accumulate and out
   kTf32,         // FP32 storage, TF32 tensor-core math
+  kBf16Fp32Acc,  // BF16 in, FP32 accumulate and out
 };
 std::string_view toString(Precision p);
 Precision parsePrecision(std::string_view text);  // throws InputError
+// Bytes of one element of A and B as the kernel reads them: 2 for FP16 and BF16 inputs.
+int inputElementBytes(Precision p);
+// The cuBLAS reference of the same input precision, which a stage's speed is also held to:
+// cublas.hgemm_f32acc for FP16 inputs, cublas.bgemm_f32acc for BF16; empty for FP32 and TF32
+// (their reference is cublas.sgemm, which every GEMM stage is held to).
+std::string_view tensorReferenceOf(Precision p);
 
 // Everything a launcher needs. Row-major; the pipeline owns every buffer.
-// FP16 copies of A and B exist for kFp16Fp32Acc kernels; the others ignore them.
+// FP16 copies of A and B exist for kFp16Fp32Acc kernels, BF16 copies for kBf16Fp32Acc ones;
+// the others ignore them.
 struct GemmArgs {
   Shape shape;
   float alpha = 1.0f;
@@ -35,6 +43,8 @@ struct GemmArgs {
   const float* b = nullptr;
   const void* aHalf = nullptr;  // __half*, M×K
   const void* bHalf = nullptr;  // __half*, K×N
+  const void* aBf16 = nullptr;  // __nv_bfloat16*, M×K
+  const void* bBf16 = nullptr;  // __nv_bfloat16*, K×N
   float* c = nullptr;
   CUstream_st* stream = nullptr;
   cublasContext* cublas = nullptr;  // set for references; bound to `stream`
@@ -81,8 +91,12 @@ struct KernelDescriptor {
   // Where this stage is measured slower than the one before it, and why (kwb/kernel_info.h).
   std::vector<ProgressionNote> progressionNotes = {};
 
-  // Verification tolerances (docs/VALIDATION.md): FP32 stages rtol 1e-3 atol 1e-4; FP16 / TF32
-  // math 5e-2 / 1e-2.
+  // Verification tolerances (docs/VALIDATION.md): FP32 stages rtol 1e-3 atol 1e-4; FP16 / BF16
+  // / TF32 math 5e-2 / 1e-2. BF16 keeps 8 significant bits to FP16's 11, yet needs no wider
+  // tolerance: the pipeline gives a BF16 stage inputs that are exact in BF16 (its FP32 A and B,
+  // and so the reference, are the seeded values rounded to BF16), a product of two 8-bit
+  // significands is exact in FP32's 24, and so, as with FP16, the only error left is the FP32
+  // accumulation the tensor-core tolerance was set for.
   double rtol() const { return precision == Precision::kFp32 ? 1e-3 : 5e-2; }
   double atol() const { return precision == Precision::kFp32 ? 1e-4 : 1e-2; }
 };

@@ -107,6 +107,7 @@ struct CaseResult {
   double gflops = 0.0;
   std::optional<double> pctOfFp32Reference;  // vs cublas.sgemm on the same shape
   std::optional<double> pctOfFp16Reference;  // vs cublas.hgemm_f32acc (tensor-core stages)
+  std::optional<double> pctOfBf16Reference;  // vs cublas.bgemm_f32acc (BF16-input stages)
   // Every "% of reference" above and in `figures`, measured from paired samples (schema 5):
   // one entry per reference the case was paired with.
   std::vector<PairedRatio> paired;

@@ -42,4 +42,13 @@ std::uint16_t exactHalfBits(float v);
 float halfBitsToFloat(std::uint16_t bits);  // normal values and zero
 std::vector<std::uint16_t> toHalfBits(std::span<const float> values);
 
+// The BF16 bits of `v` rounded to nearest, ties to even (as __float2bfloat16_rn for finite
+// values: BF16 is FP32's top 16 bits), and the FP32 value those bits hold. BF16 keeps 8
+// significant bits, so most values of the seeded grid round; a BF16 case's inputs, FP32 copies
+// included, are these rounded values (kwb/cuda/device_kernels.h, launchFillSeededBf16). NaN
+// stays a quiet NaN.
+std::uint16_t bf16Bits(float v);
+float bf16BitsToFloat(std::uint16_t bits);
+inline float roundToBf16(float v) { return bf16BitsToFloat(bf16Bits(v)); }
+
 }  // namespace kwb

@@ -18,6 +18,11 @@ void launchFillSeeded(float* dst, std::int64_t count, std::uint64_t base, CUstre
 void launchFillSeededHalf(std::uint16_t* dst, std::int64_t count, std::uint64_t base,
                           CUstream_st* stream);
 
+// The same values rounded to BF16 (kwb::roundToBf16: 8 significant bits, so most grid values
+// round): their BF16 bits into `bits` and the FP32 values of those bits into `values`.
+void launchFillSeededBf16(float* values, std::uint16_t* bits, std::int64_t count,
+                          std::uint64_t base, CUstream_st* stream);
+
 // Element-wise conversions for the FP64 reference (exact widening, round-to-nearest narrowing).
 void launchWiden(double* dst, const float* src, std::int64_t count, CUstream_st* stream);
 void launchNarrow(float* dst, const double* src, std::int64_t count, CUstream_st* stream);

@@ -20,9 +20,11 @@
 
 namespace kwb::cuda {
 
-// Device buffers of one (kernel, shape, seed): A and B (FP32), their FP16 copies (only for
-// kernels with FP16 inputs), and C. A and B hold the seeded inputs once prepared; C is
-// scratch, each run fills it first. Made by GemmSession::prepare; needs the session alive.
+// Device buffers of one (kernel, shape, seed): A and B (FP32), their FP16 or BF16 copies (only
+// for kernels with those inputs), and C. For BF16 inputs A and B hold the seeded values rounded
+// to BF16, so the FP32 reference and the BF16 kernel read the same numbers. A and B hold the seeded
+// inputs once prepared; C is scratch, each run fills it first. Made by GemmSession::prepare; needs
+// the session alive.
 class PreparedCase {
  public:
   // Arguments for one launch on the session's stream with its cuBLAS handle.
@@ -34,15 +36,17 @@ class PreparedCase {
 
  private:
   friend class GemmSession;
-  PreparedCase(const Shape& s, std::uint64_t seed, bool withHalf, bool withC, CUstream_st* stream,
-               cublasContext* cublas);
+  PreparedCase(const Shape& s, std::uint64_t seed, Precision inputs, bool withC,
+               CUstream_st* stream, cublasContext* cublas);
+  bool bf16Inputs() const { return m_inputs == Precision::kBf16Fp32Acc; }
 
   Shape m_shape;
   std::uint64_t m_seed;
+  Precision m_inputs;  // the kernel's precision: which 16-bit copies exist, and of what
   CUstream_st* m_stream;
   cublasContext* m_cublas;
   DeviceBuffer<float> m_a, m_b, m_c;
-  DeviceBuffer<std::uint16_t> m_aHalf, m_bHalf;  // IEEE binary16 bits (__half)
+  DeviceBuffer<std::uint16_t> m_a16, m_b16;  // FP16 (__half) or BF16 bits, by m_inputs
 };
 
 // Thrown by verify() when a CUDA error loses the context (CudaError::sticky()): the case is
@@ -74,7 +78,8 @@ class GemmSession {
   // Checks required vs free device memory BEFORE allocating (dropping cached references to
   // make room): throws InputError("shape MxNxK needs X MiB of device memory, Y MiB free").
   // Fills A and B on the device with seededMatrix(seed, kA / kB)'s values (FP16-exact, so
-  // the FP16 copies are identical). No host copy of a matrix is made.
+  // the FP16 copies are identical); for a BF16 kernel, those values rounded to BF16 (A, B and
+  // the BF16 copies alike), with their own cached reference. No host copy of a matrix is made.
   // Without C (`withC` false): A and B alone, a further input set whose launches write the C
   // of another case (kwb run --fresh-inputs).
   std::unique_ptr<PreparedCase> prepare(const KernelDescriptor& k, const Shape& s,
@@ -109,7 +114,8 @@ class GemmSession {
   struct Reference {
     DeviceBuffer<float> beta0;  // alpha = 1, beta = 0
   };
-  using Key = std::tuple<Shape, std::uint64_t, bool>;  // shape, seed, FP64 reference
+  // Shape, seed, FP64 reference, BF16-rounded inputs.
+  using Key = std::tuple<Shape, std::uint64_t, bool, bool>;
   std::shared_ptr<const Reference> reference(bool fp64, PreparedCase& p);
   void evictOldest();
   void upload(float* dst, const std::vector<float>& src);
