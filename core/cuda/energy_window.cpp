@@ -24,7 +24,8 @@ using Clock = std::chrono::steady_clock;
 // millisecond's energy, which bounds its step from above.
 class CounterPoller {
  public:
-  CounterPoller(energy::EnergyCounter& counter, energy::CounterTrace& trace) : m_counter(counter), m_trace(trace) {
+  CounterPoller(energy::EnergyCounter& counter, energy::CounterTrace& trace)
+      : m_counter(counter), m_trace(trace) {
     m_thread = std::thread([this] {
       std::string why;
       while (m_running) {

@@ -21,8 +21,8 @@ struct NvmlSampler::Api {
   int (*power)(void*, unsigned*) = nullptr;
   int (*reasons)(void*, unsigned long long*) = nullptr;
   int (*energy)(void*, unsigned long long*) = nullptr;  // optional: Volta and later
-  int (*powerLimit)(void*, unsigned*) = nullptr;       // optional
-  const char* (*errorString)(int) = nullptr;           // optional
+  int (*powerLimit)(void*, unsigned*) = nullptr;        // optional
+  const char* (*errorString)(int) = nullptr;            // optional
   ~Api() {
     if (lib) {
       if (shutdown) shutdown();

@@ -44,10 +44,10 @@ QString energyRows(const EnergyReading& e) {
   if (!e.measured()) return row("energy", "not measured: " + QString::fromStdString(e.unavailable));
   QString h;
   if (e.workPerJoule > 0)
-    h += row("energy efficiency", QString("%1 %2 ± %3%")
-                                      .arg(formatNumber(e.workPerJoule, 4),
-                                           QString::fromStdString(e.workUnit))
-                                      .arg(e.uncertaintyPct, 0, 'f', 2));
+    h += row("energy efficiency",
+             QString("%1 %2 ± %3%")
+                 .arg(formatNumber(e.workPerJoule, 4), QString::fromStdString(e.workUnit))
+                 .arg(e.uncertaintyPct, 0, 'f', 2));
   h += row("energy per launch", formatNumber(e.joulesPerLaunch, 4) + " J");
   h += row("window power", QString("%1 W (board, idle %2 W not subtracted; limit %3 W)")
                                .arg(e.powerW, 0, 'f', 0)

@@ -21,8 +21,8 @@ class EnergyGpu : public GpuTest {
   // Runs `args` with --energy 0.5 --json and returns its one case's reading; skips where the
   // counter cannot be read here (the reading then says why: the case itself still passed).
   kwb::CaseResult runOne(std::vector<std::string> args) {
-    const fs::path json = fs::temp_directory_path() /
-                          ("kwb_energy_gpu_" + std::to_string(::getpid()) + ".json");
+    const fs::path json =
+        fs::temp_directory_path() / ("kwb_energy_gpu_" + std::to_string(::getpid()) + ".json");
     args.insert(args.end(), {"--energy", "0.5", "--json", json.string()});
     const auto r = runKwb(args);
     EXPECT_EQ(r.exitCode, 0) << r.err;
@@ -63,9 +63,8 @@ TEST_F(EnergyGpu, AGemmCaseHasPositiveJoulesAndPowerWithinTheBoardLimit) {
 }
 
 TEST_F(EnergyGpu, AMemoryBoundCaseReportsGigabytesPerJoule) {
-  const kwb::CaseResult c =
-      runOne({"run", "--family", "reduce", "--kernels", "cub.reduce_sum", "--sizes", "2^26",
-              "--types", "f32"});
+  const kwb::CaseResult c = runOne({"run", "--family", "reduce", "--kernels", "cub.reduce_sum",
+                                    "--sizes", "2^26", "--types", "f32"});
   ASSERT_TRUE(kwb::isGood(c.status)) << c.message;
   ASSERT_TRUE(c.energy);
   if (!c.energy->measured()) GTEST_SKIP() << "energy counter: " << c.energy->unavailable;

@@ -61,9 +61,9 @@ void energyMarkdown(std::ostringstream& os, const RunDocument& doc) {
       os << (e.workPerJoule > 0 ? num(e.workPerJoule, "%.2f") + " " + e.workUnit : "") << " | "
          << num(e.uncertaintyPct, "%.2f") << "% | " << num(e.joulesPerLaunch, "%.4g") << " | "
          << num(e.powerW, "%.0f") << " | " << numOr(e.idlePowerW, "%.0f") << " | "
-         << numOr(e.powerLimitW, "%.0f") << " | " << num(e.windowS, "%.2f") << " | "
-         << e.launches << " | " << numOr(e.smClockMhzMin, "%.0f") << "–"
-         << numOr(e.smClockMhzMax, "%.0f") << " |  |\n";
+         << numOr(e.powerLimitW, "%.0f") << " | " << num(e.windowS, "%.2f") << " | " << e.launches
+         << " | " << numOr(e.smClockMhzMin, "%.0f") << "–" << numOr(e.smClockMhzMax, "%.0f")
+         << " |  |\n";
     else
       os << " |  |  |  |  |  |  |  |  | " << e.unavailable << " |\n";
   }

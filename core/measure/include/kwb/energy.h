@@ -101,8 +101,7 @@ using RunLaunches = std::function<WindowRun(std::int64_t launches, CounterTrace&
 // maxSeconds. A counter that cannot be read, never moves or goes backwards gives a reading
 // whose `unavailable` says so; nothing is thrown for it. The power and clock fields, the idle
 // and limit readings and the work per joule are the caller's.
-EnergyReading measureWindow(EnergyCounter& counter, const WindowSpec& spec,
-                            const RunLaunches& run);
+EnergyReading measureWindow(EnergyCounter& counter, const WindowSpec& spec, const RunLaunches& run);
 
 }  // namespace energy
 }  // namespace kwb
