@@ -160,7 +160,7 @@ int abCommand(const AbOpts& o) {
             << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"
             << "timed interleaved, " << o.rounds << " rounds; SAME within ±"
             << fixed(100 * sameWithin, 1) << "%\n"
-            << abTable(r) << energyNotes(r.document);
+            << abTable(r) << energyNotes(r.document, true);
   int regressions = 0;
   for (const AbResult& x : r.results) {
     std::cout << "  " << x.size << ": " << toString(x.verdict) << ": " << x.reason << '\n';

@@ -38,15 +38,23 @@ void appendEnergyColumns(std::vector<std::vector<std::string>>& rows, const RunD
   head.insert(head.end() - 1, {unit.empty() ? "work/J" : unit, "W"});
 }
 
-std::string energyNotes(const RunDocument& doc) {
+std::string energyNotes(const RunDocument& doc, bool listMeasured) {
   if (!asked(doc)) return "";
   std::string s = "energy: each case alone for at least " + fixed(doc.settings.energySeconds, 1) +
                   " s between two readings of the board's energy counter; whole-board power, "
                   "idle not subtracted; ± is the counter's quantisation bound\n";
-  for (const CaseResult& c : doc.cases)
-    if (c.timed() && isGood(c.status) && (!c.energy || !c.energy->measured()))
-      s += "  " + c.kernel + " " + sizeLabel(c) + ": no energy figure: " +
+  for (const CaseResult& c : doc.cases) {
+    if (!c.timed() || !isGood(c.status)) continue;
+    const std::string name = "  " + c.kernel + " " + sizeLabel(c) + ": ";
+    if (c.energy && c.energy->measured()) {
+      if (listMeasured)
+        s += name + perJoule(c) + " " + c.energy->workUnit + ", " + watts(c) + " W, " +
+             fixed(c.energy->joulesPerLaunch * 1e3, 3) + " mJ per launch\n";
+    } else {
+      s += name + "no energy figure: " +
            (c.energy ? c.energy->unavailable : std::string("no energy window ran")) + "\n";
+    }
+  }
   return s;
 }
 

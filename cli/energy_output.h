@@ -15,8 +15,9 @@ namespace kwb::cli {
 // run did not ask for energy.
 void appendEnergyColumns(std::vector<std::vector<std::string>>& rows, const RunDocument& doc,
                          const std::function<bool(const CaseResult&)>& shown);
-// What the columns are, and each timed case with no energy figure and why; empty when the run
-// did not ask for energy.
-std::string energyNotes(const RunDocument& doc);
+// What the figures are, and each timed case with no energy figure and why; empty when the run
+// did not ask for energy. `listMeasured` (kwb ab, whose table has no energy columns) also gives
+// each measured case's line: work per joule with its bound, watts, joules per launch.
+std::string energyNotes(const RunDocument& doc, bool listMeasured = false);
 
 }  // namespace kwb::cli

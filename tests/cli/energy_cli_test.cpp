@@ -11,6 +11,7 @@
 #include "kwb/error.h"
 #include "kwb/exit_codes.h"
 #include "kwb/results.h"
+#include "energy_output.h"
 #include "run_process.h"
 
 TEST(EnergyCli, BadSecondsExit2NamingTheOptionAndTheValue) {
@@ -85,4 +86,45 @@ TEST(EnergyCli, ExportWritesTheEnergyColumnsAndSection) {
   EXPECT_TRUE(contains(md, "7.09 GFLOP/J")) << md;
   EXPECT_TRUE(contains(md, "Not Supported")) << md;
   fs::remove_all(dir);
+}
+
+// The run table's two columns and the notes under it (cli/energy_output.h, built into this
+// test from its source).
+TEST(EnergyCli, TableGetsWorkPerJouleAndWattsBeforeTheStatusAndNotesForTheMissing) {
+  kwb::RunDocument d;
+  kwb::CaseResult c;
+  c.kernel = "sgemm.tiled";
+  c.size = kwb::gemmSize({512, 512, 512});
+  c.status = kwb::CaseStatus::kPass;
+  c.samplesMs = {1.0};
+  std::vector<std::vector<std::string>> rows{{"kernel", "status"}, {"sgemm.tiled", "pass"}};
+  kwb::cli::appendEnergyColumns(rows, d, [](const kwb::CaseResult&) { return true; });
+  EXPECT_EQ(rows.front().size(), 2u) << "no --energy: no columns";
+  EXPECT_EQ(kwb::cli::energyNotes(d), "");
+  d.settings.energySeconds = 1.0;
+  kwb::EnergyReading e;
+  e.joules = 300;
+  e.joulesPerLaunch = 0.3;
+  e.powerW = 297.4;
+  e.uncertaintyPct = 0.12;
+  e.workPerJoule = 0.89;
+  e.workUnit = "GFLOP/J";
+  c.energy = e;
+  d.cases.push_back(c);
+  c.kernel = "sgemm.naive";
+  c.energy = kwb::EnergyReading{};
+  c.energy->unavailable = "energy counter unreadable: No Permission";
+  d.cases.push_back(c);
+  rows = {{"kernel", "status"}, {"sgemm.tiled", "pass"}, {"sgemm.naive", "pass"}};
+  kwb::cli::appendEnergyColumns(rows, d, [](const kwb::CaseResult&) { return true; });
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"kernel", "GFLOP/J", "W", "status"}));
+  EXPECT_EQ(rows[1], (std::vector<std::string>{"sgemm.tiled", "0.89 ±0.1%", "297", "pass"}));
+  EXPECT_EQ(rows[2], (std::vector<std::string>{"sgemm.naive", "", "", "pass"}));
+  const std::string notes = kwb::cli::energyNotes(d);
+  EXPECT_TRUE(contains(notes,
+                       "sgemm.naive 512x512x512: no energy figure: energy counter "
+                       "unreadable: No Permission"))
+      << notes;
+  EXPECT_FALSE(contains(notes, "sgemm.tiled 512")) << "measured cases are in the columns";
+  EXPECT_TRUE(contains(kwb::cli::energyNotes(d, true), "sgemm.tiled 512x512x512: 0.89 ±0.1%"));
 }

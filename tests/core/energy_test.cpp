@@ -12,6 +12,7 @@
 
 #include "kwb/energy.h"
 #include "kwb/error.h"
+#include "kwb/events.h"
 #include "kwb/results.h"
 #include "sample_document.h"
 
@@ -250,4 +251,25 @@ TEST(Energy, ABadEnergyFieldIsNamed) {
   } catch (const kwb::InputError& e) {
     EXPECT_NE(std::string(e.what()).find("joules"), std::string::npos) << e.what();
   }
+}
+
+// The GUI builds its document from the stream: the plan carries the setting, case_finished
+// the window.
+TEST(Energy, TheStreamCarriesTheSettingAndEachCasesWindow) {
+  kwb::RunDocument d = makeSampleDocument();
+  kwb::StreamEvent plan(kwb::EventType::kPlan);
+  plan.settings = d.settings;
+  plan.settings.energySeconds = 1.5;
+  kwb::StreamEvent fin(kwb::EventType::kCaseFinished);
+  fin.index = 0;
+  fin.result = d.cases[0];
+  fin.result->energy = EnergyReading{};
+  fin.result->energy->joules = 42.5;
+  fin.result->energy->workUnit = "GB/J";
+  const auto planBack = kwb::parseEventLine(kwb::toJsonLine(plan), "stream", 1);
+  EXPECT_EQ(planBack.settings.energySeconds, 1.5);
+  const auto finBack = kwb::parseEventLine(kwb::toJsonLine(fin), "stream", 2);
+  ASSERT_TRUE(finBack.result && finBack.result->energy);
+  EXPECT_EQ(finBack.result->energy->joules, 42.5);
+  EXPECT_EQ(finBack.result->energy->workUnit, "GB/J");
 }

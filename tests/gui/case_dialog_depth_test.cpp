@@ -209,7 +209,8 @@ TEST(CaseDialogEnergy, ShowsWorkPerJouleWithItsBoundOrWhyItIsMissing) {
   EXPECT_TRUE(html.contains("14.9 GFLOP/J ± 0.12%")) << html.toStdString();
   EXPECT_TRUE(html.contains("600 W")) << html.toStdString();
   EXPECT_TRUE(html.contains("34000 launches")) << html.toStdString();
-  k.c.energy = EnergyReading{.unavailable = "energy counter unreadable: Not Supported"};
+  k.c.energy = EnergyReading{};
+  k.c.energy->unavailable = "energy counter unreadable: Not Supported";
   EXPECT_TRUE(CaseDetailDialog::describe(k.c, k.doc).contains("not measured: energy counter"));
 }
 
