@@ -9,6 +9,7 @@
 
 #include "gpu_fixture.h"
 #include "kwb/cuda/nvml_sampler.h"
+#include "kwb/energy.h"
 #include "kwb/results.h"
 #include "run_process.h"
 
@@ -54,7 +55,11 @@ TEST_F(EnergyGpu, AGemmCaseHasPositiveJoulesAndPowerWithinTheBoardLimit) {
   EXPECT_GE(e.windowS, 0.5);
   EXPECT_GT(e.launches, 0);
   EXPECT_NEAR(e.joulesPerLaunch * double(e.launches), e.joules, 1e-6 * e.joules);
-  EXPECT_LE(e.uncertaintyPct, 1.0) << "step " << e.counterStepJ << " J over " << e.joules << " J";
+  // Below 1%, or the window stretched to its cap trying (a counter that moves every 100 ms
+  // needs about 10 s; docs/MEASUREMENT.md, "Quantisation").
+  EXPECT_TRUE(e.uncertaintyPct <= 1.0 || e.windowS >= 0.99 * kwb::energy::kMaxStretch * 0.5)
+      << e.uncertaintyPct << "% from a step of " << e.counterStepJ << " J over " << e.joules
+      << " J in " << e.windowS << " s";
   EXPECT_EQ(e.workUnit, "GFLOP/J");
   // 2·2048³ FLOP a launch over its joules.
   EXPECT_NEAR(e.workPerJoule, 2.0 * 2048 * 2048 * 2048 * 1e-9 / e.joulesPerLaunch,
