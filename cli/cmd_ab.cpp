@@ -11,6 +11,7 @@
 #include "kwb/family.h"
 #include "kwb/format.h"
 #include "kwb/output_files.h"
+#include "energy_output.h"
 #include "output.h"
 #include "run_options.h"
 #include "user_source.h"
@@ -27,6 +28,7 @@ struct AbOpts {
   std::string sameWithin = "1%";
   std::string failOnSlower;
   int rounds = 10;
+  double energy = 0;  // --energy SECONDS: each side's energy window at each size
   std::string json;
 };
 
@@ -134,6 +136,7 @@ int abCommand(const AbOpts& o) {
   cfg.measure.seed = o.sel.seed;
   cfg.measure.rule.minTimeS = 0.1;  // both sides sampled for at least 0.1 s at each size
   cfg.measure.rule.maxTimeS = 1.0;
+  cfg.measure.energySeconds = o.energy;
   const Profiler profiler = detectProfiler();
   if (profiler != Profiler::kNone)
     throw InputError("kwb ab times two kernels against each other and cannot run under " +
@@ -157,7 +160,7 @@ int abCommand(const AbOpts& o) {
             << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"
             << "timed interleaved, " << o.rounds << " rounds; SAME within ±"
             << fixed(100 * sameWithin, 1) << "%\n"
-            << abTable(r);
+            << abTable(r) << energyNotes(r.document, true);
   int regressions = 0;
   for (const AbResult& x : r.results) {
     std::cout << "  " << x.size << ": " << toString(x.verdict) << ": " << x.reason << '\n';
@@ -195,6 +198,7 @@ void addAbCommand(CLI::App& app, int& exitCode) {
                   "Exit 1 when B is SLOWER than A by more than this at some size, e.g. 2%");
   sub->add_option("--rounds", o->rounds, "Rounds the samples are spread over (default 10)")
       ->check(CLI::Range(2, 1000));
+  addEnergyOption(*sub, o->energy);
   sub->add_option("--json", o->json, "Write the A/B report (both documents included) here");
   sub->callback([o, &exitCode] { exitCode = abCommand(*o); });
 

@@ -22,6 +22,7 @@
 #include "kwb/run_info.h"
 #include "output.h"
 #include "pool_run.h"
+#include "energy_output.h"
 #include "run_options.h"
 #include "tuning_variants.h"
 #include "user_source.h"
@@ -43,6 +44,7 @@ struct RunOpts {
   double maxCaseSeconds = kDefaultMaxCaseSeconds;
   double caseTimeout = 0;  // seconds one case may run before the engine ends; 0: no limit
   int freshInputs = 1;     // input sets the timed launches rotate through
+  double energy = 0;       // --energy SECONDS: each case's energy window; 0: none
   bool stream = false;
   std::string timer;
   bool noCuptiCheck = false;
@@ -98,6 +100,7 @@ std::string vectorTable(const RunDocument& doc) {
       rows.push_back(
           {c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", "", caseStatus(doc, c)});
   }
+  appendEnergyColumns(rows, doc, isOneDimensional);
   std::string head;
   if (doc.device && doc.device->copyBandwidthGBs > 0)
     head = "device-to-device copy: " + fixed(doc.device->copyBandwidthGBs, 1) + " GB/s; peak " +
@@ -124,12 +127,13 @@ std::string runTable(const RunDocument& doc) {
     else
       rows.push_back({c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", status});
   }
+  appendEnergyColumns(rows, doc, [](const CaseResult& c) { return !isOneDimensional(c); });
   std::string head = "times: " + std::string(timerLabel(doc.settings.timer));
   if (doc.launchOverhead)
     head += "; empty kernel " + fixed(doc.launchOverhead->isolatedUs, 2) + " us isolated, " +
             fixed(doc.launchOverhead->backToBackUs, 2) + " us back-to-back (not subtracted)";
   return head + "\n" + (anyGemm || !anyVector ? formatTable(rows) : "") +
-         (anyVector ? vectorTable(doc) : "");
+         (anyVector ? vectorTable(doc) : "") + energyNotes(doc);
 }
 
 std::string progressionText(const ProgressionCheck& p) {
@@ -151,6 +155,7 @@ cuda::RunConfig runConfig(const RunOpts& o, const std::string& suiteName) {
   cfg.measure.rule.timeCapsMinSamples = o.maxTimeGiven;
   cfg.maxCaseSeconds = o.maxCaseSeconds;
   cfg.freshInputs = o.freshInputs;
+  cfg.measure.energySeconds = o.energy;
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = !o.noCuptiCheck;
   cfg.measure.rounds = o.rounds;
@@ -425,6 +430,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
                   "A kwb tune --json document: its kernel's cases run the configuration their "
                   "shape's bucket chose, named in ranKernel (docs/KERNELS.md)")
       ->check(kNotEmpty);
+  addEnergyOption(*sub, o->energy);
   addSourceOptions(*sub, o->user, false);
   addShardOption(*sub, o->shard);
   addFreshEngineOptions(*sub, o->fresh);

@@ -110,6 +110,17 @@ CLI::Option* addTimerOption(CLI::App& sub, std::string& timer) {
       ->check(CLI::IsMember({"isolated", "back-to-back", "cupti", "host"}));
 }
 
+CLI::Option* addEnergyOption(CLI::App& sub, double& seconds) {
+  return sub
+      .add_option("--energy", seconds,
+                  "After its samples, run each case alone for at least SECONDS (default 1 when "
+                  "bare) between two readings of the GPU's energy counter: joules per launch, "
+                  "average power, GFLOP/J or GB/J (docs/MEASUREMENT.md, \"Energy per launch\")")
+      ->expected(0, 1)
+      ->default_str("1")
+      ->check(finiteRange(0.1, 3600.0));
+}
+
 cuda::ResolvedSelection resolve(const cuda::Selection& sel, const char* defaultSuite) {
   return cuda::resolveSelection(sel, commandRegistry(), defaultSuite,
                                 defaultPresetsDir(KWB_PRESETS_DIR));

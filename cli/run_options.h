@@ -30,6 +30,10 @@ extern const CLI::Validator kSeed;
 // A CUDA device index: a whole number from 0, refused in a plain message.
 extern const CLI::Validator kDeviceIndex;
 
+// --energy [SECONDS] (run, ab; docs/MEASUREMENT.md, "Energy per launch"): each timed case
+// alone for at least SECONDS between two readings of the energy counter; 1 s when bare.
+CLI::Option* addEnergyOption(CLI::App& sub, double& seconds);
+
 // --shard I/N (run, verify, tune; docs/SCALE_OUT.md): the I-th of N parts of the plan.
 void addShardOption(CLI::App& sub, std::string& shard);
 // Cuts `plan` to its part when `shard` was given (InputError naming a bad value, exit 2) and

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "kwb/cuda/energy_window.h"
 #include "kwb/cuda/nvml_sampler.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/family.h"
@@ -128,6 +129,15 @@ void finishPending(PendingCase& pc, const BlockContext& ctx, const std::vector<C
     }
   }
   checkTimedCase(pc, ctx);
+  // After the timed output is checked: the window's launches overwrite it.
+  if (ctx.cfg.measure.energySeconds > 0 && !ctx.contextLost && isGood(c.status) && c.timed()) {
+    try {
+      c.energy = measureCaseEnergy(*pc.timing, ctx.nvml, c, ctx.cfg.measure.energySeconds);
+    } catch (const CudaError& e) {
+      c.status = CaseStatus::kError;
+      c.message = std::string("energy window: ") + e.what();
+    }
+  }
   pc.timing.reset();
   pc.inputs.reset();  // its memory is free before the next check allocates
   if (pc.afterTiming && !ctx.contextLost && isGood(c.status)) {

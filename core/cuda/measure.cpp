@@ -156,9 +156,12 @@ std::string adaptToProfiler(Profiler p, bool timerGiven, MeasureOptions& opt) {
   opt.rule.minTimeS = 0;
   opt.rule.maxNoise = 0;
   opt.batchBelowMs = 0;  // one launch per sample: each is profiled
+  // A window of profiled launches would measure the profiler.
+  const std::string noEnergy = opt.energySeconds > 0 ? ", no energy window" : "";
+  opt.energySeconds = 0;
   return "running under " + name +
-         ": timer host, 3 samples of one launch per case, no CUPTI check (the profiler replays "
-         "every kernel; its own durations are the figures to read)";
+         ": timer host, 3 samples of one launch per case, no CUPTI check" + noEnergy +
+         " (the profiler replays every kernel; its own durations are the figures to read)";
 }
 
 void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings) {
@@ -172,6 +175,7 @@ void recordMeasureOptions(const MeasureOptions& opt, RunSettings& settings) {
   settings.maxNoise = opt.rule.maxNoise;
   settings.timer = opt.timer;
   settings.cuptiCheck = opt.cuptiCheck;
+  settings.energySeconds = opt.energySeconds;
 }
 
 L2Flusher::L2Flusher(std::size_t l2Bytes) : m_buf(std::max<std::size_t>(2 * l2Bytes, 1 << 20)) {}
@@ -240,6 +244,11 @@ void TimedCase::take(int round, int sweep) {
   }
   m_m.throttledSamples = m_throttle->dropped();
   m_sampledS += secondsSince(t0);
+}
+
+std::optional<std::int64_t> TimedCase::runAlone(std::int64_t launches) {
+  NvtxRange range("kwb_energy_window");
+  return m_sampler->runAlone(launches);
 }
 
 Measurement TimedCase::finish(const std::function<bool()>& cancelled) {

@@ -20,6 +20,9 @@ struct NvmlSampler::Api {
   int (*temperature)(void*, int, unsigned*) = nullptr;
   int (*power)(void*, unsigned*) = nullptr;
   int (*reasons)(void*, unsigned long long*) = nullptr;
+  int (*energy)(void*, unsigned long long*) = nullptr;  // optional: Volta and later
+  int (*powerLimit)(void*, unsigned*) = nullptr;        // optional
+  const char* (*errorString)(int) = nullptr;            // optional
   ~Api() {
     if (lib) {
       if (shutdown) shutdown();
@@ -54,6 +57,9 @@ NvmlSampler::NvmlSampler(int cudaDevice) : m_api(std::make_unique<Api>()) {
   // Renamed "clocks event reasons" in newer drivers; either name will do.
   if (!load(a.lib, "nvmlDeviceGetCurrentClocksEventReasons", a.reasons))
     load(a.lib, "nvmlDeviceGetCurrentClocksThrottleReasons", a.reasons);
+  load(a.lib, "nvmlDeviceGetTotalEnergyConsumption", a.energy);
+  load(a.lib, "nvmlDeviceGetEnforcedPowerLimit", a.powerLimit);
+  load(a.lib, "nvmlErrorString", a.errorString);
   if (!ok) {
     m_why = "NVML lacks an entry point kwb needs";
     a.shutdown = nullptr;
@@ -95,6 +101,39 @@ void NvmlSampler::sampleOnce() {
   if (gotTemp) m_acc.temperatureCMax = std::max(m_acc.temperatureCMax, double(temp));
   if (gotPower) m_powerSum += mw / 1000.0, ++m_powerCount;
   if (gotReasons) m_reasons |= reasons;
+}
+
+std::optional<std::uint64_t> NvmlSampler::energyMj(std::string& why) const {
+  if (!available()) {
+    why = m_why;
+    return std::nullopt;
+  }
+  if (!m_api->energy) {
+    why = "this NVML has no nvmlDeviceGetTotalEnergyConsumption";
+    return std::nullopt;
+  }
+  unsigned long long mj = 0;
+  if (const int rc = m_api->energy(m_device, &mj); rc != 0) {
+    // NVML_ERROR_NOT_SUPPORTED (3): before Volta, or a board without the counter.
+    why = "nvmlDeviceGetTotalEnergyConsumption: " +
+          std::string(m_api->errorString ? m_api->errorString(rc) : "error") + " (NVML error " +
+          std::to_string(rc) + ")";
+    return std::nullopt;
+  }
+  return std::uint64_t(mj);
+}
+
+std::optional<double> NvmlSampler::powerW() const {
+  unsigned mw = 0;
+  if (!available() || m_api->power(m_device, &mw) != 0) return std::nullopt;
+  return mw / 1000.0;
+}
+
+std::optional<double> NvmlSampler::powerLimitW() const {
+  unsigned mw = 0;
+  if (!available() || !m_api->powerLimit || m_api->powerLimit(m_device, &mw) != 0)
+    return std::nullopt;
+  return mw / 1000.0;
 }
 
 void NvmlSampler::start() {

@@ -56,6 +56,19 @@ Sample Sampler::take(TimerMode mode, int launches, bool coldL2) {
                                   : gpuSample(mode, launches, coldL2);
 }
 
+std::int64_t Sampler::runAlone(std::int64_t launches) {
+  std::int64_t ran = 0;
+  if (m_graph && m_graphLaunches > 0) {
+    for (; ran < launches; ran += m_graphLaunches)
+      KWB_CUDA_CHECK(cudaGraphLaunch(m_graph, m_stream));
+  } else {
+    for (; ran < launches; ++ran) m_enqueue();
+    KWB_CUDA_CHECK(cudaGetLastError());
+  }
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  return ran;
+}
+
 Sample Sampler::gpuSample(TimerMode mode, int launches, bool coldL2) {
   const bool graph = mode == TimerMode::kBackToBack;
   if (graph) launches = m_graphLaunches;

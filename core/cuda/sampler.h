@@ -43,6 +43,9 @@ class Sampler {
   // `mode` is isolated, back-to-back (needs captureGraph first), cupti (needs a tracer) or
   // host. With cold L2 the flush is queued before the sample, outside its events.
   Sample take(TimerMode mode, int launches, bool coldL2);
+  // Enqueues at least `launches` back to back, whole graph replays where a graph was captured,
+  // with no timing around them, then waits for the stream; returns how many ran.
+  std::int64_t runAlone(std::int64_t launches);
 
  private:
   Sample gpuSample(TimerMode mode, int launches, bool coldL2);

@@ -39,6 +39,28 @@ QString compareRows(const QString& title, const CompareReport& r, bool vector) {
   return h;
 }
 
+// kwb run --energy: the case's window alone, between two readings of the energy counter.
+QString energyRows(const EnergyReading& e) {
+  if (!e.measured()) return row("energy", "not measured: " + QString::fromStdString(e.unavailable));
+  QString h;
+  if (e.workPerJoule > 0)
+    h += row("energy efficiency",
+             QString("%1 %2 ± %3%")
+                 .arg(formatNumber(e.workPerJoule, 4), QString::fromStdString(e.workUnit))
+                 .arg(e.uncertaintyPct, 0, 'f', 2));
+  h += row("energy per launch", formatNumber(e.joulesPerLaunch, 4) + " J");
+  h += row("window power", QString("%1 W (board, idle %2 W not subtracted; limit %3 W)")
+                               .arg(e.powerW, 0, 'f', 0)
+                               .arg(e.idlePowerW, 0, 'f', 0)
+                               .arg(e.powerLimitW, 0, 'f', 0));
+  h += row("energy window", QString("%1 s, %2 launches alone, SM clock %3–%4 MHz")
+                                .arg(e.windowS, 0, 'f', 2)
+                                .arg(e.launches)
+                                .arg(e.smClockMhzMin)
+                                .arg(e.smClockMhzMax));
+  return h;
+}
+
 }  // namespace
 
 QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) {
@@ -107,6 +129,7 @@ QString CaseDetailDialog::describe(const CaseResult& c, const RunDocument& doc) 
     for (const auto& r : c.clocks.throttleReasons) reasons << QString::fromStdString(r);
     if (!reasons.isEmpty()) h += row("throttle reasons", reasons.join(", "));
   }
+  if (c.energy) h += energyRows(*c.energy);
   return h + "</table>";
 }
 

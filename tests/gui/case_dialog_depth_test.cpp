@@ -185,3 +185,33 @@ TEST(CaseDialogDepth, AOneDimensionalCaseGivesItsDetailsTheRoom) {
 
 }  // namespace
 }  // namespace kwb::gui
+
+namespace kwb::gui {
+
+// kwb run --energy: the case dialog shows the window's figures, or why there are none.
+TEST(CaseDialogEnergy, ShowsWorkPerJouleWithItsBoundOrWhyItIsMissing) {
+  Case512 k;
+  EXPECT_FALSE(CaseDetailDialog::describe(k.c, k.doc).contains("energy"));
+  EnergyReading e;
+  e.requestedS = 1;
+  e.windowS = 1.02;
+  e.launches = 34000;
+  e.joules = 612;
+  e.joulesPerLaunch = 0.018;
+  e.powerW = 600;
+  e.idlePowerW = 95;
+  e.powerLimitW = 700;
+  e.uncertaintyPct = 0.12;
+  e.workPerJoule = 14.9;
+  e.workUnit = "GFLOP/J";
+  k.c.energy = e;
+  const QString html = CaseDetailDialog::describe(k.c, k.doc);
+  EXPECT_TRUE(html.contains("14.9 GFLOP/J ± 0.12%")) << html.toStdString();
+  EXPECT_TRUE(html.contains("600 W")) << html.toStdString();
+  EXPECT_TRUE(html.contains("34000 launches")) << html.toStdString();
+  k.c.energy = EnergyReading{};
+  k.c.energy->unavailable = "energy counter unreadable: Not Supported";
+  EXPECT_TRUE(CaseDetailDialog::describe(k.c, k.doc).contains("not measured: energy counter"));
+}
+
+}  // namespace kwb::gui

@@ -8,6 +8,8 @@
 #include "kwb/family.h"
 #include "kwb/progression.h"
 
+#include "energy_export.h"
+
 namespace kwb {
 namespace {
 
@@ -80,13 +82,14 @@ std::string toCsv(const RunDocument& doc) {
   // Documents with 1-D cases (reduce, scan) add their columns at the end; GEMM-only
   // documents keep the columns they always had.
   const bool oneD = anyOneDimensional(doc);
+  const bool energy = anyEnergy(doc);  // kwb run --energy: its columns last
   os << "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
         "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
         "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message"
      << (oneD ? ",problem,count,element_type,gbps,pct_of_reference,pct_of_peak,pct_of_roof,"
                 "first_mismatch_index"
               : "")
-     << "\n";
+     << (energy ? energyCsvHeader() : "") << "\n";
   for (const auto& c : doc.cases) {
     const auto& v = c.verification;
     const Shape shape = c.shape();
@@ -113,6 +116,7 @@ std::string toCsv(const RunDocument& doc) {
          << ',' << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
          << (v && v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex)
                                                 : "");
+    if (energy) os << energyCsvFields(c, csvField);
     os << '\n';
   }
   return os.str();
@@ -169,6 +173,7 @@ std::string toMarkdown(const RunDocument& doc) {
     if (anyGemm) os << "\n";
     vectorMarkdown(os, doc);
   }
+  if (anyEnergy(doc)) energyMarkdown(os, doc);
   if (doc.progression.checked) {
     os << "\nProgression (GFLOP/s must not drop from one stage to the next): ";
     if (doc.progression.violations.empty()) {

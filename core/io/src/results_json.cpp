@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "energy_json.h"
 #include "json_read.h"
 #include "conformance_json.h"
 #include "timing_json.h"
@@ -217,6 +218,7 @@ void to_json(json& j, const CaseResult& v) {
   }
   if (v.inputSets > 1) j["inputSets"] = v.inputSets;  // kwb run --fresh-inputs
   if (!v.suspicious.empty()) j["suspicious"] = v.suspicious;
+  if (v.energy) j["energy"] = energyToJson(*v.energy);  // kwb run --energy
 }
 
 namespace {
@@ -321,6 +323,8 @@ void from_json(const json& j, CaseResult& v) {
     v.device = d->is_null() ? -1 : jsonread::toInt<int>(*d, "device");
   v.inputSets = jsonread::value(j, "inputSets", 1);
   v.suspicious = jsonread::value(j, "suspicious", std::string());
+  v.energy.reset();
+  if (auto e = j.find("energy"); e != j.end() && !e->is_null()) v.energy = energyFromJson(*e);
 }
 
 void to_json(json& j, const RunSettings& v) {
@@ -332,6 +336,7 @@ void to_json(json& j, const RunSettings& v) {
        {"timer", toString(v.timer)}, {"cuptiCheck", v.cuptiCheck},
        {"replicates", v.replicates}, {"profiler", v.profiler}};
   if (v.freshInputs > 1) j["freshInputs"] = v.freshInputs;
+  if (v.energySeconds > 0) j["energySeconds"] = v.energySeconds;
 }
 void from_json(const json& j, RunSettings& v) {
   get(j, "suite", v.suite);
@@ -350,6 +355,7 @@ void from_json(const json& j, RunSettings& v) {
   v.replicates = jsonread::value(j, "replicates", 1);
   v.profiler = jsonread::value(j, "profiler", std::string());
   v.freshInputs = jsonread::value(j, "freshInputs", 1);
+  v.energySeconds = jsonread::value(j, "energySeconds", 0.0);
 }
 
 void to_json(json& j, const KnownAnswer& v) {

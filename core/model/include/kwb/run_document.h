@@ -10,6 +10,7 @@
 #include "kwb/compare.h"
 #include "kwb/conformance.h"
 #include "kwb/device_info.h"
+#include "kwb/energy.h"
 #include "kwb/family_info.h"
 #include "kwb/kernel_descriptor.h"
 #include "kwb/kernel_info.h"
@@ -127,6 +128,8 @@ struct CaseResult {
   // The device that ran it: an index into RunDocument::devices (schema 7); -1: none (a case of a
   // shard that never ran). Documents before schema 7 read as 0, their one device.
   int device = 0;
+  // kwb run --energy: the case's energy window (kwb/energy.h); absent when not asked for.
+  std::optional<EnergyReading> energy;
 
   bool timed() const { return !samplesMs.empty(); }
   const std::string& problem() const { return size.family; }
@@ -202,6 +205,8 @@ struct RunSettings {
   // An outside profiler kwb found itself running under ("Nsight Compute", "Nsight Systems"),
   // which chose the timer and turned the CUPTI check off; empty when none.
   std::string profiler;
+  // kwb run --energy SECONDS: each timed case's energy window (kwb/energy.h); 0: none.
+  double energySeconds = 0;
 };
 
 // The fixed GPU-side cost of one launch, measured with an empty kernel per timer: reported

@@ -51,6 +51,9 @@ struct MeasureOptions {
   double throttleFraction = 0.90;  // samples below this share of the warm-up clock are dropped
   int cuptiCheckSamples = 10;
   const char* nvtxRange = "kwb_samples";  // NVTX range around the timed samples
+  // kwb run --energy: after its samples, each case runs alone for at least this many seconds
+  // between two readings of the energy counter (kwb/cuda/energy_window.h); 0: no window.
+  double energySeconds = 0;
 };
 
 struct Measurement {
@@ -108,6 +111,13 @@ class Timing {
   // The CUPTI check (unless off or `cancelled`), then everything measured.
   virtual Measurement finish(const std::function<bool()>& cancelled) = 0;
   virtual const Measurement& soFar() const = 0;
+  // Launches the case `launches` times back to back on its own (whole graph replays where it
+  // has a graph, so possibly a few more) and waits for them; returns how many ran. Nothing
+  // where the case is not launched by this process (kwb ab's other build).
+  virtual std::optional<std::int64_t> runAlone(std::int64_t launches) {
+    (void)launches;
+    return std::nullopt;
+  }
 
  protected:
   int m_target = 1;  // total samples, from the stopping rule's bounds and the sample's length
@@ -133,6 +143,7 @@ class TimedCase : public Timing {
   double sampledSeconds() const override { return m_sampledS; }
   Measurement finish(const std::function<bool()>& cancelled) override;
   const Measurement& soFar() const override { return m_m; }
+  std::optional<std::int64_t> runAlone(std::int64_t launches) override;
 
  private:
   std::function<void()> m_enqueue;

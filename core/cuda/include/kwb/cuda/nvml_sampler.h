@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +27,15 @@ class NvmlSampler {
   const std::string& whyUnavailable() const { return m_why; }
   void start();        // begins sampling every few milliseconds on a background thread
   ClockSample stop();  // ends sampling and summarises what was seen
+
+  // The board's energy counter (nvmlDeviceGetTotalEnergyConsumption, Volta and later):
+  // millijoules since the driver loaded, or nothing with the reason in `why` (not supported,
+  // no permission, NVML unavailable). Safe beside a running sampler (NVML is thread-safe).
+  std::optional<std::uint64_t> energyMj(std::string& why) const;
+  // The board's power draw now, and its enforced power limit, in watts; nothing where NVML
+  // cannot say.
+  std::optional<double> powerW() const;
+  std::optional<double> powerLimitW() const;
 
   // Names of the set bits of an NVML clocks-event (throttle) reason mask.
   static std::vector<std::string> throttleReasonNames(unsigned long long mask);
