@@ -34,7 +34,8 @@ inline CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::in
                              std::int64_t cols, std::uint32_t boxCols, std::uint32_t boxRows,
                              const char* what, std::int64_t ld = 0) {
   CUtensorMap map{};
-  const cuuint64_t elementBytes = type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 ? 2 : 4;
+  const cuuint64_t elementBytes =
+      type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 || type == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 ? 2 : 4;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(ld > 0 ? ld : cols) * elementBytes};  // row to row
   const cuuint32_t box[2] = {boxCols, boxRows};
