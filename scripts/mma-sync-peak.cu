@@ -46,7 +46,7 @@ int main() {
               p.name, p.multiProcessorCount);
   for (int warps : {4, 8, 16}) {
     const int blocks = p.multiProcessorCount * 4;
-    const int threads = warps * 32 / 4;  // 4 blocks per SM
+    const int threads = warps * 32 / 4;         // 4 blocks per SM
     mmaSyncLoop<<<blocks, threads>>>(out, 3u);  // warm-up (clocks up)
     float best = 1e30f;
     for (int r = 0; r < 5; ++r) {
