@@ -18,6 +18,23 @@ TEST(Exporters, CsvMatchesExpectedText) {
   EXPECT_EQ(kwb::toCsv(doc), expected);
 }
 
+TEST(Exporters, ABf16StagesPercentOfCublasBf16IsExported) {
+  auto doc = makeSampleDocument();
+  EXPECT_EQ(kwb::toCsv(doc).find("pct_of_cublas_bf16"), std::string::npos)
+      << "a document without BF16 stages keeps its columns";
+  doc.cases[1].kernel = "sgemm.wgmma_bf16";
+  doc.cases[1].precision = kwb::Precision::kBf16Fp32Acc;
+  doc.cases[1].pctOfFp16Reference.reset();
+  doc.cases[1].pctOfBf16Reference = 99.125;
+  const std::string csv = kwb::toCsv(doc);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "pct_of_cublas_bf16") << header;
+  EXPECT_NE(csv.find(",99.1\n"), std::string::npos) << csv;
+  const std::string md = kwb::toMarkdown(doc);
+  EXPECT_NE(md.find("% cuBLAS FP16/BF16"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 99.1 |"), std::string::npos) << md;
+}
+
 TEST(Exporters, MarkdownMatchesExpectedText) {
   auto doc = makeSampleDocument();
   doc.cases.pop_back();

@@ -75,6 +75,12 @@ void vectorMarkdown(std::ostringstream& os, const RunDocument& doc) {
   }
 }
 
+// Whether any case has a % of cuBLAS BF16 (a BF16 stage's reference figure).
+bool anyBf16Reference(const RunDocument& doc) {
+  return std::any_of(doc.cases.begin(), doc.cases.end(),
+                     [](const CaseResult& c) { return c.pctOfBf16Reference.has_value(); });
+}
+
 }  // namespace
 
 std::string toCsv(const RunDocument& doc) {
@@ -82,14 +88,15 @@ std::string toCsv(const RunDocument& doc) {
   // Documents with 1-D cases (reduce, scan) add their columns at the end; GEMM-only
   // documents keep the columns they always had.
   const bool oneD = anyOneDimensional(doc);
-  const bool energy = anyEnergy(doc);  // kwb run --energy: its columns last
+  const bool energy = anyEnergy(doc);       // kwb run --energy: its columns last
+  const bool bf16 = anyBf16Reference(doc);  // BF16 stages: their % of cuBLAS BF16, before energy
   os << "kernel,m,n,k,precision,status,ran_kernel,median_ms,min_ms,max_ms,cv,samples,gflops,"
         "pct_of_cublas_fp32,pct_of_cublas_fp16,max_abs_err,max_rel_err,mismatches,unwritten,"
         "negative_control,timer,cupti_median_ms,timer_vs_cupti_pct,throttled_samples,message"
      << (oneD ? ",problem,count,element_type,gbps,pct_of_reference,pct_of_peak,pct_of_roof,"
                 "first_mismatch_index"
               : "")
-     << (energy ? energyCsvHeader() : "") << "\n";
+     << (bf16 ? ",pct_of_cublas_bf16" : "") << (energy ? energyCsvHeader() : "") << "\n";
   for (const auto& c : doc.cases) {
     const auto& v = c.verification;
     const Shape shape = c.shape();
@@ -116,6 +123,7 @@ std::string toCsv(const RunDocument& doc) {
          << ',' << figure(c, "pct_of_peak") << ',' << figure(c, "pct_of_roof") << ','
          << (v && v->compare.firstMismatchIndex ? std::to_string(*v->compare.firstMismatchIndex)
                                                 : "");
+    if (bf16) os << ',' << opt(c.pctOfBf16Reference);
     if (energy) os << energyCsvFields(c, csvField);
     os << '\n';
   }
@@ -145,10 +153,13 @@ std::string toMarkdown(const RunDocument& doc) {
     os << "Known-answer test: " << (doc.knownAnswer.passed ? "PASS" : "**FAIL**") << " — "
        << doc.knownAnswer.detail << "\n\n";
   const bool anyGemm = !std::all_of(doc.cases.begin(), doc.cases.end(), isOneDimensional);
+  // BF16 stages share the column of the FP16 ones: each case has one of the two references.
+  const bool bf16 = anyBf16Reference(doc);
   if (anyGemm || doc.cases.empty())
     os << "| kernel | shape | status | median ms | min ms | max ms | CV | GFLOP/s | % cuBLAS FP32 "
           "| "
-          "% cuBLAS FP16 | max rel err | mismatches | unwritten |\n"
+       << (bf16 ? "% cuBLAS FP16/BF16" : "% cuBLAS FP16")
+       << " | max rel err | mismatches | unwritten |\n"
        << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& c : doc.cases) {
     if (isOneDimensional(c)) continue;
@@ -162,7 +173,8 @@ std::string toMarkdown(const RunDocument& doc) {
          << num(c.gflops, "%.1f") << " | ";
     else
       os << " |  |  |  |  | ";
-    os << opt(c.pctOfFp32Reference) << " | " << opt(c.pctOfFp16Reference) << " | ";
+    os << opt(c.pctOfFp32Reference) << " | "
+       << opt(c.pctOfFp16Reference ? c.pctOfFp16Reference : c.pctOfBf16Reference) << " | ";
     if (const auto& v = c.verification)
       os << num(v->compare.maxRelError, "%.2e") << " | " << v->compare.mismatches << " | "
          << v->unwritten << " |\n";
