@@ -155,6 +155,7 @@ void MainWindow::startRun() {
   r.sizes = m_shapes->checkedShapes();
   r.samples = m_run->samples();
   r.coldL2 = m_run->coldL2();
+  r.energySeconds = m_run->energySeconds();
   r.suite = m_shapes->suiteName();
   if (r.kernels.isEmpty() || r.sizes.isEmpty()) {
     m_run->setStatus("Choose at least one kernel and one shape.", true);

@@ -173,6 +173,7 @@ void MainWindow::loadSettings() {
     m_shapes->addShape(shape, true);
   m_run->setSamples(s.value("run/samples", 0).toInt());
   m_run->setColdL2(s.value("run/coldL2", false).toBool());
+  m_run->setEnergySeconds(s.value("run/energySeconds", 0.0).toDouble());
 }
 
 void MainWindow::saveSettings() {
@@ -187,6 +188,7 @@ void MainWindow::saveSettings() {
   s.setValue("run/customShapes", m_shapes->customShapes());
   s.setValue("run/samples", m_run->samples());
   s.setValue("run/coldL2", m_run->coldL2());
+  s.setValue("run/energySeconds", m_run->energySeconds());
   s.setValue("run/uncheckedKernels", m_kernels->uncheckedIds());
 }
 

@@ -53,6 +53,7 @@ QStringList slurmSubmitArguments(const SlurmTarget& t, const RunRequest& r, cons
   QStringList run;  // kwb run's own options, for every task
   if (r.samples > 0) run << "--samples" << QString::number(r.samples);
   if (r.coldL2) run << "--cold";
+  if (r.energySeconds > 0) run << "--energy" << QString::number(r.energySeconds);
   if (r.seed) run << "--seed" << QString::number(*r.seed);
   if (!run.isEmpty()) a << "--" << run;
   return a;

@@ -78,6 +78,7 @@ QStringList RunRequest::toArguments() const {
   if (!suite.isEmpty()) args << "--suite" << suite;  // --shapes and --kernels still choose
   if (samples > 0) args << "--samples" << QString::number(samples);
   if (coldL2) args << "--cold";
+  if (energySeconds > 0) args << "--energy" << QString::number(energySeconds);
   if (seed) args << "--seed" << QString::number(*seed);
   if (!devices.isEmpty())
     args << "--devices" << devices;

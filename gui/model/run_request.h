@@ -14,6 +14,7 @@ struct RunRequest {
   QList<CaseSize> sizes;  // of one family: GEMM shapes, or counts and types of a 1-D family
   int samples = 0;        // 0: the engine's adaptive stopping rule
   bool coldL2 = false;
+  double energySeconds = 0;  // kwb run --energy SECONDS; 0: none
   std::optional<quint64> seed;
   int device = 0;
   // `--devices`: "all" (every GPU of the engine's host) or a list such as "0,2": a host pool

@@ -17,8 +17,18 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   m_samples->setToolTip("Samples per case; auto stops once the median is stable");
   m_l2 = new QComboBox(this);
   m_l2->addItems({"hot", "cold (flush between samples)"});
+  m_energy = new QDoubleSpinBox(this);
+  m_energy->setRange(0.0, 60.0);
+  m_energy->setDecimals(1);
+  m_energy->setSingleStep(0.5);
+  m_energy->setSuffix(" s");
+  m_energy->setSpecialValueText("off");
+  m_energy->setToolTip(
+      "kwb run --energy: after its samples, each case runs alone for at least this long between "
+      "two readings of the GPU's energy counter (joules per launch, W, GFLOP/J); off: none");
   form->addRow("Samples", m_samples);
   form->addRow("L2", m_l2);
+  form->addRow("Energy", m_energy);
   layout->addLayout(form);
   auto* buttons = new QHBoxLayout;
   m_run = new QPushButton("Run", this);

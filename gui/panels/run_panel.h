@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -9,15 +10,19 @@
 
 namespace kwb::gui {
 
-// Run settings (samples auto/N, L2 hot/cold), Run / Cancel, progress with case count and ETA.
+// Run settings (samples auto/N, L2 hot/cold, the energy window off/seconds), Run / Cancel, progress
+// with case count and ETA.
 class RunPanel : public QWidget {
   Q_OBJECT
  public:
   explicit RunPanel(QWidget* parent = nullptr);
   int samples() const { return m_samples->value(); }  // 0: auto
   bool coldL2() const { return m_l2->currentIndex() == 1; }
+  // kwb run --energy SECONDS: each case alone between two energy readings; 0: off.
+  double energySeconds() const { return m_energy->value(); }
   void setSamples(int n) { m_samples->setValue(n); }
   void setColdL2(bool cold) { m_l2->setCurrentIndex(cold ? 1 : 0); }
+  void setEnergySeconds(double s) { m_energy->setValue(s); }
   void setRunning(bool running);
   void setRunEnabled(bool enabled, const QString& why = {});
   void setProgress(int finished, int total, double etaSeconds);
@@ -34,6 +39,7 @@ class RunPanel : public QWidget {
  private:
   QSpinBox* m_samples;
   QComboBox* m_l2;
+  QDoubleSpinBox* m_energy;
   QPushButton* m_run;
   QPushButton* m_cancel;
   QProgressBar* m_progress;

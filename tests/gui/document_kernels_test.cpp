@@ -15,6 +15,7 @@
 #include "model/run_request.h"
 #include "pages/progression_page.h"
 #include "panels/kernel_list_widget.h"
+#include "panels/run_panel.h"
 #include "panels/shape_list_widget.h"
 
 using namespace kwb;
@@ -100,6 +101,22 @@ TEST(GuiDocumentKernels, WithoutItsEntryAnUnknownKernelIsNoStage) {
       EXPECT_EQ(s.stage, 0);
     }
   }
+}
+
+TEST(GuiRun, TheRunPanelsEnergyWindowIsPassedOnlyWhenOn) {
+  RunPanel panel;
+  RunRequest r;
+  r.kernels = {"sgemm.naive"};
+  r.sizes = {Shape{64, 64, 64}};
+  r.energySeconds = panel.energySeconds();
+  EXPECT_FALSE(r.toArguments().contains("--energy")) << "off by default";
+  panel.setEnergySeconds(2.5);
+  r.energySeconds = panel.energySeconds();
+  const QStringList args = r.toArguments();
+  ASSERT_TRUE(args.contains("--energy")) << args.join(' ').toStdString();
+  EXPECT_EQ(args.value(args.indexOf("--energy") + 1), "2.5");
+  panel.setEnergySeconds(500);  // beyond the panel's minute: held to it
+  EXPECT_DOUBLE_EQ(panel.energySeconds(), 60.0);
 }
 
 TEST(GuiPresets, ARunFromAPresetPassesItsSuiteAndHandAddedShapesDropIt) {

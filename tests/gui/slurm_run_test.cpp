@@ -276,12 +276,15 @@ TEST(SlurmTarget, SubmitArgumentsCarryTheSelectionAndKwbRunsOptionsAfterTheSepar
   r.sizes = {gemmSize({512, 512, 512})};
   r.samples = 7;
   r.coldL2 = true;
+  r.energySeconds = 1.5;
   const QStringList a = slurmSubmitArguments(t, r, "runs/x");
   EXPECT_EQ(a.join(' '),
             "slurm submit --shards 8 --output-dir runs/x --partition gpu --time 01:00:00 "
-            "--kernels sgemm.tiled,cublas.sgemm --shapes 512x512x512 -- --samples 7 --cold");
+            "--kernels sgemm.tiled,cublas.sgemm --shapes 512x512x512 -- --samples 7 --cold "
+            "--energy 1.5");
   r.samples = 0;
   r.coldL2 = false;
+  r.energySeconds = 0;
   t.gpusPerTask = 0;
   const QStringList b = slurmSubmitArguments(t, r, "runs/x");
   EXPECT_TRUE(b.contains("--gpus-per-task")) << b.join(' ').toStdString();
