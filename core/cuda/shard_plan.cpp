@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include "case_block.h"
 #include "kwb/error.h"
@@ -172,8 +171,14 @@ Units poolUnits(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpu
   Units tried = unitsOf(groups, pieces, caseCost);
   Units best = tried;
   double bestTime = poolMakespan(best, gpus);
+  // No cut can beat the uncut plan's cost (with each unit's overhead) spread evenly over the GPUs:
+  // a cut only adds pieces and reference copies. Once the best is within 1% of that, no later
+  // cut could win, and the search stops (a plan of many similar sizes stops at once).
+  double evenSpread = 0;
+  for (double c : best.cost) evenSpread += c + kShardOverheadS;
+  evenSpread /= gpus;
   const std::size_t steps = gpus > 1 ? groups.size() + 8 * std::size_t(gpus) : 0;
-  for (std::size_t step = 0; step < steps; ++step) {
+  for (std::size_t step = 0; step < steps && evenSpread < bestTime * 0.99; ++step) {
     const auto costliest = std::max_element(tried.cost.begin(), tried.cost.end());
     const std::size_t unit = std::size_t(costliest - tried.cost.begin());
     // The size that unit belongs to: units are added size by size, pieces[g] each.
@@ -207,12 +212,6 @@ Units unitsFor(const std::vector<PlanCase>& plan, const RunConfig& cfg, int coun
 }
 
 }  // namespace
-
-int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig&) {
-  std::set<std::string> sizes;
-  for (const PlanCase& p : plan) sizes.insert(sizeKey(p.size));
-  return int(sizes.size());
-}
 
 int poolShardCount(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpus) {
   return int(poolUnits(plan, cfg, std::max(gpus, 1)).cost.size());

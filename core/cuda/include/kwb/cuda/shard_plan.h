@@ -29,8 +29,6 @@ std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg);
 ShardedPlan selectShard(const std::vector<PlanCase>& plan, const RunConfig& cfg, ShardSpec spec,
                         int poolGpus = 0);
 
-// How many sizes the plan has.
-int sizeGroupCount(const std::vector<PlanCase>& plan, const RunConfig& cfg);
 // How many shards a pool of `gpus` GPUs cuts the plan into.
 int poolShardCount(const std::vector<PlanCase>& plan, const RunConfig& cfg, int gpus);
 // The estimated seconds of each of `count` parts (index 0 is part 1/count), as selectShard cuts
