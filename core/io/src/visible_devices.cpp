@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <system_error>
 
+#include "kwb/text.h"
+
 namespace kwb {
 
 std::vector<std::string> visibleDeviceEntries(std::string_view value) {
@@ -11,9 +13,7 @@ std::vector<std::string> visibleDeviceEntries(std::string_view value) {
   std::size_t start = 0;
   while (start <= value.size()) {
     const std::size_t comma = std::min(value.find(',', start), value.size());
-    std::string_view item = value.substr(start, comma - start);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    const std::string_view item = trim(value.substr(start, comma - start));
     if (item.empty()) break;
     out.emplace_back(item);
     start = comma + 1;
