@@ -64,8 +64,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -88,7 +86,6 @@
 namespace kwb::kernels {
 namespace {
 
-constexpr std::string_view kId = "sgemm.wgmma";
 constexpr int kBM = 128, kBK = 64, kStages = 4;
 constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
 constexpr int kThreads = (kConsumers + 1) * 128;
@@ -443,24 +440,6 @@ detail::WorkspaceCache& splitCounters() {
   return cache;
 }
 
-// What ran (names outlive the launch): sgemm.wgmma's names (sgemm_wgmma_choice.h), under the BF16
-// stage's own id for BF16.
-template <class E>
-std::string_view ranNameOf(const WgmmaPlan& p, bool relaid) {
-  const std::string_view name = wgmmaRanName(p, relaid);
-  if constexpr (std::is_same_v<E, __half>) {
-    return name;
-  } else {
-    static std::mutex lock;
-    static std::map<std::string_view, std::string> names;  // nodes: stable addresses
-    const std::lock_guard<std::mutex> hold(lock);
-    std::string& own = names[name];
-    if (own.empty())
-      own = std::string(Element16<E>::kWgmmaId) + std::string(name.substr(kId.size()));
-    return own;
-  }
-}
-
 // The kernel instance for the plan: split-K has its own (SK = true), so the unsplit kernels keep
 // their code (a run-time branch to the split path cost the 128x256 kernel 1.6 KB of spills).
 template <class E>
@@ -477,7 +456,7 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
     launchTiles<E, 256, 2>(g, ops, split);
   else
     launchTiles<E, 256, 1>(g, ops, split);
-  return {false, ranNameOf<E>(p, ops.relaid)};
+  return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};
 }
 
 template <class E>
@@ -534,7 +513,7 @@ LaunchInfo launch(const GemmArgs& g) {
 
 LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits) {
   if (tileN != 64 && tileN != 128 && tileN != 256)
-    throw std::invalid_argument(std::string(kId) + ": no 128x" + std::to_string(tileN) +
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no 128x" + std::to_string(tileN) +
                                 " tile (64, 128 or 256)");
   const WgmmaPlan p = forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors());
   return launchWith<__half>(g, &p);
@@ -544,7 +523,7 @@ LaunchInfo launchSgemmWgmmaBf16(const GemmArgs& g) { return launch<__nv_bfloat16
 
 KernelDescriptor sgemmWgmma() {
   KernelDescriptor d;
-  d.id = std::string(kId);
+  d.id = std::string(kWgmmaId);
   d.displayName = "wgmma + TMA (Hopper)";
   d.family = "sgemm";
   d.precision = Precision::kFp16Fp32Acc;

@@ -4,12 +4,13 @@
 // maps of BFLOAT16); tiles, clusters, epilogue and the re-lay of ragged K or N are the FP16
 // stage's. Built only for sm_90a, like sgemm.wgmma. Held to cublas.bgemm_f32acc.
 #include "descriptors.h"
+#include "sgemm_wgmma_choice.h"
 
 namespace kwb::kernels {
 
 KernelDescriptor sgemmWgmmaBf16() {
   KernelDescriptor d;
-  d.id = "sgemm.wgmma_bf16";
+  d.id = std::string(kWgmmaBf16Id);
   d.displayName = "wgmma + TMA (Hopper, BF16)";
   d.family = "sgemm";
   d.precision = Precision::kBf16Fp32Acc;

@@ -8,7 +8,6 @@ namespace kwb::kernels {
 
 namespace {
 
-constexpr std::string_view kId = "sgemm.wgmma";
 constexpr int kTileWidths[] = {256, 128, 64};  // widest first: ties go to the wider tile
 
 // A split's range is at least two k blocks: one block per CTA leaves the 4-stage ring nothing to
@@ -63,14 +62,14 @@ WgmmaPlan wholeKPlan(const Shape& s, int sms) {
   return {64, 1, false};
 }
 
-std::string buildName(int tileN, int splits, bool clusters, bool relaid) {
+std::string buildName(std::string_view id, int tileN, int splits, bool clusters, bool relaid) {
   std::string parts;
   auto add = [&parts](const std::string& p) { parts += (parts.empty() ? "" : ", ") + p; };
   if (tileN != 256 || clusters || splits > 1) add("128x" + std::to_string(tileN) + " tile");
   if (clusters) add("clusters of 2 sharing B");
   if (splits > 1) add("split-K " + std::to_string(splits));
   if (relaid) add("A/B re-laid for TMA");
-  return std::string(kId) + (parts.empty() ? "" : " (" + parts + ")");
+  return std::string(id) + (parts.empty() ? "" : " (" + parts + ")");
 }
 
 }  // namespace
@@ -137,23 +136,25 @@ std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
   return std::size_t(wgmmaTiles(s, p.tileN)) * kWgmmaWarpSlots * sizeof(int);
 }
 
-std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid) {
-  // [width][splits - 1][clusters][relaid], built once.
-  using Names =
-      std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>;
+std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
+  // [bf16][width][splits - 1][clusters][relaid], built once.
+  using Names = std::array<
+      std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>, 2>;
   static const Names names = [] {
     Names n;
-    for (int w : kTileWidths)
-      for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
-        for (int cl = 0; cl < 2; ++cl)
-          for (int re = 0; re < 2; ++re)
-            n[std::size_t(widthIndex(w))][std::size_t(sp - 1)][std::size_t(cl)][std::size_t(re)] =
-                buildName(w, sp, cl != 0, re != 0);
+    for (int b = 0; b < 2; ++b)
+      for (int w : kTileWidths)
+        for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
+          for (int cl = 0; cl < 2; ++cl)
+            for (int re = 0; re < 2; ++re)
+              n[std::size_t(b)][std::size_t(widthIndex(w))][std::size_t(sp - 1)][std::size_t(cl)]
+               [std::size_t(re)] =
+                   buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId, w, sp, cl != 0, re != 0);
     return n;
   }();
   const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
-  return names[std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)][p.clusters ? 1 : 0]
-              [relaid ? 1 : 0];
+  return names[bf16 ? 1 : 0][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
+              [p.clusters ? 1 : 0][relaid ? 1 : 0];
 }
 
 }  // namespace kwb::kernels

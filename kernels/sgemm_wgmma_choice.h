@@ -53,9 +53,14 @@ double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms);
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p);
 std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p);
 
-// What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)"; the unclustered,
-// unsplit 128x256 tile on operands as given is the id alone. The view outlives the launch.
-std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid);
+// The ids of the two wgmma stages: FP16 inputs, and BF16 (the same kernel on __nv_bfloat16).
+inline constexpr std::string_view kWgmmaId = "sgemm.wgmma";
+inline constexpr std::string_view kWgmmaBf16Id = "sgemm.wgmma_bf16";
+
+// What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)" (under
+// kWgmmaBf16Id for the BF16 stage); the unclustered, unsplit 128x256 tile on operands as given
+// is the id alone. The view outlives the launch.
+std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false);
 
 // sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), as
 // forcedWgmmaPlan makes them runnable: kwb tune's configurations and the GPU tests. Defined in

@@ -13,6 +13,7 @@
 
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
+#include "sgemm_wgmma_choice.h"
 
 namespace kwb::kernels {
 
@@ -22,7 +23,7 @@ struct Element16;
 template <>
 struct Element16<__half> {
   static constexpr std::string_view kName = "FP16";
-  static constexpr std::string_view kWgmmaId = "sgemm.wgmma";
+  static constexpr std::string_view kWgmmaId = kernels::kWgmmaId;
   static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   static const void* a(const GemmArgs& g) { return g.aHalf; }
   static const void* b(const GemmArgs& g) { return g.bHalf; }
@@ -33,7 +34,7 @@ struct Element16<__half> {
 template <>
 struct Element16<__nv_bfloat16> {
   static constexpr std::string_view kName = "BF16";
-  static constexpr std::string_view kWgmmaId = "sgemm.wgmma_bf16";
+  static constexpr std::string_view kWgmmaId = kWgmmaBf16Id;
   static constexpr CUtensorMapDataType kTmaType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   static const void* a(const GemmArgs& g) { return g.aBf16; }
   static const void* b(const GemmArgs& g) { return g.bBf16; }

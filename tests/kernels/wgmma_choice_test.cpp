@@ -138,6 +138,10 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
   EXPECT_EQ(k::wgmmaRanName({256, 1, true}, false),
             "sgemm.wgmma (128x256 tile, clusters of 2 sharing B)");
   EXPECT_EQ(k::wgmmaRanName({64, 1, false}, false), "sgemm.wgmma (128x64 tile)");
+  // The BF16 stage's launches carry its own id.
+  EXPECT_EQ(k::wgmmaRanName({256, 1, false}, false, true), "sgemm.wgmma_bf16");
+  EXPECT_EQ(k::wgmmaRanName({64, 1, false}, true, true),
+            "sgemm.wgmma_bf16 (128x64 tile, A/B re-laid for TMA)");
   EXPECT_EQ(k::wgmmaRanName({128, 1, false}, true),
             "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)");
   // Split-K says its count.
