@@ -121,9 +121,7 @@ std::string runTable(const RunDocument& doc) {
       rows.push_back({c.kernel, sizeLabel(c), fixed(c.summary.median, 4), fixed(c.summary.min, 4),
                       fixed(c.summary.max, 4), fixed(100 * c.summary.cv, 1) + "%",
                       std::to_string(c.samplesMs.size()), fixed(c.gflops, 1),
-                      pct(c.pctOfFp32Reference),
-                      pct(c.pctOfFp16Reference ? c.pctOfFp16Reference : c.pctOfBf16Reference),
-                      vsCupti(c), status});
+                      pct(c.pctOfFp32Reference), pct(c.pctOf16BitReference()), vsCupti(c), status});
     else
       rows.push_back({c.kernel, sizeLabel(c), "", "", "", "", "", "", "", "", "", status});
   }

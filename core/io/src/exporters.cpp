@@ -173,8 +173,7 @@ std::string toMarkdown(const RunDocument& doc) {
          << num(c.gflops, "%.1f") << " | ";
     else
       os << " |  |  |  |  | ";
-    os << opt(c.pctOfFp32Reference) << " | "
-       << opt(c.pctOfFp16Reference ? c.pctOfFp16Reference : c.pctOfBf16Reference) << " | ";
+    os << opt(c.pctOfFp32Reference) << " | " << opt(c.pctOf16BitReference()) << " | ";
     if (const auto& v = c.verification)
       os << num(v->compare.maxRelError, "%.2e") << " | " << v->compare.mismatches << " | "
          << v->unwritten << " |\n";

@@ -109,6 +109,10 @@ struct CaseResult {
   std::optional<double> pctOfFp32Reference;  // vs cublas.sgemm on the same shape
   std::optional<double> pctOfFp16Reference;  // vs cublas.hgemm_f32acc (tensor-core stages)
   std::optional<double> pctOfBf16Reference;  // vs cublas.bgemm_f32acc (BF16-input stages)
+  // The % of its 16-bit tensor-core reference: cuBLAS FP16, or cuBLAS BF16 for a BF16 stage.
+  std::optional<double> pctOf16BitReference() const {
+    return pctOfFp16Reference ? pctOfFp16Reference : pctOfBf16Reference;
+  }
   // Every "% of reference" above and in `figures`, measured from paired samples (schema 5):
   // one entry per reference the case was paired with.
   std::vector<PairedRatio> paired;
