@@ -269,6 +269,8 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
             << " GPU(s): cutting the plan " << fixed(cutS, 2) << " s, the workers and their shards "
             << fixed(poolS - cutS, 2) << " s, merging and writing " << fixed(since() - poolS, 2)
             << " s\n";
+  for (const std::string& l : poolTimeline(result.spans, gpus, poolS, pool.shardCosts))
+    std::cerr << "kwb: " << l << '\n';
   return code;
 }
 

@@ -90,6 +90,15 @@ TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
   // Every planned case of the four sizes, cut into the four shards asked for (the count of cases
   // is the build's kernels times four).
   EXPECT_TRUE(contains(r.err, " case(s) in 4 shard(s) on 2 GPU(s)")) << r.err;
+  // The timeline names each GPU's shards: four in all, between the two GPUs.
+  int listed = 0;
+  for (const int gpu : {0, 2}) {
+    const std::string head = "kwb: GPU " + std::to_string(gpu) + ": ";
+    const std::size_t at = r.err.find(head);
+    ASSERT_NE(at, std::string::npos) << r.err;
+    listed += std::stoi(r.err.substr(at + head.size()));
+  }
+  EXPECT_EQ(listed, 4) << r.err;
 }
 
 TEST_F(PoolCli, AWorkerIsPinnedToTheGpuThePoolItselfSeesAtThatIndex) {

@@ -52,6 +52,27 @@ TEST(HostPool, ShardsGoOutCostliestFirstTiesByIndex) {
   EXPECT_EQ(kwb::poolOrder({1.0, 5.0, 1.0, 3.0}), (std::vector<int>{2, 4, 1, 3}));
 }
 
+TEST(HostPool, TheTimelineSaysPerGpuWhichShardsRanWhenAndHowLongItWasBusy) {
+  const std::vector<kwb::ShardSpan> spans{
+      {3, 1, 0.0, 2.1, true}, {6, 1, 2.1, 3.4, true}, {2, 0, 0.0, 4.0, false}};
+  const std::vector<double> costs{0.5, 3.0, 1.9, 0.1, 0.1, 1.2};
+  const std::vector<std::string> lines = kwb::poolTimeline(spans, {0, 1, 2}, 4.2, costs);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "GPU 0: 1 shard, busy 4.00 of 4.20 s (shard 2 0.00-4.00 est 3.00 failed)");
+  EXPECT_EQ(
+      lines[1],
+      "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est "
+      "1.20)");
+  EXPECT_EQ(lines[2], "GPU 2: 0 shards");
+  std::vector<kwb::ShardSpan> many;
+  for (int i = 0; i < 10; ++i) many.push_back({i + 1, 0, double(i), double(i + 1), true});
+  const std::string line = kwb::poolTimeline(many, {0}, 10.0, {}).at(0);
+  EXPECT_NE(line.find("busy 10.00 of 10.00 s"), std::string::npos) << line;
+  EXPECT_NE(line.find("shard 8 7.00-8.00, 2 more)"), std::string::npos)
+      << line << " (no costs: no est)";
+  EXPECT_EQ(line.find("shard 9 "), std::string::npos) << line;
+}
+
 TEST(HostPool, ForwardedEventsKeepTheirGpuAndShardAndOthersHaveNone) {
   kwb::StreamEvent e(kwb::EventType::kLog);
   e.gpu = 3;

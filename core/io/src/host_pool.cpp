@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "kwb/error.h"
+#include "kwb/format.h"
 #include "kwb/pool_protocol.h"
 #include "kwb/run_info.h"
 #include "pool_worker.h"
@@ -38,6 +39,7 @@ struct Worker {
   int gpu = 0;
   std::string stderrPath;
   std::optional<Queued> job;  // the shard it runs now; none while idle
+  double jobSinceS = 0.0;     // when it was sent (the first: the worker started), pool seconds
 };
 
 std::string fileText(const std::filesystem::path& p) {
@@ -113,8 +115,10 @@ class Pool {
       const std::string err = (m_cfg.workDir / ("gpu-" + std::to_string(gpu) + ".worker-" +
                                                 std::to_string(++m_started) + ".stderr"))
                                   .string();
+      const double startS = sinceStart();
       m_workers.push_back({PoolWorker(argv, gpu, err), gpu, err, std::nullopt});
       send(m_workers.back(), *next);
+      m_workers.back().jobSinceS = startS;  // a worker's first shard counts from its start
       m_queue.erase(next);
       g = m_free.erase(g);
     }
@@ -127,6 +131,7 @@ class Pool {
   // A worker that is gone by now fails to take it: its end reports the shard as its death.
   void send(Worker& w, const Queued& job) {
     std::filesystem::remove(documentOf(job.shard));
+    w.jobSinceS = sinceStart();
     w.job = job;
     (void)w.proc.send(shardRequestLine({{job.shard, m_count}, documentOf(job.shard).string()}));
   }
@@ -150,8 +155,9 @@ class Pool {
       w.proc.wait();
       if (w.job) {  // it ended in the middle of a shard
         const int code = w.proc.exitCode();
-        if (!tookDocument(*w.job, w.gpu, code))
-          failed(*w.job, w.gpu, code, w.proc.endSignal(), w.stderrPath);
+        const bool took = tookDocument(*w.job, w.gpu, code);
+        ended(w, took);
+        if (!took) failed(*w.job, w.gpu, code, w.proc.endSignal(), w.stderrPath);
       }
       m_free.insert(w.gpu);
       it = m_workers.erase(it);
@@ -163,8 +169,18 @@ class Pool {
   void shardEnded(Worker& w, int code) {
     if (!(code == 0 || code == 1 || (code == 130 && stopNow()))) return;
     const Queued job = *w.job;
+    const bool took = tookDocument(job, w.gpu, code);
+    ended(w, took);
     w.job.reset();
-    if (!tookDocument(job, w.gpu, code)) failed(job, w.gpu, code, 0, w.stderrPath);
+    if (!took) failed(job, w.gpu, code, 0, w.stderrPath);
+  }
+
+  double sinceStart() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
+  }
+
+  void ended(const Worker& w, bool took) {
+    m_result.spans.push_back({w.job->shard, w.gpu, w.jobSinceS, sinceStart(), took});
   }
 
   // Exit 0 or 1 with its document (or 130 once stopped) is the shard's result.
@@ -235,6 +251,7 @@ class Pool {
   }
 
   const HostPoolConfig& m_cfg;
+  std::chrono::steady_clock::time_point m_t0 = std::chrono::steady_clock::now();
   int m_count;
   std::deque<Queued> m_queue;
   std::set<int> m_free;         // GPUs without a worker
@@ -286,6 +303,39 @@ std::vector<int> poolOrder(const std::vector<double>& costs) {
     return costs[std::size_t(a - 1)] > costs[std::size_t(b - 1)];
   });
   return order;
+}
+
+std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
+                                      const std::vector<int>& gpus, double wallS,
+                                      const std::vector<double>& costs) {
+  constexpr std::size_t kListed = 8;  // shards named per GPU; the rest are counted
+  std::vector<std::string> lines;
+  for (const int gpu : gpus) {
+    std::vector<ShardSpan> mine;
+    for (const ShardSpan& s : spans)
+      if (s.gpu == gpu) mine.push_back(s);
+    std::sort(mine.begin(), mine.end(),
+              [](const ShardSpan& a, const ShardSpan& b) { return a.startS < b.startS; });
+    double busy = 0.0;
+    std::string list;
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      busy += mine[i].endS - mine[i].startS;
+      if (i == kListed) list += ", " + std::to_string(mine.size() - kListed) + " more";
+      if (i >= kListed) continue;
+      list += std::string(i ? ", " : "") + "shard " + std::to_string(mine[i].shard) + " " +
+              fixed(mine[i].startS, 2) + "-" + fixed(mine[i].endS, 2) +
+              (std::size_t(mine[i].shard) <= costs.size() && mine[i].shard > 0
+                   ? " est " + fixed(costs[std::size_t(mine[i].shard - 1)], 2)
+                   : "") +
+              (mine[i].ok ? "" : " failed");
+    }
+    std::string line = "GPU " + std::to_string(gpu) + ": " + std::to_string(mine.size()) +
+                       (mine.size() == 1 ? " shard" : " shards");
+    if (!mine.empty())
+      line += ", busy " + fixed(busy, 2) + " of " + fixed(wallS, 2) + " s (" + list + ")";
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 HostPoolResult runHostPool(const HostPoolConfig& cfg) {

@@ -39,10 +39,29 @@ struct HostPoolConfig {
   std::function<void(const std::string& note)> onNote;
 };
 
+// One shard's time on one GPU, in seconds since the pool started: from the request sent (the
+// worker's start, for its first shard) to its end line or the worker's exit.
+struct ShardSpan {
+  int shard = 0;
+  int gpu = 0;
+  double startS = 0.0;
+  double endS = 0.0;
+  bool ok = false;  // its document was taken
+};
+
 struct HostPoolResult {
   std::vector<ShardInput> inputs;  // each part's document or failure record; none if never run
+  std::vector<ShardSpan> spans;    // every shard run, in the order they ended
   bool interrupted = false;        // stopped by stopRequested
 };
+
+// Where the pool's wall time went, a line per GPU in the order of `gpus`: the shards it ran, when,
+// and the seconds the plan's cost model expected of each (`costs`, of shards 1..N), and how long
+// it was busy of the pool's `wallS` (docs/SCALE_OUT.md), e.g.
+// "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20)".
+std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
+                                      const std::vector<int>& gpus, double wallS,
+                                      const std::vector<double>& costs);
 
 // Runs the pool to its end (every shard written, failed twice, or the pool stopped). Throws
 // InputError when a worker cannot be started at all.
