@@ -75,6 +75,11 @@ fi
 # (below 1x: the overhead).
 pool0=$(best_wall spec-pool0 run --suite spec-benchmark --devices 0 --json "$OUT/spec-pool0.json")
 row "spec-benchmark: plain run vs --devices 0" "$plain" "$pool0"
+# The same cases timed by a pool's worker, shard after shard, and by a plain run: a worker must
+# measure as a plain run does (no FASTER or SLOWER; a few UNCERTAIN are the interval's width).
+for other in spec-pool0 spec-all; do
+  echo "kwb compare spec-one $other: $("$KWB" compare "$OUT/spec-one.json" "$OUT/$other.json" 2>&1 | tail -1)"
+done
 
 # A worker measures the device once: two shards through one `--pool-serve` worker, of a memory
 # family's suite (a GEMM-only plan measures no copy roof).

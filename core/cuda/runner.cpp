@@ -98,11 +98,16 @@ RunDocument runPlan(const KernelRegistry& registry, const std::vector<PlannedCas
 
 namespace {
 
-// What this process's runs measured once on a device (RunConfig::reuseDeviceFacts).
+// What this process's runs measured once on a device (RunConfig::reuseDeviceFacts), and the
+// engine's state those runs share: a pool's worker runs shard after shard with one command line,
+// so one settings. Each run making its own state (a stream, NVML, the drivers' cuBLAS handle)
+// measured 3-11% slower for every kernel under 15 us from a worker's second shard on, on two
+// H200s (docs/SCALE_OUT.md); one kept state measured as a plain run.
 struct DeviceFacts {
   std::optional<double> copyGBs;
   std::optional<LaunchOverhead> launchOverhead;
   std::map<std::string, KnownAnswer> knownAnswers;  // by family, kernel and seed
+  RunState* state = nullptr;  // never freed: the CUDA runtime may be gone at static destruction
 };
 
 DeviceFacts* factsFor(const RunConfig& cfg) {
@@ -120,7 +125,13 @@ class PlanRun {
 
   RunDocument run() {
     startDocument();
-    m_state = std::make_unique<RunState>(m_cfg, *m_doc.device);
+    if (DeviceFacts* facts = factsFor(m_cfg)) {
+      if (!facts->state) facts->state = new RunState(m_cfg, *m_doc.device);
+      m_state = facts->state;
+    } else {
+      m_own = std::make_unique<RunState>(m_cfg, *m_doc.device);
+      m_state = m_own.get();
+    }
     checkKnownAnswers();
     logTimer();
     m_started.assign(m_plan.size(), false);
@@ -372,7 +383,8 @@ class PlanRun {
   const std::function<bool()>& m_cancelled;
   const Clock::time_point m_t0;
   RunDocument m_doc;
-  std::unique_ptr<RunState> m_state;
+  std::unique_ptr<RunState> m_own;  // this run's state, unless a worker's kept one (DeviceFacts)
+  RunState* m_state = nullptr;
   std::string m_stopReason;             // set once the run cannot go on
   bool m_contextLost = false;           // a case's verification lost the CUDA context
   bool m_lost = false;                  // the context was lost, in verification or timing

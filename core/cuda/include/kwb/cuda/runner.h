@@ -58,7 +58,9 @@ struct RunConfig {
       continueElsewhere = {};
   // A long-lived worker's runs (kwb run|tune --pool-serve, docs/SCALE_OUT.md): the copy roof,
   // the launch overhead and each family's known-answer test, measured by this process's first
-  // run on the device, are reused by its later runs (same device, libraries and seed).
+  // run on the device, are reused by its later runs (same device, libraries and seed), and so
+  // is the engine's state (its stream, NVML and the drivers' sessions): every shard of a worker
+  // has the worker's one command line, so one settings.
   bool reuseDeviceFacts = false;
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
