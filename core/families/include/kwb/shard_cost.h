@@ -9,19 +9,20 @@
 
 namespace kwb {
 
-// Nominal rates of a current data-centre GPU; only their ratios matter for balance.
+// Nominal rates of a current data-centre GPU; only their ratios matter for balance. Calibrated on
+// an H200 (2026-11-27: every case of scaling and spec-benchmark, its verification, samples and
+// finishing checks timed from the run's event stream; the estimates' sums per size within 10%).
 struct NominalRates {
-  double fp32FlopsPerS = 20e12;     // CUDA-core FP32 (a stage, not the peak)
+  double fp32FlopsPerS = 30e12;     // CUDA-core FP32 (a tiled stage, not the peak)
   double tensorFlopsPerS = 200e12;  // FP16 / TF32 tensor cores
   double bytesPerS = 1.5e12;        // device memory
   double launchS = 5e-6;            // the fixed cost of one launch
-  // Inputs, reference, checks and bookkeeping of one case beyond its launches: with the
-  // minimum sample time (0.08 s) a small case comes to about 0.13 s, as measured on an H200
-  // (0.11-0.14 s a case of spec-benchmark's smaller sizes, 2026-11-27).
-  double caseOverheadS = 0.05;
-  // And the work on the case's buffers outside its launches (inputs, copies, checks), which
-  // grows with them: about 0.7 s a case at 8192³ (805 MB of A, B and C) on an H200 host.
-  double caseBytesPerS = 1.2e9;
+  // Bookkeeping of one case beyond its launches: with the minimum sample time (0.08 s) a small
+  // case comes to about 0.12 s (0.10-0.14 s measured).
+  double caseOverheadS = 0.035;
+  // And the work on the case's buffers outside its launches (inputs made on the device, the
+  // reference's output kept, comparisons on the device): small, 0.04 s at 8192³ (805 MB).
+  double caseBytesPerS = 2e10;
 };
 
 // The nominal rates with a kernel's typical rate where it declares one (KernelDescriptor).
@@ -31,10 +32,12 @@ NominalRates ratesFor(const KernelDescriptor& kernel);
 // at the precision's rate, bytes at the memory's; the slower of the two) plus the launch cost.
 // A family without declared work costs one launch.
 double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rates = {});
-// Seconds the whole case takes under `settings`: its checks' launches (canary, beta = 0, the
-// traced launch, the timed output's), warm-ups and the samples the
-// stopping rule takes at least (all of its minimum time, at most its maximum unless the minimum
-// count needs more), plus the case overhead. Verify-only runs count the verification alone.
+// Seconds the whole case takes under `settings`: its checks' launches (verification's canary,
+// negative control, NaN and alpha/beta runs, the CUPTI cross-check, the timed output's check:
+// about 12 launches measured), warm-ups and the samples the stopping rule takes at least (all of
+// its minimum time, at most its maximum unless the minimum count needs more; a long launch's
+// count grows by the noise rule's extra rounds, 1.6 times on the average), plus the case
+// overhead. Verify-only runs count the verification alone.
 double estimateCaseSeconds(const CaseResult& planned, const RunSettings& settings,
                            const NominalRates& rates = {});
 
