@@ -32,12 +32,15 @@ using Status = unsigned long long;
 constexpr Status kAggregate = 1ull << 32, kPrefix = 2ull << 32;  // 0: not published yet
 constexpr Status kFlags = ~0ull << 32;
 
-// How the look-back waits: statuses per lane, and the back-off between re-reads in ns.
-template <int kSlotsP, unsigned kFirstSleepP, unsigned kMaxSleepP>
+// How the look-back waits: statuses per lane, the back-off between re-reads in ns, and a sleep
+// before the first read (CUB's tuning sleeps ~1 us there on Hopper, so that the predecessors
+// have published by then and the first read is the only one).
+template <int kSlotsP, unsigned kFirstSleepP, unsigned kMaxSleepP, unsigned kBeforeReadP = 0>
 struct Policy {
   static constexpr int kSlots = kSlotsP;
   static constexpr int kWindow = 32 * kSlots;
   static constexpr unsigned kFirstSleep = kFirstSleepP, kMaxSleep = kMaxSleepP;
+  static constexpr unsigned kBeforeRead = kBeforeReadP;
   static_assert(kSlots >= 1 && kSlots <= 8);
 };
 
@@ -93,12 +96,15 @@ __device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kS
       waiting |= d < stop && (s[j] & kFlags) == 0;
     }
     if (!__any_sync(0xffffffffu, waiting)) return stop;
-    __nanosleep(sleep);
-    sleep = sleep * 2 < P::kMaxSleep ? sleep * 2 : P::kMaxSleep;
+    if constexpr (P::kMaxSleep > 0) {  // 0: spin
+      __nanosleep(sleep);
+      sleep = min(sleep * 2, P::kMaxSleep);
+    }
     const int lane = int(threadIdx.x % 32);
 #pragma unroll
     for (int j = 0; j < P::kSlots; ++j)
-      if ((s[j] & kFlags) == 0) s[j] = read(status + (newest - 32 * j - lane));
+      if (32 * j + lane < stop && (s[j] & kFlags) == 0)
+        s[j] = read(status + (newest - 32 * j - lane));
   }
 }
 
@@ -113,6 +119,7 @@ __device__ inline T lookBack(Status* status, int tile, T aggregate) {
     return T(0);
   }
   if (lane == 0) publish(status + tile, kAggregate, aggregate);
+  if constexpr (P::kBeforeRead > 0) __nanosleep(P::kBeforeRead);
   T exclusive = T(0);
   for (int newest = tile - 1;; newest -= P::kWindow) {
     Status s[P::kSlots];

@@ -22,7 +22,6 @@ struct TileShape {
   static constexpr int kTotals = kVectors * kWarps;           // one per (vector, warp)
   static constexpr int kTotalsPerLane = (kTotals + 31) / 32;  // held by each lane of warp 0
   static_assert(kThreads % 32 == 0 && kThreads <= 1024 && kVectors >= 1);
-  static_assert(kTotals <= 32 || kTotals % 32 == 0, "warp 0 scans the totals in equal runs");
 };
 
 using DefaultShape = TileShape<256, 4>;
