@@ -4,8 +4,9 @@
 // float, after checking each one: int32 exactly against a host scan at the awkward sizes (0, 1,
 // a tile +- 1, 1000003, ...) and, at every timed size, int32 exactly and float within a
 // tolerance against CUB's output. Each timed launch is what the stage's launcher does (memset
-// of the statuses, then the kernel); the figure is the median of per-launch event times, in
-// GB/s of 2n elements moved. The first row is the stage's registered configuration. Build and
+// of the statuses, then the kernel), replayed back to back from a CUDA graph; the figure is in
+// GB/s of 2n elements moved (hot L2: at 2^20 the 8 MiB stay in L2, at 2^28 and above they
+// cannot). The first row is the stage's registered configuration. Build and
 // run on the GPU machine (sm_90; sm_80 for an A100), from the repository root:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels -Icore/model/include -Icore/base/include \
 //     -Icore/cuda/include -o /tmp/scan-sweep scripts/scan-lookback-sweep.cu && /tmp/scan-sweep
@@ -47,11 +48,10 @@ Config config(const char* name) {
   return {name, &S::scratchBytes, &S::template launch<float>, &S::template launch<int>};
 }
 
-// The first is the stage's (scan_decoupled_lookback.cu); keep them in step.
+// The first is the stage's configuration, the others vary one or two of its choices.
 const std::vector<Config>& configs() {
   static const std::vector<Config> all = {
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, false>>(
-          "256x16 minb6 win128 sleep32-256 (stage)"),
+      config<kwb::kernels::scan::StageLookbackScan>("the stage: 256x16 minb6 win128 sleep32-256"),
       config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, true>>(
           "256x16 minb6 win128 sleep32-256 .cs"),
       config<LookbackScan<TileShape<256, 4, 1>, Policy<4, 32, 256>, false>>(
@@ -168,24 +168,36 @@ int checkSmall(const Config& c, Buffers& b) {
   return failures;
 }
 
+// The median over 5 replays of a CUDA graph of `reps` launches, divided by reps: back to back on
+// the GPU as kwb's graph timer runs them, so small sizes are not bound by the host's launches.
 template <typename F>
-double medianMs(F&& launch, int reps) {
-  std::vector<cudaEvent_t> ev(std::size_t(reps) + 1);
-  for (auto& e : ev) check(cudaEventCreate(&e), "event");
-  launch();  // warm-up
-  check(cudaEventRecord(ev[0]), "record");
-  for (int r = 0; r < reps; ++r) {
-    launch();
-    check(cudaEventRecord(ev[std::size_t(r) + 1]), "record");
+double graphMs(F&& launch, int reps, cudaStream_t stream) {
+  launch(stream);  // warm-up, and any lazy initialisation outside the capture
+  check(cudaStreamSynchronize(stream), "warm-up");
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "capture");
+  for (int r = 0; r < reps; ++r) launch(stream);
+  check(cudaStreamEndCapture(stream, &graph), "capture");
+  cudaGraphExec_t exec = nullptr;
+  check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  check(cudaGraphLaunch(exec, stream), "graph");  // upload and warm
+  std::vector<float> ms(5, 0.f);
+  for (float& m : ms) {
+    check(cudaEventRecord(start, stream), "record");
+    check(cudaGraphLaunch(exec, stream), "graph");
+    check(cudaEventRecord(stop, stream), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    check(cudaEventElapsedTime(&m, start, stop), "elapsed");
   }
-  check(cudaEventSynchronize(ev.back()), "sync");
-  std::vector<float> ms(std::size_t(reps), 0.f);
-  for (int r = 0; r < reps; ++r)
-    check(cudaEventElapsedTime(&ms[std::size_t(r)], ev[std::size_t(r)], ev[std::size_t(r) + 1]),
-          "elapsed");
-  for (auto& e : ev) check(cudaEventDestroy(e), "event");
-  std::nth_element(ms.begin(), ms.begin() + reps / 2, ms.end());
-  return ms[std::size_t(reps / 2)];
+  check(cudaEventDestroy(start), "event");
+  check(cudaEventDestroy(stop), "event");
+  check(cudaGraphExecDestroy(exec), "graph");
+  check(cudaGraphDestroy(graph), "graph");
+  std::sort(ms.begin(), ms.end());
+  return double(ms[2]) / reps;
 }
 
 }  // namespace
@@ -217,22 +229,27 @@ int main(int argc, char** argv) {
   b.cubBytes = std::max(b.cubBytes, intBytes);
   check(cudaMalloc(&b.cubTemp, b.cubBytes), "malloc");
 
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreate(&stream), "stream");  // blocking: ordered after the checks' launches
   int failures = 0;
   for (const Config& c : configs()) failures += checkSmall(c, b);
   std::printf("edge sizes (int32, exact, canary): %s\n", failures ? "FAILED" : "all pass");
 
   for (int l : logs) {
     const std::int64_t n = std::int64_t{1} << l;
-    const int reps = l >= 28 ? 20 : 100;
+    const int reps = l >= 28 ? 10 : 200;
     std::printf("\n2^%d elements\n%-44s %9s %9s %8s  %s\n", l, "kernel", "us", "GB/s", "% CUB",
                 "check");
     const double bytes = 2.0 * double(n) * 4;
     // CUB's int32 output is the exact reference; its float output is the float one.
     fill<<<1024, 256>>>(b.inI, b.inF, n, 11u);
     check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inI, b.refI, int(n)), "cub");
-    const double cubMs = medianMs(
-        [&] { (void)cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inF, b.refF, int(n)); },
-        reps);
+    const double cubMs = graphMs(
+        [&](cudaStream_t st) {
+          check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inF, b.refF, int(n), st),
+                "cub");
+        },
+        reps, stream);
     check(cudaDeviceSynchronize(), "cub");
     std::printf("%-44s %9.1f %9.0f %8s\n", "cub::DeviceScan::InclusiveSum", cubMs * 1e3,
                 bytes / cubMs / 1e6, "");
@@ -242,8 +259,9 @@ int main(int argc, char** argv) {
       const unsigned long long badI = differences(b, n, false, 0);
       c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, nullptr, c.name);
       const unsigned long long badF = differences(b, n, true, tol);
-      const double ms = medianMs(
-          [&] { c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, nullptr, c.name); }, reps);
+      const double ms = graphMs(
+          [&](cudaStream_t st) { c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, st, c.name); },
+          reps, stream);
       check(cudaDeviceSynchronize(), c.name);
       const bool ok = badI == 0 && badF == 0;
       failures += !ok;

@@ -73,4 +73,11 @@ void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::i
   KWB_CHECK_LAUNCH();
 }
 
+// The configuration scan.decoupled_lookback registers: 256 threads x 4 float4 (16 elements a
+// thread, a tile of 4096), 6 blocks/SM asked of ptxas (40 registers; uncapped it takes 48-56
+// and 4-5 blocks fit), 4 statuses a lane (a window of 128), re-reads of unpublished statuses
+// after 32, 64, ... up to 256 ns, plain cache hints. scripts/scan-lookback-sweep.cu times it
+// against the alternatives.
+using StageLookbackScan = LookbackScan<TileShape<256, 4, 6>, lookback::Policy<4, 32, 256>, false>;
+
 }  // namespace kwb::kernels::scan

@@ -14,11 +14,7 @@
 namespace kwb::kernels {
 namespace {
 
-// 256 threads x 4 float4 (16 elements a thread, 4096 a tile); 4 statuses a lane; re-reads of
-// unpublished statuses after 32, 64, ... up to 256 ns; plain cache hints.
-// scripts/scan-lookback-sweep.cu times the alternatives.
-using Scan =
-    scan::LookbackScan<scan::TileShape<256, 4, 6>, scan::lookback::Policy<4, 32, 256>, false>;
+using Scan = scan::StageLookbackScan;  // its configuration, lookback_scan.cuh
 constexpr const char* kId = "scan.decoupled_lookback";
 
 std::size_t scratch(std::int64_t count, ElementType) { return Scan::scratchBytes(count); }
