@@ -51,27 +51,27 @@ Config config(const char* name) {
 // The first is the stage's configuration, the others vary one or two of its choices.
 const std::vector<Config>& configs() {
   static const std::vector<Config> all = {
-      config<kwb::kernels::scan::StageLookbackScan>("the stage: 256x16 minb6 win128 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, true>>(
-          "256x16 minb6 win128 sleep32-256 .cs"),
-      config<LookbackScan<TileShape<256, 4, 1>, Policy<4, 32, 256>, false>>(
-          "256x16 win128 sleep32-256 (no reg cap)"),
+      config<kwb::kernels::scan::StageLookbackScan>("the stage: 256x16 minb8 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, true>>(
+          "256x16 minb8 win128 sleep32-256 .cs"),
+      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, false>>(
+          "256x16 minb6 win128 sleep32-256"),
       config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 32, 256>, false>>(
           "256x16 minb8 win64 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<1, 0, 0>, false>>(
-          "256x16 minb6 win32 spin (old look-back)"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<1, 32, 256>, false>>(
-          "256x16 minb6 win32 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 0, 0>, false>>(
-          "256x16 minb6 win128 spin"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 128, 1024>, false>>(
-          "256x16 minb6 win128 sleep128-1024"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256, 300>, false>>(
-          "256x16 minb6 win128 sleep32-256 first300"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 64, 512, 1000>, false>>(
-          "256x16 minb6 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<8, 32, 256>, false>>(
+          "256x16 minb8 win256 sleep32-256"),
       config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 0, 0>, false>>(
           "256x16 minb8 win32 spin (~ the old stage)"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 32, 256>, false>>(
+          "256x16 minb8 win32 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 0, 0>, false>>(
+          "256x16 minb8 win128 spin"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024>, false>>(
+          "256x16 minb8 win128 sleep128-1024"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256, 300>, false>>(
+          "256x16 minb8 win128 sleep32-256 first300"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1000>, false>>(
+          "256x16 minb8 win128 sleep64-512 first1000"),
       config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 32, 256>, false>>(
           "128x24 win128 sleep32-256"),
       config<LookbackScan<TileShape<128, 8, 1>, Policy<4, 32, 256>, false>>(
@@ -80,8 +80,8 @@ const std::vector<Config>& configs() {
           "256x24 win128 sleep32-256"),
       config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 32, 256>, false>>(
           "256x32 win128 sleep32-256"),
-      config<LookbackScan<TileShape<512, 4, 1>, Policy<4, 32, 256>, false>>(
-          "512x16 win128 sleep32-256"),
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 32, 256>, false>>(
+          "512x16 minb4 win128 sleep32-256"),
   };
   return all;
 }

@@ -45,8 +45,17 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   const int tile = tileShared;
   Tile<T, Shape> v;
   loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
-  scanTile<T, Shape>(
-      v, [&](T aggregate) { return lookback::lookBack<T, Policy>(status, tile, aggregate); });
+  // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
+  // come from the tile's, not on top of them, and the kernel fits the registers of more blocks.
+  __shared__ vec::Vec4T<T> parked[Shape::kVectors][32];
+  scanTile<T, Shape>(v, [&](T aggregate) {
+#pragma unroll
+    for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
+    const T prefix = lookback::lookBack<T, Policy>(status, tile, aggregate);
+#pragma unroll
+    for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
+    return prefix;
+  });
   storeTile<Shape, kStreaming>(out, n, tile, vectors, v);
 }
 
@@ -74,10 +83,10 @@ void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::i
 }
 
 // The configuration scan.decoupled_lookback registers: 256 threads x 4 float4 (16 elements a
-// thread, a tile of 4096), 6 blocks/SM asked of ptxas (40 registers; uncapped it takes 48-56
-// and 4-5 blocks fit), 4 statuses a lane (a window of 128), re-reads of unpublished statuses
-// after 32, 64, ... up to 256 ns, plain cache hints. scripts/scan-lookback-sweep.cu times it
-// against the alternatives.
-using StageLookbackScan = LookbackScan<TileShape<256, 4, 6>, lookback::Policy<4, 32, 256>, false>;
+// thread, a tile of 4096), 8 blocks/SM asked of ptxas (32 registers, no spill, with warp 0's
+// tile parked during the look-back; uncapped it takes 35 and only 6 blocks fit), 4 statuses a
+// lane (a window of 128), re-reads of unpublished statuses after 32, 64, ... up to 256 ns,
+// plain cache hints. scripts/scan-lookback-sweep.cu times it against the alternatives.
+using StageLookbackScan = LookbackScan<TileShape<256, 4, 8>, lookback::Policy<4, 32, 256>, false>;
 
 }  // namespace kwb::kernels::scan

@@ -33,8 +33,7 @@ LaunchInfo launch(const VectorArgs& a) {
 KernelDescriptor scanDecoupledLookback() {
   KernelDescriptor d = vectorDescriptor(
       kId, "Decoupled look-back", "scan", false,
-      "Single pass: tiles in atomic-counter order, one 64-bit status word a tile, a warp looks "
-      "back 128 statuses at a time with back-off",
+      "Single pass: tiles in atomic-counter order, 64-bit status words, 128-wide warp look-back",
       &launch, &scratch);
   d.progressionNotes = {
       {.why = "small inputs: the 32-wide look-back measured slower than reduce-then-scan on an "
