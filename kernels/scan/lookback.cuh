@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The decoupled look-back of scan.decoupled_lookback (Merrill & Garland, "Single-pass Parallel
+// Prefix Scan with Decoupled Look-back", 2016), run by one warp of each tile.
+//
+// Each tile publishes one 64-bit status word: the flag in the high half (0: nothing yet,
+// AGGREGATE: the tile's own total, PREFIX: the sum of tiles 0 .. tile), the value's bits in the
+// low half. Flag and value travel in one access, so a reader never pairs a flag with a stale
+// value, and nothing else is published through the word: relaxed device-scope loads and stores
+// (cuda::atomic_ref) are all the ordering needed, no fence.
+//
+// Why the window is wide: each step of the look-back costs a status read from L2 and then a
+// status write that the next tiles must see, and a step reaches back kWindow tiles. So the
+// chain of PREFIX values cannot advance faster than about kWindow tiles a step: with 32 tiles
+// (one status per lane) and ~0.35 us a step that is ~90 tiles/us of 4096 floats, 2.9 TB/s of
+// reads and writes, about where the 32-wide look-back measured on an H200. Each lane reads
+// kSlots statuses (independent loads, one round trip), so a window of 32 kSlots tiles per step
+// lifts that ceiling kSlots-fold.
+//
+// The wait: a lane that finds a status not yet published re-reads only that one, after
+// __nanosleep with doubling back-off (many warps polling the same few L2 lines slow everyone,
+// the statuses' writers included). Only statuses nearer than the nearest PREFIX are waited
+// for. A tile's predecessors all took their tile numbers before it did (an atomic counter), so
+// they are running and will publish: the wait always ends.
+#include <cuda/atomic>
+
+#include "reduce/vector_common.cuh"
+
+namespace kwb::kernels::scan::lookback {
+
+using Status = unsigned long long;
+constexpr Status kAggregate = 1ull << 32, kPrefix = 2ull << 32;  // 0: not published yet
+constexpr Status kFlags = ~0ull << 32;
+
+// How the look-back waits: statuses per lane, the back-off between re-reads in ns, and a sleep
+// before the first read (CUB's tuning sleeps ~1 us there on Hopper, so that the predecessors
+// have published by then and the first read is the only one).
+template <int kSlotsP, unsigned kFirstSleepP, unsigned kMaxSleepP, unsigned kBeforeReadP = 0>
+struct Policy {
+  static constexpr int kSlots = kSlotsP;
+  static constexpr int kWindow = 32 * kSlots;
+  static constexpr unsigned kFirstSleep = kFirstSleepP, kMaxSleep = kMaxSleepP;
+  static constexpr unsigned kBeforeRead = kBeforeReadP;
+  static_assert(kSlots >= 1 && kSlots <= 8);
+};
+
+__device__ inline unsigned bitsOf(float x) { return __float_as_uint(x); }
+__device__ inline unsigned bitsOf(int x) { return unsigned(x); }
+template <typename T>
+__device__ inline T valueOf(Status s) {
+  if constexpr (sizeof(T) == 4 && T(0.5) != T(0))
+    return __uint_as_float(unsigned(s));
+  else
+    return T(unsigned(s));
+}
+
+__device__ inline Status read(Status* status) {
+  return ::cuda::atomic_ref<Status, ::cuda::thread_scope_device>(*status).load(
+      ::cuda::memory_order_relaxed);
+}
+
+template <typename T>
+__device__ inline void publish(Status* status, Status flag, T value) {
+  ::cuda::atomic_ref<Status, ::cuda::thread_scope_device>(*status).store(
+      flag | bitsOf(value), ::cuda::memory_order_relaxed);
+}
+
+// Slot j of a lane is the status at distance d = 32 j + lane from `newest` (d = 0 the nearest);
+// a distance before tile 0 reads as a PREFIX of 0.
+template <typename P>
+__device__ inline void readWindow(Status* status, int newest, Status (&s)[P::kSlots]) {
+  const int lane = int(threadIdx.x % 32);
+#pragma unroll
+  for (int j = 0; j < P::kSlots; ++j) {
+    const int pred = newest - 32 * j - lane;
+    s[j] = pred >= 0 ? read(status + pred) : kPrefix;
+  }
+}
+
+// The distance of the nearest PREFIX in the window (kWindow if none) once every status nearer
+// than it is published. Warp-uniform: every decision is made on ballots.
+template <typename P>
+__device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kSlots]) {
+  unsigned sleep = P::kFirstSleep;
+  for (;;) {
+    int stop = P::kWindow;
+    bool waiting = false;
+#pragma unroll
+    for (int j = P::kSlots - 1; j >= 0; --j) {  // nearest last: it decides
+      const unsigned prefixes = __ballot_sync(0xffffffffu, (s[j] & kFlags) == kPrefix);
+      if (prefixes) stop = 32 * j + __ffs(prefixes) - 1;
+    }
+#pragma unroll
+    for (int j = 0; j < P::kSlots; ++j) {
+      const int d = 32 * j + int(threadIdx.x % 32);
+      waiting |= d < stop && (s[j] & kFlags) == 0;
+    }
+    if (!__any_sync(0xffffffffu, waiting)) return stop;
+    if constexpr (P::kMaxSleep > 0) {  // 0: spin
+      __nanosleep(sleep);
+      sleep = min(sleep * 2, P::kMaxSleep);
+    }
+    const int lane = int(threadIdx.x % 32);
+#pragma unroll
+    for (int j = 0; j < P::kSlots; ++j)
+      if (32 * j + lane < stop && (s[j] & kFlags) == 0)
+        s[j] = read(status + (newest - 32 * j - lane));
+  }
+}
+
+// Run by the 32 lanes of one warp, converged, with the tile's total in every lane: publishes
+// it, walks back to the nearest PREFIX, publishes the tile's own PREFIX, and returns the sum of
+// tiles 0 .. tile - 1 in every lane.
+template <typename T, typename P>
+__device__ inline T lookBack(Status* status, int tile, T aggregate) {
+  const int lane = int(threadIdx.x % 32);
+  if (tile == 0) {
+    if (lane == 0) publish(status, kPrefix, aggregate);
+    return T(0);
+  }
+  if (lane == 0) publish(status + tile, kAggregate, aggregate);
+  if constexpr (P::kBeforeRead > 0) __nanosleep(P::kBeforeRead);
+  T exclusive = T(0);
+  for (int newest = tile - 1;; newest -= P::kWindow) {
+    Status s[P::kSlots];
+    readWindow<P>(status, newest, s);
+    const int stop = settleWindow<P>(status, newest, s);
+    T mine = T(0);  // this lane's statuses up to and including the PREFIX
+#pragma unroll
+    for (int j = 0; j < P::kSlots; ++j)
+      if (32 * j + lane <= stop) mine = vec::add(mine, valueOf<T>(s[j]));
+    const T window = __shfl_sync(0xffffffffu, vec::warpSum(mine), 0);
+    exclusive = vec::add(window, exclusive);
+    if (stop < P::kWindow) break;
+  }
+  if (lane == 0) publish(status + tile, kPrefix, vec::add(exclusive, aggregate));
+  return exclusive;
+}
+
+}  // namespace kwb::kernels::scan::lookback

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The single-pass scan of scan.decoupled_lookback as a template on its tile shape, look-back
+// policy and cache hints: the stage instantiates one configuration (scan_decoupled_lookback.cu),
+// scripts/scan-lookback-sweep.cu times several against CUB on the GPU.
+//
+// One block per tile, 2n elements moved (each read once, written once). A block takes its tile
+// number from an atomic counter, not blockIdx: tiles then start in order, so every predecessor
+// a look-back waits for is already running (the hardware does not promise to schedule blocks in
+// index order, and waiting on a block that has not started could deadlock). It loads the tile
+// (coalesced 16-byte loads), scans it in registers (tile_scan.cuh), and warp 0 publishes the
+// tile's total and looks back (lookback.cuh) while the other warps wait at the tile scan's
+// second barrier; no barrier is inside the wait. The float result depends on where each
+// look-back found a PREFIX (timing): not bit-for-bit reproducible; int32 is exact.
+#include <climits>
+#include <stdexcept>
+
+#include "scan/lookback.cuh"
+#include "scan/tile_scan.cuh"
+
+namespace kwb::kernels::scan {
+
+template <typename Shape, typename Policy, bool kStreaming>
+struct LookbackScan {
+  static constexpr std::size_t kCounterBytes = 256;  // the tile counter, then the statuses
+
+  static std::int64_t tiles(std::int64_t count) { return tilesFor<Shape>(count); }
+
+  static std::size_t scratchBytes(std::int64_t count) {
+    return kCounterBytes + vec::alignUp(std::size_t(tiles(count)) * sizeof(lookback::Status));
+  }
+
+  template <typename T>
+  static void launch(const T* in, T* out, std::int64_t count, void* scratch,
+                     std::size_t scratchBytes, cudaStream_t stream, const char* id);
+};
+
+template <typename T, typename Shape, typename Policy, bool kStreaming>
+__global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
+    lookbackScanKernel(const T* in, T* out, std::int64_t n, bool vectors, lookback::Status* status,
+                       unsigned* counter) {
+  __shared__ int tileShared;
+  if (threadIdx.x == 0) tileShared = int(atomicAdd(counter, 1u));
+  __syncthreads();
+  const int tile = tileShared;
+  Tile<T, Shape> v;
+  loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
+  // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
+  // come from the tile's, not on top of them, and the kernel fits the registers of more blocks.
+  __shared__ vec::Vec4T<T> parked[Shape::kVectors][32];
+  scanTile<T, Shape>(v, [&](T aggregate) {
+#pragma unroll
+    for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
+    const T prefix = lookback::lookBack<T, Policy>(status, tile, aggregate);
+#pragma unroll
+    for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
+    return prefix;
+  });
+  storeTile<Shape, kStreaming>(out, n, tile, vectors, v);
+}
+
+template <typename Shape, typename Policy, bool kStreaming>
+template <typename T>
+void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::int64_t count,
+                                                     void* scratch, std::size_t scratchBytes,
+                                                     cudaStream_t stream, const char* id) {
+  if (count == 0) return;
+  const std::int64_t n = tiles(count);
+  if (n > INT_MAX) throw std::invalid_argument(std::string(id) + ": count too large");
+  const std::size_t used = kCounterBytes + std::size_t(n) * sizeof(lookback::Status);
+  if (scratchBytes < used)
+    throw std::invalid_argument(std::string(id) + ": scratch smaller than scratchBytes()");
+  // Counter and statuses start at zero ("no status yet") on every launch, on the stream: the
+  // scratch comes uninitialised from cudaMalloc, so the kernel cannot tell a stale status from
+  // a fresh one without it.
+  KWB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, used, stream));
+  auto* counter = static_cast<unsigned*>(scratch);
+  auto* status = reinterpret_cast<lookback::Status*>(static_cast<char*>(scratch) + kCounterBytes);
+  const bool vectors = vec::aligned16(in) && vec::aligned16(out);
+  lookbackScanKernel<T, Shape, Policy, kStreaming>
+      <<<unsigned(n), Shape::kThreads, 0, stream>>>(in, out, count, vectors, status, counter);
+  KWB_CHECK_LAUNCH();
+}
+
+// The configuration scan.decoupled_lookback registers: 256 threads x 4 float4 (16 elements a
+// thread, a tile of 4096), 8 blocks/SM asked of ptxas (32 registers, no spill, with warp 0's
+// tile parked during the look-back; uncapped it takes 35 and only 6 blocks fit), 4 statuses a
+// lane (a window of 128), re-reads of unpublished statuses after 32, 64, ... up to 256 ns,
+// plain cache hints. scripts/scan-lookback-sweep.cu times it against the alternatives.
+using StageLookbackScan = LookbackScan<TileShape<256, 4, 8>, lookback::Policy<4, 32, 256>, false>;
+
+}  // namespace kwb::kernels::scan

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Apache-2.0
+// Times configurations of scan.decoupled_lookback's kernel (kernels/scan/lookback_scan.cuh: tile
+// shape, look-back window and back-off, cache hints) against cub::DeviceScan::InclusiveSum on
+// float, after checking each one: int32 exactly against a host scan at the awkward sizes (0, 1,
+// a tile +- 1, 1000003, ...) and, at every timed size, int32 exactly and float within a
+// tolerance against CUB's output. Each timed launch is what the stage's launcher does (memset
+// of the statuses, then the kernel), replayed back to back from a CUDA graph; the figure is in
+// GB/s of 2n elements moved (hot L2: at 2^20 the 8 MiB stay in L2, at 2^28 and above they
+// cannot). The first row is the stage's registered configuration. Build and
+// run on the GPU machine (sm_90; sm_80 for an A100), from the repository root:
+//   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels -Icore/model/include -Icore/base/include \
+//     -Icore/cuda/include -o /tmp/scan-sweep scripts/scan-lookback-sweep.cu && /tmp/scan-sweep
+// Optional arguments: the timed sizes as powers of two (default 20 24 28 30).
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "scan/lookback_scan.cuh"
+
+// kwb/cuda/check.h's error path lives in the core library; this tool stands alone.
+namespace kwb::cuda {
+void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
+  std::fprintf(stderr, "%s:%d: %s: %s\n", file, line, call, cudaGetErrorString(e));
+  std::exit(2);
+}
+}  // namespace kwb::cuda
+
+namespace {
+
+using kwb::kernels::scan::LookbackScan;
+using kwb::kernels::scan::TileShape;
+using kwb::kernels::scan::lookback::Policy;
+
+struct Config {
+  const char* name;
+  std::size_t (*scratch)(std::int64_t);
+  void (*f32)(const float*, float*, std::int64_t, void*, std::size_t, cudaStream_t, const char*);
+  void (*i32)(const int*, int*, std::int64_t, void*, std::size_t, cudaStream_t, const char*);
+};
+
+template <typename S>
+Config config(const char* name) {
+  return {name, &S::scratchBytes, &S::template launch<float>, &S::template launch<int>};
+}
+
+// The first is the stage's configuration, the others vary one or two of its choices.
+const std::vector<Config>& configs() {
+  static const std::vector<Config> all = {
+      config<kwb::kernels::scan::StageLookbackScan>("the stage: 256x16 minb8 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, true>>(
+          "256x16 minb8 win128 sleep32-256 .cs"),
+      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, false>>(
+          "256x16 minb6 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 32, 256>, false>>(
+          "256x16 minb8 win64 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<8, 32, 256>, false>>(
+          "256x16 minb8 win256 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 0, 0>, false>>(
+          "256x16 minb8 win32 spin (~ the old stage)"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 32, 256>, false>>(
+          "256x16 minb8 win32 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 0, 0>, false>>(
+          "256x16 minb8 win128 spin"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024>, false>>(
+          "256x16 minb8 win128 sleep128-1024"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256, 300>, false>>(
+          "256x16 minb8 win128 sleep32-256 first300"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1000>, false>>(
+          "256x16 minb8 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 32, 256>, false>>(
+          "128x24 win128 sleep32-256"),
+      config<LookbackScan<TileShape<128, 8, 1>, Policy<4, 32, 256>, false>>(
+          "128x32 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 6, 1>, Policy<4, 32, 256>, false>>(
+          "256x24 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 32, 256>, false>>(
+          "256x32 win128 sleep32-256"),
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 32, 256>, false>>(
+          "512x16 minb4 win128 sleep32-256"),
+  };
+  return all;
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(2);
+  }
+}
+
+__global__ void fill(int* i, float* f, std::int64_t n, unsigned seed) {
+  for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
+       k += std::int64_t(gridDim.x) * blockDim.x) {
+    unsigned h = unsigned(k) * 0x9E3779B9u ^ seed;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    const int v = int(h % 4097u) - 2048;
+    i[k] = v;
+    f[k] = float(v) / 2048.0f;
+  }
+}
+
+// Counts elements of a and b that differ (int) or differ by more than tol (float).
+__global__ void countDiff(const int* a, const int* b, std::int64_t n, unsigned long long* bad) {
+  for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
+       k += std::int64_t(gridDim.x) * blockDim.x)
+    if (a[k] != b[k]) atomicAdd(bad, 1ull);
+}
+__global__ void countDiff(const float* a, const float* b, std::int64_t n, float tol,
+                          unsigned long long* bad) {
+  for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
+       k += std::int64_t(gridDim.x) * blockDim.x)
+    if (!(std::fabs(a[k] - b[k]) <= tol)) atomicAdd(bad, 1ull);
+}
+
+struct Buffers {
+  int *inI = nullptr, *outI = nullptr, *refI = nullptr;
+  float *inF = nullptr, *outF = nullptr, *refF = nullptr;
+  void* scratch = nullptr;
+  std::size_t scratchBytes = 0;
+  void* cubTemp = nullptr;
+  std::size_t cubBytes = 0;
+  unsigned long long* bad = nullptr;
+};
+
+unsigned long long differences(const Buffers& b, std::int64_t n, bool isFloat, float tol) {
+  check(cudaMemset(b.bad, 0, sizeof *b.bad), "memset");
+  if (isFloat)
+    countDiff<<<1024, 256>>>(b.outF, b.refF, n, tol, b.bad);
+  else
+    countDiff<<<1024, 256>>>(b.outI, b.refI, n, b.bad);
+  unsigned long long h = 0;
+  check(cudaMemcpy(&h, b.bad, sizeof h, cudaMemcpyDeviceToHost), "copy");
+  return h;
+}
+
+// int32 at sizes around the tile edges, exactly against a host scan; the canary after n must
+// stay. Returns the number of failing sizes.
+int checkSmall(const Config& c, Buffers& b) {
+  int failures = 0;
+  for (std::int64_t n : {0LL, 1LL, 31LL, 33LL, 3071LL, 3072LL, 3073LL, 4095LL, 4096LL, 4097LL,
+                         6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
+    fill<<<256, 256>>>(b.inI, b.inF, n, 7u);
+    check(cudaMemset(b.outI, 0xAA, std::size_t(n + 1) * 4), "memset");
+    c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+    check(cudaDeviceSynchronize(), c.name);
+    std::vector<int> in(std::size_t(n) + 1), out(std::size_t(n) + 1);
+    check(cudaMemcpy(in.data(), b.inI, std::size_t(n) * 4, cudaMemcpyDeviceToHost), "copy");
+    check(cudaMemcpy(out.data(), b.outI, std::size_t(n + 1) * 4, cudaMemcpyDeviceToHost), "copy");
+    unsigned s = 0;
+    std::int64_t wrong = 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      s += unsigned(in[std::size_t(k)]);
+      wrong += out[std::size_t(k)] != int(s);
+    }
+    if (wrong || out[std::size_t(n)] != int(0xAAAAAAAAu)) {
+      std::printf("  FAIL %s: n=%lld, %lld wrong%s\n", c.name, (long long)n, (long long)wrong,
+                  out[std::size_t(n)] != int(0xAAAAAAAAu) ? ", wrote past the end" : "");
+      ++failures;
+    }
+  }
+  return failures;
+}
+
+// A race shows only now and then: `runs` launches of one configuration on int32, each exact
+// against CUB's output. Returns 1 if any launch was wrong.
+int stress(const Config& c, Buffers& b, std::int64_t n, int runs) {
+  fill<<<1024, 256>>>(b.inI, b.inF, n, 3u);
+  check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inI, b.refI, int(n)), "cub");
+  int wrongRuns = 0;
+  for (int r = 0; r < runs; ++r) {
+    check(cudaMemset(b.outI, 0xAA, std::size_t(n) * 4), "memset");
+    c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+    wrongRuns += differences(b, n, false, 0) != 0;
+  }
+  std::printf("stress (%s, %d launches of %lld int32, exact against CUB): %d wrong\n", c.name, runs,
+              (long long)n, wrongRuns);
+  return wrongRuns ? 1 : 0;
+}
+
+// The median over 5 replays of a CUDA graph of `reps` launches, divided by reps: back to back on
+// the GPU as kwb's graph timer runs them, so small sizes are not bound by the host's launches.
+template <typename F>
+double graphMs(F&& launch, int reps, cudaStream_t stream) {
+  launch(stream);  // warm-up, and any lazy initialisation outside the capture
+  check(cudaStreamSynchronize(stream), "warm-up");
+  cudaGraph_t graph = nullptr;
+  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "capture");
+  for (int r = 0; r < reps; ++r) launch(stream);
+  check(cudaStreamEndCapture(stream, &graph), "capture");
+  cudaGraphExec_t exec = nullptr;
+  check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  check(cudaGraphLaunch(exec, stream), "graph");  // upload and warm
+  std::vector<float> ms(5, 0.f);
+  for (float& m : ms) {
+    check(cudaEventRecord(start, stream), "record");
+    check(cudaGraphLaunch(exec, stream), "graph");
+    check(cudaEventRecord(stop, stream), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    check(cudaEventElapsedTime(&m, start, stop), "elapsed");
+  }
+  check(cudaEventDestroy(start), "event");
+  check(cudaEventDestroy(stop), "event");
+  check(cudaGraphExecDestroy(exec), "graph");
+  check(cudaGraphDestroy(graph), "graph");
+  std::sort(ms.begin(), ms.end());
+  return double(ms[2]) / reps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> logs;
+  for (int a = 1; a < argc; ++a) logs.push_back(std::atoi(argv[a]));
+  if (logs.empty()) logs = {20, 24, 28, 30};
+  for (int l : logs)
+    if (l < 10 || l > 30) {
+      std::fprintf(stderr, "sizes are powers of two from 2^10 to 2^30, got %d\n", l);
+      return 2;
+    }
+  const std::int64_t maxN = std::int64_t{1} << *std::max_element(logs.begin(), logs.end());
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "device");
+  std::printf("%s, sizes 2^%d .. 2^%d\n", prop.name, logs.front(), logs.back());
+  Buffers b;
+  for (float** p : {&b.inF, &b.outF, &b.refF})
+    check(cudaMalloc(p, std::size_t(maxN) * 4 + 4), "malloc");
+  for (int** p : {&b.inI, &b.outI, &b.refI})
+    check(cudaMalloc(p, std::size_t(maxN) * 4 + 4), "malloc");
+  check(cudaMalloc(&b.bad, sizeof *b.bad), "malloc");
+  for (const Config& c : configs()) b.scratchBytes = std::max(b.scratchBytes, c.scratch(maxN));
+  check(cudaMalloc(&b.scratch, b.scratchBytes), "malloc");
+  std::size_t intBytes = 0;
+  check(cub::DeviceScan::InclusiveSum(nullptr, b.cubBytes, b.inF, b.outF, int(maxN)), "cub");
+  check(cub::DeviceScan::InclusiveSum(nullptr, intBytes, b.inI, b.outI, int(maxN)), "cub");
+  b.cubBytes = std::max(b.cubBytes, intBytes);
+  check(cudaMalloc(&b.cubTemp, b.cubBytes), "malloc");
+
+  cudaStream_t stream = nullptr;
+  check(cudaStreamCreate(&stream), "stream");  // blocking: ordered after the checks' launches
+  int failures = 0;
+  for (const Config& c : configs()) failures += checkSmall(c, b);
+  std::printf("edge sizes (int32, exact, canary): %s\n", failures ? "FAILED" : "all pass");
+  failures += stress(configs().front(), b, std::min<std::int64_t>(maxN, (1 << 24) + 5), 50);
+
+  for (int l : logs) {
+    const std::int64_t n = std::int64_t{1} << l;
+    const int reps = l >= 28 ? 10 : 200;
+    std::printf("\n2^%d elements\n%-44s %9s %9s %8s  %s\n", l, "kernel", "us", "GB/s", "% CUB",
+                "check");
+    const double bytes = 2.0 * double(n) * 4;
+    // CUB's int32 output is the exact reference; its float output is the float one.
+    fill<<<1024, 256>>>(b.inI, b.inF, n, 11u);
+    check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inI, b.refI, int(n)), "cub");
+    const double cubMs = graphMs(
+        [&](cudaStream_t st) {
+          check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inF, b.refF, int(n), st),
+                "cub");
+        },
+        reps, stream);
+    check(cudaDeviceSynchronize(), "cub");
+    std::printf("%-44s %9.1f %9.0f %8s\n", "cub::DeviceScan::InclusiveSum", cubMs * 1e3,
+                bytes / cubMs / 1e6, "");
+    const float tol = 1e-4f * std::sqrt(float(n));  // values k/2048, |k| <= 2048
+    for (const Config& c : configs()) {
+      c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+      const unsigned long long badI = differences(b, n, false, 0);
+      c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, nullptr, c.name);
+      const unsigned long long badF = differences(b, n, true, tol);
+      const double ms = graphMs(
+          [&](cudaStream_t st) { c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, st, c.name); },
+          reps, stream);
+      check(cudaDeviceSynchronize(), c.name);
+      const bool ok = badI == 0 && badF == 0;
+      failures += !ok;
+      std::printf("%-44s %9.1f %9.0f %7.1f%%  %s", c.name, ms * 1e3, bytes / ms / 1e6,
+                  100.0 * cubMs / ms, ok ? "ok" : "FAIL");
+      if (!ok) std::printf(" (%llu int32, %llu float wrong)", badI, badF);
+      std::printf("\n");
+    }
+  }
+  std::printf("\n%s\n", failures ? "SOME CHECKS FAILED" : "every check passed");
+  return failures ? 1 : 0;
+}
