@@ -78,9 +78,9 @@ class GemmCase : public FamilyCase {
     }
     fillNan();
     m_rotation = std::make_shared<InputRotation>(int(m_sets.size()));
-    std::vector<std::function<void()>> perSet;
-    for (const GemmArgs& a : m_sets) perSet.push_back([&k, a] { k.launch(a); });
-    return rotatedLaunch(std::move(perSet), m_rotation);
+    return rotatedLaunch(m_rotation, [&k, this](int j) {
+      return [&k, a = m_sets[std::size_t(j)]] { k.launch(a); };
+    });
   }
 
   // The output of the last timed launch against the reference of the set it read (not with

@@ -50,10 +50,13 @@ void recordInputSets(CaseResult& c, int sets, int wanted) {
                  " input sets (--fresh-inputs): the device memory held no more";
 }
 
-std::function<void()> rotatedLaunch(std::vector<std::function<void()>> perSet,
-                                    std::shared_ptr<InputRotation> rotation) {
+std::function<void()> rotatedLaunch(std::shared_ptr<InputRotation> rotation,
+                                    const std::function<std::function<void()>(int set)>& launchOn) {
+  std::vector<std::function<void()>> perSet;
+  perSet.reserve(std::size_t(rotation->sets()));
+  for (int j = 0; j < rotation->sets(); ++j) perSet.emplace_back(launchOn(j));
   return [sets = std::move(perSet), rotation = std::move(rotation)] {
-    sets[std::size_t(rotation->take()) % sets.size()]();
+    sets[std::size_t(rotation->take())]();
   };
 }
 

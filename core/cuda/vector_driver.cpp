@@ -27,10 +27,8 @@ class VectorFamilyCase : public FamilyCase {
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
     const int sets = m_session.addInputSets(*m_case, m_wantedSets);
     m_rotation = std::make_shared<InputRotation>(sets);
-    std::vector<std::function<void()>> perSet;
-    for (int j = 0; j < sets; ++j)
-      perSet.push_back([&k, a = m_case->args(j)] { k.launchVector(a); });
-    return rotatedLaunch(std::move(perSet), m_rotation);
+    return rotatedLaunch(
+        m_rotation, [&k, this](int j) { return [&k, a = m_case->args(j)] { k.launchVector(a); }; });
   }
   // The output the last timed launch left against the reference of the set it read; then one
   // more launch, on an output of quiet NaNs: a kernel that stopped working during the samples

@@ -151,11 +151,10 @@ class HistogramCase : public cuda::FamilyCase {
     addInputSets();
     const HistogramLaunchFn launch = launcherOf(k).launch;
     m_rotation = std::make_shared<cuda::InputRotation>(inputSets());
-    std::vector<std::function<void()>> perSet;
-    for (int j = 0; j < inputSets(); ++j)
-      perSet.push_back([launch, a = args(m_counts.get(), j)] { launch(a); });
     KWB_CUDA_CHECK(cudaMemsetAsync(m_counts.get(), 0xFF, m_counts.bytes(), m_stream));
-    return cuda::rotatedLaunch(std::move(perSet), m_rotation);
+    return cuda::rotatedLaunch(m_rotation, [launch, this](int j) {
+      return [launch, a = args(m_counts.get(), j)] { launch(a); };
+    });
   }
 
   // The counts the last timed launch left, then one more launch's (on the next set), each

@@ -255,9 +255,8 @@ class SortCase : public cuda::FamilyCase {
     addInputSets();
     const SortLauncher l = cuda::launcherOf<SortLauncher>(k);
     m_rotation = std::make_shared<cuda::InputRotation>(inputSets());
-    std::vector<std::function<void()>> perSet;
-    for (int j = 0; j < inputSets(); ++j) perSet.push_back([l, a = argsOf(j)] { l.launch(a); });
-    return cuda::rotatedLaunch(std::move(perSet), m_rotation);
+    return cuda::rotatedLaunch(m_rotation,
+                               [l, this](int j) { return [l, a = argsOf(j)] { l.launch(a); }; });
   }
   void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override;
   // What the timed-output check found beyond the comparison (guard words, the independent

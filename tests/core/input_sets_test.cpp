@@ -76,10 +76,10 @@ TEST(InputSets, FewerSetsThanAskedAreRecordedAndNoted) {
 
 TEST(InputSets, TimedLaunchesReadSetAfterSetAndTheCheckKnowsTheLastAndTheNext) {
   std::vector<int> read;
-  std::vector<std::function<void()>> perSet;
-  for (int j = 0; j < 3; ++j) perSet.push_back([&read, j] { read.push_back(j); });
   auto rotation = std::make_shared<InputRotation>(3);
-  const std::function<void()> launch = kwb::cuda::rotatedLaunch(perSet, rotation);
+  const std::function<void()> launch = kwb::cuda::rotatedLaunch(
+      rotation,
+      [&read](int j) -> std::function<void()> { return [&read, j] { read.push_back(j); }; });
   for (int i = 0; i < 7; ++i) launch();
   EXPECT_EQ(read, (std::vector<int>{0, 1, 2, 0, 1, 2, 0}));
   EXPECT_EQ(rotation->last(), 0);
@@ -90,7 +90,12 @@ TEST(InputSets, TimedLaunchesReadSetAfterSetAndTheCheckKnowsTheLastAndTheNext) {
 TEST(InputSets, OneSetIsReadByEveryLaunch) {
   int launches = 0;
   auto rotation = std::make_shared<InputRotation>(1);
-  const auto launch = kwb::cuda::rotatedLaunch({[&launches] { ++launches; }}, rotation);
+  int made = 0;
+  const auto launch = kwb::cuda::rotatedLaunch(rotation, [&](int) -> std::function<void()> {
+    ++made;
+    return [&launches] { ++launches; };
+  });
+  EXPECT_EQ(made, 1);
   launch();
   launch();
   EXPECT_EQ(launches, 2);

@@ -57,9 +57,9 @@ class InputRotation {
   int m_last = 0;
 };
 
-// One launch that reads set after set, a set a call (inside a captured graph as in isolated
-// samples): `perSet[j]` launches on set j.
-std::function<void()> rotatedLaunch(std::vector<std::function<void()>> perSet,
-                                    std::shared_ptr<InputRotation> rotation);
+// One launch that reads set after set of the rotation's, a set a call (inside a captured graph as
+// in isolated samples): `launchOn(j)`, called once per set here, is the launch on set j.
+std::function<void()> rotatedLaunch(std::shared_ptr<InputRotation> rotation,
+                                    const std::function<std::function<void()>(int set)>& launchOn);
 
 }  // namespace kwb::cuda
