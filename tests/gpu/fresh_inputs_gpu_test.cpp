@@ -7,8 +7,9 @@
 // - the timed launches of a sort read set after set (a recording launcher sees 4 input pointers,
 //   never the same twice running);
 // - with room for fewer sets than asked, the case takes what fits and its timer note says so;
-// - the planted fault: a sort correct on its first launch (the verification's) and wrong on
-//   every later one fails on its timed output, with or without fresh inputs.
+// - the planted faults: a sort correct on its first launch (the verification's) and wrong on
+//   every later one fails on its timed output, with or without fresh inputs; a reduction that
+//   replays the answer of its first input passes with one set and fails with four.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -24,6 +25,7 @@
 #include "kwb/cuda/runner.h"
 #include "kwb/cuda/stream.h"
 #include "kwb/family.h"
+#include "kwb/vector_args.h"
 #include "kwb/results.h"
 #include "registry.h"
 #include "sort/sort_args.h"
@@ -182,6 +184,57 @@ TEST_F(FreshInputs, ASortRightOnlyOnItsFirstLaunchFailsOnItsTimedOutput) {
       EXPECT_EQ(c.inputSets, sets) << name;
       EXPECT_GT(plantedLaunches(), 2) << name;
     }
+}
+
+// A reduction that computes its first input's sum (CUB's) and then copies that answer into
+// every later output: right for one input, caught only when the inputs change.
+struct ReplayCache {
+  const KernelDescriptor* cub = nullptr;
+  std::uint32_t* answer = nullptr;  // the first sum, on the device
+  const void* firstInput = nullptr;
+};
+ReplayCache& replay() {
+  static ReplayCache r;
+  return r;
+}
+kwb::LaunchInfo replaysItsFirstSum(const kwb::VectorArgs& a) {
+  ReplayCache& r = replay();
+  if (!r.firstInput) r.firstInput = a.in;
+  if (a.in == r.firstInput) {
+    r.cub->launchVector(a);
+    cudaMemcpyAsync(r.answer, a.out, 4, cudaMemcpyDeviceToDevice, a.stream);
+  } else {
+    cudaMemcpyAsync(a.out, r.answer, 4, cudaMemcpyDeviceToDevice, a.stream);
+  }
+  return {false, "test.reduce_replays_first"};
+}
+
+TEST_F(FreshInputs, AReductionReplayingItsFirstAnswerPassesOneSetAndFailsFour) {
+  const kwb::cuda::DeviceBuffer<std::uint32_t> answer(1);
+  replay().cub = &kwb::kernels::registry().find("cub.reduce_sum");
+  replay().answer = answer.get();
+  KernelDescriptor k = *replay().cub;
+  k.id = "test.reduce_replays_first";
+  k.family = "test";
+  k.reference = false;
+  k.launchVector = &replaysItsFirstSum;
+  const kwb::KernelRegistry registry({*replay().cub, k});
+  for (const int sets : {1, 4}) {
+    replay().firstInput = nullptr;
+    const kwb::CaseSize size = sizeOf("reduce", "2^20 i32");
+    const auto doc = run(registry, {{"cub.reduce_sum", size}, {k.id, size}}, sets);
+    ASSERT_EQ(doc.cases.size(), 2u);
+    const kwb::CaseResult& c = doc.cases[1];
+    ASSERT_TRUE(c.verification && c.verification->timedOutput) << sets << ": " << c.message;
+    EXPECT_EQ(c.inputSets, sets);
+    if (sets == 1) {
+      EXPECT_EQ(c.status, CaseStatus::kPass) << c.message;  // one input: the replay is right
+    } else {
+      EXPECT_EQ(c.status, CaseStatus::kFail);
+      EXPECT_TRUE(has(c.message, "the last timed launch's output")) << c.message;
+      EXPECT_EQ(c.verification->timedOutput->mismatches, 1);
+    }
+  }
 }
 
 }  // namespace
