@@ -412,7 +412,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
       ->check(finiteRange(0.0, 1e9));
   sub->add_option("--fresh-inputs", o->freshInputs,
                   "Rotate K (>= 2, default 2 when given bare) seeded input sets through the timed "
-                  "launches of each GEMM case, as many as fit the device memory: a kernel cannot "
+                  "launches of each case, as many as fit the device memory: a kernel cannot "
                   "replay or cache its output (docs/MEASUREMENT.md, \"Fresh inputs\")")
       ->expected(0, 1)
       ->default_str("2")

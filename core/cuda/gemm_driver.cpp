@@ -14,6 +14,7 @@
 #include "kwb/cuda/family_driver.h"
 #include "kwb/cuda/gemm_family.h"
 #include "kwb/cuda/gemm_session.h"
+#include "kwb/cuda/input_sets.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/cuda/user_guard.h"
 #include "kwb/run_info.h"
@@ -76,26 +77,25 @@ class GemmCase : public FamilyCase {
       m_sets.push_back(a);
     }
     fillNan();
-    return [&k, sets = m_sets, r = m_rotation] {
-      r->last = r->next;
-      k.launch(sets[std::size_t(r->next)]);
-      r->next = (r->next + 1) % int(sets.size());
-    };
+    m_rotation = std::make_shared<InputRotation>(int(m_sets.size()));
+    return rotatedLaunch(m_rotation, [&k, this](int j) {
+      return [&k, a = m_sets[std::size_t(j)]] { k.launch(a); };
+    });
   }
 
   // The output of the last timed launch against the reference of the set it read (not with
   // shared inputs: the configurations sharing C overwrite each other's), then one more launch
   // on a NaN-filled C: a kernel that stopped working during the samples leaves NaNs.
   void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override {
-    c.inputSets = int(m_sets.size());
+    recordInputSets(c, int(m_sets.size()), m_shared ? 1 : m_run.freshInputs);
     if (!c.verification || m_sets.empty()) return;
     const Tolerance tol = c.verification->tolerance;
     GemmSession& session = m_run.session;
     CompareReport r;
-    if (!m_shared) r = session.compareOutput(k, inputsOf(m_rotation->last), m_inputs->c(), tol);
+    if (!m_shared) r = session.compareOutput(k, inputsOf(m_rotation->last()), m_inputs->c(), tol);
     if (r.passed()) {
       fillNan();
-      const int j = m_rotation->next;
+      const int j = m_rotation->next();
       k.launch(m_sets[std::size_t(j)]);
       r = session.compareOutput(k, inputsOf(j), m_inputs->c(), tol);
     }
@@ -118,17 +118,12 @@ class GemmCase : public FamilyCase {
   }
 
  private:
-  struct Rotation {
-    int next = 0;  // the set the next timed launch reads
-    int last = 0;  // the set the last one read
-  };
-
   // Up to freshInputs − 1 more seeded sets of A and B, as many as fit the device memory.
   void addFreshInputs(const KernelDescriptor& k) {
     for (int j = 1; j < m_run.freshInputs; ++j) {
       try {
-        m_extra.push_back(m_run.session.prepare(
-            k, m_inputs->shape(), m_inputs->seed() + std::uint64_t(j) * kSetStride, false));
+        m_extra.push_back(
+            m_run.session.prepare(k, m_inputs->shape(), inputSetSeed(m_inputs->seed(), j), false));
       } catch (const InputError&) {
         break;  // no room: fewer sets, recorded in the case's inputSets
       }
@@ -141,13 +136,12 @@ class GemmCase : public FamilyCase {
                                    m_run.session.stream()));
   }
 
-  static constexpr std::uint64_t kSetStride = 0xD1B54A32D192ED03ull;  // seeds of further sets
   GemmRun& m_run;
   std::shared_ptr<PreparedCase> m_inputs;
   bool m_shared;  // with the other configurations of its kernel: counted once, by none
   std::vector<std::unique_ptr<PreparedCase>> m_extra;  // --fresh-inputs: sets 1 … K − 1
   std::vector<GemmArgs> m_sets;                        // every set's timed launch, writing C
-  std::shared_ptr<Rotation> m_rotation = std::make_shared<Rotation>();
+  std::shared_ptr<InputRotation> m_rotation = std::make_shared<InputRotation>(1);
 };
 
 class GemmDriver : public FamilyDriver {

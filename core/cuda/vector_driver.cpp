@@ -3,8 +3,10 @@
 // gives its declaration, reference and known answer, the VectorSession pipeline does the rest.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kwb/cuda/family_driver.h"
+#include "kwb/cuda/input_sets.h"
 #include "kwb/cuda/vector_family.h"
 #include "kwb/cuda/vector_session.h"
 
@@ -13,30 +15,44 @@ namespace {
 
 class VectorFamilyCase : public FamilyCase {
  public:
-  VectorFamilyCase(const VectorFamily& f, CUstream_st* stream, std::unique_ptr<VectorCase> c)
-      : m_family(f), m_session(stream), m_case(std::move(c)) {}
+  VectorFamilyCase(const VectorFamily& f, CUstream_st* stream, std::unique_ptr<VectorCase> c,
+                   int wantedSets)
+      : m_family(f), m_session(stream), m_case(std::move(c)), m_wantedSets(wantedSets) {}
   std::size_t deviceBytes() const override { return m_case->deviceBytes(); }
   CaseResult verify(const KernelDescriptor& k) override {
     return m_session.verify(m_family, k, *m_case);
   }
+  // The timed launches rotate through the case's input sets (one unless --fresh-inputs), all
+  // writing the case's output.
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
-    const VectorArgs args = m_case->args();
-    return [&k, args] { k.launchVector(args); };
+    const int sets = m_session.addInputSets(*m_case, m_wantedSets);
+    m_rotation = std::make_shared<InputRotation>(sets);
+    return rotatedLaunch(
+        m_rotation, [&k, this](int j) { return [&k, a = m_case->args(j)] { k.launchVector(a); }; });
   }
-  // One more launch after the samples, on an output of quiet NaNs, against the reference: a
-  // kernel that stopped working during the samples (or skips work on the same pointers) fails.
+  // The output the last timed launch left against the reference of the set it read; then one
+  // more launch, on an output of quiet NaNs: a kernel that stopped working during the samples
+  // (or skips work on pointers it has seen) fails.
   void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override {
+    recordInputSets(c, m_case->inputSets(), m_wantedSets);
     if (!c.verification || m_case->outputCount() == 0) return;
-    m_session.fillNan(*m_case);
-    k.launchVector(m_case->args());
-    c.verification->timedOutput =
-        m_session.compareTimedOutput(m_family, *m_case, c.verification->tolerance);
+    const Tolerance tol = c.verification->tolerance;
+    CompareReport r = m_session.compareTimedOutput(m_family, *m_case, tol, m_rotation->last());
+    if (r.passed()) {
+      const int j = m_rotation->next();
+      m_session.fillNan(*m_case);
+      k.launchVector(m_case->args(j));
+      r = m_session.compareTimedOutput(m_family, *m_case, tol, j);
+    }
+    c.verification->timedOutput = r;
   }
 
  private:
   const VectorFamily& m_family;
   VectorSession m_session;
   std::unique_ptr<VectorCase> m_case;
+  int m_wantedSets;
+  std::shared_ptr<InputRotation> m_rotation = std::make_shared<InputRotation>(1);
 };
 
 class VectorDriver : public FamilyDriver {
@@ -53,7 +69,8 @@ class VectorDriver : public FamilyDriver {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");
     VectorSession session(ctx.stream);
     return std::make_unique<VectorFamilyCase>(
-        *m_vector, ctx.stream, session.prepare(*m_vector, k, vectorSizeOf(size), ctx.seed));
+        *m_vector, ctx.stream, session.prepare(*m_vector, k, vectorSizeOf(size), ctx.seed),
+        inputSetsWanted(ctx));
   }
   KnownAnswer knownAnswer(const KernelDescriptor& k, const DriverContext& ctx) override {
     if (!k.launchVector) throw InputError(k.id + " has no 1-D launcher");

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kwb/cuda/check.h"
+#include "kwb/cuda/input_sets.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
@@ -111,16 +112,22 @@ CaseResult vectorCaseHeader(const VectorFamily& f, const KernelDescriptor& k, co
 
 }  // namespace
 
-VectorArgs VectorCase::args() const {
+VectorArgs VectorCase::args(int set) const {
   VectorArgs a;
   a.count = m_size.count;
   a.type = m_size.type;
-  a.in = m_in.get();
+  a.in = set == 0 ? m_in.get() : m_moreIn.at(std::size_t(set - 1)).get();
   a.out = m_out.get();
   a.scratch = m_scratch.empty() ? nullptr : m_scratch.get();
   a.scratchBytes = m_scratch.bytes();
   a.stream = m_stream;
   return a;
+}
+
+std::size_t VectorCase::deviceBytes() const {
+  std::size_t bytes = m_in.bytes() + m_out.bytes() + m_scratch.bytes();
+  for (const auto& in : m_moreIn) bytes += in.bytes();
+  return bytes;
 }
 
 std::unique_ptr<VectorCase> VectorSession::prepare(const VectorFamily& f, const KernelDescriptor& k,
@@ -182,8 +189,8 @@ struct StreamedCompare {
 // The case's output as it stands against the family's reference, which streams out of the
 // input chunk by chunk; an output of nothing must still hold the canary in its one element.
 StreamedCompare compareWithReference(const VectorFamily& f, const VectorCase& vc,
-                                     const ElementRule& rule) {
-  const VectorArgs a = vc.args();
+                                     const ElementRule& rule, int set = 0) {
+  const VectorArgs a = vc.args(set);
   StreamedCompare cmp{rule, static_cast<const std::uint32_t*>(a.out), {}, {}, {}, 0, {}};
   const std::unique_ptr<VectorReference> ref = f.reference(a.type);
   std::vector<std::uint32_t> in;
@@ -227,11 +234,25 @@ std::int64_t VectorSession::nanAfterNanFill(const KernelDescriptor& k, VectorCas
   return std::int64_t(n);
 }
 
+int VectorSession::addInputSets(VectorCase& vc, int wanted) {
+  const VectorSize& s = vc.size();
+  const int sets = inputSetsThatFitNow(wanted, double(s.count) * 4, kHeadroomBytes);
+  while (vc.inputSets() < sets) {
+    const int j = vc.inputSets();
+    vc.m_moreIn.emplace_back(std::size_t(s.count));
+    launchFillVector(vc.m_moreIn.back().get(), s.count, s.type == ElementType::kInt32,
+                     VectorPattern::kSeeded, seededBase(inputSetSeed(vc.m_seed, j), SeedStream::kA),
+                     m_stream);
+  }
+  KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  return vc.inputSets();
+}
+
 CompareReport VectorSession::compareTimedOutput(const VectorFamily& f, const VectorCase& vc,
-                                                const Tolerance& tol) {
+                                                const Tolerance& tol, int set) {
   KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
   const ElementRule rule{vc.size().type == ElementType::kInt32, tol};
-  return compareWithReference(f, vc, rule).acc.r;
+  return compareWithReference(f, vc, rule, set).acc.r;
 }
 
 void VectorSession::fillNan(VectorCase& vc) {

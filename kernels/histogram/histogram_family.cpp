@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/device_buffer.h"
 #include "kwb/cuda/family_driver.h"
+#include "kwb/cuda/input_sets.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
@@ -116,21 +118,23 @@ class HistogramCase : public cuda::FamilyCase {
     if (knownAnswer)
       launchFillKnownAnswer(m_samples.get(), m_p.count, m_p.type, m_stream);
     else
-      launchFillSamples(m_samples.get(), m_p.count, m_p.type, m_p.bins, m_p.distribution,
-                        seededBase(m_seed, SeedStream::kA), m_stream);
+      fillSeeded(m_samples.get(), m_seed);
     KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
   }
 
   std::size_t deviceBytes() const override {
-    return m_samples.bytes() + m_counts.bytes() + m_cubCounts.bytes() + m_scratch.bytes() +
-           m_inRange.bytes();
+    std::size_t bytes = m_samples.bytes() + m_counts.bytes() + m_cubCounts.bytes() +
+                        m_scratch.bytes() + m_inRange.bytes();
+    for (const auto& s : m_moreSamples) bytes += s.bytes();
+    return bytes;
   }
 
-  // k's counters after one launch over canary-filled ones.
-  std::vector<unsigned> run(const KernelDescriptor& k, unsigned* out, std::string* ran = nullptr) {
+  // k's counters after one launch on input set `set` over canary-filled ones.
+  std::vector<unsigned> run(const KernelDescriptor& k, unsigned* out, std::string* ran = nullptr,
+                            int set = 0) {
     const std::size_t bytes = std::size_t(m_p.bins) * sizeof(unsigned);
     KWB_CUDA_CHECK(cudaMemsetAsync(out, 0xAA, bytes, m_stream));
-    const LaunchInfo info = launcherOf(k).launch(args(out));
+    const LaunchInfo info = launcherOf(k).launch(args(out, set));
     std::vector<unsigned> host(std::size_t(m_p.bins));
     KWB_CUDA_CHECK(cudaMemcpyAsync(host.data(), out, bytes, cudaMemcpyDeviceToHost, m_stream));
     KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
@@ -141,37 +145,63 @@ class HistogramCase : public cuda::FamilyCase {
 
   CaseResult verify(const KernelDescriptor& k) override;
 
-  // The counters hold 0xFF bytes (a count no launch reaches) before the timed launches: each
-  // must write them.
+  // The timed launches rotate through the case's sample sets (one unless --fresh-inputs). The
+  // counters hold 0xFF bytes (a count no launch reaches) before them: each must write them.
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
+    addInputSets();
     const HistogramLaunchFn launch = launcherOf(k).launch;
-    const HistogramArgs a = args(m_counts.get());
+    m_rotation = std::make_shared<cuda::InputRotation>(inputSets());
     KWB_CUDA_CHECK(cudaMemsetAsync(m_counts.get(), 0xFF, m_counts.bytes(), m_stream));
-    return [launch, a] { launch(a); };
+    return cuda::rotatedLaunch(m_rotation, [launch, this](int j) {
+      return [launch, a = args(m_counts.get(), j)] { launch(a); };
+    });
   }
 
-  // The counts the last timed launch left, then one more launch's, against the verification's
-  // reference counts, exactly (docs/VALIDATION.md, "Timed launches").
+  // The counts the last timed launch left, then one more launch's (on the next set), each
+  // against CUB's counts of the set it read, exactly (docs/VALIDATION.md, "Timed launches").
   void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override {
+    cuda::recordInputSets(c, inputSets(), m_wantedSets);
     if (!c.verification || m_expected.empty()) return;
     std::vector<unsigned> left(m_expected.size());
     KWB_CUDA_CHECK(cudaMemcpyAsync(left.data(), m_counts.get(), m_counts.bytes(),
                                    cudaMemcpyDeviceToHost, m_stream));
     KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-    CompareReport r = compareCounts(left, m_expected);
-    if (r.passed()) r = compareCounts(run(k, m_counts.get()), m_expected);
+    CompareReport r = compareCounts(left, expectedOf(m_rotation->last()));
+    if (const int j = m_rotation->next(); r.passed())
+      r = compareCounts(run(k, m_counts.get(), nullptr, j), expectedOf(j));
     c.verification->timedOutput = r;
   }
 
   unsigned* counts() const { return m_counts.get(); }
+  void setWantedSets(int wanted) { m_wantedSets = wanted; }
 
  private:
-  HistogramArgs args(unsigned* out) const {
+  void fillSeeded(unsigned char* samples, std::uint64_t seed) const {
+    launchFillSamples(samples, m_p.count, m_p.type, m_p.bins, m_p.distribution,
+                      seededBase(seed, SeedStream::kA), m_stream);
+  }
+  int inputSets() const { return 1 + int(m_moreSamples.size()); }
+  // Up to m_wantedSets − 1 further sample sets (kwb/cuda/input_sets.h), as many as fit.
+  void addInputSets() {
+    const int sets =
+        cuda::inputSetsThatFitNow(m_wantedSets, double(m_samples.bytes()), kHeadroomBytes);
+    while (inputSets() < sets) {
+      m_moreSamples.emplace_back(m_samples.size());
+      fillSeeded(m_moreSamples.back().get(), cuda::inputSetSeed(m_seed, inputSets() - 1));
+    }
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  }
+  // CUB's counts of sample set `set`: the verification's for set 0.
+  std::vector<unsigned> expectedOf(int set) {
+    return set == 0 ? m_expected : run(cubReference(), m_cubCounts.get(), nullptr, set);
+  }
+
+  HistogramArgs args(unsigned* out, int set = 0) const {
     HistogramArgs a;
     a.count = m_p.count;
     a.type = m_p.type;
     a.bins = m_p.bins;
-    a.samples = m_samples.get();
+    a.samples = set == 0 ? m_samples.get() : m_moreSamples.at(std::size_t(set - 1)).get();
     a.histogram = out;
     a.scratch = m_scratch.empty() ? nullptr : m_scratch.get();
     a.scratchBytes = m_scratch.bytes();
@@ -211,7 +241,10 @@ class HistogramCase : public cuda::FamilyCase {
   DeviceBuffer<unsigned> m_counts, m_cubCounts;
   DeviceBuffer<unsigned char> m_scratch;
   DeviceBuffer<unsigned long long> m_inRange;
-  std::vector<unsigned> m_expected;  // the verification's reference counts
+  std::vector<unsigned> m_expected;                        // the verification's reference counts
+  int m_wantedSets = 1;                                    // --fresh-inputs
+  std::vector<DeviceBuffer<unsigned char>> m_moreSamples;  // sample sets 1 … K − 1
+  std::shared_ptr<cuda::InputRotation> m_rotation = std::make_shared<cuda::InputRotation>(1);
 };
 
 CaseResult HistogramCase::verify(const KernelDescriptor& k) {
@@ -272,6 +305,7 @@ class HistogramDriver : public cuda::FamilyDriver {
                        mib(double(freeBytes)) + " MiB free");
     auto c = std::make_unique<HistogramCase>(size, p, ctx, scratch);
     c->fill(false);
+    c->setWantedSets(cuda::inputSetsWanted(ctx));
     return c;
   }
 

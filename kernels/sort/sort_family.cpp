@@ -13,11 +13,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "kwb/cuda/check.h"
 #include "kwb/cuda/device_buffer.h"
+#include "kwb/cuda/input_sets.h"
 #include "kwb/cuda/verdict.h"
 #include "kwb/error.h"
 #include "kwb/format.h"
@@ -143,6 +145,37 @@ void launchAndWait(const SortLauncher& l, const SortArgs& a, CaseResult* c) {
   KWB_CHECK_LAUNCH();
 }
 
+// CUB's sort of one input, in buffers of one check alone, and the scratch of the check of an
+// output against it (the permutation bitmap, the result).
+struct CubSorted {
+  Words keys, values, seen;
+  DeviceBuffer<unsigned char> scratch;
+  DeviceBuffer<SortCheck> result;
+  explicit CubSorted(const SortSize& s)
+      : keys(std::size_t(s.count)),
+        values(s.pairs ? std::size_t(s.count) : 0),
+        seen(s.pairs ? (std::size_t(s.count) + 31) / 32 : 0),
+        scratch(scratchOf(cubLauncher(), s)),
+        result(1) {}
+  // The device memory it takes for a sort of size s.
+  static double bytesFor(const SortSize& s) {
+    return 4.0 * (s.pairs ? 2.0 : 1.0) * double(s.count) + double(scratchOf(cubLauncher(), s)) +
+           double(s.count) / 8 + double(sizeof(SortCheck));
+  }
+  // CUB sorts what `a` reads (its outputs untouched); returns the check of a's outputs.
+  SortCheckArgs sort(const SortArgs& a) {
+    SortArgs ra = a;
+    ra.keysOut = keys.get();
+    ra.valuesOut = a.pairs ? values.get() : nullptr;
+    ra.scratch = scratch.empty() ? nullptr : scratch.get();
+    ra.scratchBytes = scratch.bytes();
+    launchAndWait(cubLauncher(), ra, nullptr);
+    return {a.count,     a.type,     a.pairs,      a.keysIn,   a.keysOut,
+            a.valuesOut, keys.get(), values.get(), seen.get(), a.stream};
+  }
+  SortCheck check(const SortCheckArgs& ca) { return checkSort(ca, result.get()); }
+};
+
 // The independent checks' failures, as a sentence ("" when none).
 std::string independentFailures(const SortCheck& r, bool pairs) {
   std::string s;
@@ -198,27 +231,105 @@ bool negativeControlRejected(SortCheckArgs ca, std::uint32_t* keys, std::uint32_
   return bad.mismatches > 0 && (!ca.pairs || bad.unstable > 0);
 }
 
+// A case's buffers and its further input sets (kwb run --fresh-inputs): the launches read
+// keysIn and valuesIn only (SortArgs: a launcher never writes them), so every timed launch
+// reads its set as generated, unsorted, with no copy-in to restore it.
 class SortCase : public cuda::FamilyCase {
  public:
-  SortCase(const SortSize& s, std::size_t scratch, std::uint64_t seed, CUstream_st* stream)
-      : m_buf(s, scratch), m_seed(seed), m_stream(stream) {
+  SortCase(const SortSize& s, std::size_t scratch, std::uint64_t seed, CUstream_st* stream,
+           int wantedSets)
+      : m_buf(s, scratch), m_seed(seed), m_stream(stream), m_wantedSets(wantedSets) {
     fillSortInput(m_buf.keysIn.get(), s.pairs ? m_buf.valuesIn.get() : nullptr, s.count, s.type,
                   seededBase(seed, SeedStream::kA), stream);
     KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  std::size_t deviceBytes() const override { return m_buf.bytes(); }
+  std::size_t deviceBytes() const override {
+    std::size_t bytes = m_buf.bytes();
+    for (const Words& w : m_moreKeys) bytes += w.bytes();
+    for (const Words& w : m_moreValues) bytes += w.bytes();
+    return bytes;
+  }
   CaseResult verify(const KernelDescriptor& k) override;
+  // The timed launches rotate through the input sets, all writing the case's outputs.
   std::function<void()> timedLaunch(const KernelDescriptor& k) override {
+    addInputSets();
     const SortLauncher l = cuda::launcherOf<SortLauncher>(k);
-    const SortArgs a = m_buf.args(m_stream);
-    return [l, a] { l.launch(a); };
+    m_rotation = std::make_shared<cuda::InputRotation>(inputSets());
+    return cuda::rotatedLaunch(m_rotation,
+                               [l, this](int j) { return [l, a = argsOf(j)] { l.launch(a); }; });
+  }
+  void checkTimedOutput(const KernelDescriptor& k, CaseResult& c) override;
+  // What the timed-output check found beyond the comparison (guard words, the independent
+  // checks) fails the case; the verdict of the comparison is the case loop's.
+  std::function<void(CaseResult&)> afterTiming(const KernelDescriptor& /*k*/) override {
+    return [why = m_timedProblems](CaseResult& c) {
+      if (why->empty()) return;
+      c.status = CaseStatus::kFail;
+      c.message += (c.message.empty() ? "" : "; ") + std::string("the timed launches: ") + *why;
+    };
   }
 
  private:
+  int inputSets() const { return 1 + int(m_moreKeys.size()); }
+  SortArgs argsOf(int set) const {
+    SortArgs a = m_buf.args(m_stream);
+    if (set == 0) return a;
+    a.keysIn = m_moreKeys.at(std::size_t(set - 1)).get();
+    if (a.pairs) a.valuesIn = m_moreValues.at(std::size_t(set - 1)).get();
+    return a;
+  }
+  // Up to m_wantedSets − 1 further sets, as many as fit beside the timed-output check's buffers.
+  void addInputSets() {
+    const SortSize& s = m_buf.size;
+    const double setBytes = 4.0 * (s.pairs ? 2.0 : 1.0) * double(s.count);
+    const int sets =
+        cuda::inputSetsThatFitNow(m_wantedSets, setBytes, kHeadroomBytes + CubSorted::bytesFor(s));
+    while (inputSets() < sets) {
+      m_moreKeys.emplace_back(std::size_t(s.count));
+      m_moreValues.emplace_back(s.pairs ? std::size_t(s.count) : 0);
+      fillSortInput(m_moreKeys.back().get(), s.pairs ? m_moreValues.back().get() : nullptr, s.count,
+                    s.type, seededBase(cuda::inputSetSeed(m_seed, inputSets() - 1), SeedStream::kA),
+                    m_stream);
+    }
+    KWB_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+  }
+
   SortBuffers m_buf;
   std::uint64_t m_seed;
   CUstream_st* m_stream;
+  int m_wantedSets;
+  std::vector<Words> m_moreKeys, m_moreValues;  // input sets 1 … K − 1
+  std::shared_ptr<cuda::InputRotation> m_rotation = std::make_shared<cuda::InputRotation>(1);
+  std::shared_ptr<std::string> m_timedProblems = std::make_shared<std::string>();
 };
+
+// The outputs the last timed launch left against CUB's sort of the set it read, bit for bit,
+// with the independent checks and the guard words; then one more launch on that set over
+// canary-filled outputs: a kernel that stopped writing during the samples leaves the canary.
+void SortCase::checkTimedOutput(const KernelDescriptor& k, CaseResult& c) {
+  cuda::recordInputSets(c, inputSets(), m_wantedSets);
+  if (!c.verification) return;
+  const SortSize& s = m_buf.size;
+  const SortArgs a = argsOf(m_rotation->last());
+  CubSorted ref(s);
+  const SortCheckArgs ca = ref.sort(a);
+  auto problems = [&](const SortCheck& r) {
+    std::string why = independentFailures(r, s.pairs);
+    if (m_buf.guardsOverwritten(m_stream))
+      why += std::string(why.empty() ? "" : ", ") + "wrote past the end of the output";
+    return why;
+  };
+  SortCheck r = ref.check(ca);
+  std::string why = problems(r);
+  if (r.mismatches == 0 && why.empty()) {
+    m_buf.fillCanary(m_stream);
+    launchAndWait(cuda::launcherOf<SortLauncher>(k), a, nullptr);
+    r = ref.check(ca);
+    why = problems(r);
+  }
+  c.verification->timedOutput = compareReport(r, s);
+  *m_timedProblems = why;
+}
 
 CaseResult SortCase::verify(const KernelDescriptor& k) {
   const SortLauncher& l = cuda::launcherOf<SortLauncher>(k);
@@ -233,28 +344,9 @@ CaseResult SortCase::verify(const KernelDescriptor& k) {
   const int guards = m_buf.guardsOverwritten(m_stream);
 
   // The reference's output on the same input, in buffers of this verification only.
-  const auto n = std::size_t(s.count);
-  Words refKeys(n), refValues(s.pairs ? n : 0), seen(s.pairs ? (n + 31) / 32 : 0);
-  DeviceBuffer<unsigned char> cubScratch(scratchOf(cubLauncher(), s));
-  DeviceBuffer<SortCheck> result(1);
-  SortArgs ra = m_buf.args(m_stream);
-  ra.keysOut = refKeys.get();
-  ra.valuesOut = s.pairs ? refValues.get() : nullptr;
-  ra.scratch = cubScratch.empty() ? nullptr : cubScratch.get();
-  ra.scratchBytes = cubScratch.bytes();
-  launchAndWait(cubLauncher(), ra, nullptr);
-
-  const SortCheckArgs ca{s.count,
-                         s.type,
-                         s.pairs,
-                         m_buf.keysIn.get(),
-                         m_buf.keysOut.get(),
-                         m_buf.valuesOut.get(),
-                         refKeys.get(),
-                         refValues.get(),
-                         seen.get(),
-                         m_stream};
-  const SortCheck r = checkSort(ca, result.get());
+  CubSorted ref(s);
+  const SortCheckArgs ca = ref.sort(m_buf.args(m_stream));
+  const SortCheck r = ref.check(ca);
   Verification v;
   v.reference = cubRadixSortRef().id;
   v.seed = m_seed;
@@ -263,7 +355,7 @@ CaseResult SortCase::verify(const KernelDescriptor& k) {
   v.compare = compareReport(r, s);
   // The output buffers are the kernel's again at the next launch: the control may use them.
   v.negativeControlRejected =
-      negativeControlRejected(ca, m_buf.keysOut.get(), m_buf.valuesOut.get(), result.get());
+      negativeControlRejected(ca, m_buf.keysOut.get(), m_buf.valuesOut.get(), ref.result.get());
   c.verification = v;
   cuda::applyVerdict(c);
   std::string why = independentFailures(r, s.pairs);
@@ -359,14 +451,15 @@ class SortDriver : public cuda::FamilyDriver {
     // The case's buffers, then what its verification adds: CUB's output and scratch, the
     // permutation bitmap.
     const double words = s.pairs ? 2.0 : 1.0, n = double(s.count);
-    const double need = 4.0 * words * (2.0 * n + 1) + double(scratchOf(l, s)) + 4.0 * words * n +
-                        double(scratchOf(cubLauncher(), s)) + n / 8;
+    const double need =
+        4.0 * words * (2.0 * n + 1) + double(scratchOf(l, s)) + CubSorted::bytesFor(s);
     std::size_t freeBytes = 0, total = 0;
     KWB_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &total));
     if (need + kHeadroomBytes > double(freeBytes))
       throw InputError("sort " + sizeText(size) + " needs " + mib(need) +
                        " MiB of device memory, " + mib(double(freeBytes)) + " MiB free");
-    return std::make_unique<SortCase>(s, scratchOf(l, s), ctx.seed, ctx.stream);
+    return std::make_unique<SortCase>(s, scratchOf(l, s), ctx.seed, ctx.stream,
+                                      cuda::inputSetsWanted(ctx));
   }
   KnownAnswer knownAnswer(const KernelDescriptor& k, const cuda::DriverContext& ctx) override {
     return sortKnownAnswer(k, ctx.stream);

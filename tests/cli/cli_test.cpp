@@ -57,6 +57,24 @@ TEST(Cli, FreshInputsBelowTwoOrNotANumberExits2NamingIt) {
   EXPECT_NE(bare.exitCode, kwb::kExitBadInput) << bare.err;
 }
 
+// Every family takes --fresh-inputs: no device here (exit 3); on a GPU each case rotated through
+// the 4 sets and the document records the setting.
+TEST(Cli, FreshInputsAreTakenByEveryOneDimensionalFamily) {
+  const std::vector<std::pair<std::string, std::string>> sizes = {
+      {"reduce", "4099"}, {"scan", "4099"}, {"histogram", "4099 256 bins"}, {"sort", "4099"}};
+  for (const auto& [family, size] : sizes) {
+    const std::string json = ::testing::TempDir() + "fresh_" + family + ".json";
+    const auto r = runKwb({"run", "--family", family, "--sizes", size, "--fresh-inputs", "4",
+                           "--max-time", "0.01", "--json", json});
+    if (r.exitCode == kwb::kExitNoDevice) continue;
+    ASSERT_EQ(r.exitCode, kwb::kExitOk) << family << ": " << r.err;
+    const auto doc = nlohmann::json::parse(slurp(json));
+    EXPECT_EQ(doc["settings"]["freshInputs"], 4) << family;
+    ASSERT_FALSE(doc["cases"].empty()) << family;
+    for (const auto& c : doc["cases"]) EXPECT_EQ(c["inputSets"], 4) << family << " " << c["kernel"];
+  }
+}
+
 TEST(Cli, ListJsonIsValidAndComplete) {
   const auto r = runKwb({"list", "--json"});
   ASSERT_EQ(r.exitCode, 0) << r.err;

@@ -31,8 +31,8 @@ struct RunConfig {
   MeasureOptions measure;
   // A case whose estimated time exceeds this is skipped with the estimate (≤ 0: no bound).
   double maxCaseSeconds = 60.0;
-  // Input sets the timed launches of a GEMM case rotate through (kwb run --fresh-inputs, ≥ 1),
-  // as many as fit the device memory (docs/MEASUREMENT.md, "Fresh inputs").
+  // Input sets the timed launches of a case rotate through (kwb run --fresh-inputs, ≥ 1), as
+  // many as fit the device memory (docs/MEASUREMENT.md, "Fresh inputs"; kwb/cuda/input_sets.h).
   int freshInputs = 1;
   std::string toolVersion;
   std::string gitRevision;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kwb/cuda/device_buffer.h"
 #include "kwb/cuda/measure.h"
@@ -19,13 +20,16 @@
 
 namespace kwb::cuda {
 
-// Device buffers of one 1-D case: the input (filled once), the output and the scratch.
+// Device buffers of one 1-D case: the input (filled once), the output and the scratch, and the
+// further input sets its timed launches rotate through (kwb run --fresh-inputs).
 class VectorCase {
  public:
-  VectorArgs args() const;
+  // The launch on input set `set` (0: the case's own), writing the case's output.
+  VectorArgs args(int set = 0) const;
   const VectorSize& size() const { return m_size; }
   std::int64_t outputCount() const { return m_outCount; }
-  std::size_t deviceBytes() const { return m_in.bytes() + m_out.bytes() + m_scratch.bytes(); }
+  int inputSets() const { return 1 + int(m_moreIn.size()); }
+  std::size_t deviceBytes() const;
 
  private:
   friend class VectorSession;
@@ -35,6 +39,7 @@ class VectorCase {
   CUstream_st* m_stream = nullptr;
   DeviceBuffer<std::uint32_t> m_in, m_out;  // 4-byte elements; m_out at least one
   DeviceBuffer<unsigned char> m_scratch;
+  std::vector<DeviceBuffer<std::uint32_t>> m_moreIn;  // input sets 1 … K − 1
 };
 
 class VectorSession {
@@ -54,10 +59,15 @@ class VectorSession {
   // status, message and verification. CUDA errors throw CudaError.
   CaseResult verify(const VectorFamily& f, const KernelDescriptor& k, VectorCase& c);
 
-  // The output as the case's launches left it against the family's reference with `tol` (the
-  // verification's): the timed launches' check (docs/VALIDATION.md, "Timed launches").
-  CompareReport compareTimedOutput(const VectorFamily& f, const VectorCase& c,
-                                   const Tolerance& tol);
+  // Up to `wanted` − 1 further input sets (seeds kwb/cuda/input_sets.h), as many as fit the
+  // device's free memory; returns the sets the case then has.
+  int addInputSets(VectorCase& c, int wanted);
+
+  // The output as the case's launches left it against the family's reference of input set
+  // `set` with `tol` (the verification's): the timed launches' check (docs/VALIDATION.md,
+  // "Timed launches").
+  CompareReport compareTimedOutput(const VectorFamily& f, const VectorCase& c, const Tolerance& tol,
+                                   int set = 0);
   // Fills the output with quiet NaNs (0xFF bytes), on the stream.
   void fillNan(VectorCase& c);
 
