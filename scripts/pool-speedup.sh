@@ -62,6 +62,10 @@ scaling1=$ONE
 run_pair tune tune --kernel sgemm.warp_tiled --shapes 512,1024,2048,4096
 run_pair tune-wide tune --kernel sgemm.warp_tiled \
   --shapes 256,512,768,1024,1536,2048,3072,4096,1000,511x513x1025
+# A sweep of hundreds of configurations: every sgemm.wgmma tile and split on 14 shapes (sm_90a
+# builds; elsewhere the row says the kernel is missing).
+run_pair tune-large tune --kernel sgemm.wgmma \
+  --shapes 256,512,768,1024,1536,2048,3072,4096,6144,8192,1000,511x513x1025,256x384x640,1000x1001x1000
 # On a host of 4 or more GPUs, the same workloads on two of them: the 2-GPU figure of one host.
 if [[ $gpus -ge 4 ]]; then
   for name in spec scaling; do
