@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "fresh_engine.h"
 
+#include <iostream>
+
 #include "kwb/fresh_engine.h"
 #include "pool_run.h"
 
 namespace kwb::cli {
 
-void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o) {
+void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o, bool streamOption) {
   sub.add_option("--max-restarts", o.maxRestarts,
                  "After a kernel fault that loses the CUDA context, run the cases left in a "
                  "fresh engine (a new process), at most N times per run; 0: skip them (default 3)")
       ->check(CLI::Range(0, 1000));
   sub.add_option("--continue-cases", o.continueCases)->group("");  // a fresh engine's cases
+  if (streamOption) sub.add_flag("--stream", o.stream)->group("")->needs("--continue-cases");
 }
+
+void writeEventLine(const StreamEvent& e) { std::cout << toJsonLine(e) << '\n' << std::flush; }
 
 std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
                                               std::vector<cuda::PlanCase>& plan) {
