@@ -36,8 +36,8 @@ struct TuneOpts {
   bool cold = false;
   std::string timer;
   double maxTime = 0.3;
-  std::string shard;  // --shard I/N: one part of the sweep, whole shapes
-  PoolOpts pool;      // --devices: the configurations spread over every GPU of the host
+  std::string shard;      // --shard I/N: one part of the sweep, whole shapes
+  PoolOpts pool;          // --devices: the configurations spread over every GPU of the host
   FreshEngineOpts fresh;  // --max-restarts: the configurations left after a lost context
 };
 

@@ -14,8 +14,8 @@ namespace kwb::cuda {
 
 std::string nameUserFault(const KernelDescriptor& k, const std::string& what, bool brokeRule) {
   const CompiledUserKernel* u = findUserKernel(k.id);
-  std::string text = (u ? u->source.path + " (entry " + u->spec.entry.value_or(k.id) + ")" : k.id) +
-                     what;
+  std::string text =
+      (u ? u->source.path + " (entry " + u->spec.entry.value_or(k.id) + ")" : k.id) + what;
   if (brokeRule) text += std::string("; ") + kUserFaultRule;
   return text;
 }

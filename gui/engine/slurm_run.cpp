@@ -323,8 +323,10 @@ void SlurmRun::onMergedFetched(int code, const QByteArray& out, const QString& e
     try {
       RunDocument theirs = parseDocument(out.toStdString(), file.toStdString());
       why = mergeDisagreement(document(), theirs);
-      if (why.isEmpty()) m_result = std::move(theirs);
-      else why = "disagrees with the GUI's merge: " + why;
+      if (why.isEmpty())
+        m_result = std::move(theirs);
+      else
+        why = "disagrees with the GUI's merge: " + why;
     } catch (const InputError& e) {
       why = QString("could not be read: ") + e.what();
     }
@@ -332,9 +334,9 @@ void SlurmRun::onMergedFetched(int code, const QByteArray& out, const QString& e
   if (why.isEmpty())
     return finish(ok, text + QString(" The merge job's %1 agrees with the GUI's merge and is the "
                                      "open result.")
-                             .arg(file));
-  finish(false, text + QString(" The merge job's %1 %2; the GUI's merge is the result.")
-                           .arg(file, why));
+                                 .arg(file));
+  finish(false,
+         text + QString(" The merge job's %1 %2; the GUI's merge is the result.").arg(file, why));
 }
 
 void SlurmRun::cancel() {

@@ -22,7 +22,7 @@ struct SlurmShardState {
   QString result;   // what the job's folder holds: document, failed, partial, none
   QString reason;   // a failure record's reason
   QString refused;  // why the fetched file was not merged (truncated, another plan, duplicated)
-  bool merged = false;  // its document (or failure record) is in the merge
+  bool merged = false;    // its document (or failure record) is in the merge
   QString pendingReason;  // squeue's reason while it is PENDING: Resources, Priority, ...
   // "done", "running", "pending (Resources)", "failed: exit 3 (no CUDA device): ...",
   // "refused: ...".
@@ -105,20 +105,19 @@ class SlurmRun : public QObject {
   QString pendingReasons() const;
   // "Slurm job J on H: K of N shards merged, C cases" and the shards not merged; `ok` when all.
   QString outcome(bool& ok) const;
-  void onMergedFetched(int code, const QByteArray& out, const QString& err,
-                       const QString& failure);
+  void onMergedFetched(int code, const QByteArray& out, const QString& err, const QString& failure);
   void finish(bool ok, const QString& message);
   int timeout(int ownMs) const { return m_callTimeoutMs > 0 ? m_callTimeoutMs : ownMs; }
   QString host() const { return m_target.login.label(); }
 
   SlurmTarget m_target;
   QString m_folder, m_arrayJob, m_mergeJob;
-  bool m_mergedWritten = false;  // the merge job wrote merged.json: the array has ended
-  QString m_mergedPath;          // its path, from kwb slurm status
-  QString m_mergeState, m_mergeReason;      // the merge job's, while squeue lists it
-  std::optional<RunDocument> m_result;      // merged.json, when it agreed with our merge
-  QElapsedTimer m_quietSince;               // since anything last ran or arrived
-  bool m_quiet = false;                     // at the last poll
+  bool m_mergedWritten = false;         // the merge job wrote merged.json: the array has ended
+  QString m_mergedPath;                 // its path, from kwb slurm status
+  QString m_mergeState, m_mergeReason;  // the merge job's, while squeue lists it
+  std::optional<RunDocument> m_result;  // merged.json, when it agreed with our merge
+  QElapsedTimer m_quietSince;           // since anything last ran or arrived
+  bool m_quiet = false;                 // at the last poll
   int m_patienceMs = 0;
   Phase m_phase = Phase::kIdle;
   QPointer<RemoteCall> m_call;

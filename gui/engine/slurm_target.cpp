@@ -24,7 +24,9 @@ QString validateSlurmTarget(const SlurmTarget& t) {
   if (!oneWord(t.partition)) return QString("Partition '%1' must be one word.").arg(t.partition);
   if (!oneWord(t.time)) return QString("Time limit '%1' must be one word.").arg(t.time);
   if (t.patienceMin < 1 || t.patienceMin > kMaxPatienceMin)
-    return QString("Patience %1 min: give 1 to %2 minutes.").arg(t.patienceMin).arg(kMaxPatienceMin);
+    return QString("Patience %1 min: give 1 to %2 minutes.")
+        .arg(t.patienceMin)
+        .arg(kMaxPatienceMin);
   if (t.resultsDir.trimmed().isEmpty() || !oneWord(t.resultsDir))
     return QString("Results folder '%1' must be one path without spaces or quotes.")
         .arg(t.resultsDir);

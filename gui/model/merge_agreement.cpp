@@ -57,8 +57,8 @@ QString mergeDisagreement(const RunDocument& ours, const RunDocument& theirs) {
     if (ranHere == ranThere) continue;
     (ranHere ? onlyHere : onlyThere) += 1;
     if (example.isEmpty())
-      example = QString::fromStdString(key) +
-                (ranHere ? " ran in the GUI's merge, not there" : " ran there, not in the GUI's merge");
+      example = QString::fromStdString(key) + (ranHere ? " ran in the GUI's merge, not there"
+                                                       : " ran there, not in the GUI's merge");
   }
   if (onlyHere + onlyThere == 0) return {};
   return QString("%1 case(s) ran only in the GUI's merge and %2 only there (%3)")

@@ -20,8 +20,8 @@ constexpr std::string_view kOddM = "test.fault_odd_m";
 constexpr std::string_view kTune = "test.fault_tune";
 
 LaunchInfo launch(const GemmArgs& g, bool fault, std::string_view ran) {
-  KWB_CUDA_CHECK(test::launchFaultingSgemm(int(g.shape.m), int(g.shape.n), int(g.shape.k),
-                                           g.alpha, g.a, g.b, g.beta, g.c, fault, g.stream));
+  KWB_CUDA_CHECK(test::launchFaultingSgemm(int(g.shape.m), int(g.shape.n), int(g.shape.k), g.alpha,
+                                           g.a, g.b, g.beta, g.c, fault, g.stream));
   return {false, ran};
 }
 LaunchInfo faultAtOddM(const GemmArgs& g) { return launch(g, (g.shape.m & 1) != 0, kOddM); }

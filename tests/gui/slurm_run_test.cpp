@@ -277,8 +277,8 @@ TEST_F(SlurmGui, AJobPendingForResourcesShowsItsReasonAndIsGivenUpAfterThePatien
   m_window->slurmRun()->setPatience(1500);
   submit(target());
   ASSERT_TRUE(waitSubmitted()) << status().toStdString();
-  EXPECT_TRUE(test::waitFor([&] { return status().contains("shard 1/3: pending (Resources)"); },
-                            30000))
+  EXPECT_TRUE(
+      test::waitFor([&] { return status().contains("shard 1/3: pending (Resources)"); }, 30000))
       << status().toStdString();
   EXPECT_TRUE(status().contains("shard 3/3: pending (Priority)")) << status().toStdString();
   EXPECT_TRUE(status().contains("Queued for ")) << status().toStdString();
@@ -360,7 +360,8 @@ TEST(SlurmTarget, ThePatienceIsTheDialogsAndItsBoundsAreChecked) {
   EXPECT_EQ(SlurmDialog(t).target().patienceMin, 45);
   EXPECT_EQ(SlurmTarget{}.patienceMin, 30);
   t.patienceMin = 0;
-  EXPECT_TRUE(validateSlurmTarget(t).contains("Patience 0 min")) << validateSlurmTarget(t).toStdString();
+  EXPECT_TRUE(validateSlurmTarget(t).contains("Patience 0 min"))
+      << validateSlurmTarget(t).toStdString();
   t.patienceMin = kMaxPatienceMin + 1;
   EXPECT_FALSE(validateSlurmTarget(t).isEmpty());
 }
