@@ -95,6 +95,26 @@ void inPlanOrder(const std::vector<cuda::PlanCase>& plan, std::vector<CaseResult
                    [&](const CaseResult& a, const CaseResult& b) { return rank(a) < rank(b); });
 }
 
+// The sweep's grid: its results in plan order, and the choice by bucket of each shape of the plan
+// (of this part, with --shard); `first` names the sweep when the part has none.
+TuneGrid sweepGrid(const std::string& kernel, std::uint64_t seed,
+                   const std::vector<cuda::PlanCase>& plan, std::vector<CaseResult> results,
+                   const Shape& first) {
+  std::vector<Shape> tuned;
+  for (const cuda::PlanCase& p : plan)
+    if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());
+  inPlanOrder(plan, results);  // a fresh engine's configurations came after the fault's
+  TuneGrid grid;
+  grid.kernel = kernel;
+  grid.shape = tuned.empty() ? first : tuned.front();
+  grid.seed = seed;
+  grid.results = std::move(results);
+  if (!tuned.empty()) grid.choices = chooseByBucket(grid.results, tuned);
+  for (const TuneChoice& c : grid.choices)
+    if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
+  return grid;
+}
+
 std::vector<Shape> tunedShapes(const TuneOpts& o) {
   if (o.shape.empty() == o.shapes.empty())
     throw InputError("give the shapes to tune: --shape MxNxK or --shapes LIST (not both)");
@@ -139,10 +159,9 @@ int tuneCommand(const TuneOpts& o) {
   }
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg, o.pool.gpus);
   const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
-  useFreshEngines(o.fresh, continued, cfg, {});
-  std::vector<Shape> tuned;  // the shapes of this part (all of them without --shard)
-  for (const cuda::PlanCase& p : plan)
-    if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());
+  // A pool's worker (--pool-serve) has no command line of its part to start a fresh engine with:
+  // after a lost context its configurations left are skipped, as before.
+  if (!o.pool.serve) useFreshEngines(o.fresh, continued, cfg, {});
   const auto sink = [&](const StreamEvent& e) {
     if (o.fresh.stream) return writeEventLine(e);  // a fresh engine: its parent reports
     if (e.type == EventType::kDevice && e.device)
@@ -163,17 +182,8 @@ int tuneCommand(const TuneOpts& o) {
   RunDocument doc = cuda::runPlan(plan, cfg, sink, [] { return interruptRequested(); });
   if (o.fresh.stream) return allPassed(doc) ? kExitOk : kExitCaseFailed;
   doc.shard = shard;
-  inPlanOrder(plan, doc.cases);  // a fresh engine's configurations came after the fault's
-
-  TuneGrid grid;
-  grid.kernel = base.id;
-  grid.shape = tuned.empty() ? shapes.front() : tuned.front();
-  grid.seed = o.seed;
-  grid.results = std::move(doc.cases);
+  TuneGrid grid = sweepGrid(base.id, o.seed, plan, std::move(doc.cases), shapes.front());
   doc.cases.clear();
-  if (!tuned.empty()) grid.choices = chooseByBucket(grid.results, tuned);
-  for (const TuneChoice& c : grid.choices)
-    if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
   std::cout << tuneTable(grid) << "\nchoice by bucket (a shape runs the choice of the tuned shape "
             << "nearest in log FLOPs; 'default': the kernel as registered):\n"
             << choiceTable(grid);

@@ -4,7 +4,6 @@
 #include <QRegularExpression>
 #include <nlohmann/json.hpp>
 
-#include "kwb/error.h"
 #include "kwb/results.h"
 #include "model/merge_agreement.h"
 
@@ -327,7 +326,7 @@ void SlurmRun::onMergedFetched(int code, const QByteArray& out, const QString& e
         m_result = std::move(theirs);
       else
         why = "disagrees with the GUI's merge: " + why;
-    } catch (const InputError& e) {
+    } catch (const std::exception& e) {  // InputError; anything else is no reason to crash
       why = QString("could not be read: ") + e.what();
     }
   }
