@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "kwb/error.h"
 #include "kwb/fresh_engine.h"
 #include "pool_run.h"
 
@@ -14,13 +15,17 @@ void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o, bool streamOption)
                  "fresh engine (a new process), at most N times per run; 0: skip them (default 3)")
       ->check(CLI::Range(0, 1000));
   sub.add_option("--continue-cases", o.continueCases)->group("");  // a fresh engine's cases
-  if (streamOption) sub.add_flag("--stream", o.stream)->group("")->needs("--continue-cases");
+  if (streamOption) sub.add_flag("--stream", o.stream)->group("");
 }
 
 void writeEventLine(const StreamEvent& e) { std::cout << toJsonLine(e) << '\n' << std::flush; }
 
 std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
                                               std::vector<cuda::PlanCase>& plan) {
+  // CLI11's needs() names no hidden option in its message: this one does.
+  if (o.stream && o.continueCases.empty())
+    throw InputError(
+        "--stream: only a fresh engine streams its events here (with --continue-cases)");
   if (o.continueCases.empty()) return {};
   std::vector<std::size_t> indices = parseCaseIndexList(o.continueCases, plan.size());
   std::vector<cuda::PlanCase> picked;

@@ -28,7 +28,8 @@ void addFreshEngineOptions(CLI::App& sub, FreshEngineOpts& o, bool streamOption 
 void writeEventLine(const StreamEvent& e);
 
 // A child's plan: the cases --continue-cases names (of the plan as it is), in order; returns
-// their indices in that plan (empty without --continue-cases).
+// their indices in that plan (empty without --continue-cases). Throws InputError for a bad
+// --continue-cases, or verify's and tune's --stream without it.
 std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
                                               std::vector<cuda::PlanCase>& plan);
 

@@ -83,6 +83,14 @@ namespace {
 // Slurm target polls over ssh.
 void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states,
                      const std::string& note) {
+  const fs::path merged = job.outputDir / kSlurmMerged;
+  const bool submitted = !job.submissions.empty();
+  // The merge job (the GUI waits for it while it is queued or running), then merged.json, then
+  // the shards: the merge job runs after every task, so a merged.json seen here comes with every
+  // shard file it merged, and a merge job seen running before merged.json is no race.
+  SlurmTask mergeJob = submitted ? jobState(job.submissions.back().mergeJob, job) : SlurmTask{};
+  const bool mergedThere = fs::exists(merged);
+  if (mergedThere) mergeJob = {};
   nlohmann::json shards = nlohmann::json::array();
   for (int i = 1; i <= job.shards; ++i) {
     const auto it = states.find(i);
@@ -97,12 +105,6 @@ void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states
                       {"document", shardDocument(job, i).string()},
                       {"failureRecord", shardFailureFile(job, i).string()}});
   }
-  const fs::path merged = job.outputDir / kSlurmMerged;
-  const bool submitted = !job.submissions.empty();
-  // The merge job: the GUI waits for it while it is queued or running, to fetch merged.json.
-  const SlurmTask mergeJob = submitted && !fs::exists(merged)
-                                 ? jobState(job.submissions.back().mergeJob, job)
-                                 : SlurmTask{};
   std::cout << nlohmann::json{{"kind", "kwb-slurm-status"},
                               {"version", 1},
                               {"name", job.name},
@@ -110,7 +112,7 @@ void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states
                               {"count", job.shards},
                               {"arrayJob", submitted ? job.submissions.back().arrayJob : ""},
                               {"mergeJob", submitted ? job.submissions.back().mergeJob : ""},
-                              {"merged", fs::exists(merged) ? merged.string() : ""},
+                              {"merged", mergedThere ? merged.string() : ""},
                               {"mergeState", mergeJob.state},
                               {"mergeReason", mergeJob.reason},
                               {"note", note},

@@ -97,7 +97,8 @@ void SlurmRun::start(const SlurmTarget& target, const RunRequest& request) {
   m_failuresInARow = 0;
   m_collector = std::make_unique<ShardCollector>(target.shards);
   m_shards.clear();
-  for (int i = 1; i <= target.shards; ++i) m_shards << SlurmShardState{i, {}, "none", {}, {}};
+  for (int i = 1; i <= target.shards; ++i)
+    m_shards << SlurmShardState{i, {}, "none", {}, {}, false, {}};
   m_fetches.clear();
   m_fetched.clear();
   m_phase = Phase::kSubmitting;

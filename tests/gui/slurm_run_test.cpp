@@ -274,7 +274,7 @@ TEST_F(SlurmGui, OnceTheMergeJobHasRunAShardWithoutAFileStaysAHoleAndTheRunEnds)
 // queued (no scancel).
 TEST_F(SlurmGui, AJobPendingForResourcesShowsItsReasonAndIsGivenUpAfterThePatience) {
   writeStates("1 PENDING Resources\n2 PENDING Resources\n3 PENDING Priority\n");
-  m_window->slurmRun()->setPatience(1500);
+  m_window->slurmRun()->setPatience(3000);
   submit(target());
   ASSERT_TRUE(waitSubmitted()) << status().toStdString();
   EXPECT_TRUE(
