@@ -15,6 +15,7 @@
 #include "kwb/results.h"
 #include "kwb/shard_failure.h"
 #include "model/doc_queries.h"
+#include "model/merge_agreement.h"
 #include "panels/case_detail_dialog.h"
 #include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
@@ -351,6 +352,30 @@ TEST_F(SlurmGuiMergeJob, AMergedDocumentThatDisagreesIsReportedAndTheGuisMergeKe
   EXPECT_FALSE(m_window->model()->source().contains("merged.json"))
       << m_window->model()->source().toStdString();
   EXPECT_EQ(holes(), 0) << "the GUI's merge, every shard in, is the result";
+}
+
+// The comparison alone (model/merge_agreement.h): the same merge agrees; a case that ran in one
+// and is a hole in the other, a shard in another state, or no merge at all are each named.
+TEST_F(SlurmGuiMergeJob, MergeAgreementNamesAHoleAShardStateAndANonMergedDocument) {
+  const RunDocument ours = parseDocument(mergeJobText({1, 2, 3}), "ours");
+  RunDocument theirs = ours;
+  EXPECT_EQ(mergeDisagreement(ours, theirs), "");
+  CaseResult& c = theirs.cases.at(0);
+  c.status = CaseStatus::kSkipped;
+  c.message = "not run: shard 1/3 missing";
+  const QString hole = mergeDisagreement(ours, theirs);
+  EXPECT_TRUE(hole.startsWith("1 case(s) ran only in the GUI's merge and 0 only there"))
+      << hole.toStdString();
+  EXPECT_TRUE(hole.contains(QString::fromStdString(c.kernel))) << hole.toStdString();
+  const QString other = mergeDisagreement(theirs, ours);
+  EXPECT_TRUE(other.startsWith("0 case(s) ran only in the GUI's merge and 1 only there"))
+      << other.toStdString();
+  theirs = ours;
+  theirs.merged->shards.at(1).state = "failed";
+  EXPECT_EQ(mergeDisagreement(ours, theirs),
+            "shard 2/3 is failed there and merged in the GUI's merge");
+  theirs.merged.reset();
+  EXPECT_EQ(mergeDisagreement(ours, theirs), "it is not a merged document");
 }
 
 TEST(SlurmTarget, ThePatienceIsTheDialogsAndItsBoundsAreChecked) {
