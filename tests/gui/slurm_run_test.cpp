@@ -460,8 +460,8 @@ TEST(SlurmTarget, SavedClustersReadBack) {
 
 // The same against the real Slurm that tests/slurm/slurm_test.sh starts on this machine (ctest
 // label slurm; it sets KWB_TEST_REAL_SLURM): the node has no GPU, so every shard fails with
-// kwb's no-device exit; the GUI fetches each failure record and shows its reason, and the
-// run ends once every shard is in.
+// kwb's no-device exit; the GUI fetches each failure record and shows its reason, waits for the
+// merge job, and opens its merged.json.
 class SlurmGuiReal : public SlurmGui {
  protected:
   bool realSlurm() const override { return true; }
@@ -482,6 +482,9 @@ TEST_F(SlurmGuiReal, EveryShardsFailureOnARealSlurmIsShownWithItsReason) {
   for (int i = 1; i <= kShards; ++i)
     EXPECT_TRUE(status().contains(QString("shard %1/3: failed: exit 3 (no CUDA device)").arg(i)))
         << status().toStdString();
+  // The GUI waited for the real merge job and opened its merged.json, which agrees.
+  EXPECT_TRUE(status().contains("merged.json agrees with the GUI's merge and is the open result"))
+      << status().toStdString();
   ASSERT_TRUE(shown().merged.has_value());
   for (const MergedShard& m : shown().merged->shards) EXPECT_EQ(m.state, "failed");
 }
