@@ -159,9 +159,9 @@ int tuneCommand(const TuneOpts& o) {
   }
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg, o.pool.gpus);
   const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
-  // A pool's worker (--pool-serve) has no command line of its part to start a fresh engine with:
-  // after a lost context its configurations left are skipped, as before.
-  if (!o.pool.serve) useFreshEngines(o.fresh, continued, cfg, {});
+  // A pool's worker (--pool-serve) may cut its part for the pool's GPU count (--pool-gpus), which
+  // a kwb started on its own cannot: after a lost context its configurations left are skipped.
+  if (!o.pool.serve) useFreshEngines(o.fresh, continued, o.shard, cfg, {});
   const auto sink = [&](const StreamEvent& e) {
     if (o.fresh.stream) return writeEventLine(e);  // a fresh engine: its parent reports
     if (e.type == EventType::kDevice && e.device)

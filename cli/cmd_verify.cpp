@@ -59,7 +59,7 @@ int verifyCommand(const cuda::Selection& selection, const std::string& json,
   cfg.verifyOnly = true;
   const std::optional<ShardInfo> shard = applyShard(shardText, plan, cfg);
   const std::vector<std::size_t> continued = selectContinuedCases(fresh, plan);
-  useFreshEngines(fresh, continued, cfg, {});
+  useFreshEngines(fresh, continued, shardText, cfg, {});
   const auto sink = [&](const StreamEvent& e) {
     if (fresh.stream) return writeEventLine(e);  // a fresh engine: its parent reports
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);

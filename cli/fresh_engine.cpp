@@ -36,13 +36,14 @@ std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
 }
 
 void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
-                     cuda::RunConfig& cfg, std::function<void()> handingOver) {
+                     const std::string& shard, cuda::RunConfig& cfg,
+                     std::function<void()> handingOver) {
   // A fresh engine times what it verified before each user kernel's case, so a kernel that
   // faults again costs no verified case of the others a second time.
   if (!continued.empty()) cfg.isolateUserKernels = true;
   if (o.maxRestarts == 0 && continued.empty()) return;  // the user asked for none
   const int left = o.maxRestarts;
-  cfg.continueElsewhere = [left, continued, handingOver = std::move(handingOver)](
+  cfg.continueElsewhere = [left, continued, shard, handingOver = std::move(handingOver)](
                               const std::vector<std::size_t>& indices,
                               const cuda::EventSink& sink) -> std::string {
     if (left == 0) return "no fresh engine left (--max-restarts)";
@@ -57,7 +58,8 @@ void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& c
     if (!continued.empty())
       for (std::size_t& i : whole) i = continued[i];
     std::vector<std::string> argv = childCommandLine(
-        nullptr, {"--json", "--csv", "--md", "--continue-cases", "--max-restarts"});
+        nullptr, {"--json", "--csv", "--md", "--continue-cases", "--max-restarts", "--shard"});
+    if (!shard.empty()) argv.insert(argv.end(), {"--shard", shard});
     argv.insert(argv.end(), {"--stream", "--continue-cases", caseIndexList(whole), "--max-restarts",
                              std::to_string(left - 1)});
     return runInFreshEngine(argv, indices, [&](const StreamEvent& e) { sink(e); });

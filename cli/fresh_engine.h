@@ -37,9 +37,12 @@ std::vector<std::size_t> selectContinuedCases(const FreshEngineOpts& o,
 // with --stream, --continue-cases and one restart fewer; with none left, the cases are skipped
 // naming the bound. --max-restarts 0 given by the user leaves the cases skipped as before.
 // `continued`: what selectContinuedCases returned, so a child's child is given indices of the
-// whole plan, which its command line builds again. `handingOver` runs before a child starts
-// (kwb run stops its --case-timeout watch there: the child has the option and watches its own).
+// whole plan, which its command line builds again. `shard`: the --shard part this process runs
+// (a pool's worker is given it per request, not on its command line), which the child is given
+// too. `handingOver` runs before a child starts (kwb run stops its --case-timeout watch there:
+// the child has the option and watches its own).
 void useFreshEngines(const FreshEngineOpts& o, const std::vector<std::size_t>& continued,
-                     cuda::RunConfig& cfg, std::function<void()> handingOver);
+                     const std::string& shard, cuda::RunConfig& cfg,
+                     std::function<void()> handingOver);
 
 }  // namespace kwb::cli
