@@ -319,6 +319,7 @@ class SlurmGuiMergeJob : public SlurmGui {
   // The merge job's merged.json of the given shards (as kwb merge writes it).
   static std::string mergeJobText(const std::vector<int>& shards) {
     std::vector<ShardInput> inputs;
+    inputs.reserve(shards.size());
     for (int i : shards) inputs.push_back({"shard-" + std::to_string(i), shardDoc(i), {}});
     return toJsonText(mergeShards(inputs, kShards).document);
   }
