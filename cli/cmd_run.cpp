@@ -348,7 +348,8 @@ int runCommand(const RunOpts& o) {
     std::cerr << "kwb: " << what << " " << failed.result->message << "; "
               << outputs.finishedCases() - 1 << " finished case(s) kept, the rest not run\n";
   });
-  useFreshEngines(o.fresh, continued, cfg, [&] { caseTimeout.finish(); });  // it watches its own
+  useFreshEngines(o.fresh, continued, o.shard, cfg,
+                  [&] { caseTimeout.finish(); });  // it watches its own
   // Interleaved rounds move between the cases of a block: the watch follows each sample.
   cfg.heartbeat = [&](int index) { caseTimeout.started(index); };
   const auto sink = [&](const StreamEvent& e) {

@@ -2,12 +2,14 @@
 // kwb tune — the tuning sweep of one tunable kernel on one or more shapes: a plan over the
 // kernel as registered ("default") and its compile-time configurations, shape by shape, run by
 // the case loop of `kwb run` (cuda::runPlan): each is verified, the ones that pass are timed,
-// and each shape's bucket takes its fastest (kwb/tune_buckets.h).
+// and each shape's bucket takes its fastest (kwb/tune_buckets.h). After a configuration that
+// loses the CUDA context, the configurations left run in a fresh engine (fresh_engine.h).
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 
 #include "commands.h"
+#include "fresh_engine.h"
 #include "interrupt.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
@@ -34,8 +36,9 @@ struct TuneOpts {
   bool cold = false;
   std::string timer;
   double maxTime = 0.3;
-  std::string shard;  // --shard I/N: one part of the sweep, whole shapes
-  PoolOpts pool;      // --devices: the configurations spread over every GPU of the host
+  std::string shard;      // --shard I/N: one part of the sweep, whole shapes
+  PoolOpts pool;          // --devices: the configurations spread over every GPU of the host
+  FreshEngineOpts fresh;  // --max-restarts: the configurations left after a lost context
 };
 
 std::string joined(const std::vector<std::string>& xs) {
@@ -80,6 +83,38 @@ std::string choiceTable(const TuneGrid& grid) {
   return formatTable(rows);
 }
 
+// Sorts `cases` into the plan's order (kernel and size): after a lost context the cases verified
+// but not yet timed before the fault come back from the fresh engine after the fault's.
+void inPlanOrder(const std::vector<cuda::PlanCase>& plan, std::vector<CaseResult>& cases) {
+  const auto rank = [&](const CaseResult& c) {
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      if (plan[i].kernel->id == c.kernel && plan[i].size == c.size) return i;
+    return plan.size();
+  };
+  std::stable_sort(cases.begin(), cases.end(),
+                   [&](const CaseResult& a, const CaseResult& b) { return rank(a) < rank(b); });
+}
+
+// The sweep's grid: its results in plan order, and the choice by bucket of each shape of the plan
+// (of this part, with --shard); `first` names the sweep when the part has none.
+TuneGrid sweepGrid(const std::string& kernel, std::uint64_t seed,
+                   const std::vector<cuda::PlanCase>& plan, std::vector<CaseResult> results,
+                   const Shape& first) {
+  std::vector<Shape> tuned;
+  for (const cuda::PlanCase& p : plan)
+    if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());
+  inPlanOrder(plan, results);  // a fresh engine's configurations came after the fault's
+  TuneGrid grid;
+  grid.kernel = kernel;
+  grid.shape = tuned.empty() ? first : tuned.front();
+  grid.seed = seed;
+  grid.results = std::move(results);
+  if (!tuned.empty()) grid.choices = chooseByBucket(grid.results, tuned);
+  for (const TuneChoice& c : grid.choices)
+    if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
+  return grid;
+}
+
 std::vector<Shape> tunedShapes(const TuneOpts& o) {
   if (o.shape.empty() == o.shapes.empty())
     throw InputError("give the shapes to tune: --shape MxNxK or --shapes LIST (not both)");
@@ -89,10 +124,10 @@ std::vector<Shape> tunedShapes(const TuneOpts& o) {
 int tuneCommand(const TuneOpts& o) {
   checkOutputs({}, {{"--json", o.json}});
   const KernelDescriptor& base = commandRegistry().find(o.kernel);  // InputError → exit 2
-  const std::vector<kernels::TuneVariant> variants = kernels::tuneVariants(base.id);
+  const std::vector<kernels::TuneVariant> variants = commandTuneVariants(base.id);
   if (variants.empty())
     throw InputError("kernel '" + base.id + "' has no tuning configurations; tunable kernels: " +
-                     joined(kernels::tunableKernels()));
+                     joined(commandTunableKernels()));
   const std::vector<Shape> shapes = tunedShapes(o);
   chooseByBucket({}, shapes);  // two shapes of one bucket: refused before the device is opened
 
@@ -123,10 +158,12 @@ int tuneCommand(const TuneOpts& o) {
     return runOnPool(o.pool, how, plan, cfg);
   }
   const std::optional<ShardInfo> shard = applyShard(o.shard, plan, cfg, o.pool.gpus);
-  std::vector<Shape> tuned;  // the shapes of this part (all of them without --shard)
-  for (const cuda::PlanCase& p : plan)
-    if (std::find(tuned.begin(), tuned.end(), p.shape()) == tuned.end()) tuned.push_back(p.shape());
+  const std::vector<std::size_t> continued = selectContinuedCases(o.fresh, plan);
+  // A pool's worker (--pool-serve) may cut its part for the pool's GPU count (--pool-gpus), which
+  // a kwb started on its own cannot: after a lost context its configurations left are skipped.
+  if (!o.pool.serve) useFreshEngines(o.fresh, continued, o.shard, cfg, {});
   const auto sink = [&](const StreamEvent& e) {
+    if (o.fresh.stream) return writeEventLine(e);  // a fresh engine: its parent reports
     if (e.type == EventType::kDevice && e.device)
       std::cout << "tuning " << base.id << " on " << o.shape << o.shapes << ", device "
                 << e.device->index << ": " << e.device->name << " (sm_" << e.device->ccMajor
@@ -143,17 +180,10 @@ int tuneCommand(const TuneOpts& o) {
   };
   // A pool worker (--pool-serve) stops at Ctrl-C with the configurations timed so far.
   RunDocument doc = cuda::runPlan(plan, cfg, sink, [] { return interruptRequested(); });
+  if (o.fresh.stream) return allPassed(doc) ? kExitOk : kExitCaseFailed;
   doc.shard = shard;
-
-  TuneGrid grid;
-  grid.kernel = base.id;
-  grid.shape = tuned.empty() ? shapes.front() : tuned.front();
-  grid.seed = o.seed;
-  grid.results = std::move(doc.cases);
+  TuneGrid grid = sweepGrid(base.id, o.seed, plan, std::move(doc.cases), shapes.front());
   doc.cases.clear();
-  if (!tuned.empty()) grid.choices = chooseByBucket(grid.results, tuned);
-  for (const TuneChoice& c : grid.choices)
-    if (c.shape == grid.shape && c.gflops > 0) grid.best = c.config;
   std::cout << tuneTable(grid) << "\nchoice by bucket (a shape runs the choice of the tuned shape "
             << "nearest in log FLOPs; 'default': the kernel as registered):\n"
             << choiceTable(grid);
@@ -172,7 +202,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
       "reads the choice): exit 0 when every configuration verifies, 1 when one fails");
   auto o = std::make_shared<TuneOpts>();
   sub->add_option("--kernel", o->kernel,
-                  "Tunable kernel id (" + joined(kernels::tunableKernels()) + ")")
+                  "Tunable kernel id (" + joined(commandTunableKernels()) + ")")
       ->required();
   auto* one = sub->add_option("--shape", o->shape, "Shape MxNxK (or one number for a cube)")
                   ->check(kNotEmpty);
@@ -186,6 +216,7 @@ void addTuneCommand(CLI::App& app, int& exitCode) {
   sub->add_flag("--cold-l2", o->cold, "Flush L2 before every sample");
   addShardOption(*sub, o->shard);
   addPoolOptions(*sub, o->pool)->excludes("--shard");
+  addFreshEngineOptions(*sub, o->fresh, true);
   addTimerOption(*sub, o->timer);
   sub->add_option("--max-time", o->maxTime, "Most seconds of samples per configuration")
       ->check(finiteRange(1e-6, 86400.0));

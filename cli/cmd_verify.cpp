@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // kwb verify: the correctness pipeline alone (canary, tolerance, negative control, alpha/beta)
 // over a suite, as a pass/fail table: the case loop of `kwb run` (cuda::runPlan) with no timing.
+// After a fault that loses the CUDA context, the cases left are verified by a fresh engine, a
+// `kwb verify --stream --continue-cases` child (fresh_engine.h).
 
 #include <iostream>
 
 #include "commands.h"
+#include "fresh_engine.h"
 #include "kwb/cuda/runner.h"
 #include "kwb/error.h"
 #include "kwb/output_files.h"
@@ -46,7 +49,7 @@ std::string verifyTable(const RunDocument& doc) {
 }
 
 int verifyCommand(const cuda::Selection& selection, const std::string& json,
-                  const std::string& shardText) {
+                  const std::string& shardText, const FreshEngineOpts& fresh) {
   checkOutputs({{"--suite", selection.suite}}, {{"--json", json}});
   const cuda::ResolvedSelection sel = resolve(selection, "spec-correctness");  // InputError → 2
   std::vector<cuda::PlanCase> plan;  // size by size, in the order selected
@@ -55,13 +58,19 @@ int verifyCommand(const cuda::Selection& selection, const std::string& json,
   cuda::RunConfig cfg = baseRunConfig(sel.suiteName, selection.seed, selection.device);
   cfg.verifyOnly = true;
   const std::optional<ShardInfo> shard = applyShard(shardText, plan, cfg);
+  const std::vector<std::size_t> continued = selectContinuedCases(fresh, plan);
+  useFreshEngines(fresh, continued, shardText, cfg, {});
   const auto sink = [&](const StreamEvent& e) {
+    if (fresh.stream) return writeEventLine(e);  // a fresh engine: its parent reports
     if (e.type == EventType::kDevice && e.device) std::cerr << formatBanner(*e.device);
+    if (e.type == EventType::kLog && e.level != "info")
+      std::cerr << "[" << e.level << "] " << e.message << '\n';
     if ((e.type == EventType::kCaseFinished || e.type == EventType::kCaseFailed) && e.result)
       std::cerr << "[" << e.index + 1 << "/" << plan.size() << "] " << e.result->kernel << " "
                 << sizeLabel(*e.result) << ": " << toString(e.result->status) << '\n';
   };
   RunDocument doc = cuda::runPlan(plan, cfg, sink, {});  // NoDeviceError → exit 3
+  if (fresh.stream) return allPassed(doc) ? kExitOk : kExitCaseFailed;
   doc.shard = shard;
   std::cout << "known-answer test: " << (doc.knownAnswer.passed ? "pass" : "FAIL") << " ("
             << doc.knownAnswer.detail << ")\n\n";
@@ -92,10 +101,14 @@ void addVerifyCommand(CLI::App& app, int& exitCode) {
   auto sel = std::make_shared<cuda::Selection>();
   auto json = std::make_shared<std::string>();
   auto shard = std::make_shared<std::string>();
+  auto fresh = std::make_shared<FreshEngineOpts>();
   addSelectionOptions(*sub, *sel, "spec-correctness");
   addShardOption(*sub, *shard);
+  addFreshEngineOptions(*sub, *fresh, true);
   sub->add_option("--json", *json, "Also write the results document to FILE");
-  sub->callback([sel, json, shard, &exitCode] { exitCode = verifyCommand(*sel, *json, *shard); });
+  sub->callback([sel, json, shard, fresh, &exitCode] {
+    exitCode = verifyCommand(*sel, *json, *shard, *fresh);
+  });
 }
 
 }  // namespace kwb::cli

@@ -2,13 +2,21 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <string_view>
+#include <vector>
+
 #include "kwb/kernel_descriptor.h"
+#include "tuning_variants.h"
 
 namespace kwb::cli {
 
 // The kernels every command selects from (list, run, verify, tune). kwb defines it as
 // kernels::registry() in command_registry.cpp; only a test binary links another definition.
 const KernelRegistry& commandRegistry();
+// The configurations `kwb tune` sweeps of one of those kernels, and the ids that have some:
+// kernels::tuneVariants and kernels::tunableKernels in kwb, defined beside commandRegistry.
+std::vector<kernels::TuneVariant> commandTuneVariants(std::string_view kernelId);
+std::vector<std::string> commandTunableKernels();
 
 // Each subcommand lives in its own cmd_*.cpp and registers itself on the app; its callback
 // stores the exit code in `exitCode`. Errors are thrown (InputError → 2, NoDeviceError → 3)

@@ -19,6 +19,14 @@ constexpr double kCallTimeoutS = 60.0;
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// squeue's "%r" for a job that is not waiting is "None"; older versions print "(null)".
+std::string waitReason(std::string reason) {
+  const std::size_t first = reason.find_first_not_of(' ');
+  reason = first == std::string::npos ? "" : reason.substr(first);
+  while (!reason.empty() && (reason.back() == ' ' || reason.back() == '\r')) reason.pop_back();
+  return reason == "None" || reason == "(null)" ? "" : reason;
+}
+
 }  // namespace
 
 std::string slurmCall(const std::vector<std::string>& argv, const std::filesystem::path& logs,
@@ -51,18 +59,25 @@ std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job) {
   return id;
 }
 
-std::map<int, std::string> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
-                                      const SlurmJob& job, std::string& note) {
-  std::map<int, std::string> states;
+std::map<int, SlurmTask> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
+                                    const SlurmJob& job, std::string& note) {
+  std::map<int, SlurmTask> states;
   bool ok = false;
   const std::string queue =
-      slurmCall({"squeue", "-h", "-r", "-t", "all", "-j", arrayJob, "-o", "%K %T"},
+      slurmCall({"squeue", "-h", "-r", "-t", "all", "-j", arrayJob, "-o", "%K %T %r"},
                 job.outputDir / "logs", ok);
   if (ok) {
     std::istringstream in(queue);
-    int task = 0;
-    std::string state;
-    while (in >> task >> state) states[task] = state;
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream fields(line);
+      int task = 0;
+      SlurmTask t;
+      if (!(fields >> task >> t.state)) continue;
+      std::getline(fields, t.reason);  // the rest of the line: a reason may hold spaces
+      t.reason = waitReason(t.reason);
+      states[task] = t;
+    }
   } else {
     note = "squeue: " + firstLine(queue);
   }
@@ -80,11 +95,21 @@ std::map<int, std::string> taskStates(const std::string& arrayJob, const std::ve
     const std::size_t us = line.find('_'), bar = line.find('|');
     if (us == std::string::npos || bar == std::string::npos || bar < us) continue;
     try {
-      states.emplace(std::stoi(line.substr(us + 1, bar - us - 1)), line.substr(bar + 1));
+      states.emplace(std::stoi(line.substr(us + 1, bar - us - 1)),
+                     SlurmTask{line.substr(bar + 1), ""});
     } catch (const std::exception&) {  // "123_[2-4]": pending tasks, squeue has them
     }
   }
   return states;
+}
+
+SlurmTask jobState(const std::string& jobId, const SlurmJob& job) {
+  bool ok = false;
+  const std::string line = firstLine(slurmCall(
+      {"squeue", "-h", "-t", "all", "-j", jobId, "-o", "%T %r"}, job.outputDir / "logs", ok));
+  if (!ok) return {};
+  const std::size_t space = line.find(' ');
+  return {line.substr(0, space), space == std::string::npos ? "" : waitReason(line.substr(space))};
 }
 
 std::filesystem::path jobFolder(const std::string& jobId) {

@@ -18,11 +18,20 @@ std::string slurmCall(const std::vector<std::string>& argv, const std::filesyste
                       bool& ok);
 // sbatch --parsable `args`: the job id. Throws InputError with sbatch's message.
 std::string sbatch(const std::vector<std::string>& args, const SlurmJob& job);
+// A job's or task's state as Slurm gives it, and squeue's reason while it waits ("Resources",
+// "Priority", "ReqNodeNotAvail, ..."; empty when squeue gives none or "None").
+struct SlurmTask {
+  std::string state;
+  std::string reason;
+};
 // The array's tasks (`shards`) by shard, as squeue sees them (also finished ones it still
 // keeps) and, for those it has forgotten, as sacct does; shards neither knows are absent.
 // `note` says what could not be asked.
-std::map<int, std::string> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
-                                      const SlurmJob& job, std::string& note);
+std::map<int, SlurmTask> taskStates(const std::string& arrayJob, const std::vector<int>& shards,
+                                    const SlurmJob& job, std::string& note);
+// One job's state (the merge job's) as squeue sees it; an empty state when squeue does not know
+// it (any more) or cannot be asked.
+SlurmTask jobState(const std::string& jobId, const SlurmJob& job);
 // Submits the array for `shards` (all: the script's own range) and the merge job after it, and
 // records the submission in the manifest. Prints the job ids.
 SlurmSubmission submitShards(SlurmJob& job, const std::vector<int>& shards);

@@ -44,10 +44,15 @@ std::pair<std::string, std::string> fileState(const SlurmJob& job, int i) {
 
 // The shard's Slurm state in the latest submission that ran it, and that submission's job.
 struct TaskState {
-  std::string state;  // squeue's or sacct's; empty when neither knows it any more
+  std::string state;   // squeue's or sacct's; empty when neither knows it any more
+  std::string reason;  // squeue's (for a finished task too: NonZeroExitCode, ...)
   std::string job;
+  // Why it is still queued (Resources, Priority, ReqNodeNotAvail, ...); empty unless PENDING.
+  std::string pendingReason() const { return state.rfind("PENDING", 0) == 0 ? reason : ""; }
   std::string text() const {
-    return state.empty() ? "(gone from squeue)" : state + " (job " + job + ")";
+    const std::string why = pendingReason();
+    return state.empty() ? "(gone from squeue)"
+                         : state + " (job " + job + (why.empty() ? "" : ": " + why) + ")";
   }
 };
 
@@ -57,7 +62,8 @@ std::map<int, TaskState> latestStates(const SlurmJob& job, std::string& note) {
     const auto here = taskStates(s.arrayJob, s.shards, job, note);
     for (int i : s.shards) {
       const auto it = here.find(i);
-      states[i] = {it == here.end() ? "" : it->second, s.arrayJob};
+      states[i] = it == here.end() ? TaskState{"", "", s.arrayJob}
+                                   : TaskState{it->second.state, it->second.reason, s.arrayJob};
     }
   }
   return states;
@@ -77,12 +83,21 @@ namespace {
 // Slurm target polls over ssh.
 void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states,
                      const std::string& note) {
+  const fs::path merged = job.outputDir / kSlurmMerged;
+  const bool submitted = !job.submissions.empty();
+  // The merge job (the GUI waits for it while it is queued or running), then merged.json, then
+  // the shards: the merge job runs after every task, so a merged.json seen here comes with every
+  // shard file it merged, and a merge job seen running before merged.json is no race.
+  SlurmTask mergeJob = submitted ? jobState(job.submissions.back().mergeJob, job) : SlurmTask{};
+  const bool mergedThere = fs::exists(merged);
+  if (mergedThere) mergeJob = {};
   nlohmann::json shards = nlohmann::json::array();
   for (int i = 1; i <= job.shards; ++i) {
     const auto it = states.find(i);
     const auto [result, reason] = fileState(job, i);
     shards.push_back({{"index", i},
                       {"slurm", it == states.end() ? "" : it->second.state},
+                      {"pendingReason", it == states.end() ? "" : it->second.pendingReason()},
                       {"submitted", it != states.end()},
                       {"arrayJob", it == states.end() ? "" : it->second.job},
                       {"result", result},
@@ -90,8 +105,6 @@ void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states
                       {"document", shardDocument(job, i).string()},
                       {"failureRecord", shardFailureFile(job, i).string()}});
   }
-  const fs::path merged = job.outputDir / kSlurmMerged;
-  const bool submitted = !job.submissions.empty();
   std::cout << nlohmann::json{{"kind", "kwb-slurm-status"},
                               {"version", 1},
                               {"name", job.name},
@@ -99,7 +112,9 @@ void printStatusJson(const SlurmJob& job, const std::map<int, TaskState>& states
                               {"count", job.shards},
                               {"arrayJob", submitted ? job.submissions.back().arrayJob : ""},
                               {"mergeJob", submitted ? job.submissions.back().mergeJob : ""},
-                              {"merged", fs::exists(merged) ? merged.string() : ""},
+                              {"merged", mergedThere ? merged.string() : ""},
+                              {"mergeState", mergeJob.state},
+                              {"mergeReason", mergeJob.reason},
                               {"note", note},
                               {"shards", shards}}
                    .dump()

@@ -62,8 +62,7 @@ void nameUserSource(const KernelDescriptor& k, bool lostContext, CaseResult& c) 
   if (const auto cpp = what.find(".cpp:"); cpp != std::string::npos)
     if (const auto colon = what.find(": ", cpp); colon != std::string::npos)
       what = what.substr(colon + 2);
-  c.message = u->source.path + " (entry " + u->spec.entry.value_or(k.id) + "): " + what;
-  if (lostContext) c.message += std::string("; ") + kUserFaultRule;
+  c.message = nameUserFault(k, ": " + what, lostContext);
 }
 
 // After a case's CUDA error, the device's known-answer check (kwb/cuda/device_health.h): its

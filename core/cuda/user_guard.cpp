@@ -12,16 +12,21 @@
 
 namespace kwb::cuda {
 
+std::string nameUserFault(const KernelDescriptor& k, const std::string& what, bool brokeRule) {
+  const CompiledUserKernel* u = findUserKernel(k.id);
+  std::string text =
+      (u ? u->source.path + " (entry " + u->spec.entry.value_or(k.id) + ")" : k.id) + what;
+  if (brokeRule) text += std::string("; ") + kUserFaultRule;
+  return text;
+}
+
 std::string userFault(const KernelDescriptor& k, const Shape& s, int code) {
   const auto e = static_cast<cudaError_t>(code);
-  const CompiledUserKernel* u = findUserKernel(k.id);
-  std::string text = (u ? u->source.path + " (entry " + *u->spec.entry + ")" : k.id) +
-                     " faulted at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                     std::to_string(s.k) + ": " + cudaGetErrorName(e) + " (" +
-                     cudaGetErrorString(e) + ")";
-  if (e == cudaErrorIllegalAddress || e == cudaErrorMisalignedAddress)
-    text += std::string("; ") + kUserFaultRule;
-  return text;
+  return nameUserFault(k,
+                       " faulted at " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                           std::to_string(s.k) + ": " + cudaGetErrorName(e) + " (" +
+                           cudaGetErrorString(e) + ")",
+                       e == cudaErrorIllegalAddress || e == cudaErrorMisalignedAddress);
 }
 
 std::string guardViolation(const KernelDescriptor& k, const PreparedCase& p, CUstream_st* stream) {

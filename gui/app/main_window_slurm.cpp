@@ -40,7 +40,11 @@ void MainWindow::connectSlurm() {
           [this](const RunDocument& doc) { m_model->setDocument(doc, jobSource(*m_slurm)); });
   connect(m_slurm, &SlurmRun::finished, this,
           [this](const RunDocument& doc, bool ok, const QString& message) {
-            if (doc.merged) m_model->setDocument(doc, jobSource(*m_slurm));
+            // The merge job's merged.json when it agreed with the GUI's merge, else that merge.
+            const QString file = m_slurm->mergedFile();
+            if (doc.merged)
+              m_model->setDocument(doc, file.isEmpty() ? jobSource(*m_slurm)
+                                                       : file + " (" + jobSource(*m_slurm) + ")");
             m_run->setRunning(false);
             m_run->setStatus(message + "\n" + m_slurm->shardSummary(), !ok);
             if (!ok) showMessage(message, true);

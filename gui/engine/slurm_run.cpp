@@ -4,6 +4,9 @@
 #include <QRegularExpression>
 #include <nlohmann/json.hpp>
 
+#include "kwb/results.h"
+#include "model/merge_agreement.h"
+
 namespace kwb::gui {
 namespace {
 
@@ -23,6 +26,19 @@ QString s(const nlohmann::json& j, const char* key) {
   return QString::fromStdString(j.value(key, std::string()));
 }
 
+// A job or task that does something: running, or starting or ending on its node.
+bool moving(const QString& slurmState) {
+  return slurmState.startsWith("RUNNING") || slurmState.startsWith("CONFIGURING") ||
+         slurmState.startsWith("COMPLETING");
+}
+
+QString duration(qint64 ms) {
+  const qint64 sec = ms / 1000;
+  if (sec < 60) return QString("%1 s").arg(sec);
+  if (sec < 3600) return QString("%1 min %2 s").arg(sec / 60).arg(sec % 60);
+  return QString("%1 h %2 min").arg(sec / 3600).arg(sec % 3600 / 60);
+}
+
 }  // namespace
 
 QString SlurmShardState::text() const {
@@ -31,7 +47,8 @@ QString SlurmShardState::text() const {
   if (result == "document") return merged ? "done" : "done (fetching)";
   if (result == "partial") return "interrupted";
   if (slurm.isEmpty()) return "waiting for Slurm";
-  return slurm.section(' ', 0, 0).toLower();
+  const QString state = slurm.section(' ', 0, 0).toLower();
+  return pendingReason.isEmpty() ? state : state + " (" + pendingReason + ")";
 }
 
 SlurmRun::SlurmRun(QObject* parent) : QObject(parent) {
@@ -45,6 +62,7 @@ SlurmRun::~SlurmRun() = default;
 
 QString SlurmRun::shardSummary() const {
   QStringList lines;
+  if (const QString q = queueText(); !q.isEmpty()) lines << q;
   for (const SlurmShardState& st : m_shards)
     lines << QString("shard %1/%2: %3").arg(st.index).arg(m_target.shards).arg(st.text());
   return lines.join('\n');
@@ -71,10 +89,16 @@ void SlurmRun::start(const SlurmTarget& target, const RunRequest& request) {
   m_arrayJob.clear();
   m_mergeJob.clear();
   m_mergedWritten = false;
+  m_mergedPath.clear();
+  m_mergeState.clear();
+  m_mergeReason.clear();
+  m_result.reset();
+  m_quiet = false;
   m_failuresInARow = 0;
   m_collector = std::make_unique<ShardCollector>(target.shards);
   m_shards.clear();
-  for (int i = 1; i <= target.shards; ++i) m_shards << SlurmShardState{i, {}, "none", {}, {}};
+  for (int i = 1; i <= target.shards; ++i)
+    m_shards << SlurmShardState{i, {}, "none", {}, {}, false, {}};
   m_fetches.clear();
   m_fetched.clear();
   m_phase = Phase::kSubmitting;
@@ -101,6 +125,7 @@ void SlurmRun::onSubmitted(int code, const QByteArray& out, const QString& err,
   m_arrayJob = array.captured(1);
   m_mergeJob = merge.captured(1);
   m_phase = Phase::kWatching;
+  m_quietSince.start();
   emit logLine("info", QString("Slurm on %1 took array job %2 (%3 shards) and merge job %4, in %5.")
                            .arg(host(), m_arrayJob)
                            .arg(m_target.shards)
@@ -128,7 +153,10 @@ void SlurmRun::onStatus(int code, const QByteArray& out, const QString& err,
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(out.toStdString());
-    m_mergedWritten = !j.at("merged").get<std::string>().empty();
+    m_mergedPath = QString::fromStdString(j.at("merged").get<std::string>());
+    m_mergedWritten = !m_mergedPath.isEmpty();
+    m_mergeState = s(j, "mergeState");  // absent from a kwb before 2026-11-27: never waited for
+    m_mergeReason = s(j, "mergeReason");
     for (const auto& sh : j.at("shards")) {
       const int i = sh.at("index").get<int>();
       if (i < 1 || i > m_shards.size()) continue;
@@ -136,6 +164,7 @@ void SlurmRun::onStatus(int code, const QByteArray& out, const QString& err,
       st.slurm = s(sh, "slurm");
       st.result = s(sh, "result");
       st.reason = s(sh, "reason");
+      st.pendingReason = s(sh, "pendingReason");
       const QString file = st.result == "document" ? s(sh, "document")
                            : st.result == "failed" && !m_collector->hasDocument(i)
                                ? s(sh, "failureRecord")
@@ -149,6 +178,9 @@ void SlurmRun::onStatus(int code, const QByteArray& out, const QString& err,
         QString("kwb slurm status on %1 printed something unreadable: %2").arg(host(), e.what()));
   }
   m_failuresInARow = 0;
+  const bool wasQuiet = m_quiet;
+  m_quiet = quiet();
+  if (!m_quiet || !wasQuiet) m_quietSince.restart();  // the wait starts at its first quiet poll
   emit shardsChanged();
   fetchNext();
 }
@@ -205,11 +237,45 @@ void SlurmRun::callFailed(const QString& why) {
   m_poll.start();
 }
 
-void SlurmRun::checkDone() {
-  const bool allIn = std::all_of(m_shards.begin(), m_shards.end(), [](const SlurmShardState& st) {
-    return st.merged || !st.refused.isEmpty();
-  });
-  if (!allIn && !m_mergedWritten) return m_poll.start();
+bool SlurmRun::quiet() const {
+  bool left = false;
+  for (const SlurmShardState& st : m_shards) {
+    if (st.merged || !st.refused.isEmpty() || st.result != "none") continue;  // in, or on its way
+    left = true;
+    if (moving(st.slurm)) return false;
+  }
+  return left || !moving(m_mergeState);
+}
+
+QString SlurmRun::pendingReasons() const {
+  QStringList reasons;
+  for (const SlurmShardState& st : m_shards)
+    if (!st.merged && st.refused.isEmpty() && !st.pendingReason.isEmpty() &&
+        !reasons.contains(st.pendingReason))
+      reasons << st.pendingReason;
+  if (reasons.isEmpty() && !m_mergeReason.isEmpty())
+    reasons << "merge job " + m_mergeJob + ": " + m_mergeReason;
+  return reasons.isEmpty() ? QString("Slurm gives no reason") : "squeue: " + reasons.join(", ");
+}
+
+QString SlurmRun::queueText() const {
+  if (m_phase != Phase::kWatching || !m_quiet) return {};
+  return QString("Queued for %1 with nothing running (%2)")
+      .arg(duration(m_quietSince.elapsed()), pendingReasons());
+}
+
+void SlurmRun::waitOrGiveUp() {
+  const qint64 patience = m_patienceMs > 0 ? m_patienceMs : qint64(m_target.patienceMin) * 60000;
+  if (!m_quiet || m_quietSince.elapsed() < patience) return m_poll.start();
+  finish(false, QString("Stopped watching Slurm job %1 on %2: it has waited %3 in the queue with "
+                        "nothing running (%4). The job is left queued: `scancel %1 %5` on %2 "
+                        "cancels it, and `kwb slurm status %6` there shows how it goes (`kwb "
+                        "slurm resume %6` runs what did not). The shards that arrived are kept.")
+                    .arg(m_arrayJob, host(), duration(m_quietSince.elapsed()), pendingReasons(),
+                         m_mergeJob, m_folder));
+}
+
+QString SlurmRun::outcome(bool& ok) const {
   int merged = 0;
   QStringList notIn;
   for (const SlurmShardState& st : m_shards) {
@@ -219,12 +285,58 @@ void SlurmRun::checkDone() {
     }
     notIn << QString("shard %1/%2 %3").arg(st.index).arg(m_target.shards).arg(st.text());
   }
+  ok = notIn.isEmpty();
   const QString head = QString("Slurm job %1 on %2: %3 of %4 shards merged, %5 cases")
                            .arg(m_arrayJob, host())
                            .arg(merged)
                            .arg(m_target.shards)
                            .arg(document().cases.size());
-  finish(notIn.isEmpty(), notIn.isEmpty() ? head + "." : head + "; " + notIn.join("; ") + ".");
+  return ok ? head + "." : head + "; " + notIn.join("; ") + ".";
+}
+
+void SlurmRun::checkDone() {
+  const bool allIn = std::all_of(m_shards.begin(), m_shards.end(), [](const SlurmShardState& st) {
+    return st.merged || !st.refused.isEmpty();
+  });
+  if (!allIn && !m_mergedWritten) return waitOrGiveUp();
+  // Every shard is in: wait for the merge job while it is queued or running, then compare.
+  if (!m_mergedWritten && (m_mergeState.startsWith("PENDING") || moving(m_mergeState)))
+    return waitOrGiveUp();
+  if (m_mergedWritten) return call({"cat", m_mergedPath}, kFetchMs, &SlurmRun::onMergedFetched);
+  bool ok = false;
+  const QString text = outcome(ok);
+  finish(ok, text + QString(" Merge job %1 wrote no merged.json to compare with; the GUI's merge "
+                            "is the result.")
+                        .arg(m_mergeJob));
+}
+
+void SlurmRun::onMergedFetched(int code, const QByteArray& out, const QString& err,
+                               const QString& failure) {
+  if (m_phase != Phase::kWatching) return;
+  bool ok = false;
+  const QString text = outcome(ok);
+  const QString file = host() + ":" + m_mergedPath;
+  QString why;
+  if (!failure.isEmpty() || code != 0) {
+    why = "could not be read: " + (failure.isEmpty() ? lastLine(err) : failure);
+  } else {
+    try {
+      RunDocument theirs = parseDocument(out.toStdString(), file.toStdString());
+      why = mergeDisagreement(document(), theirs);
+      if (why.isEmpty())
+        m_result = std::move(theirs);
+      else
+        why = "disagrees with the GUI's merge: " + why;
+    } catch (const std::exception& e) {  // InputError; anything else is no reason to crash
+      why = QString("could not be read: ") + e.what();
+    }
+  }
+  if (why.isEmpty())
+    return finish(ok, text + QString(" The merge job's %1 agrees with the GUI's merge and is the "
+                                     "open result.")
+                                 .arg(file));
+  finish(false,
+         text + QString(" The merge job's %1 %2; the GUI's merge is the result.").arg(file, why));
 }
 
 void SlurmRun::cancel() {
@@ -259,7 +371,7 @@ void SlurmRun::finish(bool ok, const QString& message) {
   m_poll.stop();
   m_phase = Phase::kIdle;
   emit logLine(ok ? "info" : "error", message);
-  emit finished(document(), ok, message);
+  emit finished(m_result ? *m_result : document(), ok, message);
 }
 
 }  // namespace kwb::gui

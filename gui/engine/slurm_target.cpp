@@ -23,6 +23,10 @@ QString validateSlurmTarget(const SlurmTarget& t) {
   if (t.shards < 1 || t.shards > 10000) return QString("Shards %1: give 1 to 10000.").arg(t.shards);
   if (!oneWord(t.partition)) return QString("Partition '%1' must be one word.").arg(t.partition);
   if (!oneWord(t.time)) return QString("Time limit '%1' must be one word.").arg(t.time);
+  if (t.patienceMin < 1 || t.patienceMin > kMaxPatienceMin)
+    return QString("Patience %1 min: give 1 to %2 minutes.")
+        .arg(t.patienceMin)
+        .arg(kMaxPatienceMin);
   if (t.resultsDir.trimmed().isEmpty() || !oneWord(t.resultsDir))
     return QString("Results folder '%1' must be one path without spaces or quotes.")
         .arg(t.resultsDir);
@@ -74,6 +78,7 @@ QList<SlurmTarget> loadSlurmTargets(QSettings& s) {
     t.time = s.value("time").toString();
     t.gpusPerTask = s.value("gpusPerTask", 1).toInt();
     t.resultsDir = s.value("resultsDir", "kwb-runs").toString();
+    t.patienceMin = s.value("patienceMin", 30).toInt();
     if (validateSlurmTarget(t).isEmpty()) out << t;  // a hand-edited entry that is wrong is left
   }
   s.endArray();
@@ -95,6 +100,7 @@ void saveSlurmTargets(QSettings& s, const QList<SlurmTarget>& targets) {
     s.setValue("time", t.time);
     s.setValue("gpusPerTask", t.gpusPerTask);
     s.setValue("resultsDir", t.resultsDir);
+    s.setValue("patienceMin", t.patienceMin);
   }
   s.endArray();
 }

@@ -21,11 +21,17 @@ struct SlurmTarget {
   QString time;         // each task's limit as sbatch --time takes it; empty: the partition's
   int gpusPerTask = 1;  // 0: no GPU request (a cluster without GPUs, tests)
   QString resultsDir = "kwb-runs";  // on the cluster's shared file system; each run a folder in it
+  // Minutes the GUI watches a job that stays queued (nothing running, nothing arriving) before it
+  // stops watching and leaves the job queued (slurm_run.h).
+  int patienceMin = 30;
 
   // "Slurm cluster via login node user@login": the Run on list's entry and every message's name.
   QString label() const { return "Slurm cluster via login node " + login.host; }
   bool operator==(const SlurmTarget&) const = default;
 };
+
+// The longest patience a target may set: a week.
+inline constexpr int kMaxPatienceMin = 7 * 24 * 60;
 
 // Empty, or a sentence naming the field and what is wrong with it.
 QString validateSlurmTarget(const SlurmTarget& target);

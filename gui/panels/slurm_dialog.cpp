@@ -35,6 +35,13 @@ SlurmDialog::SlurmDialog(const SlurmTarget& t, QWidget* parent) : QDialog(parent
   m_dir = new QLineEdit(t.resultsDir, this);
   m_dir->setToolTip(
       "A folder on a file system the nodes share; each run writes a new folder in it");
+  m_patience = new QSpinBox(this);
+  m_patience->setRange(1, kMaxPatienceMin);
+  m_patience->setSuffix(" min");
+  m_patience->setValue(t.patienceMin);
+  m_patience->setToolTip(
+      "How long to watch a job that stays queued with nothing running; then the GUI stops "
+      "watching and leaves the job queued (kwb slurm status there shows it later)");
   m_error = new QLabel(this);
   m_error->setWordWrap(true);
   m_error->setStyleSheet("color: #b00020;");
@@ -46,6 +53,7 @@ SlurmDialog::SlurmDialog(const SlurmTarget& t, QWidget* parent) : QDialog(parent
   form->addRow("Time limit per shard:", m_time);
   form->addRow("GPUs per shard:", m_gpus);
   form->addRow("Results folder there:", m_dir);
+  form->addRow("Stop watching a queued job after:", m_patience);
   form->addRow(m_error);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &SlurmDialog::accept);
@@ -63,6 +71,7 @@ SlurmTarget SlurmDialog::target() const {
   t.time = m_time->text().trimmed();
   t.gpusPerTask = m_gpus->value();
   t.resultsDir = m_dir->text().trimmed();
+  t.patienceMin = m_patience->value();
   return t;
 }
 

@@ -11,7 +11,8 @@ class QSpinBox;
 namespace kwb::gui {
 
 // Edits one Slurm cluster of the Run on list (slurm_target.h): its login node and kwb there,
-// the shards, partition, time limit, GPUs per task and the results folder on the cluster. OK
+// the shards, partition, time limit, GPUs per task, the results folder on the cluster and how
+// long to watch a job that stays queued. OK
 // stays refused while validateSlurmTarget() objects.
 class SlurmDialog : public QDialog {
   Q_OBJECT
@@ -30,6 +31,7 @@ class SlurmDialog : public QDialog {
   QLineEdit* m_time;
   QSpinBox* m_gpus;
   QLineEdit* m_dir;
+  QSpinBox* m_patience;
   QLabel* m_error;
 };
 

@@ -160,7 +160,17 @@ INSTANTIATE_TEST_SUITE_P(
                       std::vector<std::string>{"run", "--continue-cases", "1,0", "--kernels",
                                                "sgemm.naive", "--shapes", "64,96"},
                       std::vector<std::string>{"tune", "--max-time", "nan", "--kernel",
-                                               "sgemm.warp_tiled", "--shape", "64"}));
+                                               "sgemm.warp_tiled", "--shape", "64"},
+                      // verify's and tune's fresh engines (the same options as run's).
+                      std::vector<std::string>{"verify", "--max-restarts", "-1", "--shapes", "64"},
+                      std::vector<std::string>{"verify", "--continue-cases", "2", "--kernels",
+                                               "sgemm.naive", "--shapes", "64,96"},
+                      std::vector<std::string>{"tune", "--max-restarts", "1001", "--kernel",
+                                               "sgemm.warp_tiled", "--shape", "64"},
+                      std::vector<std::string>{"tune", "--continue-cases", "1,0", "--kernel",
+                                               "sgemm.warp_tiled", "--shape", "64"},
+                      // A fresh engine's --stream (hidden) only with the cases it continues.
+                      std::vector<std::string>{"verify", "--stream", "--shapes", "64"}));
 
 // Issue 33: --device -1 printed CLI::NonNegativeNumber's range, DBL_MAX in full.
 TEST(CliReliability, ABadDeviceIndexIsRefusedInAPlainMessage) {
@@ -171,6 +181,18 @@ TEST(CliReliability, ABadDeviceIndexIsRefusedInAPlainMessage) {
     EXPECT_TRUE(contains(r.err, "not a device index")) << r.err;
     EXPECT_FALSE(contains(r.err, "1797693")) << "DBL_MAX printed in full: " << r.err;
     EXPECT_LT(r.err.size(), 300U) << r.err;
+  }
+}
+
+// verify and tune start fresh engines after a lost context, as run does: --max-restarts is
+// theirs to set; --continue-cases and --stream are the fresh engine's own, hidden.
+TEST(CliReliability, VerifyAndTuneOfferMaxRestartsAndHideTheFreshEnginesOptions) {
+  for (const char* command : {"verify", "tune"}) {
+    const auto r = runKwb({command, "--help"});
+    EXPECT_EQ(r.exitCode, 0) << command << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "--max-restarts")) << command << ": " << r.out;
+    EXPECT_FALSE(contains(r.out, "--continue-cases")) << command << ": " << r.out;
+    EXPECT_FALSE(contains(r.out, "--stream")) << command << ": " << r.out;
   }
 }
 

@@ -11,12 +11,15 @@
 
 #include "app/main_window.h"
 #include "gui_test_support.h"
+#include "kwb/merge.h"
 #include "kwb/results.h"
 #include "kwb/shard_failure.h"
 #include "model/doc_queries.h"
+#include "model/merge_agreement.h"
 #include "panels/case_detail_dialog.h"
 #include "panels/run_on_combo.h"
 #include "panels/run_panel.h"
+#include "panels/slurm_dialog.h"
 
 using namespace kwb;
 using namespace kwb::gui;
@@ -261,8 +264,132 @@ TEST_F(SlurmGui, OnceTheMergeJobHasRunAShardWithoutAFileStaysAHoleAndTheRunEnds)
   merged.close();
   ASSERT_TRUE(waitEnded()) << status().toStdString();
   EXPECT_TRUE(status().contains("2 of 3 shards merged")) << status().toStdString();
+  // The empty merged.json is fetched and reported, and the GUI's merge is the result.
+  EXPECT_TRUE(status().contains("merged.json could not be read")) << status().toStdString();
   EXPECT_TRUE(status().contains("shard 3/3: node_fail")) << status().toStdString();
   EXPECT_EQ(holes(), int(shardDoc(3).cases.size()));
+}
+
+// A job that stays queued: the run panel says for how long and squeue's reason; after the
+// patience the watch ends with a message naming the job and the reason, and the job is left
+// queued (no scancel).
+TEST_F(SlurmGui, AJobPendingForResourcesShowsItsReasonAndIsGivenUpAfterThePatience) {
+  writeStates("1 PENDING Resources\n2 PENDING Resources\n3 PENDING Priority\n");
+  m_window->slurmRun()->setPatience(3000);
+  submit(target());
+  ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+  EXPECT_TRUE(
+      test::waitFor([&] { return status().contains("shard 1/3: pending (Resources)"); }, 30000))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 3/3: pending (Priority)")) << status().toStdString();
+  EXPECT_TRUE(status().contains("Queued for ")) << status().toStdString();
+  EXPECT_TRUE(status().contains("squeue: Resources, Priority")) << status().toStdString();
+  ASSERT_TRUE(waitEnded()) << status().toStdString();
+  for (const char* part : {"Stopped watching Slurm job 7001 on login1", "Resources",
+                           "The job is left queued", "scancel 7001 7002", "kwb slurm status "})
+    EXPECT_TRUE(status().contains(part)) << part << ": " << status().toStdString();
+  EXPECT_TRUE(status().contains(m_window->slurmRun()->folder())) << status().toStdString();
+  EXPECT_TRUE(m_window->messageText().contains("7001")) << m_window->messageText().toStdString();
+  EXPECT_FALSE(calls().contains("scancel")) << "the job is left queued: " << calls().toStdString();
+}
+
+class SlurmGuiMergeJob : public SlurmGui {
+ protected:
+  // Every shard in while the merge job runs; then its merged.json of `shards`, and it is gone.
+  void runUntilMerged(const std::vector<int>& shards) {
+    writeFile("merge-state", "RUNNING None\n");
+    submit(target());
+    ASSERT_TRUE(waitSubmitted()) << status().toStdString();
+    for (int i = 1; i <= kShards; ++i) writeShard(i, toJsonText(shardDoc(i)));
+    ASSERT_TRUE(test::waitFor(
+        [&] {
+          return status().contains("shard 1/3: done\n") && status().contains("shard 2/3: done\n") &&
+                 status().endsWith("shard 3/3: done");
+        },
+        30000))
+        << status().toStdString();
+    EXPECT_TRUE(m_window->slurmRun()->isRunning()) << "waits for the merge job";
+    QFile merged(m_window->slurmRun()->folder() + "/merged.json");
+    ASSERT_TRUE(merged.open(QIODevice::WriteOnly));
+    merged.write(QByteArray::fromStdString(mergeJobText(shards)));
+    merged.close();
+    writeFile("merge-state", "");
+    ASSERT_TRUE(waitEnded()) << status().toStdString();
+  }
+  // The merge job's merged.json of the given shards (as kwb merge writes it).
+  static std::string mergeJobText(const std::vector<int>& shards) {
+    std::vector<ShardInput> inputs;
+    inputs.reserve(shards.size());
+    for (int i : shards) inputs.push_back({"shard-" + std::to_string(i), shardDoc(i), {}});
+    return toJsonText(mergeShards(inputs, kShards).document);
+  }
+  void writeFile(const QString& name, const QByteArray& text) {
+    QFile f(m_dir.path() + "/" + name);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(text);
+  }
+};
+
+TEST_F(SlurmGuiMergeJob, TheMergeJobsDocumentIsFetchedComparedAndOpened) {
+  runUntilMerged({1, 2, 3});
+  EXPECT_TRUE(status().contains("3 of 3 shards merged")) << status().toStdString();
+  EXPECT_TRUE(status().contains("merged.json agrees with the GUI's merge and is the open result"))
+      << status().toStdString();
+  EXPECT_TRUE(m_window->model()->source().contains("login1:") &&
+              m_window->model()->source().contains("/merged.json"))
+      << m_window->model()->source().toStdString();
+  EXPECT_EQ(shown().cases.size(), shardDoc(1).shard->plan.size());
+  EXPECT_EQ(holes(), 0);
+}
+
+TEST_F(SlurmGuiMergeJob, AMergedDocumentThatDisagreesIsReportedAndTheGuisMergeKept) {
+  runUntilMerged({1, 2});  // the merge job saw no shard 3
+  EXPECT_TRUE(status().contains("merged.json disagrees with the GUI's merge"))
+      << status().toStdString();
+  EXPECT_TRUE(status().contains("shard 3/3 is missing there and merged in the GUI's merge"))
+      << status().toStdString();
+  EXPECT_TRUE(m_window->messageText().contains("disagrees"))
+      << m_window->messageText().toStdString();
+  EXPECT_FALSE(m_window->model()->source().contains("merged.json"))
+      << m_window->model()->source().toStdString();
+  EXPECT_EQ(holes(), 0) << "the GUI's merge, every shard in, is the result";
+}
+
+// The comparison alone (model/merge_agreement.h): the same merge agrees; a case that ran in one
+// and is a hole in the other, a shard in another state, or no merge at all are each named.
+TEST_F(SlurmGuiMergeJob, MergeAgreementNamesAHoleAShardStateAndANonMergedDocument) {
+  const RunDocument ours = parseDocument(mergeJobText({1, 2, 3}), "ours");
+  RunDocument theirs = ours;
+  EXPECT_EQ(mergeDisagreement(ours, theirs), "");
+  CaseResult& c = theirs.cases.at(0);
+  c.status = CaseStatus::kSkipped;
+  c.message = "not run: shard 1/3 missing";
+  const QString hole = mergeDisagreement(ours, theirs);
+  EXPECT_TRUE(hole.startsWith("1 case(s) ran only in the GUI's merge and 0 only there"))
+      << hole.toStdString();
+  EXPECT_TRUE(hole.contains(QString::fromStdString(c.kernel))) << hole.toStdString();
+  const QString other = mergeDisagreement(theirs, ours);
+  EXPECT_TRUE(other.startsWith("0 case(s) ran only in the GUI's merge and 1 only there"))
+      << other.toStdString();
+  theirs = ours;
+  theirs.merged->shards.at(1).state = "failed";
+  EXPECT_EQ(mergeDisagreement(ours, theirs),
+            "shard 2/3 is failed there and merged in the GUI's merge");
+  theirs.merged.reset();
+  EXPECT_EQ(mergeDisagreement(ours, theirs), "it is not a merged document");
+}
+
+TEST(SlurmTarget, ThePatienceIsTheDialogsAndItsBoundsAreChecked) {
+  SlurmTarget t;
+  t.login.host = "login1";
+  t.patienceMin = 45;
+  EXPECT_EQ(SlurmDialog(t).target().patienceMin, 45);
+  EXPECT_EQ(SlurmTarget{}.patienceMin, 30);
+  t.patienceMin = 0;
+  EXPECT_TRUE(validateSlurmTarget(t).contains("Patience 0 min"))
+      << validateSlurmTarget(t).toStdString();
+  t.patienceMin = kMaxPatienceMin + 1;
+  EXPECT_FALSE(validateSlurmTarget(t).isEmpty());
 }
 
 TEST(SlurmTarget, SubmitArgumentsCarryTheSelectionAndKwbRunsOptionsAfterTheSeparator) {
@@ -324,6 +451,7 @@ TEST(SlurmTarget, SavedClustersReadBack) {
   t.time = "30";
   t.gpusPerTask = 2;
   t.resultsDir = "/scratch/me";
+  t.patienceMin = 45;
   saveSlurmTargets(s, {t});
   const QList<SlurmTarget> back = loadSlurmTargets(s);
   ASSERT_EQ(back.size(), 1);
@@ -333,8 +461,8 @@ TEST(SlurmTarget, SavedClustersReadBack) {
 
 // The same against the real Slurm that tests/slurm/slurm_test.sh starts on this machine (ctest
 // label slurm; it sets KWB_TEST_REAL_SLURM): the node has no GPU, so every shard fails with
-// kwb's no-device exit; the GUI fetches each failure record and shows its reason, and the
-// run ends once every shard is in.
+// kwb's no-device exit; the GUI fetches each failure record and shows its reason, waits for the
+// merge job, and opens its merged.json.
 class SlurmGuiReal : public SlurmGui {
  protected:
   bool realSlurm() const override { return true; }
@@ -355,6 +483,9 @@ TEST_F(SlurmGuiReal, EveryShardsFailureOnARealSlurmIsShownWithItsReason) {
   for (int i = 1; i <= kShards; ++i)
     EXPECT_TRUE(status().contains(QString("shard %1/3: failed: exit 3 (no CUDA device)").arg(i)))
         << status().toStdString();
+  // The GUI waited for the real merge job and opened its merged.json, which agrees.
+  EXPECT_TRUE(status().contains("merged.json agrees with the GUI's merge and is the open result"))
+      << status().toStdString();
   ASSERT_TRUE(shown().merged.has_value());
   for (const MergedShard& m : shown().merged->shards) EXPECT_EQ(m.state, "failed");
 }

@@ -21,4 +21,11 @@ const KernelRegistry& commandRegistry() {
   return r;
 }
 
+// This build's configurations, none added.
+std::vector<kernels::TuneVariant> commandTuneVariants(std::string_view kernelId) {
+  return kernels::tuneVariants(kernelId);
+}
+
+std::vector<std::string> commandTunableKernels() { return kernels::tunableKernels(); }
+
 }  // namespace kwb::cli

@@ -15,6 +15,11 @@ namespace kwb::cuda {
 // userFault's.
 std::string guardViolation(const KernelDescriptor& k, const PreparedCase& p, CUstream_st* stream);
 
+// A user kernel's CUDA error as its author reads it, named in one place for userFault and the
+// case loop (case_start.cpp): "FILE (entry E)" (the id of a kernel that is not a user's), then
+// `what`, then where `brokeRule` the rule it broke.
+std::string nameUserFault(const KernelDescriptor& k, const std::string& what, bool brokeRule);
+
 // The text of a user kernel's fault that lost the context: its file, entry and shape, the CUDA
 // error and the rule it broke; no engine source location.
 std::string userFault(const KernelDescriptor& k, const Shape& s, int code);
