@@ -189,10 +189,9 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
   sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
-  sub.add_option("--pool-gpus", o.gpus, "")
-      ->group("")
-      ->check(CLI::Range(1, kMaxShards))
-      ->needs("--pool-serve");
+  // Hidden: the pool's GPU count, for a worker and for the fresh engine a worker starts after a
+  // lost context (which has --shard instead of --pool-serve); applyShard refuses it alone.
+  sub.add_option("--pool-gpus", o.gpus, "")->group("")->check(CLI::Range(1, kMaxShards));
   return devices;
 }
 

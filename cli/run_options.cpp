@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "kwb/cuda/shard_plan.h"
+#include "kwb/error.h"
 #include "kwb/preset.h"
 #include "commands.h"
 #include "kwb/timer.h"
@@ -145,6 +146,9 @@ void addShardOption(CLI::App& sub, std::string& shard) {
 
 std::optional<ShardInfo> applyShard(const std::string& shard, std::vector<cuda::PlanCase>& plan,
                                     const cuda::RunConfig& cfg, int poolGpus) {
+  if (shard.empty() && poolGpus > 0)
+    throw InputError("--pool-gpus " + std::to_string(poolGpus) +
+                     ": a pool's part of its plan, given with --pool-serve or --shard");
   if (shard.empty()) return std::nullopt;
   cuda::ShardedPlan part = cuda::selectShard(plan, cfg, parseShard(shard), poolGpus);
   plan = std::move(part.cases);

@@ -51,7 +51,18 @@ Config config(const char* name) {
 // The first is the stage's configuration, the others vary one or two of its choices.
 const std::vector<Config>& configs() {
   static const std::vector<Config> all = {
-      config<kwb::kernels::scan::StageLookbackScan>("the stage: 256x16 minb8 win128 sleep32-256"),
+      config<kwb::kernels::scan::StageLookbackScan>(
+          "the stage: 256x16 minb8 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, false>>(
+          "256x16 minb8 win128 sleep32-256"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1500>, false>>(
+          "256x16 minb8 win128 sleep64-512 first1500"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024, 1000>, false>>(
+          "256x16 minb8 win128 sleep128-1024 first1000"),
+      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 64, 512, 1000>, false>>(
+          "256x32 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 64, 512, 1000>, false>>(
+          "512x16 minb4 win128 sleep64-512 first1000"),
       config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, true>>(
           "256x16 minb8 win128 sleep32-256 .cs"),
       config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, false>>(
@@ -70,8 +81,6 @@ const std::vector<Config>& configs() {
           "256x16 minb8 win128 sleep128-1024"),
       config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256, 300>, false>>(
           "256x16 minb8 win128 sleep32-256 first300"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1000>, false>>(
-          "256x16 minb8 win128 sleep64-512 first1000"),
       config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 32, 256>, false>>(
           "128x24 win128 sleep32-256"),
       config<LookbackScan<TileShape<128, 8, 1>, Policy<4, 32, 256>, false>>(

@@ -274,6 +274,21 @@ TEST(PoolServeCli, AWorkerEndsAtTheEndOfItsInputAndRefusesABadRequestNamingItsLi
   EXPECT_EQ(both.exitCode, 2) << both.err;
 }
 
+TEST(PoolServeCli, ThePoolsGpuCountGoesWithAWorkerOrAShardAndIsRefusedAlone) {
+  // A worker's fresh engine (after a lost context) gets --shard I/N and --pool-gpus, not
+  // --pool-serve: that must parse and cut its part (here it goes on to find no GPU, exit 3).
+  const auto alone = runKwb({"run", "--shapes", "64", "--pool-gpus", "2"});
+  EXPECT_EQ(alone.exitCode, 2) << alone.err;
+  EXPECT_TRUE(contains(alone.err, "--pool-gpus 2")) << alone.err;
+  for (const char* cmd : {"run", "tune"}) {
+    std::vector<std::string> a{cmd, "--shapes", "64,128", "--pool-gpus", "2", "--shard", "1/2"};
+    if (std::string(cmd) == "tune") a.insert(a.begin() + 1, {"--kernel", "sgemm.warp_tiled"});
+    const auto withShard = runKwb(a);
+    EXPECT_NE(withShard.exitCode, 2) << cmd << ": " << withShard.err;
+    EXPECT_FALSE(contains(withShard.err, "--pool-gpus")) << withShard.err;
+  }
+}
+
 TEST(PoolDevicesCli, BadDevicesAreRefusedNamingTheInput) {
   ::setenv("KWB_POOL_FAKE_DEVICES", "2", 1);
   for (const char* bad : {"5", "0,2", "0,0", "x", "1,", "1,-1"}) {
