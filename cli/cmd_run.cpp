@@ -316,6 +316,7 @@ int runCommand(const RunOpts& o) {
   std::vector<KernelDescriptor> userKernels;  // outlive the run
   const cuda::ResolvedSelection sel = resolveWithSource(o, userKernels);
   cuda::RunConfig cfg = runConfig(o, sel.suiteName);
+  applyCostHints(o.pool, cfg);  // before the plan is cut (--shard, --devices)
   auto plan = cuda::orderedPlan(sel);
   cuda::AppliedTuning tuning;  // outlives the run
   if (!o.tuning.empty()) tuning = cuda::applyTuning(o.tuning, plan, tuneOptions);

@@ -149,6 +149,7 @@ int tuneCommand(const TuneOpts& o) {
   cfg.measure.timer = parseTimerMode(o.timer);
   cfg.measure.cuptiCheck = false;  // a sweep ranks configurations; the kernel list adds nothing
   cfg.reuseDeviceFacts = o.pool.serve;  // a pool's worker measures the device once
+  applyCostHints(o.pool, cfg);
   if (!o.pool.devices.empty()) {
     PoolRun how{false, false, o.json, "", "", [](const RunDocument& d) {
                   return d.tuning ? tuneTable(*d.tuning) + "\nchoice by bucket:\n" +

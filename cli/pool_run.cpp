@@ -20,6 +20,8 @@
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
 #include "kwb/pool_protocol.h"
+#include "kwb/results.h"
+#include "kwb/shard_cost.h"
 #include "kwb/visible_devices.h"
 #include "output.h"
 #include "run_options.h"
@@ -188,11 +190,30 @@ CLI::Option* addPoolOptions(CLI::App& sub, PoolOpts& o) {
                  "per size, a size cut into pieces only where that evens out the GPUs)")
       ->check(CLI::Range(1, kMaxShards))
       ->needs(devices);
+  sub.add_option("--cost-hints", o.costHints,
+                 "An earlier results document of this plan (a merged one too): --shard and "
+                 "--devices balance the parts by each case's measured seconds where it has them, "
+                 "by the model's estimate elsewhere (docs/SCALE_OUT.md, \"Cost hints\")")
+      ->check(kNotEmpty);
   sub.add_flag("--pool-serve", o.serve, "")->group("")->excludes(devices);  // the pool's worker
   // Hidden: the pool's GPU count, for a worker and for the fresh engine a worker starts after a
   // lost context (which has --shard instead of --pool-serve); applyShard refuses it alone.
   sub.add_option("--pool-gpus", o.gpus, "")->group("")->check(CLI::Range(1, kMaxShards));
   return devices;
+}
+
+void applyCostHints(const PoolOpts& o, cuda::RunConfig& cfg) {
+  if (o.costHints.empty()) return;
+  RunDocument doc;
+  try {
+    doc = readDocument(o.costHints);
+  } catch (const InputError& e) {
+    throw InputError("--cost-hints '" + o.costHints + "': " + e.what());
+  }
+  const RunSettings settings = cuda::settingsOf(cfg);
+  for (const CaseResult& c : doc.cases)
+    if (const auto seconds = measuredCaseSeconds(c, settings))
+      cfg.measuredCaseSeconds[caseCostKey(c)] = *seconds;
 }
 
 int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard) {

@@ -22,10 +22,11 @@ std::vector<std::string> childCommandLine(const char* programEnv,
                                           const std::vector<std::string>& withValue);
 
 struct PoolOpts {
-  std::string devices;  // --devices: empty when not given
-  int shards = 0;       // --pool-shards: 0 for the default
-  bool serve = false;   // --pool-serve: a pool's long-lived worker
-  int gpus = 0;         // --pool-gpus: a worker's pool size, which cut its shards (0: --shard's)
+  std::string devices;    // --devices: empty when not given
+  int shards = 0;         // --pool-shards: 0 for the default
+  bool serve = false;     // --pool-serve: a pool's long-lived worker
+  int gpus = 0;           // --pool-gpus: a worker's pool size, which cut its shards (0: --shard's)
+  std::string costHints;  // --cost-hints: an earlier results document to cut shards by
 };
 // Adds --devices, --pool-shards and the hidden --pool-serve and --pool-gpus; returns --devices
 // (for the options it excludes).
@@ -58,6 +59,11 @@ int runOrServeShards(const Opts& o, int (*command)(const Opts&)) {
     return command(part);
   });
 }
+
+// --cost-hints DOC: each case of DOC with samples gives its measured seconds to cfg (the shard
+// cut balances by them, kwb/shard_cost.h measuredCaseSeconds). Throws InputError naming the
+// option when DOC cannot be read.
+void applyCostHints(const PoolOpts& o, cuda::RunConfig& cfg);
 
 // Runs `plan` on the pool and writes the merged outputs; returns the exit status kwb run would.
 // Refuses (InputError, exit 2) a --devices naming a GPU the host lacks.

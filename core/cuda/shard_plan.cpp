@@ -11,7 +11,6 @@
 #include "kwb/shard_cost.h"
 
 namespace kwb::cuda {
-namespace {
 
 RunSettings settingsOf(const RunConfig& cfg) {
   RunSettings s;
@@ -20,6 +19,17 @@ RunSettings settingsOf(const RunConfig& cfg) {
   s.suite = cfg.suite;
   s.seed = cfg.seed;
   return s;
+}
+
+namespace {
+
+// The cost hints' part of a plan's identity: shards cut with other hints are of another cut.
+std::string costHintsText(const RunConfig& cfg) {
+  if (cfg.measuredCaseSeconds.empty()) return "";
+  std::string hints;
+  for (const auto& [key, seconds] : cfg.measuredCaseSeconds)
+    hints += key + "=" + fixed(seconds, 4) + ";";
+  return ";costHints=" + planHash(hints);
 }
 
 }  // namespace
@@ -34,7 +44,7 @@ std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg) {
       ";time=" + fixed(s.minTimeS, 6) + "-" + fixed(s.maxTimeS, 6) +
       ";noise=" + fixed(s.maxNoise, 6) + ";timer=" + std::string(toString(s.timer)) +
       ";cupti=" + std::to_string(int(s.cuptiCheck)) + ";rounds=" + std::to_string(s.replicates) +
-      ";maxCaseSeconds=" + fixed(cfg.maxCaseSeconds, 3) + "\n";
+      ";maxCaseSeconds=" + fixed(cfg.maxCaseSeconds, 3) + costHintsText(cfg) + "\n";
   for (const PlanCase& p : plan) {
     t += p.kernel->id + " " + sizeKey(p.size);
     if (p.config) t += " [" + p.config->name + "]";
@@ -121,8 +131,13 @@ std::vector<double> caseCosts(const std::vector<PlanCase>& plan, const RunConfig
   const RunSettings settings = settingsOf(cfg);
   std::vector<double> caseCost;
   caseCost.reserve(plan.size());
-  for (const PlanCase& p : plan)
-    caseCost.push_back(estimateCaseSeconds(skippedPlanCase(p, ""), settings, ratesFor(*p.kernel)));
+  for (const PlanCase& p : plan) {
+    const CaseResult planned = skippedPlanCase(p, "");
+    const auto measured = cfg.measuredCaseSeconds.find(caseCostKey(planned));
+    caseCost.push_back(measured != cfg.measuredCaseSeconds.end()
+                           ? measured->second
+                           : estimateCaseSeconds(planned, settings, ratesFor(*p.kernel)));
+  }
   return caseCost;
 }
 

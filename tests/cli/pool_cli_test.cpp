@@ -289,6 +289,27 @@ TEST(PoolServeCli, ThePoolsGpuCountGoesWithAWorkerOrAShardAndIsRefusedAlone) {
   }
 }
 
+TEST(PoolServeCli, CostHintsAreReadBeforeAnyWorkAndABadDocumentIsRefusedNamingIt) {
+  const fs::path dir = tempDir("cost_hints");
+  std::ofstream(dir / "torn.json") << "{\"schemaVersion\": 7, \"cases\": [";
+  const std::string good = KWB_SOURCE_DIR "/resources/samples/h200/scaling-h200.json";
+  for (const char* cmd : {"run", "tune"}) {
+    for (const std::string& hints :
+         {(dir / "torn.json").string(), (dir / "absent.json").string()}) {
+      std::vector<std::string> a{cmd,   "--shapes",     "64,128", "--shard",
+                                 "1/2", "--cost-hints", hints};
+      if (std::string(cmd) == "tune") a.insert(a.begin() + 1, {"--kernel", "sgemm.warp_tiled"});
+      const auto r = runKwb(a);
+      EXPECT_EQ(r.exitCode, 2) << cmd << " " << hints << ": " << r.err;
+      EXPECT_TRUE(contains(r.err, "--cost-hints '" + hints + "'")) << r.err;
+    }
+    std::vector<std::string> a{cmd, "--shapes", "64,128", "--shard", "1/2", "--cost-hints", good};
+    if (std::string(cmd) == "tune") a.insert(a.begin() + 1, {"--kernel", "sgemm.warp_tiled"});
+    const auto ok = runKwb(a);  // read, then no GPU here: exit 3, not a refused option
+    EXPECT_NE(ok.exitCode, 2) << cmd << ": " << ok.err;
+  }
+}
+
 TEST(PoolDevicesCli, BadDevicesAreRefusedNamingTheInput) {
   ::setenv("KWB_POOL_FAKE_DEVICES", "2", 1);
   for (const char* bad : {"5", "0,2", "0,0", "x", "1,", "1,-1"}) {

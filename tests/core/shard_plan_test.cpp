@@ -203,3 +203,64 @@ TEST(ShardCost, GrowsWithTheDeclaredWorkAndTheSettings) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ShardCost, AMeasuredCaseCostsItsSamplesAndItsChecksAtItsMedian) {
+  kwb::CaseResult c;
+  c.kernel = "sgemm.naive";
+  c.size = kwb::gemmSize({64, 64, 64});
+  c.samplesMs = {3.0, 1.0, 2.0};  // per launch; median 2 ms
+  c.launchesPerSample = 10;
+  kwb::RunSettings s;
+  s.warmups = 2;
+  kwb::NominalRates r;
+  r.caseOverheadS = 0.5;
+  r.caseBytesPerS = 1e300;  // the buffers' term out of the way
+  // Samples: (3 + 1 + 2) ms x 10 launches; checks and warm-ups: 14 launches at the median.
+  EXPECT_NEAR(*kwb::measuredCaseSeconds(c, s, r), 0.5 + 0.06 + 14 * 0.002, 1e-9);
+  s.verifyOnly = true;  // the checks alone
+  EXPECT_NEAR(*kwb::measuredCaseSeconds(c, s, r), 0.5 + 12 * 0.002, 1e-9);
+  c.samplesMs.clear();  // failed or skipped: the model's estimate instead
+  EXPECT_FALSE(kwb::measuredCaseSeconds(c, s, r).has_value());
+  EXPECT_EQ(kwb::caseCostKey(c), "sgemm.naive " + kwb::sizeKey(c.size));
+}
+
+TEST(ShardPlan, CostHintsCutTheSizeThatMeasuredCostliestAndNameTheirCut) {
+  // Five sizes the model holds alike; measured, the last took ten times the others: a pool of
+  // two GPUs then cuts that size, the model alone another, and the plan's identity says which.
+  const auto whole = plan({{1024, 1024, 1024},
+                           {1024, 1024, 1032},
+                           {1024, 1032, 1024},
+                           {1032, 1024, 1024},
+                           {1032, 1032, 1024}});
+  const kwb::cuda::RunConfig model;
+  kwb::cuda::RunConfig hinted;
+  const std::string heavy = kwb::sizeKey(whole.back().size);
+  for (const PlanCase& p : whole) {
+    const kwb::CaseResult planned = kwb::cuda::skippedPlanCase(p, "");
+    hinted.measuredCaseSeconds[kwb::caseCostKey(planned)] =
+        kwb::sizeKey(p.size) == heavy ? 1.0 : 0.1;
+  }
+  const int n = kwb::cuda::poolShardCount(whole, hinted, 2);
+  ASSERT_GT(n, 5) << "the size measured costliest was not cut";
+  std::map<std::string, int> piecesOf;  // shards holding each size's non-reference cases
+  for (int i = 1; i <= n; ++i) {
+    std::set<std::string> sizes;
+    for (const PlanCase& p : kwb::cuda::selectShard(whole, hinted, {i, n}, 2).cases)
+      if (!isReference(p)) sizes.insert(kwb::sizeKey(p.size));
+    for (const std::string& s : sizes) ++piecesOf[s];
+  }
+  EXPECT_GT(piecesOf[heavy], 1) << "the costliest size was kept whole";
+  for (const auto& [size, pieces] : piecesOf) {
+    if (size != heavy) {
+      EXPECT_EQ(pieces, 1) << size << " was cut, not the costliest";
+    }
+  }
+  const std::vector<double> costs = kwb::cuda::shardCosts(whole, hinted, n, 2);
+  EXPECT_GT(*std::max_element(costs.begin(), costs.end()), 2.0) << "the hints were not the costs";
+  EXPECT_NE(kwb::cuda::planText(whole, hinted), kwb::cuda::planText(whole, model))
+      << "shards cut by other hints would merge as one plan";
+}
+
+}  // namespace

@@ -2,6 +2,7 @@
 #include "kwb/shard_cost.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "kwb/family.h"
 
@@ -14,6 +15,10 @@ NominalRates ratesFor(const KernelDescriptor& kernel) {
 }
 
 namespace {
+
+// Verification (canary, negative control, NaN, alpha/beta), the CUPTI check and the timed
+// output's check: an H200's 8192³ cases took 11-13 launches' time besides their samples.
+constexpr int kVerifyLaunches = 12;
 
 // The family's declared work of the case; none for a family that declares none.
 Work workOf(const CaseResult& planned) {
@@ -34,9 +39,6 @@ double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rate
 double estimateCaseSeconds(const CaseResult& planned, const RunSettings& settings,
                            const NominalRates& rates) {
   const double launch = estimateLaunchSeconds(planned, rates);
-  // Verification (canary, negative control, NaN, alpha/beta), the CUPTI check and the timed
-  // output's check: an H200's 8192³ cases took 11-13 launches' time besides their samples.
-  constexpr int kVerifyLaunches = 12;
   constexpr double kNoiseRounds = 1.6;  // the samples of a long launch, past the minimum count
   double seconds =
       rates.caseOverheadS + workOf(planned).bytes / rates.caseBytesPerS + kVerifyLaunches * launch;
@@ -46,6 +48,27 @@ double estimateCaseSeconds(const CaseResult& planned, const RunSettings& setting
       std::max(minCount, std::min(std::max(settings.minTimeS, minCount),
                                   settings.maxTimeS > 0 ? settings.maxTimeS : minCount));
   return seconds + std::max(settings.warmups, 0) * launch + sampling;
+}
+
+std::optional<double> measuredCaseSeconds(const CaseResult& measured, const RunSettings& settings,
+                                          const NominalRates& rates) {
+  const std::vector<double>& ms = measured.samplesMs;  // per launch, one a sample
+  if (ms.empty()) return std::nullopt;
+  std::vector<double> sorted = ms;
+  std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
+                   sorted.end());
+  const double launch = sorted[sorted.size() / 2] / 1e3;
+  double sampled = 0;
+  for (double m : ms) sampled += m / 1e3;
+  sampled *= std::max(measured.launchesPerSample, 1);
+  const double checks =
+      (kVerifyLaunches + (settings.verifyOnly ? 0 : std::max(settings.warmups, 0))) * launch;
+  return rates.caseOverheadS + workOf(measured).bytes / rates.caseBytesPerS + checks +
+         (settings.verifyOnly ? 0.0 : sampled);
+}
+
+std::string caseCostKey(const CaseResult& c) {
+  return c.kernel + " " + sizeKey(c.size) + (c.config ? " [" + c.config->name + "]" : "");
 }
 
 }  // namespace kwb

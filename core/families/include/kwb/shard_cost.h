@@ -4,6 +4,9 @@
 // Every task of a job array must cut the same plan the same way, whatever GPU it landed on, so
 // the estimate never reads the local device: it is the family's declared work at nominal rates,
 // times the launches the run's settings make.
+#include <optional>
+#include <string>
+
 #include "kwb/kernel_descriptor.h"
 #include "kwb/run_document.h"
 
@@ -40,5 +43,14 @@ double estimateLaunchSeconds(const CaseResult& planned, const NominalRates& rate
 // overhead. Verify-only runs count the verification alone.
 double estimateCaseSeconds(const CaseResult& planned, const RunSettings& settings,
                            const NominalRates& rates = {});
+
+// Seconds a case took where it was measured (a results document's case with samples), as the
+// plan would run it again under `settings`: its samples' own time, its checks' and warm-ups'
+// launches at its median, its buffers and the case overhead. None for a case without samples
+// (failed, skipped, or of a verify-only run). `kwb run|tune --cost-hints` balances shards by it.
+std::optional<double> measuredCaseSeconds(const CaseResult& measured, const RunSettings& settings,
+                                          const NominalRates& rates = {});
+// What a planned case and a measured one share: kernel, size and tuning configuration.
+std::string caseCostKey(const CaseResult& c);
 
 }  // namespace kwb

@@ -4,6 +4,7 @@
 // and `kwb tune` (a plan over the configurations of one kernel) all run their cases here.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,6 +65,10 @@ struct RunConfig {
   bool reuseDeviceFacts = false;
   std::string profiler;      // the outside profiler found (kwb/profiler_env.h), or empty
   std::string profilerNote;  // what the run changed for it (adaptToProfiler), logged
+  // Seconds each case took in an earlier run (kwb run|tune --cost-hints DOC), by caseCostKey
+  // (kwb/shard_cost.h): the shard cut balances by them where present and by the model's
+  // estimate elsewhere (docs/SCALE_OUT.md, "Cost hints"). Part of the plan's identity.
+  std::map<std::string, double> measuredCaseSeconds;
 };
 
 // One case of a plan: a kernel on a shape. In a tuning sweep `kernel` is one configuration of

@@ -21,6 +21,9 @@ struct ShardedPlan {
   ShardInfo info;               // what its document records
 };
 
+// The settings a document of `cfg`'s run records (those the cost of a case depends on).
+RunSettings settingsOf(const RunConfig& cfg);
+
 // The text that identifies a plan: the suite, seed, measurement settings and every case
 // (kernel, size, configuration) in order. Shards of one plan hash it alike.
 std::string planText(const std::vector<PlanCase>& plan, const RunConfig& cfg);
