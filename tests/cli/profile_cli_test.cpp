@@ -58,7 +58,7 @@ struct FakeNcu {
   }
 };
 
-const char* kTable =
+constexpr const char* kTable =
     "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\","
     "\"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio\"\n"
     "\"\",\"\",\"ns\",\"byte\",\"ratio\"\n"

@@ -16,7 +16,7 @@ namespace {
 
 // The shape of `ncu --import R --csv --page raw --print-units base`: ncu's own lines first,
 // a header, a units row, one row per profiled launch (trimmed to the columns kwb reads).
-const char* kTable =
+constexpr const char* kTable =
     "==PROF== Connected to process 123\n"
     "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
     "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
