@@ -3,7 +3,8 @@
 """Validates every JSON file under resources/ against the schema its kind requires.
 
 Presets (resources/presets/*.json), results documents (resources/samples/*.json) and
-Nsight Compute profiles (resources/samples/*.profile.json, written by `kwb profile --json`) are
+Nsight Compute profiles (resources/samples/*.profile.json, written by `kwb profile --json`: a
+case's "size" of any family, or a GEMM "shape" alone as written before "size") are
 checked field by field; event streams (*.jsonl) line by line. Exits 1 naming each problem.
 Only the standard library is used, so CI needs nothing extra.
 """
@@ -217,8 +218,17 @@ def check_stream(path):
 def check_profile(path, j):
     w = str(path.relative_to(ROOT))
     need(isinstance(j.get("kernel"), str), w, "profile.kernel must be a string")
-    need(isinstance(j.get("shape"), str) and SHAPE.match(j["shape"]), w,
-         "profile.shape must be a shape")
+    # "size" as a results case carries it (any family); a GEMM profile also writes its "shape",
+    # which a profile written before "size" carries alone.
+    size, shape = j.get("size"), j.get("shape")
+    need(size is not None or shape is not None, w, "a profile needs 'size' (or 'shape')")
+    if shape is not None:
+        need(isinstance(shape, str) and SHAPE.match(shape), w, "profile.shape must be a shape")
+    if size is not None:
+        family = size.get("family") if isinstance(size, dict) else None
+        known = {family} if isinstance(family, str) and re.fullmatch(r"[a-z][a-z0-9_]*", family) else set()
+        check_size(size, known, f"{w} size")
+        need(shape is None or family == "gemm", w, "only a gemm profile carries a 'shape'")
     kernels = j.get("kernels")
     need(isinstance(kernels, list) and kernels, w, "profile.kernels must be a non-empty list")
     for i, k in enumerate(kernels if isinstance(kernels, list) else []):

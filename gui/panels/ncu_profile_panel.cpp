@@ -18,7 +18,6 @@
 
 #include "engine/engine_driver.h"
 #include "kwb/error.h"
-#include "kwb/shape.h"
 #include "model/case_size.h"
 #include "panels/ncu_views.h"
 #include "plots/plot_helpers.h"
@@ -51,10 +50,14 @@ QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
   if (p.kernel != c.kernel)
     why << QString("it is of %1, not %2")
                .arg(QString::fromStdString(p.kernel), QString::fromStdString(c.kernel));
-  if (!isGemm(c.size) || p.shape != c.shape())
+  if (p.size != c.size) {
+    // The family named only where the families differ: "it is at 2^20 i32, not 2^20 f32".
+    const bool sameFamily = p.size.family == c.size.family;
+    const auto written = [&](const CaseSize& s) { return sameFamily ? sizeLabel(s) : sizeKey(s); };
     why << QString("it is at %1, not %2")
-               .arg(QString::fromStdString(toString(p.shape)),
-                    QString::fromStdString(sizeLabel(c.size)));
+               .arg(QString::fromStdString(written(p.size)),
+                    QString::fromStdString(written(c.size)));
+  }
   const std::string config = c.config ? c.config->name : "default";
   if (p.config.empty())
     why << "it does not name the configuration it profiled";
@@ -214,7 +217,7 @@ QString NcuProfilePanel::statusText() const { return m_status->text(); }
 
 QString NcuProfilePanel::profileJsonPath() const {
   return QDir(m_ctx.resultsDir)
-      .filePath(QString::fromStdString(ncuReportStem(m_case.kernel, m_case.shape())) +
+      .filePath(QString::fromStdString(ncuReportStem(m_case.kernel, m_case.size)) +
                 ".profile.json");
 }
 
@@ -242,10 +245,13 @@ void NcuProfilePanel::startProfile() {
   m_running = true;
   m_run->setEnabled(false);
   m_status->setText("Profiling… (ncu replays each kernel about 40 times)");
-  m_engine->query(m_ctx.engine,
-                  {"profile", "--kernel", QString::fromStdString(m_case.kernel), "--shape",
-                   QString::fromStdString(toString(m_case.shape())), "--out", m_ctx.resultsDir,
-                   "--ncu", QString::fromStdString(*m_ncu), "--json", profileJsonPath()});
+  // The case as kwb profile takes it: --shape for GEMM, --family and --sizes for any other.
+  QStringList args{"profile", "--kernel", QString::fromStdString(m_case.kernel)};
+  for (const std::string& a : caseSizeOptions(m_case.size, "--shape"))
+    args << QString::fromStdString(a);
+  args << "--out" << m_ctx.resultsDir << "--ncu" << QString::fromStdString(*m_ncu) << "--json"
+       << profileJsonPath();
+  m_engine->query(m_ctx.engine, args);
 }
 
 void NcuProfilePanel::onFinished(int exitCode, const QByteArray& out, const QString& err) {

@@ -27,8 +27,9 @@ struct ProfileContext {
   std::string gitRevision;  // of the open results: a profile of another revision is stale
 };
 
-// Why a profile does not belong to this case of these results (its kernel, shape, configuration
-// or kwb revision differs, or it does not say), one clause each; empty when it does.
+// Why a profile does not belong to this case of these results (its kernel, size (family and
+// axes), configuration or kwb revision differs, or it does not say), one clause each; empty
+// when it does.
 QStringList profileMismatches(const NcuProfile& p, const CaseResult& c,
                               const std::string& gitRevision);
 

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "run_process.h"
 
@@ -29,11 +32,25 @@ struct FakeNcu {
       << "for a in \"$@\"; do [ \"$a\" = --import ] && exec cat '" << (dir / "table.csv").string()
       << "'; done\n"
       << "echo \"$@\" > '" << (dir / "args.txt").string() << "'\n"
+      << "printf '%s\\n' \"$@\" > '" << (dir / "args.lines").string() << "'\n"
       << "prev=; for a in \"$@\"; do [ \"$prev\" = --export ] && : > \"$a.ncu-rep\"; prev=$a; "
          "done\n"
       << "echo '==PROF== profiling done'; exit " << profileExit << "\n";
     s.close();
     ::chmod(ncu.c_str(), 0755);
+  }
+  // The profiled command's arguments, one each (an argument may hold spaces: "2^20 f32").
+  std::vector<std::string> args() const {
+    std::vector<std::string> out;
+    std::ifstream in(dir / "args.lines");
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  }
+  // The `kwb run` ncu was asked to profile, up to its --timer.
+  std::vector<std::string> profiledRun() const {
+    const auto a = args();
+    const auto run = std::find(a.begin(), a.end(), "run");
+    return {run, std::find(run, a.end(), "--timer")};
   }
   ~FakeNcu() {
     std::error_code ec;
@@ -41,7 +58,7 @@ struct FakeNcu {
   }
 };
 
-const char* kTable =
+constexpr const char* kTable =
     "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"dram__bytes.sum\","
     "\"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio\"\n"
     "\"\",\"\",\"ns\",\"byte\",\"ratio\"\n"
@@ -108,6 +125,81 @@ TEST(ProfileCli, BadInputNamesIt) {
   r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--ncu", "/no/such/ncu"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(contains(r.err, "/no/such/ncu")) << r.err;
+}
+
+// A reduce case: the family comes from the kernel, the size from --sizes and --types as kwb run
+// takes them; the profiled run names the family and the whole size, and the report its size.
+TEST(ProfileCli, ProfilesAReduceCaseByItsSizeAndType) {
+  FakeNcu fake(0, kTable);
+  const auto r = runKwb({"profile", "--kernel", "reduce.vectorized", "--sizes", "2^20", "--types",
+                         "f32", "--out", fake.dir.string(), "--ncu", fake.ncu, "--json", "-"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(fake.profiledRun(),
+            (std::vector<std::string>{"run", "--kernels", "reduce.vectorized", "--family", "reduce",
+                                      "--sizes", "2^20 f32"}));
+  const auto a = fake.args();
+  EXPECT_NE(std::find(a.begin(), a.end(), "kwb_samples/"), a.end());
+  EXPECT_TRUE(fs::exists(fake.dir / "reduce.vectorized-2^20-f32.ncu-rep"));
+  EXPECT_TRUE(contains(r.out, "\"family\": \"reduce\"")) << r.out;
+  EXPECT_FALSE(contains(r.out, "\"shape\"")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reduce.vectorized-2^20-f32.ncu-rep")) << r.out;
+}
+
+// Scan with the size's type in its text and the family named; sort with its one key type
+// taken by default, as kwb run takes it.
+TEST(ProfileCli, ProfilesAScanAndASortCase) {
+  FakeNcu fake(0, kTable);
+  auto r = runKwb({"profile", "--kernel", "scan.blelloch", "--family", "scan", "--size",
+                   "1000003 i32", "--out", fake.dir.string(), "--ncu", fake.ncu});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(fake.profiledRun(),
+            (std::vector<std::string>{"run", "--kernels", "scan.blelloch", "--family", "scan",
+                                      "--sizes", "1000003 i32"}));
+  EXPECT_TRUE(fs::exists(fake.dir / "scan.blelloch-1000003-i32.ncu-rep"));
+  r = runKwb({"profile", "--kernel", "sort.onesweep", "--sizes", "2^20", "--out", fake.dir.string(),
+              "--ncu", fake.ncu});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto run = fake.profiledRun();
+  ASSERT_EQ(run.size(), 7u);
+  EXPECT_EQ(run[4], "sort");
+  EXPECT_EQ(run[6].rfind("2^20 ", 0), 0u) << run[6];  // the count, then the default key type
+  std::string stem = "sort.onesweep-" + run[6];
+  std::replace(stem.begin(), stem.end(), ' ', '-');
+  EXPECT_TRUE(fs::exists(fake.dir / (stem + ".ncu-rep"))) << stem;
+}
+
+// A case that is not one case of the kernel's family is refused before ncu runs, exit 2,
+// naming the option to change.
+TEST(ProfileCli, ABadCaseIsRefusedNamingTheOption) {
+  FakeNcu fake(0, kTable);
+  struct Bad {
+    std::vector<std::string> args;
+    std::vector<std::string> said;
+  };
+  const std::vector<Bad> bad{
+      {{"--kernel", "sgemm.tiled", "--sizes", "2^20"}, {"--sizes", "gemm"}},
+      {{"--kernel", "sgemm.tiled", "--shape", "2^20"}, {"--shape", "2^20"}},
+      {{"--kernel", "reduce.vectorized", "--shape", "64"}, {"--shape", "reduce", "--sizes"}},
+      {{"--kernel", "reduce.vectorized", "--sizes", "2^20,2^24", "--types", "f32"},
+       {"one case", "2^20 f32, 2^24 f32", "--sizes"}},
+      {{"--kernel", "reduce.vectorized", "--sizes", "2^20"}, {"one case", "--types"}},
+      {{"--kernel", "reduce.vectorized", "--sizes", "2^20", "--types", "f16"}, {"type", "f16"}},
+      {{"--kernel", "sgemm.tiled", "--shape", "64,128"}, {"one case", "--shape"}},
+      {{"--kernel", "reduce.vectorized"}, {"--sizes", "reduce"}},
+      {{"--kernel", "scan.blelloch", "--family", "reduce", "--sizes", "2^20"},
+       {"scan.blelloch", "--family scan"}},
+  };
+  for (const Bad& b : bad) {
+    std::vector<std::string> args{"profile"};
+    args.insert(args.end(), b.args.begin(), b.args.end());
+    args.insert(args.end(), {"--out", fake.dir.string(), "--ncu", fake.ncu});
+    const auto r = runKwb(args);
+    std::string line;
+    for (const auto& a : b.args) line += a + " ";
+    EXPECT_EQ(r.exitCode, 2) << line << r.err;
+    for (const auto& s : b.said) EXPECT_TRUE(contains(r.err, s)) << line << "\n" << r.err;
+  }
+  EXPECT_FALSE(fs::exists(fake.dir / "args.lines")) << "ncu ran for a refused case";
 }
 
 }  // namespace

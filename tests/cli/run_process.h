@@ -73,8 +73,8 @@ inline bool contains(const std::string& hay, const std::string& needle) {
 // An empty folder under the temporary directory, unique to this process and `name` (FIFOs and
 // links are made here, never in /dev).
 inline std::filesystem::path tempDir(const std::string& name) {
-  const std::filesystem::path d = std::filesystem::temp_directory_path() /
-                                  ("kwb_cli_test_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::path d = std::filesystem::temp_directory_path() /
+                            ("kwb_cli_test_" + std::to_string(::getpid()) + "_" + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;

@@ -4,16 +4,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "kwb/error.h"
+#include "kwb/size_json.h"
 
 namespace {
 
 // The shape of `ncu --import R --csv --page raw --print-units base`: ncu's own lines first,
 // a header, a units row, one row per profiled launch (trimmed to the columns kwb reads).
-const char* kTable =
+constexpr const char* kTable =
     "==PROF== Connected to process 123\n"
     "\"ID\",\"Kernel Name\",\"dram__bytes.sum\",\"gpu__time_duration.sum\","
     "\"sm__throughput.avg.pct_of_peak_sustained_elapsed\","
@@ -129,7 +132,7 @@ TEST(NcuProfile, ReadsLaunchStatisticsStallsAndTrafficOfEachLaunch) {
 
   // The JSON keeps them.
   p.kernel = "sgemm.warp_tiled";
-  p.shape = {512, 512, 512};
+  p.size = kwb::gemmSize({512, 512, 512});
   const auto back = kwb::ncuProfileFromJson(kwb::ncuProfileToJson(p), "p.json");
   ASSERT_EQ(back.kernels.size(), 4u);
   EXPECT_EQ(back.kernels[0].grid, "(4, 8, 4)");
@@ -149,6 +152,21 @@ TEST(NcuProfile, TheBundledH200ProfileHasLaunchStatisticsAndTraffic) {
   ASSERT_FALSE(p.kernels.empty());
   EXPECT_TRUE(p.kernels[0].hasLaunchStatistics());
   EXPECT_GT(p.kernels[0].dramBytes, 0);
+}
+
+// The bundled profiles were written before profiles carried "size": their "shape" alone still
+// reads as the GEMM case's size.
+TEST(NcuProfile, BundledProfilesWithOnlyAShapeReadAsAGemmSize) {
+  for (const char* sample :
+       {"../../resources/samples/sgemm.warp_tiled-512x512x512.profile.json",
+        "../../resources/samples/h200/sgemm.warp_tiled-512x512x512.profile.json",
+        "ncu-profile-before-launch-statistics.json"}) {
+    const std::string text = readFixture(sample);
+    ASSERT_EQ(text.find("\"size\""), std::string::npos) << sample << " is not an old profile";
+    const auto p = kwb::ncuProfileFromJson(text, sample);
+    EXPECT_EQ(p.size, kwb::gemmSize({512, 512, 512})) << sample;
+    EXPECT_TRUE(kwb::isGemm(p.size)) << sample;
+  }
 }
 
 // A profile written before kwb read launch statistics (the H200 sample as recorded at 393b681)
@@ -197,23 +215,58 @@ TEST(NcuProfile, RefusesTextThatIsNotAnNcuTable) {
 TEST(NcuProfile, JsonRoundTrips) {
   kwb::NcuProfile p;
   p.kernel = "sgemm.warp_tiled";
-  p.shape = {512, 256, 128};
+  p.size = kwb::gemmSize({512, 256, 128});
   p.ncuPath = "/usr/local/cuda/bin/ncu";
   p.reportPath = "/r/sgemm.warp_tiled-512x256x128.ncu-rep";
   p.kernels = kwb::parseNcuRawCsv(kTable, "t.csv");
   const auto back = kwb::ncuProfileFromJson(kwb::ncuProfileToJson(p), "p.json");
   EXPECT_EQ(back.kernel, p.kernel);
-  EXPECT_EQ(back.shape, p.shape);
+  EXPECT_EQ(back.size, p.size);
   EXPECT_EQ(back.reportPath, p.reportPath);
   ASSERT_EQ(back.kernels.size(), 2u);
   EXPECT_EQ(back.kernels[0].topStall, "mio_throttle");
   EXPECT_DOUBLE_EQ(back.kernels[1].durationUs, 3.104);
   EXPECT_THROW(kwb::ncuProfileFromJson("{\"kernel\": 3}", "p.json"), kwb::InputError);
+  // A GEMM profile also writes its shape, for readers from before "size".
+  const auto j = nlohmann::json::parse(kwb::ncuProfileToJson(p));
+  EXPECT_EQ(j.at("shape"), "512x256x128");
+  EXPECT_EQ(j.at("size").at("family"), "gemm");
+}
+
+// A 1-D case's profile writes its size as a results document writes a case's (family and
+// axes), no "shape", and reads it back whole.
+TEST(NcuProfile, AOneDimensionalProfileRoundTripsItsSize) {
+  kwb::NcuProfile p;
+  p.kernel = "reduce.vectorized";
+  p.size = kwb::vectorSize("reduce", std::int64_t{1} << 28, "i32");
+  p.ncuPath = "ncu";
+  p.reportPath = "/r/reduce.vectorized-2^28-i32.ncu-rep";
+  p.kernels = kwb::parseNcuRawCsv(kTable, "t.csv");
+  const std::string text = kwb::ncuProfileToJson(p);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_FALSE(j.contains("shape")) << text;
+  EXPECT_EQ(j.at("size"), nlohmann::json(p.size)) << text;
+  const auto back = kwb::ncuProfileFromJson(text, "p.json");
+  EXPECT_EQ(back.size, p.size);
+  EXPECT_EQ(back.size.word("type"), "i32");
+  EXPECT_EQ(back.size.number("count"), std::int64_t{1} << 28);
+  EXPECT_FALSE(kwb::isGemm(back.size));
+  ASSERT_EQ(back.kernels.size(), 2u);
+  // A size out of its family's range is refused naming the file.
+  auto bad = j;
+  bad["size"]["axes"][1]["value"] = "f16";
+  try {
+    kwb::ncuProfileFromJson(bad.dump(), "bad.profile.json");
+    FAIL() << "an f16 reduce size was read";
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.profile.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("f16"), std::string::npos) << e.what();
+  }
 }
 
 TEST(NcuProfile, ProfilesOnlyTheTimedSamplesAndNotTheClockProbe) {
-  const auto args =
-      kwb::ncuProfileArgs("ncu", "/bin/kwb", "cublas.sgemm", {512, 512, 512}, "/r/x", 8);
+  const auto args = kwb::ncuProfileArgs("ncu", "/bin/kwb", "cublas.sgemm",
+                                        kwb::gemmSize({512, 512, 512}), "/r/x", 8);
   auto has = [&](const std::string& a) {
     return std::find(args.begin(), args.end(), a) != args.end();
   };
@@ -231,7 +284,15 @@ TEST(NcuProfile, ProfilesOnlyTheTimedSamplesAndNotTheClockProbe) {
                            "sm__maximum_warps_per_active_cycle_pct", "lts__t_bytes.sum.per_second",
                            "l1tex__t_bytes.sum", "dram__bytes.sum.per_second"})
     EXPECT_NE(m[1].find(name), std::string::npos) << name;
-  EXPECT_EQ(kwb::ncuReportStem("user.my kernel/x", {1, 2, 3}), "user.my_kernel_x-1x2x3");
+  EXPECT_EQ(kwb::ncuReportStem("user.my kernel/x", kwb::gemmSize({1, 2, 3})),
+            "user.my_kernel_x-1x2x3");
+  // GEMM's run is named as it always was: --shapes, no --family.
+  const auto run = std::find(args.begin(), args.end(), "run");
+  ASSERT_NE(run, args.end());
+  EXPECT_EQ(
+      std::vector<std::string>(run, run + 5),
+      (std::vector<std::string>{"run", "--kernels", "cublas.sgemm", "--shapes", "512x512x512"}));
+  EXPECT_EQ(std::find(args.begin(), args.end(), "--family"), args.end());
 }
 
 }  // namespace

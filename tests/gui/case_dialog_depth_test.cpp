@@ -53,7 +53,7 @@ struct Shown {
   NcuProfilePanel* panel = nullptr;
   Shown(const Case512& k, NcuProfile p) {
     p.kernel = k.c.kernel;
-    p.shape = k.c.shape();
+    p.size = k.c.size;
     p.config = "default";
     p.gitRevision = "abc123";
     const ProfileContext ctx{QString(), dir.path(), "abc123"};

@@ -28,7 +28,7 @@ void writeExecutable(const QString& path, const QByteArray& text) {
 NcuProfile profileOf(const std::string& stall, double us) {
   NcuProfile p;
   p.kernel = "sgemm.tiled";
-  p.shape = {512, 512, 512};
+  p.size = kwb::gemmSize({512, 512, 512});
   p.config = "default";
   p.gitRevision = "abc123";
   p.ncuPath = "ncu";
@@ -58,17 +58,32 @@ struct Stand {
     EXPECT_TRUE(a.open(QIODevice::WriteOnly));
     a.write(QByteArray::fromStdString(ncuProfileToJson(answer)));
     a.close();
-    writeExecutable(engine, QByteArray("#!/bin/sh\n") + "prev=; for a in \"$@\"; do\n" +
-                                "  [ \"$prev\" = --json ] && cp '" +
-                                dir.filePath("answer.json").toLocal8Bit() + "' \"$a\"\n" +
-                                "  prev=$a; done\n" + "echo 'ncu said something' >&2\n" + "exit " +
-                                QByteArray::number(exit) + "\n");
+    writeExecutable(
+        engine, QByteArray("#!/bin/sh\n") + "printf '%s\\n' \"$@\" > '" +
+                    dir.filePath("engine-args").toLocal8Bit() + "'\n" +
+                    "prev=; for a in \"$@\"; do\n" + "  [ \"$prev\" = --json ] && cp '" +
+                    dir.filePath("answer.json").toLocal8Bit() + "' \"$a\"\n" + "  prev=$a; done\n" +
+                    "echo 'ncu said something' >&2\n" + "exit " + QByteArray::number(exit) + "\n");
     c.kernel = "sgemm.tiled";
     c.size = kwb::gemmSize({512, 512, 512});
     c.status = CaseStatus::kPass;
   }
   ProfileContext ctx() { return {engine, dir.path(), "abc123"}; }
+  // The arguments the engine was last run with, one each.
+  QStringList engineArgs() {
+    QFile f(dir.filePath("engine-args"));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+  }
 };
+
+NcuProfile reduceProfile(const std::string& type) {
+  NcuProfile p = profileOf("long_scoreboard", 41.5);
+  p.kernel = "reduce.vectorized";
+  p.size = kwb::vectorSize("reduce", 1 << 20, type);
+  p.reportPath = "/nowhere/reduce.vectorized-2^20-" + type + ".ncu-rep";
+  return p;
+}
 
 TEST(NcuProfilePanel, ProfilesTheCaseAndShowsItsFigures) {
   Stand s(profileOf("barrier", 27.94));
@@ -164,6 +179,57 @@ TEST(NcuProfilePanel, AProfileOfAnotherRevisionOrOneThatDoesNotSayIsMarkedStale)
   CaseResult other = s.c;
   other.size = kwb::gemmSize({1024, 1024, 1024});
   EXPECT_FALSE(profileMismatches(profileOf("barrier", 1), other, "abc123").isEmpty());
+}
+
+// A reduce case is profiled as kwb profile takes it (its family and whole size, no --shape), its
+// profile kept under a name of its size and shown as this case's.
+TEST(NcuProfilePanel, AOneDimensionalCaseIsProfiledByItsFamilyAndSize) {
+  Stand s(reduceProfile("f32"));
+  s.c.kernel = "reduce.vectorized";
+  s.c.size = kwb::vectorSize("reduce", 1 << 20, "f32");
+  CaseDetailDialog dialog(s.c, RunDocument{});
+  NcuProfilePanel* panel = dialog.enableProfiling(s.ctx());
+  ASSERT_TRUE(panel->canProfile()) << panel->statusText().toStdString();
+  EXPECT_TRUE(panel->profileJsonPath().endsWith("/reduce.vectorized-2^20-f32.profile.json"))
+      << panel->profileJsonPath().toStdString();
+  bool done = false, ok = false;
+  QObject::connect(panel, &NcuProfilePanel::finished, [&](bool good) {
+    done = true;
+    ok = good;
+  });
+  panel->startProfile();
+  ASSERT_TRUE(test::waitFor([&] { return done; }, 10000));
+  EXPECT_TRUE(ok) << panel->statusText().toStdString();
+  const QStringList args = s.engineArgs();
+  EXPECT_EQ(args.mid(0, 7), (QStringList{"profile", "--kernel", "reduce.vectorized", "--family",
+                                         "reduce", "--sizes", "2^20 f32"}))
+      << args.join(' ').toStdString();
+  EXPECT_FALSE(args.contains("--shape"));
+  EXPECT_FALSE(panel->isStale()) << panel->statusText().toStdString();
+  ASSERT_EQ(panel->table()->rowCount(), 1);
+  EXPECT_EQ(panel->table()->item(0, 1)->text(), "41.50");
+}
+
+// A profile of the same reduce kernel at another element type, or of a GEMM size, is not this
+// case's: stale, saying which size it is of.
+TEST(NcuProfilePanel, AOneDimensionalProfileOfAnotherSizeIsStale) {
+  Stand s(reduceProfile("i32"));
+  s.c.kernel = "reduce.vectorized";
+  s.c.size = kwb::vectorSize("reduce", 1 << 20, "f32");
+  NcuProfilePanel probe(s.c, s.ctx());
+  QFile f(probe.profileJsonPath());
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(QByteArray::fromStdString(ncuProfileToJson(reduceProfile("i32"))));
+  f.close();
+  NcuProfilePanel panel(s.c, s.ctx());
+  EXPECT_TRUE(panel.isStale());
+  EXPECT_TRUE(panel.statusText().contains("it is at 2^20 i32, not 2^20 f32"))
+      << panel.statusText().toStdString();
+  EXPECT_TRUE(profileMismatches(reduceProfile("f32"), s.c, "abc123").isEmpty());
+  NcuProfile gemm = reduceProfile("f32");
+  gemm.size = kwb::gemmSize({512, 512, 512});
+  EXPECT_EQ(profileMismatches(gemm, s.c, "abc123"),
+            QStringList{"it is at gemm 512x512x512, not reduce 2^20 f32"});
 }
 
 // ncu's text for an anonymous namespace, with or without its '<', and mangled names read as C++.

@@ -10,10 +10,9 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <utility>
-#include <nlohmann/json.hpp>
 
-#include "json_read.h"
 #include "kwb/error.h"
 
 namespace kwb {
@@ -321,52 +320,59 @@ std::string metricList() {
 }
 }  // namespace
 
+std::vector<std::string> caseSizeOptions(const CaseSize& size, const std::string& shapeOption) {
+  if (isGemm(size)) return {shapeOption, toString(shapeOf(size))};
+  return {"--family", size.family, "--sizes", sizeLabel(size)};
+}
+
 std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::string& kwb,
-                                        const std::string& kernel, const Shape& shape,
+                                        const std::string& kernel, const CaseSize& size,
                                         const std::string& reportBase, int launchCount) {
-  return {ncu,
-          "--set",
-          "full",
-          "--force-overwrite",
-          "--export",
-          reportBase,
-          "--nvtx",
-          "--nvtx-include",
-          "kwb_samples/",
-          "--kernel-name",
-          "regex:^(?!blockingKernel)",
-          "--launch-count",
-          std::to_string(launchCount),
-          "--metrics",
-          metricList(),
-          kwb,
-          "run",
-          "--kernels",
-          kernel,
-          "--shapes",
-          toString(shape),
-          "--timer",
-          "host",
-          "--samples",
-          "1",
-          "--warmups",
-          "1",
-          "--no-cupti-check",
-          "--max-case-seconds",  // the one case asked for is profiled, whatever its estimate
-          "0"};
+  std::vector<std::string> args{ncu,
+                                "--set",
+                                "full",
+                                "--force-overwrite",
+                                "--export",
+                                reportBase,
+                                "--nvtx",
+                                "--nvtx-include",
+                                "kwb_samples/",
+                                "--kernel-name",
+                                "regex:^(?!blockingKernel)",
+                                "--launch-count",
+                                std::to_string(launchCount),
+                                "--metrics",
+                                metricList(),
+                                kwb,
+                                "run",
+                                "--kernels",
+                                kernel};
+  const auto sized = caseSizeOptions(size, "--shapes");
+  args.insert(args.end(), sized.begin(), sized.end());
+  args.insert(args.end(),
+              {"--timer", "host", "--samples", "1", "--warmups", "1", "--no-cupti-check",
+               // the one case asked for is profiled, whatever its estimate
+               "--max-case-seconds", "0"});
+  return args;
 }
 
 std::vector<std::string> ncuImportArgs(const std::string& ncu, const std::string& report) {
   return {ncu, "--import", report, "--csv", "--page", "raw", "--print-units", "base"};
 }
 
-std::string ncuReportStem(const std::string& kernel, const Shape& shape) {
-  std::string stem;
-  for (char ch : kernel)
-    stem += (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-')
-                ? ch
-                : '_';
-  return stem + "-" + toString(shape);
+std::string ncuReportStem(const std::string& kernel, const CaseSize& size) {
+  // The kernel's characters as they always were; the size's spaces separate its axes.
+  auto safe = [](const std::string& text, char space) {
+    std::string out;
+    for (char ch : text)
+      out += std::isalnum(static_cast<unsigned char>(ch)) != 0 ||
+                     std::string_view("._-^").find(ch) != std::string_view::npos
+                 ? ch
+             : ch == ' ' ? space
+                         : '_';
+    return out;
+  };
+  return safe(kernel, '_') + "-" + safe(sizeLabel(size), '-');
 }
 
 std::optional<std::string> findNcu(const std::string& engineDir) {
@@ -383,113 +389,6 @@ std::optional<std::string> findNcu(const std::string& engineDir) {
   }
   if (executable("/usr/local/cuda/bin/ncu")) return std::string("/usr/local/cuda/bin/ncu");
   return std::nullopt;
-}
-
-namespace {
-
-nlohmann::json trafficJson(const NcuTraffic& t) {
-  return {{"bytes", t.bytes}, {"bytesPerSecond", t.bytesPerSecond}};
-}
-
-NcuTraffic trafficFrom(const nlohmann::json& j) {
-  return {j.value("bytes", 0.0), j.value("bytesPerSecond", 0.0)};
-}
-
-nlohmann::json kernelJson(const NcuKernelFigures& k) {
-  nlohmann::json stalls = nlohmann::json::array();
-  for (const auto& s : k.stalls)
-    stalls.push_back({{"reason", s.reason}, {"cyclesPerIssue", s.cyclesPerIssue}});
-  return {{"name", k.name},
-          {"durationUs", k.durationUs},
-          {"smThroughputPct", k.smThroughputPct},
-          {"memoryThroughputPct", k.memoryThroughputPct},
-          {"achievedOccupancyPct", k.achievedOccupancyPct},
-          {"dramBytes", k.dramBytes},
-          {"topStall", k.topStall},
-          {"topStallCyclesPerIssue", k.topStallCyclesPerIssue},
-          {"launch",
-           {{"grid", k.grid},
-            {"block", k.block},
-            {"registersPerThread", k.registersPerThread},
-            {"sharedMemPerBlockBytes", k.sharedMemPerBlockBytes},
-            {"theoreticalOccupancyPct", k.theoreticalOccupancyPct},
-            {"wavesPerSm", k.wavesPerSm}}},
-          {"stalls", stalls},
-          {"memory",
-           {{"dramReadBytes", k.dramReadBytes},
-            {"dramWriteBytes", k.dramWriteBytes},
-            {"dram", trafficJson(k.dram)},
-            {"l2", trafficJson(k.l2)},
-            {"l1", trafficJson(k.l1)}}}};
-}
-
-// A profile written before launch statistics, stalls and traffic were read has none of them:
-// they stay empty, and the case dialog says so.
-NcuKernelFigures kernelFrom(const nlohmann::json& k) {
-  NcuKernelFigures f;
-  f.name = k.at("name").get<std::string>();
-  f.durationUs = k.at("durationUs").get<double>();
-  f.smThroughputPct = k.at("smThroughputPct").get<double>();
-  f.memoryThroughputPct = k.at("memoryThroughputPct").get<double>();
-  f.achievedOccupancyPct = k.at("achievedOccupancyPct").get<double>();
-  f.dramBytes = k.at("dramBytes").get<double>();
-  f.topStall = k.at("topStall").get<std::string>();
-  f.topStallCyclesPerIssue = k.at("topStallCyclesPerIssue").get<double>();
-  if (const auto l = k.find("launch"); l != k.end()) {
-    f.grid = l->value("grid", std::string());
-    f.block = l->value("block", std::string());
-    f.registersPerThread = l->value("registersPerThread", 0.0);
-    f.sharedMemPerBlockBytes = l->value("sharedMemPerBlockBytes", 0.0);
-    f.theoreticalOccupancyPct = l->value("theoreticalOccupancyPct", 0.0);
-    f.wavesPerSm = l->value("wavesPerSm", 0.0);
-  }
-  if (const auto st = k.find("stalls"); st != k.end())
-    for (const auto& s : *st)
-      f.stalls.push_back({s.at("reason").get<std::string>(), s.at("cyclesPerIssue").get<double>()});
-  if (const auto m = k.find("memory"); m != k.end()) {
-    f.dramReadBytes = m->value("dramReadBytes", 0.0);
-    f.dramWriteBytes = m->value("dramWriteBytes", 0.0);
-    f.dram = trafficFrom(m->value("dram", nlohmann::json::object()));
-    f.l2 = trafficFrom(m->value("l2", nlohmann::json::object()));
-    f.l1 = trafficFrom(m->value("l1", nlohmann::json::object()));
-  }
-  return f;
-}
-
-}  // namespace
-
-std::string ncuProfileToJson(const NcuProfile& p) {
-  nlohmann::json ks = nlohmann::json::array();
-  for (const auto& k : p.kernels) ks.push_back(kernelJson(k));
-  const nlohmann::json j{{"kernel", p.kernel}, {"shape", toString(p.shape)},
-                         {"config", p.config}, {"revision", p.gitRevision},
-                         {"ncu", p.ncuPath},   {"report", p.reportPath},
-                         {"kernels", ks}};
-  return j.dump(2);
-}
-
-NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source) {
-  try {
-    nlohmann::json j;
-    try {
-      j = jsonread::parse(text);
-    } catch (const InputError& e) {  // nested too deep, or a duplicate key
-      throw InputError(std::string(source) + ": not a kwb profile: " + e.what());
-    }
-    NcuProfile p;
-    p.kernel = j.at("kernel").get<std::string>();
-    p.shape = parseShape(j.at("shape").get<std::string>());
-    p.config = j.value("config", std::string());
-    p.gitRevision = j.value("revision", std::string());
-    p.ncuPath = j.at("ncu").get<std::string>();
-    p.reportPath = j.at("report").get<std::string>();
-    for (const auto& k : j.at("kernels")) p.kernels.push_back(kernelFrom(k));
-    return p;
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw InputError(std::string(source) + ": not a kwb profile: " + e.what());
-  }
 }
 
 }  // namespace kwb

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kwb/shape.h"
+#include "kwb/case_size.h"
 
 namespace kwb {
 
@@ -55,7 +55,8 @@ struct NcuKernelFigures {
 
 struct NcuProfile {
   std::string kernel;  // kwb kernel id
-  Shape shape;
+  // The case's size, of any family: a GEMM shape (gemmSize) or a 1-D family's count and axes.
+  CaseSize size;
   // What the profile belongs to beside the case: the configuration profiled ("default": the
   // kernel as registered, which `kwb profile` runs) and the git revision of the kwb that ran
   // it. Empty in a profile written before they were recorded: such a profile names no
@@ -97,17 +98,29 @@ std::string readableKernelName(std::string_view name);
 // The argument lists kwb runs. The profiled run times the case once with the host timer (which
 // never holds the stream, so ncu's serialised replay cannot wait on it), limited to the NVTX
 // range of the timed samples, leaving out the timer's clock probe.
+// The profiled command is `kwb run --kernels K` with caseSizeOptions(size, "--shapes").
 std::vector<std::string> ncuProfileArgs(const std::string& ncu, const std::string& kwb,
-                                        const std::string& kernel, const Shape& shape,
+                                        const std::string& kernel, const CaseSize& size,
                                         const std::string& reportBase, int launchCount);
 std::vector<std::string> ncuImportArgs(const std::string& ncu, const std::string& report);
 
-// "sgemm.warp_tiled-512x512x512": a file name for the report of one case.
-std::string ncuReportStem(const std::string& kernel, const Shape& shape);
+// The options that name one case's size to `kwb run` and `kwb profile`: a GEMM size as
+// {shapeOption, "512x512x512"} (`kwb run` takes --shapes, `kwb profile` --shape as it always
+// has), any other family's as {"--family", "reduce", "--sizes", "2^28 f32"}: the size's label
+// names every axis, so the run crosses it with nothing and runs exactly this case.
+std::vector<std::string> caseSizeOptions(const CaseSize& size, const std::string& shapeOption);
+
+// A file name for the report of one case: "sgemm.warp_tiled-512x512x512",
+// "reduce.vectorized-2^28-f32", "histogram.shared_atomics-2^24-256-bins-u8-uniform" (a space
+// is '-', any character other than a letter, digit, '.', '_', '-' or '^' is '_').
+std::string ncuReportStem(const std::string& kernel, const CaseSize& size);
 
 // Where Nsight Compute is: `ncu` beside the engine, then on PATH, then in the CUDA toolkit.
 std::optional<std::string> findNcu(const std::string& engineDir);
 
+// The profile as `kwb profile --json` writes it (core/io/src/ncu_profile_json.cpp): its size as a
+// results document writes a case's ("size": family and axes), and a GEMM size also as "shape"
+// ("512x512x512"), which a profile written before "size" carries alone and still reads.
 std::string ncuProfileToJson(const NcuProfile& p);
 NcuProfile ncuProfileFromJson(std::string_view text, std::string_view source);
 
