@@ -92,6 +92,9 @@ TEST(CaseSize, BadTextIsRefusedNamingTheTextAndTheGrammar) {
   EXPECT_NE(errorOf(reduce(), "3^4").find("only powers of two"), std::string::npos);
   EXPECT_NE(errorOf(reduce(), "").find("it is empty"), std::string::npos);
   EXPECT_NE(errorOf(reduce(), "-4").find("count is negative"), std::string::npos);
+  // Found by fuzz_preset: 2^-4 shifted by a negative exponent (undefined behaviour).
+  EXPECT_NE(errorOf(reduce(), "2^-4").find("'2^-4': the exponent is negative"), std::string::npos);
+  EXPECT_NE(errorOf(gemm(), "2^-1x8x8").find("the exponent is negative"), std::string::npos);
 }
 
 TEST(CaseSize, OrderIsFamilyThenAxesInOrder) {

@@ -58,6 +58,8 @@ struct SizeParser {
     if (caret != part.npos && part.substr(0, caret) != "2")
       bad(a.name + " '" + std::string(part) + "': only powers of two (2^K) are known");
     const auto* end = digits.data() + digits.size();
+    if (caret != part.npos && !digits.empty() && digits.front() == '-')
+      bad(a.name + " '" + std::string(part) + "': the exponent is negative");
     const auto [ptr, ec] = std::from_chars(digits.data(), end, v);
     const bool tooLarge = ec == std::errc::result_out_of_range || (caret != part.npos && v > 62);
     if (!tooLarge && (ec != std::errc{} || ptr != end || digits.empty()))
