@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kwb/family.h"
+#include "kwb/stats.h"
 
 namespace kwb {
 
@@ -54,10 +55,7 @@ std::optional<double> measuredCaseSeconds(const CaseResult& measured, const RunS
                                           const NominalRates& rates) {
   const std::vector<double>& ms = measured.samplesMs;  // per launch, one a sample
   if (ms.empty()) return std::nullopt;
-  std::vector<double> sorted = ms;
-  std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
-                   sorted.end());
-  const double launch = sorted[sorted.size() / 2] / 1e3;
+  const double launch = stats::median(ms) / 1e3;
   double sampled = 0;
   for (double m : ms) sampled += m / 1e3;
   sampled *= std::max(measured.launchesPerSample, 1);
