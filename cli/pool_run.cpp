@@ -230,7 +230,14 @@ int serveShards(const std::function<int(const std::string&, const std::string&)>
     std::fflush(stdout);
     if (code != kExitOk && code != kExitCaseFailed) return code;
   }
-  return interruptRequested() ? kExitInterrupted : kExitOk;
+  if (interruptRequested()) return kExitInterrupted;
+  // The end of input with every shard's document written and its end line sent: the worker ends
+  // here, without the CUDA runtime's orderly teardown at exit (each module unregistered, the
+  // context destroyed), which the pool would wait for; the driver releases the context when the
+  // process goes. (No leak report either, in a sanitizer build: the worker's state is kept.)
+  std::cout.flush();
+  std::fflush(nullptr);
+  std::_Exit(kExitOk);
 }
 
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
@@ -289,7 +296,8 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
             << " GPU(s): cutting the plan " << fixed(cutS, 2) << " s, the workers and their shards "
             << fixed(poolS - cutS, 2) << " s, merging and writing " << fixed(since() - poolS, 2)
             << " s\n";
-  for (const std::string& l : poolTimeline(result.spans, gpus, poolS, pool.shardCosts))
+  for (const std::string& l :
+       poolTimeline(result.spans, gpus, poolS, pool.shardCosts, result.exits))
     std::cerr << "kwb: " << l << '\n';
   return code;
 }

@@ -42,9 +42,10 @@ struct PoolRun {
 
 // A pool's worker (--pool-serve): reads shard requests on standard input (kwb/pool_protocol.h),
 // runs each with `runShard(shard "I/N", json path)` in this process (its CUDA context and
-// libraries loaded once) and ends each with its shard_end line. Returns at the end of input
-// (0), after an interrupt (130), or with the exit status of a shard that ended otherwise than 0
-// or 1. A bad request line throws InputError (exit 2).
+// libraries loaded once) and ends each with its shard_end line. At the end of input it ends the
+// process (exit 0, std::_Exit: no teardown for the pool to wait on). Returns after an interrupt
+// (130), or with the exit status of a shard that ended otherwise than 0 or 1. A bad request line
+// throws InputError (exit 2).
 int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard);
 
 // `command` on `o` as given, or, in a pool's worker (o.pool.serve), on each shard the pool

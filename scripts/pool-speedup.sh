@@ -59,6 +59,19 @@ run_pair spec run --suite spec-benchmark
 plain=$ONE
 run_pair scaling run --suite scaling
 scaling1=$ONE
+# The pool cut by an earlier run's measured case times (--cost-hints) instead of the cost model:
+# HINTS_DIR holds <suite>-*.json documents of that suite (e.g. resources/samples/h200).
+if [[ -n ${HINTS_DIR:-} ]]; then
+  for suite in spec-benchmark scaling; do
+    hints=$(ls "$HINTS_DIR/$suite"-*.json 2>/dev/null | head -1)
+    [[ -n $hints ]] || continue
+    one=$plain
+    [[ $suite == scaling ]] && one=$scaling1
+    all=$(best_wall "$suite-hints" run --suite "$suite" --devices all --cost-hints "$hints" \
+      --json "$OUT/$suite-hints.json")
+    row "run --suite $suite --cost-hints $(basename "$hints")" "$one" "$all"
+  done
+fi
 run_pair tune tune --kernel sgemm.warp_tiled --shapes 512,1024,2048,4096
 run_pair tune-wide tune --kernel sgemm.warp_tiled \
   --shapes 256,512,768,1024,1536,2048,3072,4096,1000,511x513x1025
@@ -79,6 +92,17 @@ fi
 # (below 1x: the overhead).
 pool0=$(best_wall spec-pool0 run --suite spec-benchmark --devices 0 --json "$OUT/spec-pool0.json")
 row "spec-benchmark: plain run vs --devices 0" "$plain" "$pool0"
+# Where the pool's time went (each GPU's shards, est against actual, and its worker's exit), and
+# how long the plain run took past its own document's wall time (its start and its exit).
+for f in "$OUT"/*-all.1.err "$OUT"/*-hints.1.err; do
+  [[ -f $f ]] && { echo "$(basename "$f" .1.err):"; grep -E "^kwb: GPU |^wall time" "$f"; }
+done
+python3 - "$OUT" "$plain" <<'PY'
+import json, sys
+d = json.load(open(f"{sys.argv[1]}/spec-one.json"))
+print(f"plain spec-benchmark run: {d['wallSeconds']:.2f} s in its document, "
+      f"{float(sys.argv[2]) - d['wallSeconds']:.2f} s more to start and exit")
+PY
 # The same cases timed by a pool's worker, shard after shard, and by a plain run: a worker must
 # measure as a plain run does (no FASTER or SLOWER; a few UNCERTAIN are the interval's width).
 for other in spec-pool0 spec-all; do

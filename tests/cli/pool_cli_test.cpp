@@ -99,6 +99,12 @@ TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
     listed += std::stoi(r.err.substr(at + head.size()));
   }
   EXPECT_EQ(listed, 4) << r.err;
+  // Each GPU's worker ended once its input was closed, and the line says how long that took.
+  for (const int gpu : {0, 2}) {
+    const std::size_t at = r.err.find("kwb: GPU " + std::to_string(gpu) + ": ");
+    const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+    EXPECT_TRUE(contains(line, ", worker's exit ")) << line;
+  }
 }
 
 TEST_F(PoolCli, AWorkerIsPinnedToTheGpuThePoolItselfSeesAtThatIndex) {

@@ -64,6 +64,16 @@ TEST(HostPool, TheTimelineSaysPerGpuWhichShardsRanWhenAndHowLongItWasBusy) {
       "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est "
       "1.20)");
   EXPECT_EQ(lines[2], "GPU 2: 0 shards");
+  // Each GPU's slowest worker exit (input closed to process gone) ends its line.
+  const std::vector<kwb::WorkerExit> exits{{1, 3.4, 3.5}, {1, 1.0, 1.3}, {0, 4.0, 4.05}};
+  const std::vector<std::string> withExits = kwb::poolTimeline(spans, {0, 1, 2}, 4.2, costs, exits);
+  EXPECT_EQ(
+      withExits[0],
+      "GPU 0: 1 shard, busy 4.00 of 4.20 s (shard 2 0.00-4.00 est 3.00 failed), worker's exit "
+      "0.05 s");
+  EXPECT_NE(withExits[1].find("est 1.20), worker's exit 0.30 s"), std::string::npos)
+      << withExits[1];
+  EXPECT_EQ(withExits[2], "GPU 2: 0 shards");
   std::vector<kwb::ShardSpan> many;
   for (int i = 0; i < 10; ++i) many.push_back({i + 1, 0, double(i), double(i + 1), true});
   const std::string line = kwb::poolTimeline(many, {0}, 10.0, {}).at(0);

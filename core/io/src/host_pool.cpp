@@ -40,6 +40,7 @@ struct Worker {
   std::string stderrPath;
   std::optional<Queued> job;  // the shard it runs now; none while idle
   double jobSinceS = 0.0;     // when it was sent (the first: the worker started), pool seconds
+  double closedS = -1.0;      // when its input was closed with nothing left for it; -1: not yet
 };
 
 std::string fileText(const std::filesystem::path& p) {
@@ -96,6 +97,7 @@ class Pool {
         m_queue.erase(next);
       } else if (m_queue.empty()) {
         w.proc.closeInput();
+        w.closedS = sinceStart();
       }
     }
   }
@@ -153,6 +155,7 @@ class Pool {
         continue;
       }
       w.proc.wait();
+      if (!w.job && w.closedS >= 0.0) m_result.exits.push_back({w.gpu, w.closedS, sinceStart()});
       if (w.job) {  // it ended in the middle of a shard
         const int code = w.proc.exitCode();
         const bool took = tookDocument(*w.job, w.gpu, code);
@@ -307,7 +310,8 @@ std::vector<int> poolOrder(const std::vector<double>& costs) {
 
 std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                                       const std::vector<int>& gpus, double wallS,
-                                      const std::vector<double>& costs) {
+                                      const std::vector<double>& costs,
+                                      const std::vector<WorkerExit>& exits) {
   constexpr std::size_t kListed = 8;  // shards named per GPU; the rest are counted
   std::vector<std::string> lines;
   for (const int gpu : gpus) {
@@ -333,6 +337,10 @@ std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                        (mine.size() == 1 ? " shard" : " shards");
     if (!mine.empty())
       line += ", busy " + fixed(busy, 2) + " of " + fixed(wallS, 2) + " s (" + list + ")";
+    double exitS = -1.0;
+    for (const WorkerExit& e : exits)
+      if (e.gpu == gpu) exitS = std::max(exitS, e.endS - e.closedS);
+    if (exitS >= 0.0) line += ", worker's exit " + fixed(exitS, 2) + " s";
     lines.push_back(line);
   }
   return lines;

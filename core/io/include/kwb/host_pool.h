@@ -49,19 +49,32 @@ struct ShardSpan {
   bool ok = false;  // its document was taken
 };
 
+// A worker that ended after its last shard: when the pool closed its input (nothing left for it)
+// and when its process was gone, in pool seconds. The pool waits for it; what lies between is the
+// worker's exit (its CUDA context released by the driver).
+struct WorkerExit {
+  int gpu = 0;
+  double closedS = 0.0;
+  double endS = 0.0;
+};
+
 struct HostPoolResult {
   std::vector<ShardInput> inputs;  // each part's document or failure record; none if never run
   std::vector<ShardSpan> spans;    // every shard run, in the order they ended
+  std::vector<WorkerExit> exits;   // every worker that ended with its input closed
   bool interrupted = false;        // stopped by stopRequested
 };
 
 // Where the pool's wall time went, a line per GPU in the order of `gpus`: the shards it ran, when,
-// and the seconds the plan's cost model expected of each (`costs`, of shards 1..N), and how long
-// it was busy of the pool's `wallS` (docs/SCALE_OUT.md), e.g.
-// "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20)".
+// and the seconds the plan's cost model expected of each (`costs`, of shards 1..N), how long
+// it was busy of the pool's `wallS`, and how long its worker took to end once it had nothing left
+// (`exits`; the longest, where one GPU had several workers) (docs/SCALE_OUT.md), e.g.
+// "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20),
+// worker's exit 0.08 s".
 std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                                       const std::vector<int>& gpus, double wallS,
-                                      const std::vector<double>& costs);
+                                      const std::vector<double>& costs,
+                                      const std::vector<WorkerExit>& exits = {});
 
 // Runs the pool to its end (every shard written, failed twice, or the pool stopped). Throws
 // InputError when a worker cannot be started at all.
