@@ -22,7 +22,10 @@ namespace kwb::kernels::scan {
 
 template <typename Shape, typename Policy, bool kStreaming>
 struct LookbackScan {
-  static constexpr std::size_t kCounterBytes = 256;  // the tile counter, then the statuses
+  // The tile counter at 0, the chain's head mark (lookback::Policy::kNsPerTileBehind) on the
+  // next 128-byte line, then the statuses.
+  static constexpr std::size_t kCounterBytes = 256;
+  static constexpr std::size_t kHeadOffset = 128;
 
   static std::int64_t tiles(std::int64_t count) { return tilesFor<Shape>(count); }
 
@@ -43,6 +46,8 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   if (threadIdx.x == 0) tileShared = int(atomicAdd(counter, 1u));
   __syncthreads();
   const int tile = tileShared;
+  auto* head = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counter) +
+                                           LookbackScan<Shape, Policy, kStreaming>::kHeadOffset);
   Tile<T, Shape> v;
   loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
   // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
@@ -51,7 +56,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   scanTile<T, Shape>(v, [&](T aggregate) {
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
-    const T prefix = lookback::lookBack<T, Policy>(status, tile, aggregate);
+    const T prefix = lookback::lookBack<T, Policy>(status, head, tile, aggregate);
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
     return prefix;
