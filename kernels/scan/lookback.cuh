@@ -112,7 +112,9 @@ __device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kS
       waiting |= d < stop && (s[j] & kFlags) == 0;
     }
     if (!__any_sync(0xffffffffu, waiting)) return stop;
-    if constexpr (P::kMaxSleep > 0) {  // 0: spin
+    if constexpr (P::kFirstSleep == P::kMaxSleep) {  // a fixed delay (CUB's), or 0: spin
+      if constexpr (P::kMaxSleep > 0) __nanosleep(P::kMaxSleep);
+    } else {
       __nanosleep(sleep);
       sleep = min(sleep * 2, P::kMaxSleep);
     }

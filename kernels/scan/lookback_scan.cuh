@@ -46,8 +46,6 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   if (threadIdx.x == 0) tileShared = int(atomicAdd(counter, 1u));
   __syncthreads();
   const int tile = tileShared;
-  auto* head = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counter) +
-                                           LookbackScan<Shape, Policy, kStreaming>::kHeadOffset);
   Tile<T, Shape> v;
   loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
   // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
@@ -56,6 +54,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   scanTile<T, Shape>(v, [&](T aggregate) {
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
+    // The mark's address from the kernel's parameter here, not held across the tile's load.
+    auto* head = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counter) +
+                                             LookbackScan<Shape, Policy, kStreaming>::kHeadOffset);
     const T prefix = lookback::lookBack<T, Policy>(status, head, tile, aggregate);
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
