@@ -192,8 +192,8 @@ unsigned long long differences(const Buffers& b, std::int64_t n, bool isFloat, f
 // stay. Returns the number of failing sizes.
 int checkSmall(const Config& c, Buffers& b) {
   int failures = 0;
-  for (std::int64_t n : {0LL, 1LL, 31LL, 33LL, 3071LL, 3072LL, 3073LL, 4095LL, 4096LL, 4097LL,
-                         6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
+  for (std::int64_t n : {0LL, 1LL, 31LL, 33LL, 2047LL, 2049LL, 3071LL, 3072LL, 3073LL, 4095LL,
+                         4096LL, 4097LL, 6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
     fill<<<256, 256>>>(b.inI, b.inF, n, 7u);
     check(cudaMemset(b.outI, 0xAA, std::size_t(n + 1) * 4), "memset");
     c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
