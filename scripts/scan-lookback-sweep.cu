@@ -10,7 +10,11 @@
 // run on the GPU machine (sm_90; sm_80 for an A100), from the repository root:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels -Icore/model/include -Icore/base/include \
 //     -Icore/cuda/include -o /tmp/scan-sweep scripts/scan-lookback-sweep.cu && /tmp/scan-sweep
-// Optional arguments: the timed sizes as powers of two (default 20 24 28 30).
+// Optional arguments: the timed sizes as powers of two (default 20 24 28 30); --only PART[,PART]
+// keeps the rows whose name contains one of the parts (the stage's row always runs: it is the
+// stress run's subject), e.g. --only 128x24,first500,behind; --list prints the rows' names.
+// Every row takes ~0.5 s at the default sizes on an H200 (its checks, then 7 x 10 launches at
+// 2^30 and 2^28, 7 x 200 below), so all 34 rows run in ~20-30 s after the allocations.
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -34,6 +38,7 @@ namespace {
 
 using kwb::kernels::scan::LookbackScan;
 using kwb::kernels::scan::TileShape;
+using kwb::kernels::scan::lookback::ChainPolicy;
 using kwb::kernels::scan::lookback::Policy;
 
 struct Config {
@@ -48,11 +53,45 @@ Config config(const char* name) {
   return {name, &S::scratchBytes, &S::template launch<float>, &S::template launch<int>};
 }
 
-// The first is the stage's configuration, the others vary one or two of its choices.
+// The first is the stage's configuration, the others vary one or two of its choices. Names:
+// threads x items a thread, minbN the blocks a SM asked of ptxas, winW the statuses read a step,
+// sleepA-B the back-off between re-reads (ns), firstF the sleep before the first read (ns;
+// "F+k/behind<=M": F + k ns a tile between the newest PREFIX and the tile, at most M).
 const std::vector<Config>& configs() {
   static const std::vector<Config> all = {
       config<kwb::kernels::scan::StageLookbackScan>(
           "the stage: 256x16 minb8 win128 sleep64-512 first1000"),
+      // Round 2: CUB's tile (128 x 24: 47 registers uncapped, 10 blocks a SM; 40 at minb12; minb16
+      // spills) and 256 x 12 (32 registers, 8 blocks) with the stage's look-back.
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 64, 512, 1000>, false>>(
+          "128x24 minb12 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 64, 512, 1000>, false>>(
+          "128x24 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<256, 3, 8>, Policy<4, 64, 512, 1000>, false>>(
+          "256x12 minb8 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<1, 688, 688, 1140>, false>>(
+          "128x24 minb12 win32 sleep688 first1140 (~ CUB)"),
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 688, 688, 1140>, false>>(
+          "128x24 minb12 win128 sleep688 first1140"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 688, 688, 1140>, false>>(
+          "256x16 minb8 win128 sleep688 first1140"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 500>, false>>(
+          "256x16 minb8 win128 sleep64-512 first500"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 2000>, false>>(
+          "256x16 minb8 win128 sleep64-512 first2000"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 64, 512, 1000>, false>>(
+          "256x16 minb8 win64 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 250, 2, 2000>, false>>(
+          "256x16 minb8 win128 sleep64-512 first250+2/behind<=2000"),
+      config<LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 0, 4, 2000>, false>>(
+          "256x16 minb8 win128 sleep64-512 first0+4/behind<=2000"),
+      config<LookbackScan<TileShape<128, 6, 12>, ChainPolicy<4, 64, 512, 250, 2, 2000>, false>>(
+          "128x24 minb12 win128 sleep64-512 first250+2/behind<=2000"),
+      config<LookbackScan<TileShape<512, 2, 4>, Policy<4, 64, 512, 1000>, false>>(
+          "512x8 minb4 win128 sleep64-512 first1000"),
+      config<LookbackScan<TileShape<128, 4, 16>, Policy<4, 64, 512, 1000>, false>>(
+          "128x16 minb16 win128 sleep64-512 first1000"),
+      // Round 1 (kernels/PERF_NOTES.md has most of them measured on an H200).
       config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, false>>(
           "256x16 minb8 win128 sleep32-256"),
       config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1500>, false>>(
@@ -153,8 +192,8 @@ unsigned long long differences(const Buffers& b, std::int64_t n, bool isFloat, f
 // stay. Returns the number of failing sizes.
 int checkSmall(const Config& c, Buffers& b) {
   int failures = 0;
-  for (std::int64_t n : {0LL, 1LL, 31LL, 33LL, 3071LL, 3072LL, 3073LL, 4095LL, 4096LL, 4097LL,
-                         6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
+  for (std::int64_t n : {0LL, 1LL, 31LL, 33LL, 2047LL, 2049LL, 3071LL, 3072LL, 3073LL, 4095LL,
+                         4096LL, 4097LL, 6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
     fill<<<256, 256>>>(b.inI, b.inF, n, 7u);
     check(cudaMemset(b.outI, 0xAA, std::size_t(n + 1) * 4), "memset");
     c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
@@ -225,28 +264,87 @@ double graphMs(F&& launch, int reps, cudaStream_t stream) {
   return double(ms[2]) / reps;
 }
 
+struct Options {
+  std::vector<int> logs;             // timed sizes, powers of two
+  std::vector<std::string> filters;  // --only: rows whose name contains one of these
+  bool list = false;
+};
+
+// Returns false (after saying why, naming the argument) on bad arguments.
+bool parseArgs(int argc, char** argv, Options& o) {
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--list") {
+      o.list = true;
+    } else if (arg == "--only") {
+      if (a + 1 == argc) {
+        std::fprintf(stderr, "--only needs a comma-separated list of name parts\n");
+        return false;
+      }
+      const std::string parts = argv[++a];
+      for (std::size_t at = 0; at <= parts.size();) {
+        const std::size_t comma = std::min(parts.find(',', at), parts.size());
+        if (comma > at) o.filters.push_back(parts.substr(at, comma - at));
+        at = comma + 1;
+      }
+      if (o.filters.empty()) {
+        std::fprintf(stderr, "--only \"%s\" names no row\n", parts.c_str());
+        return false;
+      }
+    } else if (!arg.empty() && arg.size() <= 2 &&
+               arg.find_first_not_of("0123456789") == std::string::npos && std::stoi(arg) >= 10 &&
+               std::stoi(arg) <= 30) {
+      o.logs.push_back(std::stoi(arg));
+    } else {
+      std::fprintf(stderr,
+                   "unexpected argument \"%s\": sizes are powers of two from 10 to 30; options "
+                   "--only PART[,PART...] and --list\n",
+                   arg.c_str());
+      return false;
+    }
+  }
+  if (o.logs.empty()) o.logs = {20, 24, 28, 30};
+  return true;
+}
+
+// The stage's row (always: the reference and the stress run's subject), then every row whose
+// name contains one of the filters (all rows without filters).
+std::vector<const Config*> selectRows(const std::vector<std::string>& filters) {
+  std::vector<const Config*> rows;
+  for (const Config& c : configs()) {
+    const std::string name = c.name;
+    bool keep = rows.empty() || filters.empty();
+    for (const std::string& f : filters) keep = keep || name.find(f) != std::string::npos;
+    if (keep) rows.push_back(&c);
+  }
+  return rows;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> logs;
-  for (int a = 1; a < argc; ++a) logs.push_back(std::atoi(argv[a]));
-  if (logs.empty()) logs = {20, 24, 28, 30};
-  for (int l : logs)
-    if (l < 10 || l > 30) {
-      std::fprintf(stderr, "sizes are powers of two from 2^10 to 2^30, got %d\n", l);
-      return 2;
-    }
+  Options opt;
+  if (!parseArgs(argc, argv, opt)) return 2;
+  const std::vector<const Config*> rows = selectRows(opt.filters);
+  if (!opt.filters.empty() && rows.size() == 1)
+    std::fprintf(stderr, "--only matched no row but the stage's (see --list)\n");
+  if (opt.list) {
+    for (const Config* c : rows) std::printf("%s\n", c->name);
+    return 0;
+  }
+  const std::vector<int>& logs = opt.logs;
   const std::int64_t maxN = std::int64_t{1} << *std::max_element(logs.begin(), logs.end());
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, 0), "device");
-  std::printf("%s, sizes 2^%d .. 2^%d\n", prop.name, logs.front(), logs.back());
+  std::printf("%s, sizes 2^%d .. 2^%d, %zu of %zu rows\n", prop.name, logs.front(), logs.back(),
+              rows.size(), configs().size());
   Buffers b;
   for (float** p : {&b.inF, &b.outF, &b.refF})
     check(cudaMalloc(p, std::size_t(maxN) * 4 + 4), "malloc");
   for (int** p : {&b.inI, &b.outI, &b.refI})
     check(cudaMalloc(p, std::size_t(maxN) * 4 + 4), "malloc");
   check(cudaMalloc(&b.bad, sizeof *b.bad), "malloc");
-  for (const Config& c : configs()) b.scratchBytes = std::max(b.scratchBytes, c.scratch(maxN));
+  for (const Config* c : rows) b.scratchBytes = std::max(b.scratchBytes, c->scratch(maxN));
   check(cudaMalloc(&b.scratch, b.scratchBytes), "malloc");
   std::size_t intBytes = 0;
   check(cub::DeviceScan::InclusiveSum(nullptr, b.cubBytes, b.inF, b.outF, int(maxN)), "cub");
@@ -257,14 +355,14 @@ int main(int argc, char** argv) {
   cudaStream_t stream = nullptr;
   check(cudaStreamCreate(&stream), "stream");  // blocking: ordered after the checks' launches
   int failures = 0;
-  for (const Config& c : configs()) failures += checkSmall(c, b);
+  for (const Config* c : rows) failures += checkSmall(*c, b);
   std::printf("edge sizes (int32, exact, canary): %s\n", failures ? "FAILED" : "all pass");
   failures += stress(configs().front(), b, std::min<std::int64_t>(maxN, (1 << 24) + 5), 50);
 
   for (int l : logs) {
     const std::int64_t n = std::int64_t{1} << l;
     const int reps = l >= 28 ? 10 : 200;
-    std::printf("\n2^%d elements\n%-44s %9s %9s %8s  %s\n", l, "kernel", "us", "GB/s", "% CUB",
+    std::printf("\n2^%d elements\n%-58s %9s %9s %8s  %s\n", l, "kernel", "us", "GB/s", "% CUB",
                 "check");
     const double bytes = 2.0 * double(n) * 4;
     // CUB's int32 output is the exact reference; its float output is the float one.
@@ -277,10 +375,11 @@ int main(int argc, char** argv) {
         },
         reps, stream);
     check(cudaDeviceSynchronize(), "cub");
-    std::printf("%-44s %9.1f %9.0f %8s\n", "cub::DeviceScan::InclusiveSum", cubMs * 1e3,
+    std::printf("%-58s %9.1f %9.0f %8s\n", "cub::DeviceScan::InclusiveSum", cubMs * 1e3,
                 bytes / cubMs / 1e6, "");
     const float tol = 1e-4f * std::sqrt(float(n));  // values k/2048, |k| <= 2048
-    for (const Config& c : configs()) {
+    for (const Config* row : rows) {
+      const Config& c = *row;
       c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
       const unsigned long long badI = differences(b, n, false, 0);
       c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, nullptr, c.name);
@@ -291,7 +390,7 @@ int main(int argc, char** argv) {
       check(cudaDeviceSynchronize(), c.name);
       const bool ok = badI == 0 && badF == 0;
       failures += !ok;
-      std::printf("%-44s %9.1f %9.0f %7.1f%%  %s", c.name, ms * 1e3, bytes / ms / 1e6,
+      std::printf("%-58s %9.1f %9.0f %7.1f%%  %s", c.name, ms * 1e3, bytes / ms / 1e6,
                   100.0 * cubMs / ms, ok ? "ok" : "FAIL");
       if (!ok) std::printf(" (%llu int32, %llu float wrong)", badI, badF);
       std::printf("\n");

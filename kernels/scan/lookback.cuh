@@ -41,7 +41,23 @@ struct Policy {
   static constexpr int kWindow = 32 * kSlots;
   static constexpr unsigned kFirstSleep = kFirstSleepP, kMaxSleep = kMaxSleepP;
   static constexpr unsigned kBeforeRead = kBeforeReadP;
+  static constexpr unsigned kNsPerTileBehind = 0;  // a fixed sleep before the first read
   static_assert(kSlots >= 1 && kSlots <= 8);
+};
+
+// A Policy whose sleep before the first read scales with the tile's distance from the chain's
+// head: every tile that publishes its PREFIX raises a shared mark to its number + 1 (one
+// atomicMax), and a tile about to look back reads the mark and sleeps kBeforeRead ns plus
+// kNsPerTileBehind for each tile between the newest PREFIX and itself, at most kBeforeReadMax.
+// A tile close behind the head finds a PREFIX in its first window and waits only for its
+// neighbours' totals; one far behind would otherwise re-read while the chain catches up.
+template <int kSlotsP, unsigned kFirstSleepP, unsigned kMaxSleepP, unsigned kBeforeReadP,
+          unsigned kNsPerTileBehindP, unsigned kBeforeReadMaxP>
+struct ChainPolicy : Policy<kSlotsP, kFirstSleepP, kMaxSleepP, kBeforeReadP> {
+  static constexpr unsigned kNsPerTileBehind = kNsPerTileBehindP;
+  static constexpr unsigned kBeforeReadMax = kBeforeReadMaxP;
+  static_assert(kNsPerTileBehind >= 1 && kNsPerTileBehind <= 1024);  // x 2^20 tiles: no overflow
+  static_assert(kBeforeReadMax >= kBeforeReadP);
 };
 
 __device__ inline unsigned bitsOf(float x) { return __float_as_uint(x); }
@@ -96,7 +112,9 @@ __device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kS
       waiting |= d < stop && (s[j] & kFlags) == 0;
     }
     if (!__any_sync(0xffffffffu, waiting)) return stop;
-    if constexpr (P::kMaxSleep > 0) {  // 0: spin
+    if constexpr (P::kFirstSleep == P::kMaxSleep) {  // a fixed delay (CUB's), or 0: spin
+      if constexpr (P::kMaxSleep > 0) __nanosleep(P::kMaxSleep);
+    } else {
       __nanosleep(sleep);
       sleep = min(sleep * 2, P::kMaxSleep);
     }
@@ -108,18 +126,34 @@ __device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kS
   }
 }
 
+// The sleep before the first read when it scales with the distance from the chain's head
+// (Policy::kNsPerTileBehind): `head` holds the number + 1 of the newest tile with a PREFIX.
+template <typename P>
+__device__ inline unsigned sleepBeforeRead(unsigned* head, int tile) {
+  const unsigned mark = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(*head).load(
+      ::cuda::memory_order_relaxed);
+  const unsigned behind = unsigned(tile) - min(mark, unsigned(tile));
+  return min(P::kBeforeRead + min(behind, 1u << 20) * P::kNsPerTileBehind, P::kBeforeReadMax);
+}
+
 // Run by the 32 lanes of one warp, converged, with the tile's total in every lane: publishes
 // it, walks back to the nearest PREFIX, publishes the tile's own PREFIX, and returns the sum of
-// tiles 0 .. tile - 1 in every lane.
+// tiles 0 .. tile - 1 in every lane. `head` (zeroed with the statuses) is used only by a policy
+// whose first sleep scales with the distance from the chain's head.
 template <typename T, typename P>
-__device__ inline T lookBack(Status* status, int tile, T aggregate) {
+__device__ inline T lookBack(Status* status, unsigned* head, int tile, T aggregate) {
   const int lane = int(threadIdx.x % 32);
   if (tile == 0) {
     if (lane == 0) publish(status, kPrefix, aggregate);
+    if constexpr (P::kNsPerTileBehind > 0)
+      if (lane == 0) atomicMax(head, 1u);
     return T(0);
   }
   if (lane == 0) publish(status + tile, kAggregate, aggregate);
-  if constexpr (P::kBeforeRead > 0) __nanosleep(P::kBeforeRead);
+  if constexpr (P::kNsPerTileBehind > 0)
+    __nanosleep(sleepBeforeRead<P>(head, tile));
+  else if constexpr (P::kBeforeRead > 0)
+    __nanosleep(P::kBeforeRead);
   T exclusive = T(0);
   for (int newest = tile - 1;; newest -= P::kWindow) {
     Status s[P::kSlots];
@@ -134,6 +168,8 @@ __device__ inline T lookBack(Status* status, int tile, T aggregate) {
     if (stop < P::kWindow) break;
   }
   if (lane == 0) publish(status + tile, kPrefix, vec::add(exclusive, aggregate));
+  if constexpr (P::kNsPerTileBehind > 0)
+    if (lane == 0) atomicMax(head, unsigned(tile) + 1u);
   return exclusive;
 }
 

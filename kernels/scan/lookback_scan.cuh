@@ -22,7 +22,10 @@ namespace kwb::kernels::scan {
 
 template <typename Shape, typename Policy, bool kStreaming>
 struct LookbackScan {
-  static constexpr std::size_t kCounterBytes = 256;  // the tile counter, then the statuses
+  // The tile counter at 0, the chain's head mark (lookback::Policy::kNsPerTileBehind) on the
+  // next 128-byte line, then the statuses.
+  static constexpr std::size_t kCounterBytes = 256;
+  static constexpr std::size_t kHeadOffset = 128;
 
   static std::int64_t tiles(std::int64_t count) { return tilesFor<Shape>(count); }
 
@@ -51,7 +54,10 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   scanTile<T, Shape>(v, [&](T aggregate) {
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
-    const T prefix = lookback::lookBack<T, Policy>(status, tile, aggregate);
+    // The mark's address from the kernel's parameter here, not held across the tile's load.
+    auto* head = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counter) +
+                                             LookbackScan<Shape, Policy, kStreaming>::kHeadOffset);
+    const T prefix = lookback::lookBack<T, Policy>(status, head, tile, aggregate);
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
     return prefix;
