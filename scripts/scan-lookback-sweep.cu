@@ -60,7 +60,7 @@ Config config(const char* name) {
 const std::vector<Config>& configs() {
   static const std::vector<Config> all = {
       config<kwb::kernels::scan::StageLookbackScan>(
-          "the stage: 256x16 minb8 win128 sleep64-512 first1000"),
+          "the stage: 128x24 ~CUB beyond one wave, else 512x16 minb4"),
       // Round 2: CUB's tile (128 x 24: 47 registers uncapped, 10 blocks a SM; 40 at minb12; minb16
       // spills) and 256 x 12 (32 registers, 8 blocks) with the stage's look-back.
       config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 64, 512, 1000>, false>>(

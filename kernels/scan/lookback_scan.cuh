@@ -12,6 +12,7 @@
 // tile's total and looks back (lookback.cuh) while the other warps wait at the tile scan's
 // second barrier; no barrier is inside the wait. The float result depends on where each
 // look-back found a PREFIX (timing): not bit-for-bit reproducible; int32 is exact.
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
@@ -22,6 +23,7 @@ namespace kwb::kernels::scan {
 
 template <typename Shape, typename Policy, bool kStreaming>
 struct LookbackScan {
+  using Tiles = Shape;
   // The tile counter at 0, the chain's head mark (lookback::Policy::kNsPerTileBehind) on the
   // next 128-byte line, then the statuses.
   static constexpr std::size_t kCounterBytes = 256;
@@ -88,15 +90,46 @@ void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::i
   KWB_CHECK_LAUNCH();
 }
 
-// The configuration scan.decoupled_lookback registers: 256 threads x 4 float4 (16 elements a
-// thread, a tile of 4096), 8 blocks/SM asked of ptxas (32 registers, no spill, with warp 0's
-// tile parked during the look-back; uncapped it takes 35 and only 6 blocks fit), 4 statuses a
-// lane (a window of 128), a 1 us sleep before the first read (the predecessors have mostly
-// published by then), re-reads of unpublished statuses after 64, 128, ... up to 512 ns, plain
-// cache hints. The best of scripts/scan-lookback-sweep.cu's configurations on an H200
-// (2026-11-27): 96.9% of CUB at 2^28 and 96.5% at 2^30, where the same without the first sleep
-// took 89.9% and 89.6% and the old 32-wide spinning look-back 92.4% and 92.0%.
-using StageLookbackScan =
-    LookbackScan<TileShape<256, 4, 8>, lookback::Policy<4, 64, 512, 1000>, false>;
+// The configurations scan.decoupled_lookback registers, chosen by count (StageLookbackScan), from
+// scripts/scan-lookback-sweep.cu on an H200 (2026-11-27, GPU time from CUDA graphs, % of CUB's
+// InclusiveSum on float; kernels/PERF_NOTES.md, "Scan at CUB"):
+// - More tiles than the GPU holds at once: CUB's own shape and delays, 128 threads x 6 float4
+//   (tiles of 3072) at 12 blocks a SM (40 registers), one status a lane (a window of 32), a
+//   1140 ns sleep before the first read and 688 ns between re-reads: 103.1% at 2^24, 106.2% at
+//   2^28, 106.5% at 2^30. Where the grid fits in one wave, that first sleep is pure wait (78.7%
+//   at 2^20).
+// - One wave or less: 512 threads x 4 float4 (tiles of 8192) at 4 blocks a SM, a window of 128,
+//   a 1 us first sleep, back-off 64-512 ns: 101.1% at 2^20 (99.4% at 2^24).
+// The earlier single configuration (256 x 16, window 128, first sleep 1 us) took 91.7% at 2^20,
+// 96.3% at 2^28 and 96.7% at 2^30 in the same sweep.
+using LookbackScanManyWaves =
+    LookbackScan<TileShape<128, 6, 12>, lookback::Policy<1, 688, 688, 1140>, false>;
+using LookbackScanOneWave =
+    LookbackScan<TileShape<512, 4, 4>, lookback::Policy<4, 64, 512, 1000>, false>;
+
+// The stage: LookbackScanManyWaves where its tiles outnumber the blocks the device runs at once
+// (the SMs times the 12 blocks asked of ptxas), else LookbackScanOneWave. The scratch holds
+// either's statuses.
+struct StageLookbackScan {
+  static bool manyWaves(std::int64_t count) {
+    int device = 0, sms = 0;
+    KWB_CUDA_CHECK(cudaGetDevice(&device));
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return LookbackScanManyWaves::tiles(count) >
+           std::int64_t(sms) * LookbackScanManyWaves::Tiles::kMinBlocks;
+  }
+  static std::size_t scratchBytes(std::int64_t count) {
+    return std::max(LookbackScanManyWaves::scratchBytes(count),
+                    LookbackScanOneWave::scratchBytes(count));
+  }
+  template <typename T>
+  static void launch(const T* in, T* out, std::int64_t count, void* scratch,
+                     std::size_t scratchBytes, cudaStream_t stream, const char* id) {
+    if (count > 0 && manyWaves(count))
+      LookbackScanManyWaves::launch<T>(in, out, count, scratch, scratchBytes, stream, id);
+    else
+      LookbackScanOneWave::launch<T>(in, out, count, scratch, scratchBytes, stream, id);
+  }
+};
 
 }  // namespace kwb::kernels::scan

@@ -4,10 +4,12 @@
 // each element is read once and written once (2n, the minimum). Each tile publishes a status
 // word as soon as it can: its own total (AGGREGATE) right after the in-register tile scan, its
 // inclusive prefix (PREFIX) once it knows it. A warp of the next tile looks back over the
-// preceding statuses, 128 at a time (four a lane): it adds aggregates until it meets a PREFIX,
-// so a tile seldom waits for its predecessor's full prefix, only for its total, and the chain
-// of PREFIX values advances 128 tiles per status round trip. lookback_scan.cuh has the kernel,
-// lookback.cuh the look-back and why the window is wide.
+// preceding statuses: it adds aggregates until it meets a PREFIX, so a tile seldom waits for its
+// predecessor's full prefix, only for its total. Two configurations, chosen by count
+// (lookback_scan.cuh, StageLookbackScan): where the tiles outnumber the blocks resident at once,
+// CUB's tile (128 x 24) and delays (a 1140 ns sleep before the first status read, 688 ns between
+// re-reads) with a 32-wide look-back; where the grid is one wave, 512 x 16 tiles with a 128-wide
+// look-back. lookback.cuh has the look-back and why it sleeps before reading.
 #include "scan/lookback_scan.cuh"
 #include "scan/scan_descriptors.h"
 
@@ -33,7 +35,8 @@ LaunchInfo launch(const VectorArgs& a) {
 KernelDescriptor scanDecoupledLookback() {
   KernelDescriptor d = vectorDescriptor(
       kId, "Decoupled look-back", "scan", false,
-      "Single pass: tiles in atomic-counter order, 64-bit status words, 128-wide warp look-back",
+      "Single pass: tiles in atomic-counter order, 64-bit status words, warp look-back after CUB's "
+      "first-read delay (128x24 tiles beyond one wave, 512x16 within one)",
       &launch, &scratch);
   d.progressionNotes = {
       {.why = "small inputs: the 32-wide look-back measured slower than reduce-then-scan on an "
