@@ -82,6 +82,7 @@
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
 #include "sgemm_wgmma_choice.h"
+#include "sgemm_wgmma_cluster_split.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
@@ -162,10 +163,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     // Producer. The whole warpgroup gives up registers; one thread issues every copy.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
-      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapA))
-                   : "memory");
-      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapB))
-                   : "memory");
+      prefetchMaps(&mapA, &mapB);
       for (int u = firstUnit; u < units; u += unitStride) {
         const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
         int kBegin = 0, kEnd = 0;
@@ -265,11 +263,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
-  constexpr CUtensorMapDataType kHalf = Element16<E>::kTmaType;
-  const CUtensorMap mapA =
-      detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
-  const CUtensorMap mapB =
-      detail::tensorMap(ops.b.data, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B", ops.b.ld);
+  const wgmma::OperandMaps maps = wgmma::operandMaps(Element16<E>::kTmaType, g.shape, ops);
   const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
@@ -282,8 +276,8 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     const unsigned sms = unsigned(detail::multiprocessors());
     const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
     const unsigned blocks = unsigned(std::min<std::int64_t>(units, sms));
-    kernel<<<blocks, kThreads, kSmem, g.stream>>>(mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
-                                                  tilesM, grid.tilesN, group, tmaStore, split);
+    kernel<<<blocks, kThreads, kSmem, g.stream>>>(maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                                  g.c, tilesM, grid.tilesN, group, tmaStore, split);
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
@@ -297,8 +291,8 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg =
         wgmma::clusterLaunch(unsigned(clusters * CM), CM, kSmem, g.stream, attr);
-    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
-                                      tilesM, grid.tilesN, group, tmaStore, split));
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                      g.c, tilesM, grid.tilesN, group, tmaStore, split));
   }
 }
 
@@ -310,8 +304,13 @@ WgmmaPlan planFor(const Shape& s) {
 #ifdef KWB_PERF_EXPERIMENT
   const char* bn = std::getenv("KWB_WGMMA_BN");
   const char* splits = std::getenv("KWB_WGMMA_SPLITS");
-  if (bn || splits)
-    p = forcedWgmmaPlan(s, bn ? std::atoi(bn) : p.tileN, splits ? std::atoi(splits) : 1, sms);
+  const char* clusterSplits = std::getenv("KWB_WGMMA_CLUSTER_SPLITS");  // across a cluster
+  if (bn || splits || clusterSplits)
+    p = forcedWgmmaPlan(s, bn ? std::atoi(bn) : p.tileN,
+                        std::atoi(clusterSplits ? clusterSplits
+                                  : splits      ? splits
+                                                : "1"),
+                        sms, clusterSplits != nullptr);
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
     p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
 #endif
@@ -357,6 +356,10 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
 
 template <class E>
 LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
+  if (p.clusterSplit && p.splits > 1) {  // its own kernel: sgemm_wgmma_cluster_split.cu
+    launchWgmmaClusterSplit<E>(g, ops, p.tileN, p.splits);
+    return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};
+  }
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
   if (p.splits <= 1 || p.clusters) return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters}, whole);
@@ -407,11 +410,12 @@ LaunchInfo launch(const GemmArgs& g) {
 
 }  // namespace
 
-LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits) {
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit) {
   if (tileN != 64 && tileN != 128 && tileN != 256)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no 128x" + std::to_string(tileN) +
                                 " tile (64, 128 or 256)");
-  const WgmmaPlan p = forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors());
+  const WgmmaPlan p =
+      forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors(), clusterSplit);
   return launchWith<__half>(g, &p);
 }
 

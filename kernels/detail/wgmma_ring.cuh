@@ -13,7 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "detail/half_restride.h"
+#include "detail/tensor_map.h"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+#include "kwb/shape.h"
 
 namespace kwb::kernels::wgmma {
 
@@ -80,6 +83,12 @@ __device__ __forceinline__ void initRing(const Ring& r) {
   }
   // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// The producer thread, before its first copy: fetch the tensor maps' descriptors.
+__device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtensorMap* b) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(a)) : "memory");
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(b)) : "memory");
 }
 
 // The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring. With
@@ -160,6 +169,17 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
   fenceOperands(d);
 }
 #endif
+
+// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × 128 rows, B (K×N) in slabs
+// of 64 n × 64 k, both 128-byte swizzled; `type` is FP16 or BF16.
+struct OperandMaps {
+  CUtensorMap a, b;
+};
+inline OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s,
+                               const detail::HalfOperands& ops) {
+  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, kBM, "A", ops.a.ld),
+          detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
+}
 
 // A launch of `blocks` CTAs of kThreads in clusters of `clusterSize` along x; `attr` holds the
 // cluster dimension and must outlive the configuration.
