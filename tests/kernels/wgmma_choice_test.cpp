@@ -89,6 +89,16 @@ TEST(WgmmaChoice, AClusterSplitThatDoesNotWinByTheMarginIsNotChosen) {
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs(s, 128, 2, kH100, true), 3670);
 }
 
+// The compute-sanitizer tests (tests/gpu/sanitizer_test.cpp) run the registered kernels' default
+// plans: at 144x80x336 (memcheck, racecheck, initcheck) and 65x33x517 (memcheck) that is the
+// cluster split, so its distributed shared memory is checked on H100 and H200 (132 SMs).
+TEST(WgmmaChoice, TheSanitizerShapesReachTheClusterSplit) {
+  for (const Shape& s : {Shape{144, 80, 336}, Shape{65, 33, 517}}) {
+    const WgmmaPlan p = k::chooseWgmmaPlan(s, kH100);
+    EXPECT_TRUE(p.clusterSplit && p.splits > 1) << toString(s);
+  }
+}
+
 TEST(WgmmaChoice, ShortKNeverSplits) {
   for (const Shape& s : {Shape{17, 19, 23}, Shape{64, 6, 3}, Shape{1, 1, 1}, Shape{512, 512, 64},
                          Shape{128, 1, 128}, Shape{1000, 1000, 100}}) {
