@@ -26,9 +26,11 @@
 //     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
 //     stores from registers, reading C.
 //   Split-K (grids that leave SMs idle, e.g. 512³): S CTAs take whole 64-wide k blocks of one
-//     tile each; each consumer warp parks its FP32 partial in a workspace and the last to
-//     arrive sums them in split order and stores with alpha and beta, in the same launch
-//     (detail/wgmma_splitk.cuh).
+//     tile each. Across a cluster (the default's choice, its own kernel in
+//     sgemm_wgmma_cluster_split.cu over the same ring, detail/wgmma_ring.cuh) they sum their
+//     partials through distributed shared memory; through a global workspace (tune cells only:
+//     measured slower) each consumer warp parks its FP32 partial there and the last to arrive
+//     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
@@ -432,8 +434,8 @@ KernelDescriptor sgemmWgmma() {
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
-      "grid (split-K, a deterministic in-kernel reduction, as tune configurations only: measured "
-      "slower), "
+      "grid; small shapes split K across 2-8 CTA clusters summed through distributed shared "
+      "memory in split order (a deterministic in-kernel reduction), "
       "epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
       "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
       "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
