@@ -35,6 +35,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "detail/element16.h"
@@ -241,6 +243,14 @@ void launchWidth(const GemmArgs& g, const detail::HalfOperands& ops, int splits)
   cudaLaunchAttribute attr{};
   const cudaLaunchConfig_t cfg =
       wgmma::clusterLaunch(unsigned(blocks), splits, kSmem, g.stream, attr);
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: whether the clusters fit in one wave
+  if (std::getenv("KWB_WGMMA_DEBUG")) {
+    int active = 0;
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&active, kernel, &cfg));
+    std::fprintf(stderr, "sgemm.wgmma cluster split: %u clusters of %d, %d run at once\n",
+                 grid.blocks, splits, active);
+  }
+#endif
   KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, int(g.shape.m), int(g.shape.n),
                                     int(g.shape.k), g.alpha, g.beta, g.c, grid.tilesN, splits,
                                     vec4));
