@@ -148,24 +148,45 @@ __device__ __forceinline__ void storeSum(float4 sum, float* p, int col, int n, f
 }
 
 // Step 4 for the 256 consumer threads (t = 0 … 255): this CTA's band of rows, summed over the
-// cluster's S partials, to C.
+// cluster's S partials, to C. The float4s go in groups whose loads (up to 16) are all issued
+// before the first sum is needed: a thread's float4s are compile-time many, so the group is
+// unrolled, and a float4 past the band loads the band's last one again (a valid address; its
+// store is skipped) rather than branching around its loads.
 template <int BN, int S>
 __device__ __forceinline__ void reduceBand(std::uint32_t partial, int rank, int t, int m, int n,
                                            int row0, int col0, float alpha, float beta,
                                            float* __restrict__ c, bool vec4) {
   constexpr int kVecs = BN / 4;             // float4s per row
   constexpr int kBand = (kBM + S - 1) / S;  // rows per rank
+  constexpr int kReducers = kConsumers * 128;
+  constexpr int kIters = (kBand * kVecs + kReducers - 1) / kReducers;  // float4s per thread
+  constexpr int kGroup = kIters < 16 / S ? kIters : 16 / S;            // S ≤ 8: at least 2
   const int first = rank * kBand, rows = min(min(kBand, kBM - first), m - row0 - first);
-  for (int i = t; i < rows * kVecs; i += kConsumers * 128) {
-    const int r = first + i / kVecs, col = col0 + 4 * (i % kVecs);
-    const float4 sum =
-        sumSplits<S>(partial + std::uint32_t((r * kPartialStride<BN> + 4 * (i % kVecs)) * 4));
-    if (col < n) storeSum(sum, c + std::int64_t(row0 + r) * n + col, col, n, alpha, beta, vec4);
+  const int total = rows * kVecs;
+  if (total <= 0) return;
+  auto at = [&](int i) {
+    return partial +
+           std::uint32_t(((first + i / kVecs) * kPartialStride<BN> + 4 * (i % kVecs)) * 4);
+  };
+#pragma unroll 1
+  for (int g = 0; g < kIters; g += kGroup) {
+    float4 sum[kGroup];
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j)
+      sum[j] = sumSplits<S>(at(min(t + (g + j) * kReducers, total - 1)));
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+      const int i = t + (g + j) * kReducers;
+      const int col = col0 + 4 * (i % kVecs);
+      if (i < total && col < n)
+        storeSum(sum[j], c + std::int64_t(row0 + first + i / kVecs) * n + col, col, n, alpha, beta,
+                 vec4);
+    }
   }
 }
 
-// reduceBand for the launch's split count (2 … 8), as a template argument: a run-time count left
-// the loads' array in local memory (132-140 bytes of spills).
+// reduceBand for the launch's split count (2 … 8), as a template argument, so a thread's float4s
+// and the loads in flight are compile-time counts (unrolled, in registers).
 template <int BN, int S = 2>
 __device__ __forceinline__ void reduceBandOf(int splits, std::uint32_t partial, int rank, int t,
                                              int m, int n, int row0, int col0, float alpha,
@@ -202,6 +223,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kBegin = rank * kBlocks / splits, kEnd = (rank + 1) * kBlocks / splits;
   const int warpgroup = tid / 128;
   RingPos pos;
+  // Each role meets the cluster barriers in its own branch (barrier.cluster without .aligned):
+  // ptxas holds code the producer can reach to the producer's 40 registers, and the reduction
+  // needs more (its loads in flight spilled after a shared tail).
   if (warpgroup == 0) {
     // Producer: gives up registers; one thread issues every copy. It has nothing to reduce.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
@@ -209,6 +233,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       prefetchMaps(&mapA, &mapB);
       produceKBlocks<BN, 1>(ring, &mapA, &mapB, row0, col0, kBegin, kEnd, 0, pos);
     }
+    clusterSync();  // every partial of the cluster in place
+    clusterSync();  // every peer done reading this CTA's partial
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;
@@ -216,11 +242,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     consumeKBlocks<E, BN, 1>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
     namedBarrier(1, kConsumers * 128);  // both warpgroups' wgmmas are done with the ring
     parkPartial<BN>(d, partial, consumer);
-  }
-  clusterSync();  // every partial of the cluster in place
-  if (warpgroup != 0)
+    clusterSync();  // every partial of the cluster in place
     reduceBandOf<BN>(splits, partial, rank, tid - 128, m, n, row0, col0, alpha, beta, c, vec4);
-  clusterSync();  // no CTA leaves while a peer still reads its partial
+    clusterSync();  // no CTA leaves while a peer still reads its partial
+  }
 #else
   __trap();
 #endif
