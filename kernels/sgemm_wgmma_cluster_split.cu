@@ -63,7 +63,8 @@ constexpr std::size_t kSmemBytes =
     1024 + std::size_t(wgmma::TileN<BN>::kRingBytes) + wgmma::TileN<BN>::kBarrierBytes;
 
 template <int BN>
-constexpr bool kPartialFits = kBM* kPartialStride<BN> * 4 <= wgmma::TileN<BN>::kRingBytes;
+constexpr bool kPartialFits =
+    std::size_t(kBM) * kPartialStride<BN> * 4 <= wgmma::TileN<BN>::kRingBytes;
 static_assert(kPartialFits<64> && kPartialFits<128> && kPartialFits<256>);
 static_assert(kSmemBytes<256> <= 227 * 1024, "more shared memory than a Hopper block may have");
 
