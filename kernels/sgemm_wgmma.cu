@@ -26,9 +26,11 @@
 //     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
 //     stores from registers, reading C.
 //   Split-K (grids that leave SMs idle, e.g. 512³): S CTAs take whole 64-wide k blocks of one
-//     tile each; each consumer warp parks its FP32 partial in a workspace and the last to
-//     arrive sums them in split order and stores with alpha and beta, in the same launch
-//     (detail/wgmma_splitk.cuh).
+//     tile each. Across a cluster (the default's choice, its own kernel in
+//     sgemm_wgmma_cluster_split.cu over the same ring, detail/wgmma_ring.cuh) they sum their
+//     partials through distributed shared memory; through a global workspace (tune cells only:
+//     measured slower) each consumer warp parks its FP32 partial there and the last to arrive
+//     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
@@ -75,37 +77,31 @@
 #include "detail/tensor_map.h"
 #include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+#include "detail/wgmma_ring.cuh"
 #include "detail/wgmma_splitk.cuh"
 #include "detail/workspace.h"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
 #include "descriptors.h"
 #include "sgemm_wgmma_choice.h"
+#include "sgemm_wgmma_cluster_split.h"
 #include "tile_grid.h"
 
 namespace kwb::kernels {
 namespace {
 
-constexpr int kBM = 128, kBK = 64, kStages = 4;
-constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
-constexpr int kThreads = (kConsumers + 1) * 128;
-constexpr int kSlabN = 64;              // n per 128-byte swizzled row of B
-constexpr int kABytes = kBM * kBK * 2;  // 16 KB per stage
-static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
-constexpr int kCStagingBytes = kConsumers * 2 * wgmma::kCBoxBytes;  // 32 KB of C boxes
+using wgmma::kBK;
+using wgmma::kBM;
+using wgmma::kSlabN;
+using wgmma::kThreads;
+constexpr int kCStagingBytes = wgmma::kConsumers * 2 * wgmma::kCBoxBytes;  // 32 KB of C boxes
 
-// The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
-// leave multiprocessors idle (see chooseWgmmaPlan).
+// The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BN>
-struct TileN {
-  static_assert(BN == 64 || BN == 128 || BN == 256);
-  static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
-  static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
-  static constexpr std::size_t kSmemBytes = 1024         // slack to align the tiles to 1024 B
-                                            + std::size_t(kStages) * kStageBytes + kCStagingBytes +
-                                            2 * kStages * 8;
-  static_assert(kSmemBytes <= 227 * 1024, "more shared memory than a Hopper block may have");
-};
+constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
+                                   + std::size_t(wgmma::TileN<BN>::kRingBytes) + kCStagingBytes
+                                   + wgmma::TileN<BN>::kBarrierBytes;
+static_assert(kSmemBytes<256> <= 227 * 1024, "more shared memory than a Hopper block may have");
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
@@ -138,30 +134,13 @@ __global__ void __launch_bounds__(kThreads, 1)
                      float beta, float* __restrict__ c, int tilesM, int tilesN, int group,
                      bool tmaStore, SplitK split) {
 #if KWB_WGMMA_TARGET
-  constexpr int kBN = BN, kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
-  constexpr int kAcc = BN / 2;                   // FP32 accumulators per thread
-  constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
-  constexpr int kOwnSlabs = BN / kSlabN / CM;    // B slabs this CTA loads (for the cluster)
-  static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
-  static_assert(kOwnSlabs * CM * kSlabN == BN, "the cluster's CTAs split B's slabs evenly");
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  const std::uint32_t sA = base;                    // kStages × 16 KB
-  const std::uint32_t sB = sA + kStages * kABytes;  // kStages × 32 KB
-  const std::uint32_t sC = sB + kStages * kBBytes;  // kConsumers × 2 C boxes of 8 KB
-  const std::uint32_t bars = sC + kCStagingBytes;   // full[kStages], empty[kStages]
-  auto full = [&](int s) { return bars + 8u * std::uint32_t(s); };
-  auto empty = [&](int s) { return bars + 8u * std::uint32_t(kStages + s); };
+  const Ring ring = ringAt<BN>(base, kCStagingBytes);  // the C boxes between the ring and barriers
+  const std::uint32_t sC = ring.bars - kCStagingBytes;
 
   const int tid = int(threadIdx.x);
-  if (tid == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      mbarInit(full(s), 1);                     // the producer's arrive.expect_tx
-      mbarInit(empty(s), CM * kConsumers * 4);  // one arrival per consumer warp of the cluster
-    }
-    // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
-    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  }
+  if (tid == 0) initRing<CM>(ring);
   if constexpr (CM > 1)
     clusterSync();
   else
@@ -180,94 +159,31 @@ __global__ void __launch_bounds__(kThreads, 1)
     kEnd = SK ? min(kTiles, kBegin + split.kBlocksPerSplit) : kTiles;
   };
   const int warpgroup = tid / 128;
+  RingPos pos;
 
   if (warpgroup == 0) {
     // Producer. The whole warpgroup gives up registers; one thread issues every copy.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
-      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapA))
-                   : "memory");
-      asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(&mapB))
-                   : "memory");
-      int s = 0;
-      std::uint32_t phase = 0;
+      prefetchMaps(&mapA, &mapB);
       for (int u = firstUnit; u < units; u += unitStride) {
         const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
-        const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
         int kBegin = 0, kEnd = 0;
         kRange(u, kBegin, kEnd);
-        for (int kt = kBegin; kt < kEnd; ++kt) {
-          mbarWait(empty(s), phase ^ 1u);      // the cluster's consumers are done with this stage
-          mbarExpectTx(full(s), kStageBytes);  // own A, all of B (own slabs and the peer's)
-          tmaLoad2d(sA + std::uint32_t(s * kABytes), &mapA, kt * kBK, row0, full(s));
-#pragma unroll
-          for (int i = 0; i < kOwnSlabs; ++i) {
-            const int j = rank * kOwnSlabs + i;
-            const std::uint32_t dst = sB + std::uint32_t(s * kBBytes + j * kBSlabBytes);
-            if constexpr (CM > 1)
-              tmaLoad2dMulticast(dst, &mapB, col0 + j * kSlabN, kt * kBK, full(s),
-                                 std::uint16_t((1u << CM) - 1u));
-            else
-              tmaLoad2d(dst, &mapB, col0 + j * kSlabN, kt * kBK, full(s));
-          }
-          if (++s == kStages) {
-            s = 0;
-            phase ^= 1u;
-          }
-        }
+        produceKBlocks<BN, CM>(ring, &mapA, &mapB, tc.tileRow * kBM, tc.tileCol * BN, kBegin, kEnd,
+                               rank, pos);
       }
     }
   } else {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
-    const int lane = tid % 32;
-    float d[kAcc];
-    int s = 0;
-    std::uint32_t phase = 0;
-    // A consumer warp hands a stage back to the producers of every CTA that wrote into it.
-    auto release = [&](int stage) {
-      if (lane != 0) return;
-      if constexpr (CM > 1) {
-#pragma unroll
-        for (int r = 0; r < CM; ++r) mbarArriveCluster(empty(stage), std::uint32_t(r));
-      } else {
-        mbarArrive(empty(stage));
-      }
-    };
+    float d[BN / 2];                     // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
       const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
-      const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * kBN;
+      const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * BN;
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
-#pragma unroll
-      for (int i = 0; i < kAcc; ++i) d[i] = 0.f;
-      fenceOperands(d);
-      int prev = 0;
-      for (int kt = kBegin; kt < kEnd; ++kt) {
-        mbarWait(full(s), phase);  // TMA has delivered this stage
-        const std::uint32_t a = sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
-        const std::uint32_t b = sB + std::uint32_t(s * kBBytes);
-        wgmmaFence();
-#pragma unroll
-        for (int kk = 0; kk < kBK / 16; ++kk)
-          wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                             smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
-        wgmmaCommit();
-        // Keep one group in flight: once the previous slice's wgmmas are done, its stage
-        // goes back to the producer.
-        if (kt > kBegin) {
-          wgmmaWait<1>();
-          release(prev);
-        }
-        prev = s;
-        if (++s == kStages) {
-          s = 0;
-          phase ^= 1u;
-        }
-      }
-      wgmmaWait<0>();
-      release(prev);
-      fenceOperands(d);
+      consumeKBlocks<E, BN, CM>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
@@ -325,25 +241,6 @@ bool tmaEpilogue(const GemmArgs& g) {
   return g.beta == 0.f && aligned16(g.c) && g.shape.n % 4 == 0;  // C's rows: 16-byte strides
 }
 
-// A launch of `blocks` CTAs in clusters of `clusterSize` along x; `attr` holds the cluster
-// dimension and must outlive the configuration.
-cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
-                                 cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(kThreads);
-  cfg.dynamicSmemBytes = smemBytes;
-  cfg.stream = stream;
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = unsigned(clusterSize);
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 // How many clusters of CM CTAs of this kernel the device runs at once: one CTA per SM, but a
 // cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
 // than that would leave its last clusters waiting for a whole block's tiles to finish (queried
@@ -353,8 +250,8 @@ int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg =
-        clusterLaunch(unsigned(CM * detail::multiprocessors()), CM, smemBytes, nullptr, attr);
+    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch(unsigned(CM * detail::multiprocessors()),
+                                                        CM, smemBytes, nullptr, attr);
     int clusters = 0;
     KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, BN, CM>, &cfg));
     return std::max(clusters, 1);
@@ -363,46 +260,41 @@ int activeClusters(std::size_t smemBytes) {
 
 template <class E, int BN, int CM, bool SK = false>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
-  using T = TileN<BN>;
+  constexpr std::size_t kSmem = kSmemBytes<BN>;
   auto* kernel = &hgemmWgmmaKernel<E, BN, CM, SK>;
   const TileGrid grid = tileGrid(g.shape, kBM, BN);
   const int tilesM = int((g.shape.m + kBM - 1) / kBM);
 
-  constexpr CUtensorMapDataType kHalf = Element16<E>::kTmaType;
-  const CUtensorMap mapA =
-      detail::tensorMap(ops.a.data, kHalf, g.shape.m, g.shape.k, kBK, kBM, "A", ops.a.ld);
-  const CUtensorMap mapB =
-      detail::tensorMap(ops.b.data, kHalf, g.shape.k, g.shape.n, kSlabN, kBK, "B", ops.b.ld);
+  const wgmma::OperandMaps maps = wgmma::operandMaps(Element16<E>::kTmaType, g.shape, ops);
   const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
                                    wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
                : CUtensorMap{};
-  KWB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      int(T::kSmemBytes)));
+  KWB_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
   if constexpr (CM == 1) {
     const unsigned sms = unsigned(detail::multiprocessors());
     const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
     const unsigned blocks = unsigned(std::min<std::int64_t>(units, sms));
-    kernel<<<blocks, kThreads, T::kSmemBytes, g.stream>>>(mapA, mapB, mapC, m, n, k, g.alpha,
-                                                          g.beta, g.c, tilesM, grid.tilesN, group,
-                                                          tmaStore, split);
+    kernel<<<blocks, kThreads, kSmem, g.stream>>>(maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                                  g.c, tilesM, grid.tilesN, group, tmaStore, split);
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
-    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(T::kSmemBytes));
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(kSmem));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<E, BN, CM>(T::kSmemBytes), CM, static_cast<long long>(clusters));
+                   activeClusters<E, BN, CM>(kSmem), CM, static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg =
-        clusterLaunch(unsigned(clusters * CM), CM, T::kSmemBytes, g.stream, attr);
-    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, mapA, mapB, mapC, m, n, k, g.alpha, g.beta, g.c,
-                                      tilesM, grid.tilesN, group, tmaStore, split));
+        wgmma::clusterLaunch(unsigned(clusters * CM), CM, kSmem, g.stream, attr);
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                      g.c, tilesM, grid.tilesN, group, tmaStore, split));
   }
 }
 
@@ -414,8 +306,13 @@ WgmmaPlan planFor(const Shape& s) {
 #ifdef KWB_PERF_EXPERIMENT
   const char* bn = std::getenv("KWB_WGMMA_BN");
   const char* splits = std::getenv("KWB_WGMMA_SPLITS");
-  if (bn || splits)
-    p = forcedWgmmaPlan(s, bn ? std::atoi(bn) : p.tileN, splits ? std::atoi(splits) : 1, sms);
+  const char* clusterSplits = std::getenv("KWB_WGMMA_CLUSTER_SPLITS");  // across a cluster
+  if (bn || splits || clusterSplits)
+    p = forcedWgmmaPlan(s, bn ? std::atoi(bn) : p.tileN,
+                        std::atoi(clusterSplits ? clusterSplits
+                                  : splits      ? splits
+                                                : "1"),
+                        sms, clusterSplits != nullptr);
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
     p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
 #endif
@@ -461,6 +358,10 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
 
 template <class E>
 LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
+  if (p.clusterSplit && p.splits > 1) {  // its own kernel: sgemm_wgmma_cluster_split.cu
+    launchWgmmaClusterSplit<E>(g, ops, p.tileN, p.splits);
+    return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};
+  }
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
   if (p.splits <= 1 || p.clusters) return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters}, whole);
@@ -511,11 +412,12 @@ LaunchInfo launch(const GemmArgs& g) {
 
 }  // namespace
 
-LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits) {
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit) {
   if (tileN != 64 && tileN != 128 && tileN != 256)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no 128x" + std::to_string(tileN) +
                                 " tile (64, 128 or 256)");
-  const WgmmaPlan p = forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors());
+  const WgmmaPlan p =
+      forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors(), clusterSplit);
   return launchWith<__half>(g, &p);
 }
 
@@ -532,8 +434,8 @@ KernelDescriptor sgemmWgmma() {
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
-      "grid (split-K, a deterministic in-kernel reduction, as tune configurations only: measured "
-      "slower), "
+      "grid; small shapes split K across 2-8 CTA clusters summed through distributed shared "
+      "memory in split order (a deterministic in-kernel reduction), "
       "epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
       "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
       "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "

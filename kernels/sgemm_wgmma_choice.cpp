@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sgemm_wgmma_choice.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -30,12 +31,19 @@ constexpr std::size_t kMaxPartialBytes = std::size_t(1) << 30;
 // sgemm.wgmma` on an H200, 2026-11-27, PERF_NOTES.md "Split-K for wgmma: measured, did not pay"):
 // 2.2-4.8 µs a split on the 128x64 tile, 4.1 on 128x128, 8.4 on 128x256, where one warp sums
 // the partials; at these costs the model splits no shape of the sweep, as measured.
+//
+// Split-K across a cluster (clusterReduceNs) is an estimate, not yet measured: each CTA parks its
+// 128 x tileN FP32 partial in its own shared memory (32 KB for 128x64), two cluster barriers,
+// and each CTA reads 1/S of every peer's partial through distributed shared memory, about
+// (S-1)/S of 32 KB per 64 columns: 250 ns of barriers plus 150 ns per 64 columns. `kwb tune
+// --kernel sgemm.wgmma` times the csplit cells; set it from them (PERF_NOTES.md, "Split-K across
+// a cluster").
 struct TileCost {
   int tileN;
-  double fixedNs, perKBlockNs, perPartialNs;
+  double fixedNs, perKBlockNs, perPartialNs, clusterReduceNs;
 };
 constexpr TileCost kCosts[] = {
-    {256, 4300, 575, 8400}, {128, 2400, 360, 4100}, {64, 1000, 360, 2500}};
+    {256, 4300, 575, 8400, 850}, {128, 2400, 360, 4100, 550}, {64, 1000, 360, 2500, 400}};
 
 const TileCost& costOf(int tileN) {
   for (const TileCost& c : kCosts)
@@ -62,12 +70,13 @@ WgmmaPlan wholeKPlan(const Shape& s, int sms) {
   return {64, 1, false};
 }
 
-std::string buildName(std::string_view id, int tileN, int splits, bool clusters, bool relaid) {
+std::string buildName(std::string_view id, int tileN, int splits, bool clusters, bool clusterSplit,
+                      bool relaid) {
   std::string parts;
   auto add = [&parts](const std::string& p) { parts += (parts.empty() ? "" : ", ") + p; };
   if (tileN != 256 || clusters || splits > 1) add("128x" + std::to_string(tileN) + " tile");
   if (clusters) add("clusters of 2 sharing B");
-  if (splits > 1) add("split-K " + std::to_string(splits));
+  if (splits > 1) add((clusterSplit ? "cluster split-K " : "split-K ") + std::to_string(splits));
   if (relaid) add("A/B re-laid for TMA");
   return std::string(id) + (parts.empty() ? "" : " (" + parts + ")");
 }
@@ -92,12 +101,20 @@ int wgmmaEffectiveSplits(const Shape& s, int splits) {
   return int((wgmmaKBlocks(s) + per - 1) / per);
 }
 
-double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms) {
+int wgmmaEffectiveClusterSplits(const Shape& s, int splits) {
+  const std::int64_t most = std::min<std::int64_t>(wgmmaKBlocks(s), kWgmmaMaxSplits);
+  return splits <= 1 ? 1 : int(std::min<std::int64_t>(splits, most));
+}
+
+double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms, bool clusterSplit) {
   const TileCost& c = costOf(tileN);
   const std::int64_t units = wgmmaTiles(s, tileN) * splits;
   const std::int64_t waves = sms > 0 ? (units + sms - 1) / sms : units;
   double ns = c.fixedNs + double(waves * wgmmaKBlocksPerSplit(s, splits)) * c.perKBlockNs;
-  if (splits > 1) ns += double(splits) * c.perPartialNs;  // one partial written, splits-1 read
+  if (splits > 1 && clusterSplit)
+    ns += c.clusterReduceNs;  // the cluster's CTAs reduce their row bands at once
+  else if (splits > 1)
+    ns += double(splits) * c.perPartialNs;  // one partial written, splits-1 read
   return ns;
 }
 
@@ -106,55 +123,61 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
   if (whole.tileN == 256) return whole;
   WgmmaPlan split = whole;
   double splitNs = 0;
-  for (int tileN : kTileWidths) {
-    for (int splits = 2; splits <= kWgmmaMaxSplits; ++splits) {
-      if (wgmmaEffectiveSplits(s, splits) != splits) continue;  // the same run as fewer splits
-      if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
-      const double ns = wgmmaEstimateNs(s, tileN, splits, sms);
-      if (split.splits == 1 || ns < splitNs) split = {tileN, splits, false}, splitNs = ns;
-    }
-  }
+  for (bool cluster : {true, false})  // ties go to the cluster, which needs no workspace
+    for (int tileN : kTileWidths)
+      for (int splits = 2; splits <= kWgmmaMaxSplits; ++splits) {
+        const int runs =
+            cluster ? wgmmaEffectiveClusterSplits(s, splits) : wgmmaEffectiveSplits(s, splits);
+        if (runs != splits) continue;  // the same run as fewer splits
+        if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
+        const double ns = wgmmaEstimateNs(s, tileN, splits, sms, cluster);
+        if (split.splits == 1 || ns < splitNs)
+          split = {tileN, splits, false, cluster}, splitNs = ns;
+      }
   const double wholeNs = wgmmaEstimateNs(s, whole.tileN, 1, sms);
   return split.splits > 1 && splitNs < (1.0 - kSplitMargin) * wholeNs ? split : whole;
 }
 
-WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms) {
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit) {
   WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
+  if (clusterSplit) p.splits = wgmmaEffectiveClusterSplits(s, splits);
+  p.clusterSplit = clusterSplit && p.splits > 1;
   if (wgmmaPartialBytes(s, p) > kMaxPartialBytes) p.splits = 1;
   p.clusters = tileN == 256 && p.splits == 1 && clustersPay(s, sms);
   return p;
 }
 
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p) {
-  if (p.splits <= 1) return 0;
+  if (p.splits <= 1 || p.clusterSplit) return 0;
   return std::size_t(wgmmaTiles(s, p.tileN)) * std::size_t(p.splits) * kWgmmaTileM *
          std::size_t(p.tileN) * sizeof(float);
 }
 
 std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
-  if (p.splits <= 1) return 0;
+  if (p.splits <= 1 || p.clusterSplit) return 0;
   return std::size_t(wgmmaTiles(s, p.tileN)) * kWgmmaWarpSlots * sizeof(int);
 }
 
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
-  // [bf16][width][splits - 1][clusters][relaid], built once.
+  // [bf16][width][splits - 1][clusters · 2 + clusterSplit][relaid], built once.
   using Names = std::array<
-      std::array<std::array<std::array<std::array<std::string, 2>, 2>, kWgmmaMaxSplits>, 3>, 2>;
+      std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 3>, 2>;
   static const Names names = [] {
     Names n;
     for (int b = 0; b < 2; ++b)
       for (int w : kTileWidths)
         for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
-          for (int cl = 0; cl < 2; ++cl)
+          for (int cl = 0; cl < 4; ++cl)
             for (int re = 0; re < 2; ++re)
               n[std::size_t(b)][std::size_t(widthIndex(w))][std::size_t(sp - 1)][std::size_t(cl)]
-               [std::size_t(re)] =
-                   buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId, w, sp, cl != 0, re != 0);
+               [std::size_t(re)] = buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId, w, sp, cl / 2 != 0,
+                                             cl % 2 != 0, re != 0);
     return n;
   }();
   const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
-  return names[bf16 ? 1 : 0][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
-              [p.clusters ? 1 : 0][relaid ? 1 : 0];
+  const int cl = (p.clusters ? 2 : 0) + (p.clusterSplit ? 1 : 0);
+  return names[bf16 ? 1 : 0][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)][std::size_t(cl)]
+              [relaid ? 1 : 0];
 }
 
 }  // namespace kwb::kernels

@@ -22,6 +22,9 @@ struct WgmmaPlan {
   int tileN = 256;        // 64, 128 or 256
   int splits = 1;         // CTAs that share one tile's K, each a range of whole k blocks
   bool clusters = false;  // 2-CTA clusters sharing B (128x256 tiles, unsplit, only)
+  // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
+  // shared memory (sgemm_wgmma_cluster_split.cu), rather than through a global workspace.
+  bool clusterSplit = false;
   bool operator==(const WgmmaPlan&) const = default;
 };
 
@@ -34,22 +37,32 @@ std::int64_t wgmmaKBlocksPerSplit(const Shape& s, int splits);
 // K shorter than splits × 64 runs fewer splits (1 for K ≤ 64), and the count is at most
 // kWgmmaMaxSplits.
 int wgmmaEffectiveSplits(const Shape& s, int splits);
+// The same for split-K across a cluster, whose S ranges are balanced (split z takes k blocks
+// ⌊z·kBlocks / S⌋ … ⌊(z+1)·kBlocks / S⌋ − 1, none empty while S ≤ kBlocks): min(splits, kBlocks,
+// kWgmmaMaxSplits), and 1 for splits ≤ 1.
+int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 
 // The choice for a shape on `sms` multiprocessors. Whole K: the widest tile whose grid gives 3/4
 // of the SMs a tile (128x256 in clusters of two from 8 tiles per SM), else 128x64, as measured
 // (PERF_NOTES.md). Below 3/4 of the SMs' worth of 128x256 tiles, the (tile width, splits) of least
-// estimated time (wgmmaEstimateNs) replaces it where the estimate is at least 5% less.
+// estimated time (wgmmaEstimateNs) replaces it where the estimate is at least 5% less: split-K
+// through a global workspace, or across a cluster through distributed shared memory.
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
-// splits as wgmmaEffectiveSplits allows; clusters as the default would use them for the tile.
-WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms);
+// splits as wgmmaEffectiveSplits (or, across a cluster, wgmmaEffectiveClusterSplits) allows;
+// clusters as the default would use them for the unsplit tile.
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms,
+                          bool clusterSplit = false);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
-// split-K the partial tiles written and summed. Constants in sgemm_wgmma_choice.cpp.
-double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms);
+// split-K the partial tiles written and summed: S partials through L2 for the global workspace,
+// one reduction through distributed shared memory (the CTAs of a cluster reduce their row bands
+// at once) for clusterSplit. Constants in sgemm_wgmma_choice.cpp.
+double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false);
 
 // Bytes of FP32 partial tiles a split launch needs (tiles × splits × 128 × tileN floats), and
-// of its per-tile arrival counters (kWgmmaWarpSlots ints per tile); 0 for an unsplit plan.
+// of its per-tile arrival counters (kWgmmaWarpSlots ints per tile); 0 for an unsplit plan and
+// for split-K across a cluster (its partials stay in shared memory).
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p);
 std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p);
 
@@ -57,15 +70,18 @@ std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p);
 inline constexpr std::string_view kWgmmaId = "sgemm.wgmma";
 inline constexpr std::string_view kWgmmaBf16Id = "sgemm.wgmma_bf16";
 
-// What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)" (under
+// What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)" or "sgemm.wgmma
+// (128x64 tile, cluster split-K 4)" across a cluster (under
 // kWgmmaBf16Id for the BF16 stage); the unclustered, unsplit 128x256 tile on operands as given
 // is the id alone. The view outlives the launch.
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false);
 
-// sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), as
-// forcedWgmmaPlan makes them runnable: kwb tune's configurations and the GPU tests. Defined in
-// sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
-// launcher: off Hopper it runs the stage's fallback and says so.
-LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits);
+// sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), through the global
+// workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
+// tune's configurations and the GPU tests. Defined in sgemm_wgmma.cu, so only in sm_90a builds
+// (KWB_HAVE_WGMMA). Same contract as a stage's launcher: off Hopper it runs the stage's fallback
+// and says so.
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits,
+                                bool clusterSplit = false);
 
 }  // namespace kwb::kernels

@@ -27,7 +27,8 @@ namespace {
 // take their fallback dispatch there; 144x80x336 is a multiple of 16 in every dimension, so
 // they run their own kernels (cp.async and TMA pipelines wrapping round their stages, a
 // partial last K tile). sgemm.warp_tiled splits K (workspace and reduction) at 144x80x336 on
-// its float4 path and at 65x33x517 on its scalar path.
+// its float4 path and at 65x33x517 on its scalar path; sgemm.wgmma splits K across a cluster
+// (distributed shared memory) at both (tests/kernels/wgmma_choice_test.cpp checks its choice).
 constexpr const char* kMemcheckShapes = "129x65x33,17x31x47,1x1x1,144x80x336,65x33x517";
 constexpr int kMemcheckShapeCount = 5;
 // racecheck and initcheck are slower: the one shape where every shared-memory pipeline and

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// sgemm.wgmma's split-K (kernels/detail/wgmma_splitk.cuh) with the split count forced from 1 to
-// 8 on each block tile width, through the whole verification pipeline (canary, cuBLAS reference,
+// sgemm.wgmma's split-K, through the global workspace (kernels/detail/wgmma_splitk.cuh) and across
+// a cluster (kernels/sgemm_wgmma_cluster_split.cu), with the split count forced from 1 to 8 on
+// each block tile width, through the whole verification pipeline (canary, cuBLAS reference,
 // negative control, C full of NaN at beta = 0, alpha and beta != 0): ragged shapes, K shorter
 // than splits × 64 (fewer splits run, and the name says how many), and the same bits on every
 // launch whichever split arrives last.
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,25 +45,47 @@ class WgmmaSplitK : public GpuTest {
 };
 
 #ifdef KWB_HAVE_WGMMA
-template <int BN, int S>
+template <int BN, int S, bool C>
 kwb::LaunchInfo forced(const kwb::GemmArgs& g) {
-  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, S);
+  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, S, C);
 }
-template <int BN, int... S>
+template <int BN, bool C, int... S>
 std::vector<kwb::LaunchFn> splitLaunchers(std::integer_sequence<int, S...>) {
-  return {&forced<BN, S + 1>...};
+  return {&forced<BN, S + 1, C>...};
 }
 
-// sgemm.wgmma forced to a tile width and split count, named for the reports.
-KernelDescriptor forcedKernel(int tileN, int splits) {
-  static const std::vector<kwb::LaunchFn> byWidth[3] = {
-      splitLaunchers<64>(std::make_integer_sequence<int, 8>{}),
-      splitLaunchers<128>(std::make_integer_sequence<int, 8>{}),
-      splitLaunchers<256>(std::make_integer_sequence<int, 8>{})};
+// sgemm.wgmma forced to a tile width and split count, through the global workspace or (cluster)
+// across a cluster, named for the reports as kwb tune names the cell.
+KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false) {
+  constexpr auto kCounts = std::make_integer_sequence<int, 8>{};
+  static const std::vector<kwb::LaunchFn> byWidth[2][3] = {
+      {splitLaunchers<64, false>(kCounts), splitLaunchers<128, false>(kCounts),
+       splitLaunchers<256, false>(kCounts)},
+      {splitLaunchers<64, true>(kCounts), splitLaunchers<128, true>(kCounts),
+       splitLaunchers<256, true>(kCounts)}};
   KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
-  k.id += "[128x" + std::to_string(tileN) + "x64_split" + std::to_string(splits) + "]";
-  k.launch = byWidth[tileN == 64 ? 0 : tileN == 128 ? 1 : 2][std::size_t(splits - 1)];
+  k.id += "[128x" + std::to_string(tileN) + "x64_" + (cluster ? "csplit" : "split") +
+          std::to_string(splits) + "]";
+  k.launch = byWidth[cluster ? 1 : 0][tileN == 64    ? 0
+                                      : tileN == 128 ? 1
+                                                     : 2][std::size_t(splits - 1)];
   return k;
+}
+
+// C's bits after one launch of `kernel` with beta = 0 on the prepared case, C first filled with
+// `fill` (0xFF bytes: every element a NaN, which beta = 0 must never read).
+std::vector<std::uint32_t> launchBits(const KernelDescriptor& kernel,
+                                      const kwb::cuda::PreparedCase& p, const Shape& s,
+                                      int fill = 0) {
+  const std::size_t n = std::size_t(s.m * s.n);
+  std::vector<std::uint32_t> bits(n);
+  EXPECT_EQ(cudaMemsetAsync(p.c(), fill, n * sizeof(float), session().stream()), cudaSuccess);
+  (void)kernel.launch(p.args(1.0f, 0.0f));
+  EXPECT_EQ(cudaMemcpyAsync(bits.data(), p.c(), n * sizeof(float), cudaMemcpyDeviceToHost,
+                            session().stream()),
+            cudaSuccess);
+  EXPECT_EQ(cudaStreamSynchronize(session().stream()), cudaSuccess);
+  return bits;
 }
 
 int multiprocessors() {
@@ -104,6 +129,87 @@ TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
 #endif
 }
 
+// Split-K across a cluster: every (width, S) the tune cells offer, on the shapes, ragged
+// edges in every dimension, K < 64 (unsplit, said so) and K shorter than S × 64 (fewer splits,
+// every range non-empty); the verification pipeline runs beta = 0 on a C of NaN and alpha,
+// beta != 0, and the name says how many splits ran.
+TEST_F(WgmmaSplitK, ClusterSplitsVerifyOnRaggedAndShortKShapes) {
+#ifdef KWB_HAVE_WGMMA
+  namespace k = kwb::kernels;
+  const int sms = multiprocessors();
+  const Shape shapes[] = {
+      {512, 512, 512}, {256, 384, 640},    {511, 513, 1025},
+      {768, 768, 768}, {300, 200, 130},  // 3 k blocks: 4-8 splits run as 3
+      {129, 65, 200},                    // 4 k blocks, one row past a tile
+      {17, 19, 23},                      // K < 64: unsplit
+      {64, 6, 3},      {1000, 1001, 1000},
+  };
+  for (const Shape& s : shapes)
+    for (int tileN : {64, 128, 256})
+      for (int splits : {2, 3, 4, 5, 6, 8}) {
+        const KernelDescriptor kernel = forcedKernel(tileN, splits, true);
+        const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+        kwb::test::expectVerified(c, kernel, kSeed);
+        ASSERT_TRUE(c.verification.has_value());
+        EXPECT_EQ(c.verification->nanFromOutput.value_or(-1), 0) << kernel.id << " " << toString(s);
+        EXPECT_FALSE(c.fallback);
+        const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, splits, sms, true);
+        EXPECT_EQ(plan.splits, k::wgmmaEffectiveClusterSplits(s, splits));
+        if (plan.splits > 1) {
+          EXPECT_NE(c.ranKernel.find("cluster split-K " + std::to_string(plan.splits)),
+                    std::string::npos)
+              << c.ranKernel;
+        } else {
+          EXPECT_EQ(c.ranKernel.find("split-K"), std::string::npos) << c.ranKernel;
+        }
+        EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
+                    c.ranKernel == k::wgmmaRanName(plan, true))
+            << c.ranKernel;
+      }
+#endif
+}
+
+// beta = 0 never reads C: on a C whose every element is a NaN the cluster's sum comes out with
+// the same bits as on a C of zeros, and finite.
+TEST_F(WgmmaSplitK, ClusterSplitAtBetaZeroNeverReadsC) {
+#ifdef KWB_HAVE_WGMMA
+  for (const Shape& s : {Shape{511, 513, 1025}, Shape{512, 512, 512}, Shape{17, 19, 130}}) {
+    const KernelDescriptor kernel = forcedKernel(64, 4, true);
+    const auto p = session().prepare(kernel, s, kSeed);
+    const std::vector<std::uint32_t> zeros = launchBits(kernel, *p, s, 0);
+    const std::vector<std::uint32_t> nans = launchBits(kernel, *p, s, 0xFF);
+    std::size_t nonFinite = 0, differ = 0;
+    for (std::size_t i = 0; i < nans.size(); ++i) {
+      float x = 0;
+      std::memcpy(&x, &nans[i], sizeof x);
+      nonFinite += std::isfinite(x) ? 0 : 1;
+      differ += nans[i] != zeros[i] ? 1 : 0;
+    }
+    EXPECT_EQ(nonFinite, 0u) << toString(s);
+    EXPECT_EQ(differ, 0u) << toString(s);
+  }
+#endif
+}
+
+// The cluster's partials are summed in split order by whichever CTA owns the rows, so the
+// output is the same bits on every launch however the CTAs are timed.
+TEST_F(WgmmaSplitK, ClusterSplitSumsAreTheSameBitsOnEveryLaunch) {
+#ifdef KWB_HAVE_WGMMA
+  const Shape s{511, 513, 4096};  // 64 k blocks
+  for (const auto& [tileN, splits] : {std::pair{64, 8}, std::pair{128, 3}, std::pair{256, 2}}) {
+    const KernelDescriptor kernel = forcedKernel(tileN, splits, true);
+    const auto p = session().prepare(kernel, s, kSeed);
+    const std::vector<std::uint32_t> first = launchBits(kernel, *p, s);
+    for (int run = 1; run < 5; ++run) {
+      const std::vector<std::uint32_t> again = launchBits(kernel, *p, s);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < first.size(); ++i) differ += first[i] != again[i] ? 1 : 0;
+      EXPECT_EQ(differ, 0u) << kernel.id << ": elements whose bits changed at launch " << run;
+    }
+  }
+#endif
+}
+
 // The partial tiles are summed in split order by whichever warp arrives last, so the output is
 // the same bits on every launch even though the arrival order is not.
 TEST_F(WgmmaSplitK, SplitSumsAreTheSameBitsOnEveryLaunch) {
@@ -131,11 +237,12 @@ TEST_F(WgmmaSplitK, SplitSumsAreTheSameBitsOnEveryLaunch) {
 }
 
 // The default choice splits where its grid leaves SMs idle, and says so (512^3 on an H100 or
-// H200: 32 tiles of 128x64 for 132 SMs).
+// H200: 32 tiles of 128x64 for 132 SMs, in clusters of 4). The BF16 stage runs the same plans.
 TEST_F(WgmmaSplitK, TheDefaultSplitsSmallShapesAndNamesIt) {
 #ifdef KWB_HAVE_WGMMA
   const KernelDescriptor& kernel = kwb::kernels::registry().find("sgemm.wgmma");
-  for (const Shape& s : {Shape{512, 512, 512}, Shape{511, 513, 1025}, Shape{2048, 2048, 2048}}) {
+  for (const Shape& s : {Shape{512, 512, 512}, Shape{768, 768, 768}, Shape{256, 384, 640},
+                         Shape{511, 513, 1025}, Shape{2048, 2048, 2048}}) {
     const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
     kwb::test::expectVerified(c, kernel, kSeed);
     const kwb::kernels::WgmmaPlan plan = kwb::kernels::chooseWgmmaPlan(s, multiprocessors());
@@ -145,6 +252,15 @@ TEST_F(WgmmaSplitK, TheDefaultSplitsSmallShapesAndNamesIt) {
     if (s.m == 2048) {
       EXPECT_EQ(c.ranKernel, "sgemm.wgmma");  // large shapes: the wide tile, unsplit, as before
     }
+  }
+  const KernelDescriptor& bf16 = kwb::kernels::registry().find("sgemm.wgmma_bf16");
+  for (const Shape& s : {Shape{512, 512, 512}, Shape{511, 513, 1025}}) {
+    const kwb::CaseResult c = session().verifyCase(bf16, s, kSeed);
+    kwb::test::expectVerified(c, bf16, kSeed);
+    const kwb::kernels::WgmmaPlan plan = kwb::kernels::chooseWgmmaPlan(s, multiprocessors());
+    EXPECT_TRUE(c.ranKernel == kwb::kernels::wgmmaRanName(plan, false, true) ||
+                c.ranKernel == kwb::kernels::wgmmaRanName(plan, true, true))
+        << c.ranKernel;
   }
 #endif
 }

@@ -113,8 +113,8 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
     const auto variants = kernels::tuneVariants(id);
     EXPECT_GE(variants.size(), 2u) << id;
     // sgemm.wgmma's configurations instantiate no kernel (tune/wgmma_cfg.cu.in): tile width x
-    // split count, all of them; the others compile a kernel each.
-    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 18u : 8u) << id << ": keep the CI build small";
+    // split count, global or across a cluster; the others compile a kernel each.
+    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 27u : 8u) << id << ": keep the CI build small";
     for (const auto& v : variants) {
       EXPECT_NE(v.launch, nullptr) << v.config.name;
       EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;

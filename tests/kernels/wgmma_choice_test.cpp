@@ -27,30 +27,76 @@ TEST(WgmmaChoice, LargeShapesKeepTheWideTileUnsplit) {
 }
 
 // Where the choice does not split, it is the width rule measured before split-K: the widest tile
-// whose grid gives 3/4 of the SMs (99 of 132) a tile.
+// whose grid gives 3/4 of the SMs (99 of 132) a tile. One k block never splits.
 TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRule) {
   EXPECT_EQ(k::chooseWgmmaPlan({1536, 1536, 64}, kH100), (WgmmaPlan{128, 1, false}));  // 144 tiles
   EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 64}, kH100), (WgmmaPlan{64, 1, false}));   // 64 of 128
-  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, kH100), (WgmmaPlan{64, 1, false}));
-  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 64}, kH100), (WgmmaPlan{64, 1, false}));
 }
 
-// Known answers of the cost model, worked by hand from its constants (ns): 512^3, 32 tiles of
-// 128x64 and 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits (128 units, one wave, 2 blocks
-// each) 1000 + 2·360 + 4·300 = 2920, the least (3 splits: 2980, 2 splits: 3040).
-TEST(WgmmaChoice, AtTheMeasuredPartialCostTheSweepsShapesStayUnsplit) {
-  // 512^3: 32 tiles of 128x64, 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits (128 units, one
-  // wave, 2 blocks each) 1000 + 2·360 + 4·2500 = 11720. Measured on an H200: 4.4 against 10.5 µs.
+// Known answers of the cost model, worked by hand from its constants (ns; sgemm_wgmma_choice.cpp).
+TEST(WgmmaChoice, AtTheMeasuredPartialCostTheGlobalWorkspaceNeverPays) {
+  // 512^3: 32 tiles of 128x64, 8 k blocks: unsplit 1000 + 8·360 = 3880; 4 splits through the
+  // workspace (128 units, one wave, 2 blocks each) 1000 + 2·360 + 4·2500 = 11720. Measured on an
+  // H200: 4.4 against 10.5 µs.
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 1, kH100), 3880);
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 4, kH100), 11720);
   // 1024^3: 128x128 in 2 splits 2400 + 8·360 + 2·4100 = 13480 against 128x64 unsplit 6760.
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({1024, 1024, 1024}, 128, 2, kH100), 13480);
   for (const Shape& s : {Shape{512, 512, 512}, Shape{768, 768, 768}, Shape{1024, 1024, 1024},
                          Shape{1000, 1000, 1000}, Shape{256, 384, 640}, Shape{511, 513, 1025}})
-    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{64, 1, false})) << toString(s);
-  // A long K over few tiles still splits: one 128x64 tile, 1024 k blocks (K = 65536) unsplit is
-  // 1000 + 1024·360; in 8 splits 1000 + 128·360 + 8·2500.
-  EXPECT_GT(k::chooseWgmmaPlan({128, 64, 65536}, kH100).splits, 1);
+    EXPECT_TRUE(k::chooseWgmmaPlan(s, kH100).splits == 1 ||
+                k::chooseWgmmaPlan(s, kH100).clusterSplit)
+        << toString(s);
+}
+
+// Split-K across a cluster costs one reduction through distributed shared memory (400 ns for
+// 128x64, 550 for 128x128), not a partial per split: the sweep's small shapes split, each
+// with the (width, S) of least estimate.
+TEST(WgmmaChoice, SmallShapesSplitAcrossAClusterWhereTheModelSaysItPays) {
+  // 512^3: 128x64 in 4 (128 CTAs, one wave, 2 k blocks each): 1000 + 2·360 + 400 = 2120, against
+  // 3880 whole (8 splits would leave one k block per CTA; 3 splits: 1000 + 3·360 + 400 = 2480).
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 4, kH100, true), 2120);
+  EXPECT_EQ(k::chooseWgmmaPlan({512, 512, 512}, kH100), (WgmmaPlan{64, 4, false, true}));
+  // 768^3: 72 tiles of 128x64 in 3 (216 CTAs, two waves of 4 k blocks): 1000 + 8·360 + 400 =
+  // 4280 against 5320 whole; 128x128 in 3 (108 CTAs, 4 blocks): 2400 + 1440 + 550 = 4390.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 64, 3, kH100, true), 4280);
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({768, 768, 768}, 128, 3, kH100, true), 4390);
+  EXPECT_EQ(k::chooseWgmmaPlan({768, 768, 768}, kH100), (WgmmaPlan{64, 3, false, true}));
+  // 1024^3: 64 tiles of 128x128 in 2 (128 CTAs, 8 blocks): 2400 + 2880 + 550 = 5830, 14% under
+  // 128x64 whole (6760); 128x64 in 2 would take two waves.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({1024, 1024, 1024}, 128, 2, kH100, true), 5830);
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, kH100), (WgmmaPlan{128, 2, false, true}));
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, kH100), (WgmmaPlan{128, 2, false, true}));
+  // 256x384x640: 12 tiles of 128x64, 10 k blocks: 5 splits of 2 (60 CTAs), 2120 against 4600
+  // (8 splits: the same busiest CTA, and ties go to fewer splits).
+  EXPECT_EQ(k::chooseWgmmaPlan({256, 384, 640}, kH100), (WgmmaPlan{64, 5, false, true}));
+  // 511x513x1025: 36 tiles of 128x64, 17 k blocks: 3 splits (108 CTAs, at most 6 blocks each),
+  // 1000 + 6·360 + 400 = 3560 against 7120 whole.
+  EXPECT_EQ(k::chooseWgmmaPlan({511, 513, 1025}, kH100), (WgmmaPlan{64, 3, false, true}));
+  // 2048^3 fills the GPU with 128x256 tiles: whole K, as measured.
+  EXPECT_EQ(k::chooseWgmmaPlan({2048, 2048, 2048}, kH100), (WgmmaPlan{256, 1, false}));
+  // A long K over few tiles splits across a cluster of 8: one 128x64 tile, K = 65536.
+  EXPECT_EQ(k::chooseWgmmaPlan({128, 64, 65536}, kH100), (WgmmaPlan{64, 8, false, true}));
+}
+
+// Where the cluster's reduction would cost as much as the k blocks it saves, whole K stays: the
+// 5% margin (1024x1024x256: 128 tiles of 128x64 fill the GPU, 4 k blocks each).
+TEST(WgmmaChoice, AClusterSplitThatDoesNotWinByTheMarginIsNotChosen) {
+  const Shape s{1024, 1024, 256};
+  EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{64, 1, false}));
+  // 64 tiles of 128x128 in 2: 2400 + 2·360 + 550 = 3670 against 1000 + 4·360 = 2440.
+  EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs(s, 128, 2, kH100, true), 3670);
+}
+
+// The compute-sanitizer tests (tests/gpu/sanitizer_test.cpp) run the registered kernels' default
+// plans: at 144x80x336 (memcheck, racecheck, initcheck) and 65x33x517 (memcheck) that is the
+// cluster split, so its distributed shared memory is checked on H100 and H200 (132 SMs).
+TEST(WgmmaChoice, TheSanitizerShapesReachTheClusterSplit) {
+  for (const Shape& s : {Shape{144, 80, 336}, Shape{65, 33, 517}}) {
+    const WgmmaPlan p = k::chooseWgmmaPlan(s, kH100);
+    EXPECT_TRUE(p.clusterSplit && p.splits > 1) << toString(s);
+  }
 }
 
 TEST(WgmmaChoice, ShortKNeverSplits) {
@@ -79,8 +125,15 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
           EXPECT_GE(p.splits, 1);
           EXPECT_LE(p.splits, k::kWgmmaMaxSplits);
           EXPECT_LE(p.splits, k::wgmmaKBlocks(s));
-          EXPECT_EQ(k::wgmmaEffectiveSplits(s, p.splits), p.splits);
-          EXPECT_LT((p.splits - 1) * k::wgmmaKBlocksPerSplit(s, p.splits), k::wgmmaKBlocks(s));
+          if (p.clusterSplit) {  // balanced ranges: none empty while S <= k blocks
+            EXPECT_GT(p.splits, 1);
+            EXPECT_EQ(k::wgmmaEffectiveClusterSplits(s, p.splits), p.splits);
+            EXPECT_FALSE(p.clusters);  // the split's cluster is its own, not the 2-CTA B share
+            EXPECT_EQ(k::wgmmaPartialBytes(s, p), 0u);
+          } else {
+            EXPECT_EQ(k::wgmmaEffectiveSplits(s, p.splits), p.splits);
+            EXPECT_LT((p.splits - 1) * k::wgmmaKBlocksPerSplit(s, p.splits), k::wgmmaKBlocks(s));
+          }
           if (p.clusters) {
             EXPECT_TRUE(p.tileN == 256 && p.splits == 1);
           }
@@ -88,7 +141,7 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
             // One k block never splits: the choice at K = 64 is the whole-K width rule's.
             const WgmmaPlan whole = k::chooseWgmmaPlan({m, n, 64}, sms);
             EXPECT_EQ(whole.splits, 1);
-            EXPECT_LT(k::wgmmaEstimateNs(s, p.tileN, p.splits, sms),
+            EXPECT_LT(k::wgmmaEstimateNs(s, p.tileN, p.splits, sms, p.clusterSplit),
                       0.95 * k::wgmmaEstimateNs(s, whole.tileN, 1, sms));
           }
         }
@@ -121,6 +174,30 @@ TEST(WgmmaChoice, ForcedPlansRunWhatTheShapeAllows) {
   EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 256, 2, kH100), (WgmmaPlan{256, 2, false}));
   // 8192^3 in 8 splits of 128x64 tiles would need 2 GiB of partial tiles: it runs unsplit.
   EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 64, 8, kH100), (WgmmaPlan{64, 1, false}));
+  // Across a cluster: no workspace, so no size limit; S at most the k blocks, balanced ranges.
+  EXPECT_EQ(k::forcedWgmmaPlan({8192, 8192, 8192}, 64, 8, kH100, true),
+            (WgmmaPlan{64, 8, false, true}));
+  EXPECT_EQ(k::forcedWgmmaPlan({300, 200, 130}, 128, 4, kH100, true),  // 3 k blocks
+            (WgmmaPlan{128, 3, false, true}));
+  EXPECT_EQ(k::forcedWgmmaPlan({17, 19, 23}, 64, 4, kH100, true), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::forcedWgmmaPlan({512, 512, 512}, 256, 1, kH100, true), (WgmmaPlan{256, 1, false}));
+}
+
+TEST(WgmmaChoice, ClusterSplitsAreBalancedAndNeverEmpty) {
+  EXPECT_EQ(k::wgmmaEffectiveClusterSplits({8, 8, 23}, 4), 1);     // one k block
+  EXPECT_EQ(k::wgmmaEffectiveClusterSplits({8, 8, 130}, 4), 3);    // 3 blocks: 3 ranges of one
+  EXPECT_EQ(k::wgmmaEffectiveClusterSplits({8, 8, 320}, 4), 4);    // 5 blocks: 1, 1, 1, 2
+  EXPECT_EQ(k::wgmmaEffectiveClusterSplits({8, 8, 4096}, 12), 8);  // at most 8
+  EXPECT_EQ(k::wgmmaEffectiveClusterSplits({8, 8, 4096}, 0), 1);
+  for (int kk = 1; kk <= 1200; ++kk)
+    for (int sp = 1; sp <= 8; ++sp) {
+      const Shape s{8, 8, kk};
+      const int eff = k::wgmmaEffectiveClusterSplits(s, sp);
+      const std::int64_t kb = k::wgmmaKBlocks(s);
+      ASSERT_LE(eff, sp) << kk;
+      for (int z = 0; z < eff; ++z)  // the kernel's ranges: [z·kb / S, (z+1)·kb / S)
+        ASSERT_LT(z * kb / eff, (z + 1) * kb / eff) << kk << " " << sp << " split " << z;
+    }
 }
 
 TEST(WgmmaChoice, WorkspaceHoldsEverySplitsPartialTiles) {
@@ -129,6 +206,8 @@ TEST(WgmmaChoice, WorkspaceHoldsEverySplitsPartialTiles) {
   EXPECT_EQ(k::wgmmaCounterBytes(s, {64, 1, false}), 0u);
   EXPECT_EQ(k::wgmmaPartialBytes(s, {64, 3, false}), 36u * 3 * 128 * 64 * 4);
   EXPECT_EQ(k::wgmmaCounterBytes(s, {64, 3, false}), 36u * 8 * 4);
+  EXPECT_EQ(k::wgmmaPartialBytes(s, {64, 3, false, true}), 0u);  // across a cluster: none
+  EXPECT_EQ(k::wgmmaCounterBytes(s, {64, 3, false, true}), 0u);
 }
 
 TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
@@ -148,14 +227,20 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
   EXPECT_EQ(k::wgmmaRanName({64, 4, false}, false), "sgemm.wgmma (128x64 tile, split-K 4)");
   EXPECT_EQ(k::wgmmaRanName({256, 2, false}, true),
             "sgemm.wgmma (128x256 tile, split-K 2, A/B re-laid for TMA)");
+  EXPECT_EQ(k::wgmmaRanName({64, 4, false, true}, false),
+            "sgemm.wgmma (128x64 tile, cluster split-K 4)");
+  EXPECT_EQ(k::wgmmaRanName({128, 3, false, true}, true, true),
+            "sgemm.wgmma_bf16 (128x128 tile, cluster split-K 3, A/B re-laid for TMA)");
   std::set<std::string> names;
   int plans = 0;
   for (int w : {64, 128, 256})
     for (int sp = 1; sp <= k::kWgmmaMaxSplits; ++sp)
-      for (bool relaid : {false, true}) {
-        names.emplace(k::wgmmaRanName({w, sp, false}, relaid));
-        ++plans;
-      }
+      for (bool cluster : {false, true})
+        for (bool relaid : {false, true}) {
+          if (cluster && sp == 1) continue;  // an unsplit plan has no cluster split
+          names.emplace(k::wgmmaRanName({w, sp, false, cluster}, relaid));
+          ++plans;
+        }
   EXPECT_EQ(names.size(), std::size_t(plans)) << "two plans report the same name";
   for (const std::string& n : names) EXPECT_EQ(n.rfind("sgemm.wgmma", 0), 0u) << n;
 }

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// sgemm.wgmma's TMA ring (sm_90a): the block tile's constants, the shared-memory layout of the
+// stages, and the two halves of the main loop, so that every kernel instance of the stage
+// (sgemm_wgmma.cu's persistent kernel, sgemm_wgmma_cluster_split.cu's cluster split-K) walks
+// its k blocks with the same code: the producer thread's TMA copies into a 4-stage ring, each
+// stage guarded by a "full" mbarrier (completed by transaction bytes) and an "empty" one (one
+// arrival per consumer warp that read it), and the consumer warpgroups' wgmmas on each stage.
+// See sgemm_wgmma.cu for the layouts and descriptors.
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "detail/half_restride.h"
+#include "detail/tensor_map.h"
+#include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
+#include "kwb/shape.h"
+
+namespace kwb::kernels::wgmma {
+
+inline constexpr int kBM = 128, kBK = 64, kStages = 4;
+inline constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
+inline constexpr int kThreads = (kConsumers + 1) * 128;
+inline constexpr int kSlabN = 64;                     // n per 128-byte swizzled row of B
+inline constexpr int kABytes = kBM * kBK * 2;         // 16 KB per stage
+inline constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
+static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
+
+// The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
+// leave multiprocessors idle (see chooseWgmmaPlan).
+template <int BN>
+struct TileN {
+  static_assert(BN == 64 || BN == 128 || BN == 256);
+  static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
+  static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
+  static constexpr int kRingBytes = kStages * kStageBytes;
+  static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
+};
+
+// Shared addresses of the ring: A's stages, then B's, then what a kernel keeps after them
+// (`after`), then the barriers. `base` is 1024-byte aligned (the 128-byte swizzle's period).
+struct Ring {
+  std::uint32_t sA = 0, sB = 0, bars = 0;
+  __host__ __device__ std::uint32_t full(int s) const { return bars + 8u * std::uint32_t(s); }
+  __host__ __device__ std::uint32_t empty(int s) const {
+    return bars + 8u * std::uint32_t(kStages + s);
+  }
+};
+
+template <int BN>
+__host__ __device__ constexpr Ring ringAt(std::uint32_t base, std::uint32_t after) {
+  Ring r;
+  r.sA = base;
+  r.sB = base + kStages * kABytes;
+  r.bars = r.sB + kStages * TileN<BN>::kBBytes + after;
+  return r;
+}
+
+// A position in the ring: the stage and the parity of its current phase. It runs on across
+// tiles, so a persistent CTA's producer fetches the next tile's first k blocks during the
+// consumers' epilogue.
+struct RingPos {
+  int s = 0;
+  std::uint32_t phase = 0;
+  __device__ void advance() {
+    if (++s == kStages) {
+      s = 0;
+      phase ^= 1u;
+    }
+  }
+};
+
+#if KWB_WGMMA_TARGET
+// Thread 0 makes the barriers: "full" completed by the producer's arrive.expect_tx plus the
+// transaction bytes, "empty" by one arrival per consumer warp of the cluster (CM CTAs).
+template <int CM>
+__device__ __forceinline__ void initRing(const Ring& r) {
+  for (int s = 0; s < kStages; ++s) {
+    mbarInit(r.full(s), 1);
+    mbarInit(r.empty(s), CM * kConsumers * 4);
+  }
+  // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+// The producer thread, before its first copy: fetch the tensor maps' descriptors.
+__device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtensorMap* b) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(a)) : "memory");
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(b)) : "memory");
+}
+
+// The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring. With
+// clusters of CM CTAs sharing B (rank: this CTA's), each loads BN / CM of B's slabs into every
+// CTA of the cluster by TMA multicast; A is always its own.
+template <int BN, int CM>
+__device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap* mapA,
+                                               const CUtensorMap* mapB, int row0, int col0,
+                                               int kBegin, int kEnd, int rank, RingPos& pos) {
+  constexpr int kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
+  constexpr int kOwnSlabs = BN / kSlabN / CM;  // B slabs this CTA loads (for the cluster)
+  static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
+  static_assert(kOwnSlabs * CM * kSlabN == BN, "the cluster's CTAs split B's slabs evenly");
+  for (int kt = kBegin; kt < kEnd; ++kt) {
+    const int s = pos.s;
+    mbarWait(r.empty(s), pos.phase ^ 1u);  // the cluster's consumers are done with this stage
+    mbarExpectTx(r.full(s), kStageBytes);  // own A, all of B (own slabs and the peer's)
+    tmaLoad2d(r.sA + std::uint32_t(s * kABytes), mapA, kt * kBK, row0, r.full(s));
+#pragma unroll
+    for (int i = 0; i < kOwnSlabs; ++i) {
+      const int j = rank * kOwnSlabs + i;
+      const std::uint32_t dst = r.sB + std::uint32_t(s * kBBytes + j * kBSlabBytes);
+      if constexpr (CM > 1)
+        tmaLoad2dMulticast(dst, mapB, col0 + j * kSlabN, kt * kBK, r.full(s),
+                           std::uint16_t((1u << CM) - 1u));
+      else
+        tmaLoad2d(dst, mapB, col0 + j * kSlabN, kt * kBK, r.full(s));
+    }
+    pos.advance();
+  }
+}
+
+// A consumer warp hands a stage back to the producers of every CTA that wrote into it.
+template <int CM>
+__device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane) {
+  if (lane != 0) return;
+  if constexpr (CM > 1) {
+#pragma unroll
+    for (int c = 0; c < CM; ++c) mbarArriveCluster(r.empty(stage), std::uint32_t(c));
+  } else {
+    mbarArrive(r.empty(stage));
+  }
+}
+
+// A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
+// [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
+// returns, and no wgmma is in flight.
+template <class E, int BN, int CM>
+__device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
+                                               int lane, int kBegin, int kEnd, RingPos& pos) {
+  constexpr int kBBytes = TileN<BN>::kBBytes;
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+  fenceOperands(d);
+  int prev = 0;
+  for (int kt = kBegin; kt < kEnd; ++kt) {
+    const int s = pos.s;
+    mbarWait(r.full(s), pos.phase);  // TMA has delivered this stage
+    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
+    const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
+    wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk)
+      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                         smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
+    wgmmaCommit();
+    // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
+    // to the producer.
+    if (kt > kBegin) {
+      wgmmaWait<1>();
+      releaseStage<CM>(r, prev, lane);
+    }
+    prev = s;
+    pos.advance();
+  }
+  wgmmaWait<0>();
+  releaseStage<CM>(r, prev, lane);
+  fenceOperands(d);
+}
+#endif
+
+// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × 128 rows, B (K×N) in slabs
+// of 64 n × 64 k, both 128-byte swizzled; `type` is FP16 or BF16.
+struct OperandMaps {
+  CUtensorMap a, b;
+};
+inline OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s,
+                               const detail::HalfOperands& ops) {
+  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, kBM, "A", ops.a.ld),
+          detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
+}
+
+// A launch of `blocks` CTAs of kThreads in clusters of `clusterSize` along x; `attr` holds the
+// cluster dimension and must outlive the configuration.
+inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
+                                        cudaStream_t stream, cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(kThreads);
+  cfg.dynamicSmemBytes = smemBytes;
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = unsigned(clusterSize);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
+}  // namespace kwb::kernels::wgmma
