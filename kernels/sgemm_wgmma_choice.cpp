@@ -32,18 +32,20 @@ constexpr std::size_t kMaxPartialBytes = std::size_t(1) << 30;
 // 2.2-4.8 µs a split on the 128x64 tile, 4.1 on 128x128, 8.4 on 128x256, where one warp sums
 // the partials; at these costs the model splits no shape of the sweep, as measured.
 //
-// Split-K across a cluster (clusterReduceNs) is an estimate, not yet measured: each CTA parks its
-// 128 x tileN FP32 partial in its own shared memory (32 KB for 128x64), two cluster barriers,
-// and each CTA reads 1/S of every peer's partial through distributed shared memory, about
-// (S-1)/S of 32 KB per 64 columns: 250 ns of barriers plus 150 ns per 64 columns. `kwb tune
-// --kernel sgemm.wgmma` times the csplit cells; set it from them (PERF_NOTES.md, "Split-K across
-// a cluster").
+// Split-K across a cluster (clusterReduceNs) is measured (`kwb tune --kernel sgemm.wgmma`, one
+// H200, 2026-11-27, PERF_NOTES.md "Split-K across a cluster: measured"): a cluster of two 128x64
+// CTAs at 512^3 took 4.9 us against 4.4 whole, where the k blocks it saves are worth 1.4 us, so
+// its reduction and cluster launch cost about 2.5 us; the wider tiles more. Clusters of 4 or more
+// took a second wave or worse at every shape (the cluster's CTAs must share a GPC), so the
+// default asks for at most kMaxDefaultClusterSplits; the tune cells still time 2-8. The one shape
+// of the sweep where it paid is a long K over few tiles: 511x513x1025, 17.5 us in 3 against 20.2.
 struct TileCost {
   int tileN;
   double fixedNs, perKBlockNs, perPartialNs, clusterReduceNs;
 };
 constexpr TileCost kCosts[] = {
-    {256, 4300, 575, 8400, 850}, {128, 2400, 360, 4100, 550}, {64, 1000, 360, 2500, 400}};
+    {256, 4300, 575, 8400, 5000}, {128, 2400, 360, 4100, 3500}, {64, 1000, 360, 2500, 2500}};
+constexpr int kMaxDefaultClusterSplits = 3;
 
 const TileCost& costOf(int tileN) {
   for (const TileCost& c : kCosts)
@@ -129,6 +131,7 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
         const int runs =
             cluster ? wgmmaEffectiveClusterSplits(s, splits) : wgmmaEffectiveSplits(s, splits);
         if (runs != splits) continue;  // the same run as fewer splits
+        if (cluster && splits > kMaxDefaultClusterSplits) continue;
         if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
         const double ns = wgmmaEstimateNs(s, tileN, splits, sms, cluster);
         if (split.splits == 1 || ns < splitNs)

@@ -28,12 +28,14 @@ namespace {
 // they run their own kernels (cp.async and TMA pipelines wrapping round their stages, a
 // partial last K tile). sgemm.warp_tiled splits K (workspace and reduction) at 144x80x336 on
 // its float4 path and at 65x33x517 on its scalar path; sgemm.wgmma splits K across a cluster
-// (distributed shared memory) at both (tests/kernels/wgmma_choice_test.cpp checks its choice).
-constexpr const char* kMemcheckShapes = "129x65x33,17x31x47,1x1x1,144x80x336,65x33x517";
-constexpr int kMemcheckShapeCount = 5;
+// (distributed shared memory) at 144x80x1024 and 65x33x1029, where K is long over few tiles
+// (tests/kernels/wgmma_choice_test.cpp checks its choice).
+constexpr const char* kMemcheckShapes =
+    "129x65x33,17x31x47,1x1x1,144x80x336,65x33x517,144x80x1024,65x33x1029";
+constexpr int kMemcheckShapeCount = 7;
 // racecheck and initcheck are slower: the one shape where every shared-memory pipeline and
-// the split-K workspace are used.
-constexpr const char* kOneShape = "144x80x336";
+// the split-K workspace and the cluster split's distributed shared memory are used.
+constexpr const char* kOneShape = "144x80x1024";
 
 class Sanitizer : public GpuTest {
  protected:

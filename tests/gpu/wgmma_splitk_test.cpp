@@ -238,7 +238,7 @@ TEST_F(WgmmaSplitK, SplitSumsAreTheSameBitsOnEveryLaunch) {
 
 // The default choice splits where its grid leaves SMs idle, and says so (512^3 on an H100 or
 // H200: 32 tiles of 128x64 for 132 SMs, in clusters of 4). The BF16 stage runs the same plans.
-TEST_F(WgmmaSplitK, TheDefaultSplitsSmallShapesAndNamesIt) {
+TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 #ifdef KWB_HAVE_WGMMA
   const KernelDescriptor& kernel = kwb::kernels::registry().find("sgemm.wgmma");
   for (const Shape& s : {Shape{512, 512, 512}, Shape{768, 768, 768}, Shape{256, 384, 640},
