@@ -57,7 +57,8 @@ QList<double> levelLinePixels(QCustomPlot* p) {
 
 // Where a label box of height `h` whose bottom is at pixel `bottom` goes so that no line in
 // `rows` (bottom first) crosses it: moved up above the lines it meets, or, where that leaves
-// the plot, down under the lowest of them (over its own bar).
+// the plot, down under the lines it meets (over its own bar), top first, so that a box moved under
+// one line is not left across the next one below it.
 double clearOfLines(double bottom, double h, const QList<double>& rows, double top) {
   auto crosses = [&](double b, double row) { return row > b - h - 2 && row < b + 2; };
   double up = bottom;
@@ -65,11 +66,9 @@ double clearOfLines(double bottom, double h, const QList<double>& rows, double t
     if (crosses(up, row)) up = row - 3;
   if (up - h >= top) return up;
   double down = bottom;
-  for (const double row : rows)
-    if (crosses(down, row)) {
-      down = row + 3 + h;
-      break;
-    }
+  const QList<double> topFirst(rows.rbegin(), rows.rend());
+  for (const double row : topFirst)
+    if (crosses(down, row)) down = row + 3 + h;
   return down;
 }
 
