@@ -134,6 +134,21 @@ CaseSize profiledSize(const ProfileOpts& o, const KernelDescriptor& k) {
                    (sizes.size() > 4 ? ", ..." : "") + "): give one value of " + options);
 }
 
+// --out: a folder for the report and ncu's log; made when it is missing and its parent exists
+// (as mkdir would), so a typo in a parent folder is refused rather than built.
+void outFolder(const std::string& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(out, ec)) return;
+  if (fs::exists(out, ec)) throw InputError("--out '" + out + "': exists and is not a folder");
+  const fs::path parent = fs::absolute(out, ec).parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw InputError("--out '" + out + "': its parent folder " + parent.string() +
+                     " does not exist");
+  if (!fs::create_directory(out, ec) && !fs::is_directory(out))
+    throw InputError("--out '" + out + "': cannot make the folder: " + ec.message());
+}
+
 int profileCommand(const ProfileOpts& o) {
   const std::string engine = selfPath();
   const std::string engineDir = std::filesystem::path(engine).parent_path().string();
@@ -157,9 +172,7 @@ int profileCommand(const ProfileOpts& o) {
   p.config = "default";  // the kernel as registered: kwb profile takes no tuning
   p.gitRevision = KWB_GIT_REVISION;
   p.ncuPath = *ncu;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(o.out, ec))
-    throw InputError("--out '" + o.out + "': not a folder");
+  outFolder(o.out);
   const std::string base =
       (std::filesystem::path(o.out) / ncuReportStem(p.kernel, p.size)).string();
   p.reportPath = base + ".ncu-rep";

@@ -96,6 +96,17 @@ TEST(ProfileCli, PrintsLaunchStatisticsAndTheDramBytesPerLaunchOfTheCase) {
   EXPECT_TRUE(contains(args, "--metrics launch__registers_per_thread,")) << args;
 }
 
+// A missing --out folder whose parent exists is made, as mkdir would (the report lands in it).
+TEST(ProfileCli, AMissingOutFolderIsMadeWhereItsParentExists) {
+  FakeNcu fake(0, kTable);
+  const fs::path out = fake.dir / "reports";
+  ASSERT_FALSE(fs::exists(out));
+  const auto r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--out",
+                         out.string(), "--ncu", fake.ncu});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "sgemm.tiled-64x64x64.ncu-rep"));
+}
+
 TEST(ProfileCli, AFailedNcuRunEndsWithItsOutputAndExitOne) {
   FakeNcu fake(7, kTable);
   const auto r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--out",
@@ -122,6 +133,10 @@ TEST(ProfileCli, BadInputNamesIt) {
               "--ncu", fake.ncu});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(contains(r.err, "/no/such/dir")) << r.err;
+  r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--out",
+              (fake.dir / "table.csv").string(), "--ncu", fake.ncu});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "table.csv': exists and is not a folder")) << r.err;
   r = runKwb({"profile", "--kernel", "sgemm.tiled", "--shape", "64", "--ncu", "/no/such/ncu"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_TRUE(contains(r.err, "/no/such/ncu")) << r.err;
