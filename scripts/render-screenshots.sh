@@ -27,12 +27,12 @@ for size in 1920x1080 1280x720; do
   shot "timing$suffix.png" Timing "$size" "${spec[@]}" "${base[@]}"
   shot "baseline$suffix.png" Baseline "$size" "${spec[@]}" "${base[@]}"
 done
-for family in reduce scan; do
+for family in reduce; do
   for tab in Progression Scaling Roofline Correctness; do
     shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/$family-benchmark-h100.json"
   done
 done
-for family in histogram sort; do
+for family in scan histogram sort; do
   for tab in Progression Scaling Roofline Correctness; do
     shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/h200/$family-benchmark-h200.json"
   done
