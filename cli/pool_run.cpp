@@ -216,30 +216,6 @@ void applyCostHints(const PoolOpts& o, cuda::RunConfig& cfg) {
       cfg.measuredCaseSeconds[caseCostKey(c)] = *seconds;
 }
 
-int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard) {
-  installInterruptHandlers();  // a SIGTERM between two shards ends the worker as within one
-  std::string line;
-  int lineNumber = 0;
-  while (!interruptRequested() && std::getline(std::cin, line)) {
-    ++lineNumber;
-    if (line.empty()) continue;
-    const ShardRequest r = parseShardRequest(line, lineNumber);
-    const int code = runShard(toString(r.shard), r.json);
-    std::cout << std::flush;
-    std::fputs((shardEndLine({r.shard.index, code}) + "\n").c_str(), stdout);
-    std::fflush(stdout);
-    if (code != kExitOk && code != kExitCaseFailed) return code;
-  }
-  if (interruptRequested()) return kExitInterrupted;
-  // The end of input with every shard's document written and its end line sent: the worker ends
-  // here, without the CUDA runtime's orderly teardown at exit (each module unregistered, the
-  // context destroyed), which the pool would wait for; the driver releases the context when the
-  // process goes. (No leak report either, in a sanitizer build: the worker's state is kept.)
-  std::cout.flush();
-  std::fflush(nullptr);
-  std::_Exit(kExitOk);
-}
-
 int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::PlanCase>& plan,
               const cuda::RunConfig& cfg) {
   const std::vector<int> gpus = parseDevices(o.devices, hostDeviceCount());

@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "kwb/cuda/device.h"
 #include "kwb/cuda/runner.h"
+#include "kwb/error.h"
 #include "kwb/results.h"
+#include "pool_serve.h"
 
 namespace kwb::cli {
 
@@ -40,25 +43,21 @@ struct PoolRun {
   std::function<std::string(const RunDocument&)> table;
 };
 
-// A pool's worker (--pool-serve): reads shard requests on standard input (kwb/pool_protocol.h),
-// runs each with `runShard(shard "I/N", json path)` in this process (its CUDA context and
-// libraries loaded once) and ends each with its shard_end line. At the end of input it ends the
-// process (exit 0, std::_Exit: no teardown for the pool to wait on). Returns after an interrupt
-// (130), or with the exit status of a shard that ended otherwise than 0 or 1. A bad request line
-// throws InputError (exit 2).
-int serveShards(const std::function<int(const std::string&, const std::string&)>& runShard);
-
 // `command` on `o` as given, or, in a pool's worker (o.pool.serve), on each shard the pool
 // sends: `o` with that part (`shard`) and that document (`json`). kwb run and kwb tune alike.
 template <class Opts>
 int runOrServeShards(const Opts& o, int (*command)(const Opts&)) {
   if (!o.pool.serve) return command(o);
-  return serveShards([&o, command](const std::string& shard, const std::string& json) {
-    Opts part = o;
-    part.shard = shard;
-    part.json = json;
-    return command(part);
-  });
+  const int code = serveShards(
+      [&o, command](const std::string& shard, const std::string& json) {
+        Opts part = o;
+        part.shard = shard;
+        part.json = json;
+        return command(part);
+      },
+      [] { return cuda::contextUsable(); });
+  if (code == kExitOk) endPoolWorker();
+  return code;
 }
 
 // --cost-hints DOC: each case of DOC with samples gives its measured seconds to cfg (the shard

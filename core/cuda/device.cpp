@@ -78,6 +78,13 @@ DeviceInfo queryDevice(int index) {
   return d;
 }
 
+bool contextUsable() {
+  (void)cudaGetLastError();  // a launch's error that is not sticky, left by the last case
+  if (cudaDeviceSynchronize() == cudaSuccess) return true;
+  (void)cudaGetLastError();
+  return cudaDeviceSynchronize() == cudaSuccess;  // a sticky error is returned again
+}
+
 void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes) {
   KWB_CUDA_CHECK(cudaMemGetInfo(freeBytes, totalBytes));
 }

@@ -107,6 +107,30 @@ TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
   }
 }
 
+// A worker that ends on its own after a shard (kwb's, once its CUDA context was lost) has
+// answered that shard: the pool keeps its document, says so, and a new worker on the same GPU
+// takes the shards left; none runs twice.
+TEST_F(PoolCli, AWorkerThatEndsAfterItsShardIsReplacedAndNothingRunsTwice) {
+  prepare("pool_end_once", "end-once", 1);
+  const auto r = runKwb(args("0"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  int spawns = 0;
+  std::map<int, int> starts;
+  for (const LogLine& l : readLog(m_dir)) {
+    if (l.what == "spawn") ++spawns;
+    if (l.what == "start") ++starts[l.shard];
+  }
+  EXPECT_EQ(spawns, 2) << "a second worker after the first ended";
+  EXPECT_FALSE(contains(r.err, "died")) << "the pool sent the ending worker a shard: " << r.err;
+  for (int s = 1; s <= 4; ++s) EXPECT_EQ(starts[s], 1) << "shard " << s;
+  EXPECT_TRUE(contains(r.err,
+                       "the worker on GPU 0 ended after its shard (exit 0; kwb: this pool "
+                       "worker's CUDA context was lost in shard "))
+      << r.err;
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  EXPECT_TRUE(all.merged && all.merged->complete());
+}
+
 TEST_F(PoolCli, AWorkerIsPinnedToTheGpuThePoolItselfSeesAtThatIndex) {
   // Under CUDA_VISIBLE_DEVICES=5,7 the pool's GPU 0 is the host's GPU 5: the worker must be
   // started with CUDA_VISIBLE_DEVICES=5, not 0.

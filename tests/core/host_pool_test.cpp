@@ -150,6 +150,16 @@ TEST(PoolProtocol, TheShardEndMarkerIsToldApartFromEventsThatMentionIt) {
   ASSERT_TRUE(end);
   EXPECT_EQ(end->shard, 5);
   EXPECT_EQ(end->exitCode, 130);
+  EXPECT_FALSE(end->workerEnds);
+  EXPECT_EQ(kwb::shardEndLine({5, 0}).find("workerEnds"), std::string::npos);
+  // A worker that ends after the shard says so on the line; the pool reads it back.
+  const auto last = kwb::parseShardEnd(kwb::shardEndLine({2, 1, true}));
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(last->workerEnds);
+  EXPECT_EQ(last->exitCode, 1);
+  EXPECT_FALSE(
+      kwb::parseShardEnd(R"({"event":"shard_end","shard":2,"exitCode":0,"workerEnds":"yes"})")
+          ->workerEnds);
   kwb::StreamEvent log(kwb::EventType::kLog);
   log.message = R"(a case named "shard_end")";
   EXPECT_FALSE(kwb::parseShardEnd(kwb::toJsonLine(log)));

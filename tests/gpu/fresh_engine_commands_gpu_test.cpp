@@ -95,4 +95,27 @@ TEST_F(FreshEngineCommands, TuneTimesTheConfigurationsAfterAFaultInAFreshEngine)
   }
 }
 
+// In a host pool, a worker whose CUDA context was lost answers its shard (the cases after the
+// fault in a fresh engine), says with that shard's end that it takes no more, and ends; a new
+// worker takes the shards left. Every case is in the merged document once.
+TEST_F(FreshEngineCommands, APoolWorkerThatLostItsContextEndsAndANewOneTakesTheRest) {
+  const std::string json = ::testing::TempDir() + "fresh_pool.json";
+  const auto r =
+      runKwb({"run", "--kernels", "test.fault_odd_m,cublas.sgemm", "--shapes", "63x64x64,64,128",
+              "--devices", "0", "--pool-shards", "3", "--json", json});
+  EXPECT_EQ(r.exitCode, kwb::kExitCaseFailed) << r.err;
+  EXPECT_NE(r.err.find("the worker on GPU 0 ended after its shard"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("died"), std::string::npos) << r.err;
+  const kwb::RunDocument doc = kwb::readDocument(json);
+  ASSERT_EQ(doc.cases.size(), 6u);
+  std::map<std::string, int> seen;
+  for (const auto& c : doc.cases) {
+    ++seen[key(c)];
+    const bool faults = c.kernel == "test.fault_odd_m" && c.size.number("m") == 63;
+    EXPECT_EQ(c.status, faults ? kwb::CaseStatus::kError : kwb::CaseStatus::kPass)
+        << key(c) << ": " << c.message;
+  }
+  EXPECT_EQ(seen.size(), 6u);
+}
+
 }  // namespace

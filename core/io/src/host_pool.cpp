@@ -41,6 +41,7 @@ struct Worker {
   std::optional<Queued> job;  // the shard it runs now; none while idle
   double jobSinceS = 0.0;     // when it was sent (the first: the worker started), pool seconds
   double closedS = -1.0;      // when its input was closed with nothing left for it; -1: not yet
+  bool retiring = false;      // its last shard's end said it takes no more (workerEnds)
 };
 
 std::string fileText(const std::filesystem::path& p) {
@@ -48,6 +49,12 @@ std::string fileText(const std::filesystem::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The last line a worker wrote to its standard error, or what says there was none.
+std::string lastLine(const std::filesystem::path& p) {
+  const std::vector<std::string> tail = tailLines(fileText(p));
+  return tail.empty() ? "no message" : tail.back();
 }
 
 class Pool {
@@ -148,7 +155,13 @@ class Pool {
       for (const std::string& line : w.proc.readLines()) {
         const std::optional<ShardEnd> end = parseShardEnd(line);
         if (!end && m_cfg.onLine) m_cfg.onLine(w.gpu, w.job ? w.job->shard : 0, line);
-        if (end && w.job && end->shard == w.job->shard) shardEnded(w, end->exitCode);
+        if (end && w.job && end->shard == w.job->shard) {
+          shardEnded(w, end->exitCode);
+          if (end->workerEnds) {  // nothing more for it: it is ending
+            w.retiring = true;
+            w.proc.closeInput();
+          }
+        }
       }
       if (!w.proc.ended()) {
         ++it;
@@ -156,6 +169,14 @@ class Pool {
       }
       w.proc.wait();
       if (!w.job && w.closedS >= 0.0) m_result.exits.push_back({w.gpu, w.closedS, sinceStart()});
+      // It said with its last shard's end that it takes no more (its CUDA context was lost;
+      // a fresh engine finished that shard's cases): a new worker takes the GPU's next shard.
+      if (w.retiring && !m_stopping)
+        note("the worker on GPU " + std::to_string(w.gpu) + " ended after its shard (" +
+             (w.proc.endSignal() ? "signal " + std::to_string(w.proc.endSignal())
+                                 : "exit " + std::to_string(w.proc.exitCode())) +
+             "; " + lastLine(w.stderrPath) + ")" +
+             (m_queue.empty() ? "" : "; a new worker takes its next shard"));
       if (w.job) {  // it ended in the middle of a shard
         const int code = w.proc.exitCode();
         const bool took = tookDocument(*w.job, w.gpu, code);

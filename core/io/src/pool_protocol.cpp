@@ -34,7 +34,9 @@ ShardRequest parseShardRequest(const std::string& line, int lineNumber) {
 }
 
 std::string shardEndLine(const ShardEnd& e) {
-  return json{{"event", "shard_end"}, {"shard", e.shard}, {"exitCode", e.exitCode}}.dump();
+  json j{{"event", "shard_end"}, {"shard", e.shard}, {"exitCode", e.exitCode}};
+  if (e.workerEnds) j["workerEnds"] = true;
+  return j.dump();
 }
 
 std::optional<ShardEnd> parseShardEnd(const std::string& line) {
@@ -47,7 +49,9 @@ std::optional<ShardEnd> parseShardEnd(const std::string& line) {
   if (shard == j.end() || !shard->is_number_integer() || code == j.end() ||
       !code->is_number_integer())
     return std::nullopt;
-  return ShardEnd{shard->get<int>(), code->get<int>()};
+  const auto ends = j.find("workerEnds");
+  return ShardEnd{shard->get<int>(), code->get<int>(),
+                  ends != j.end() && ends->is_boolean() && ends->get<bool>()};
 }
 
 }  // namespace kwb

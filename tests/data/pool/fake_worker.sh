@@ -9,7 +9,9 @@
 # its CUDA_VISIBLE_DEVICES. FAKE_POOL_MODE: ok; die-once:I (the worker is killed by SIGKILL in
 # shard I's first run); die-always:I; wait (each shard runs until SIGTERM, then the document is
 # written and the worker exits 130 as kwb does when interrupted); fail:I (shard I ends with exit
-# 3 and the worker with it, as kwb without a device).
+# 3 and the worker with it, as kwb without a device); end-once (the first shard any worker runs
+# ends with its document and shard_end, then that worker exits 0 on its own, as kwb does once its
+# CUDA context was lost).
 log="$FAKE_POOL_DIR/log"
 echo "spawn gpu=$CUDA_VISIBLE_DEVICES shard=0 $(date +%s%N)" >> "$log"
 serve=""
@@ -49,6 +51,13 @@ while IFS= read -r request; do
   esac
   sleep 0.1
   finish
+  if [ "$FAKE_POOL_MODE" = end-once ] && [ ! -e "$FAKE_POOL_DIR/ended" ]; then
+    touch "$FAKE_POOL_DIR/ended"
+    echo "kwb: this pool worker's CUDA context was lost in shard $shard (fake)" >&2
+    echo '{"event":"shard_end","exitCode":0,"shard":'"$shard"',"workerEnds":true}'
+    sleep 0.2  # the pool must not send it another shard meanwhile
+    exit 0
+  fi
   echo '{"event":"shard_end","exitCode":0,"shard":'"$shard"'}'
 done
 exit 0

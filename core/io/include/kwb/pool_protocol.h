@@ -26,6 +26,10 @@ ShardRequest parseShardRequest(const std::string& line, int lineNumber);
 struct ShardEnd {
   int shard = 0;
   int exitCode = 0;
+  // The worker takes no more shards after this one and ends (its CUDA context was lost): the
+  // pool sends it nothing more and starts a new worker for what is left. On the line only when
+  // set ("workerEnds": true).
+  bool workerEnds = false;
 };
 std::string shardEndLine(const ShardEnd& e);
 // The marker, or nothing for any other line (an event, a line of text).

@@ -14,5 +14,9 @@ int deviceCount(std::string* reason);
 DeviceInfo queryDevice(int index);
 // Free and total device memory of the current device, in bytes.
 void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes);
+// Whether this process's CUDA context still works. After a kernel fault (an illegal address, a
+// trap) every call returns the same sticky error and only a new process gets a context again;
+// an error a call left pending but not sticky is cleared and does not count. Never throws.
+bool contextUsable();
 
 }  // namespace kwb::cuda

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// The pool worker's loop (cli/pool_serve.h) in this process, no GPU: requests on a replaced
+// standard input, the shard_end lines read back from standard output, and an engine that can or
+// cannot go on after a shard.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kwb/error.h"
+#include "pool_serve.h"
+
+namespace {
+
+// Runs serveShards over `requests`; `ran` gets each shard run, `out` standard output.
+struct Served {
+  int code = -1;
+  std::vector<std::string> ran;
+  std::string out, err;
+};
+
+Served serve(const std::string& requests, int shardCode, const std::vector<bool>& usableAfter) {
+  Served s;
+  std::istringstream in(requests);
+  std::ostringstream out, err;
+  auto* oldIn = std::cin.rdbuf(in.rdbuf());
+  auto* oldOut = std::cout.rdbuf(out.rdbuf());
+  auto* oldErr = std::cerr.rdbuf(err.rdbuf());
+  std::size_t probes = 0;
+  s.code = kwb::cli::serveShards(
+      [&](const std::string& shard, const std::string& json) {
+        s.ran.push_back(shard + " " + json);
+        return shardCode;
+      },
+      [&] { return probes < usableAfter.size() ? bool(usableAfter[probes++]) : true; });
+  std::cin.rdbuf(oldIn);
+  std::cout.rdbuf(oldOut);
+  std::cerr.rdbuf(oldErr);
+  s.out = out.str();
+  s.err = err.str();
+  return s;
+}
+
+const std::string kThree =
+    "{\"op\":\"shard\",\"shard\":\"1/3\",\"json\":\"a.json\"}\n"
+    "\n"
+    "{\"op\":\"shard\",\"shard\":\"2/3\",\"json\":\"b.json\"}\n"
+    "{\"op\":\"shard\",\"shard\":\"3/3\",\"json\":\"c.json\"}\n";
+
+TEST(PoolServe, EveryRequestRunsInOrderAndEndsWithItsShardEndLine) {
+  const Served s = serve(kThree, kwb::kExitCaseFailed, {});
+  EXPECT_EQ(s.code, kwb::kExitOk);
+  EXPECT_EQ(s.ran, (std::vector<std::string>{"1/3 a.json", "2/3 b.json", "3/3 c.json"}));
+  for (int i = 1; i <= 3; ++i)
+    EXPECT_NE(s.out.find("\"shard\":" + std::to_string(i)), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("\"exitCode\":1"), std::string::npos) << s.out;
+  EXPECT_TRUE(s.err.empty()) << s.err;
+}
+
+// After a shard that lost the CUDA context the worker answers that shard and ends, saying why,
+// so that the pool starts a fresh one: the shards after it are not taken.
+TEST(PoolServe, AnEngineThatCannotGoOnEndsTheWorkerAfterItsShard) {
+  const Served s = serve(kThree, kwb::kExitOk, {true, false});
+  EXPECT_EQ(s.code, kwb::kExitOk);
+  EXPECT_EQ(s.ran, (std::vector<std::string>{"1/3 a.json", "2/3 b.json"}));
+  EXPECT_NE(s.out.find("\"shard\":2"), std::string::npos) << s.out;
+  EXPECT_EQ(s.out.find("\"shard\":3"), std::string::npos) << s.out;
+  EXPECT_NE(s.err.find("CUDA context was lost in shard 2/3"), std::string::npos) << s.err;
+}
+
+// A shard that ends otherwise than 0 or 1 (no device: 3) ends the worker with that status,
+// without asking the engine.
+TEST(PoolServe, AShardThatEndsOtherwiseEndsTheWorkerWithItsStatus) {
+  const Served s = serve(kThree, kwb::kExitNoDevice, {true, true, true});
+  EXPECT_EQ(s.code, kwb::kExitNoDevice);
+  EXPECT_EQ(s.ran.size(), 1u);
+  EXPECT_NE(s.out.find("\"exitCode\":3"), std::string::npos) << s.out;
+}
+
+TEST(PoolServe, ABadRequestIsRefusedNamingItsLine) {
+  try {
+    (void)serve("{\"op\":\"shard\",\"shard\":\"1/2\",\"json\":\"a.json\"}\nnot json\n",
+                kwb::kExitOk, {});
+    FAIL() << "a bad request line was taken";
+  } catch (const kwb::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
