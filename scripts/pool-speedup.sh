@@ -109,6 +109,12 @@ for other in spec-pool0 spec-all; do
   echo "kwb compare spec-one $other: $("$KWB" compare "$OUT/spec-one.json" "$OUT/$other.json" 2>&1 | tail -1)"
 done
 
+# Where the cases' time went, a plain run's against the pool's shards (verify, timed rounds,
+# finish, and the host's cost per timed sample): scripts/stream-phases.py on both streams.
+"$KWB" run --suite spec-benchmark --device 0 --stream >"$OUT/spec-one.jsonl" 2>/dev/null
+"$KWB" run --suite spec-benchmark --devices all --stream >"$OUT/spec-all.jsonl" 2>/dev/null
+python3 "$(dirname "$0")/stream-phases.py" "$OUT/spec-one.jsonl" "$OUT/spec-all.jsonl"
+
 # A worker measures the device once: two shards through one `--pool-serve` worker, of a memory
 # family's suite (a GEMM-only plan measures no copy roof).
 req() { printf '{"op":"shard","shard":"%s","json":"%s"}\n' "$1" "$2"; }
