@@ -8,7 +8,9 @@ per timed sample, so a plain run and a pool's shards can be set side by side
   verify   first case_started .. last case_started: checks, warm-ups, graph captures
   timing   last case_started .. first case_finished: the interleaved rounds
   finish   first .. last case_finished: CUPTI cross-check, clocks, documents
-  host/sample  (timing - the samples' own GPU time) / samples: what each sample costs the host
+  host/sample  (timing - the samples' own GPU time) / samples: what each sample costs the host,
+               plus the samples of references a shard times beside its cases without reporting
+               them (a size cut into pieces: each piece pairs its cases with the references)
 
 Usage: scripts/stream-phases.py STREAM.jsonl [STREAM.jsonl ...]
 """
