@@ -93,6 +93,21 @@ int multiprocessors() {
   EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   return sms;
 }
+
+// What ran, as the case's name says: "split-K S" (across a cluster: "cluster split-K S") exactly
+// when S > 1 splits ran, and the name the plan gives.
+void expectRanPlan(const kwb::CaseResult& c, const kwb::kernels::WgmmaPlan& plan, bool cluster) {
+  if (plan.splits > 1) {
+    const std::string want =
+        (cluster ? "cluster split-K " : "split-K ") + std::to_string(plan.splits);
+    EXPECT_NE(c.ranKernel.find(want), std::string::npos) << c.ranKernel;
+  } else {
+    EXPECT_EQ(c.ranKernel.find("split-K"), std::string::npos) << c.ranKernel;
+  }
+  EXPECT_TRUE(c.ranKernel == kwb::kernels::wgmmaRanName(plan, false) ||
+              c.ranKernel == kwb::kernels::wgmmaRanName(plan, true))
+      << c.ranKernel;
+}
 #endif
 
 TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
@@ -116,15 +131,7 @@ TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
         EXPECT_FALSE(c.fallback);
         const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, splits, sms);
         EXPECT_EQ(plan.splits, k::wgmmaEffectiveSplits(s, splits));
-        const std::string want = "split-K " + std::to_string(plan.splits);
-        if (plan.splits > 1) {
-          EXPECT_NE(c.ranKernel.find(want), std::string::npos) << c.ranKernel;
-        } else {
-          EXPECT_EQ(c.ranKernel.find("split-K"), std::string::npos) << c.ranKernel;
-        }
-        EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
-                    c.ranKernel == k::wgmmaRanName(plan, true))
-            << c.ranKernel;
+        expectRanPlan(c, plan, false);
       }
 #endif
 }
@@ -155,16 +162,7 @@ TEST_F(WgmmaSplitK, ClusterSplitsVerifyOnRaggedAndShortKShapes) {
         EXPECT_FALSE(c.fallback);
         const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, splits, sms, true);
         EXPECT_EQ(plan.splits, k::wgmmaEffectiveClusterSplits(s, splits));
-        if (plan.splits > 1) {
-          EXPECT_NE(c.ranKernel.find("cluster split-K " + std::to_string(plan.splits)),
-                    std::string::npos)
-              << c.ranKernel;
-        } else {
-          EXPECT_EQ(c.ranKernel.find("split-K"), std::string::npos) << c.ranKernel;
-        }
-        EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
-                    c.ranKernel == k::wgmmaRanName(plan, true))
-            << c.ranKernel;
+        expectRanPlan(c, plan, true);
       }
 #endif
 }
