@@ -21,13 +21,26 @@ struct Served {
   std::string out, err;
 };
 
+// The standard streams replaced for a scope and given back at its end, thrown through or not
+// (a stream left on a destroyed buffer would crash the next test's output).
+class Redirect {
+ public:
+  Redirect(std::ios& stream, std::streambuf* to) : m_stream(stream), m_old(stream.rdbuf(to)) {}
+  ~Redirect() { m_stream.rdbuf(m_old); }
+  Redirect(const Redirect&) = delete;
+  Redirect& operator=(const Redirect&) = delete;
+
+ private:
+  std::ios& m_stream;
+  std::streambuf* m_old;
+};
+
 Served serve(const std::string& requests, int shardCode, const std::vector<bool>& usableAfter) {
   Served s;
   std::istringstream in(requests);
   std::ostringstream out, err;
-  auto* oldIn = std::cin.rdbuf(in.rdbuf());
-  auto* oldOut = std::cout.rdbuf(out.rdbuf());
-  auto* oldErr = std::cerr.rdbuf(err.rdbuf());
+  const Redirect toIn(std::cin, in.rdbuf()), toOut(std::cout, out.rdbuf()),
+      toErr(std::cerr, err.rdbuf());
   std::size_t probes = 0;
   s.code = kwb::cli::serveShards(
       [&](const std::string& shard, const std::string& json) {
@@ -35,9 +48,6 @@ Served serve(const std::string& requests, int shardCode, const std::vector<bool>
         return shardCode;
       },
       [&] { return probes < usableAfter.size() ? bool(usableAfter[probes++]) : true; });
-  std::cin.rdbuf(oldIn);
-  std::cout.rdbuf(oldOut);
-  std::cerr.rdbuf(oldErr);
   s.out = out.str();
   s.err = err.str();
   return s;
