@@ -16,6 +16,7 @@
 #include <climits>
 #include <stdexcept>
 
+#include "detail/multiprocessors.h"
 #include "scan/lookback.cuh"
 #include "scan/tile_scan.cuh"
 
@@ -112,11 +113,8 @@ using LookbackScanOneWave =
 // either's statuses.
 struct StageLookbackScan {
   static bool manyWaves(std::int64_t count) {
-    int device = 0, sms = 0;
-    KWB_CUDA_CHECK(cudaGetDevice(&device));
-    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return LookbackScanManyWaves::tiles(count) >
-           std::int64_t(sms) * LookbackScanManyWaves::Tiles::kMinBlocks;
+           std::int64_t(detail::multiprocessors()) * LookbackScanManyWaves::Tiles::kMinBlocks;
   }
   static std::size_t scratchBytes(std::int64_t count) {
     return std::max(LookbackScanManyWaves::scratchBytes(count),
