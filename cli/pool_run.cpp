@@ -19,7 +19,6 @@
 #include "kwb/host_pool.h"
 #include "kwb/merge.h"
 #include "kwb/output_files.h"
-#include "kwb/pool_protocol.h"
 #include "kwb/results.h"
 #include "kwb/shard_cost.h"
 #include "kwb/visible_devices.h"

@@ -124,7 +124,7 @@ TEST_F(PoolCli, AWorkerThatEndsAfterItsShardIsReplacedAndNothingRunsTwice) {
   EXPECT_FALSE(contains(r.err, "died")) << "the pool sent the ending worker a shard: " << r.err;
   for (int s = 1; s <= 4; ++s) EXPECT_EQ(starts[s], 1) << "shard " << s;
   EXPECT_TRUE(contains(r.err,
-                       "the worker on GPU 0 ended after its shard (exit 0; kwb: this pool "
+                       "the worker on GPU 0 ended after its shard (exit 0: kwb: this pool "
                        "worker's CUDA context was lost in shard "))
       << r.err;
   const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");

@@ -51,12 +51,6 @@ std::string fileText(const std::filesystem::path& p) {
   return s.str();
 }
 
-// The last line a worker wrote to its standard error, or what says there was none.
-std::string lastLine(const std::filesystem::path& p) {
-  const std::vector<std::string> tail = tailLines(fileText(p));
-  return tail.empty() ? "no message" : tail.back();
-}
-
 class Pool {
  public:
   explicit Pool(const HostPoolConfig& cfg) : m_cfg(cfg), m_count(int(cfg.shardCosts.size())) {
@@ -171,12 +165,14 @@ class Pool {
       if (!w.job && w.closedS >= 0.0) m_result.exits.push_back({w.gpu, w.closedS, sinceStart()});
       // It said with its last shard's end that it takes no more (its CUDA context was lost;
       // a fresh engine finished that shard's cases): a new worker takes the GPU's next shard.
-      if (w.retiring && !m_stopping)
+      if (w.retiring && !m_stopping) {
+        ShardFailure end;  // its end, worded as a failure record words one
+        end.exitStatus = w.proc.exitCode();
+        end.signal = w.proc.endSignal();
+        end.stderrTail = tailLines(fileText(w.stderrPath));
         note("the worker on GPU " + std::to_string(w.gpu) + " ended after its shard (" +
-             (w.proc.endSignal() ? "signal " + std::to_string(w.proc.endSignal())
-                                 : "exit " + std::to_string(w.proc.exitCode())) +
-             "; " + lastLine(w.stderrPath) + ")" +
-             (m_queue.empty() ? "" : "; a new worker takes its next shard"));
+             end.reason() + ")" + (m_queue.empty() ? "" : "; a new worker takes its next shard"));
+      }
       if (w.job) {  // it ended in the middle of a shard
         const int code = w.proc.exitCode();
         const bool took = tookDocument(*w.job, w.gpu, code);
