@@ -27,6 +27,8 @@ best_wall() {
     "$KWB" "$@" >"$OUT/$name.$i.out" 2>"$OUT/$name.$i.err"
     rc=$?
     t1=$(now)
+    # Exit 1: the run finished but some case failed its checks: timed all the same, and said.
+    [[ $rc -eq 1 ]] && echo "$name: exit 1 (a case failed its checks); see $OUT/$name.$i.out" >&2
     if [[ $rc -gt 1 ]]; then
       echo "$name: exit $rc; see $OUT/$name.$i.err" >&2; tail -3 "$OUT/$name.$i.err" >&2
       echo "failed"; return

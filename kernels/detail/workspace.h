@@ -46,7 +46,7 @@ class WorkspaceCache {
   };
 
   // At least `bytes` of device memory on the current device, for work enqueued on `stream`.
-  // A new or grown buffer is zero-filled.
+  // A new or grown buffer is zero-filled in `stream`'s order: before any work queued on it next.
   Lease acquire(std::size_t bytes, cudaStream_t stream);
 
  private:
