@@ -1,29 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// Times configurations of reduce.vectorized's kernel (threads a block, 16-byte loads a thread a
-// trip, grid size, load instruction; a two-pass finish; a TMA bulk-copy ring) against
-// cub::DeviceReduce::Sum, after checking each one: int32 exactly against a host sum (int64,
-// wrapped to int32 as the device's additions wrap) and float within a tolerance of a double host
-// sum, at awkward sizes (0, 1, 3, 4, 5, 1023, 1024, 1025, 1000003; starts 1..3 elements past a
-// 16-byte boundary) and at every timed size. A row that fails prints FAIL and is not timed. Each
-// timed launch is what the stage's launcher does (memset of the output, then the kernel; the
-// two-pass rows: both kernels, no memset), replayed back to back from a CUDA graph: 7 rounds of
-// 20 launches (10 at 2^30), the median round's time a launch. GB/s = 4n bytes / time; % of peak
-// against the DRAM peak from the memory clock x bus width x 2 (printed in the header); % CUB
-// against CUB timed just before the rows, and CUB is timed again after them (a drift over 1% is
-// flagged). The first row is the stage itself: its own launcher, from its own file.
-// Row names: tT threads, uU 16-byte loads in flight a thread, wWW waves of blocks as the stage
-// counts them (2048 threads a SM; capped where fewer blocks cover n), wSM one block for each one
-// that is really resident (the occupancy API), then the load: ldg (ld.global.nc), nc.na.256B
-// (ld.global.nc.L1::no_allocate.L2::256B), L2.256B (ld.global.L2::256B); "2pass": block partials
-// then one block (deterministic) instead of one atomic a block; "bulk": cp.async.bulk chunks
-// into a ring of shared memory, consumed by the whole block. Build and run on the GPU machine
-// (sm_90), from the repository root:
+// Times configurations of reduce.vectorized's kernel (reduce-sweep-kernels.cuh) against
+// cub::DeviceReduce::Sum after checking each: int32 exactly against a host sum (int64, wrapped to
+// int32 as the device's additions wrap), float within 2e-4 sqrt(n) + 1e-3 of a double host sum,
+// at n = 0, 1, 3, 4, 5, 1023, 1024, 1025, 1000003, at starts 1..3 elements past a 16-byte
+// boundary, and at every timed size. A failing row prints FAIL and is not timed. A timed launch
+// is what the stage's launcher does (memset of the output, then the kernel; "2pass" rows: their
+// two kernels), replayed back to back from a CUDA graph: 7 rounds of 20 launches (10 at 2^30),
+// the median round / launch. GB/s = 4n bytes / time; % peak of the DRAM peak from memory clock
+// x bus width x 2 (in the header); % CUB of CUB timed just before the rows (and again after
+// them: a drift over 1% is flagged). Row one is the stage itself, through its own launcher.
+// Names: tT threads a block; uU 16-byte loads a thread a trip; wWW waves of blocks as the stage
+// counts them (2048 threads a SM, capped where fewer blocks cover n) or wSM (one block a slot the
+// occupancy API reports); the load: ldg (ld.global.nc), nc.na.256B (ld.global.nc.L1::no_allocate
+// .L2::256B), L2.256B (ld.global.L2::256B); 2pass: block partials, then one block adds them in a
+// fixed order (deterministic), where the others use one atomic a block; bulk: cp.async.bulk
+// chunks into a shared-memory ring. Columns /SM and regs: resident blocks and registers a thread.
+// Build and run on the GPU machine (sm_90), from the repository root:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels -Icore/model/include -Icore/base/include \
 //     -Icore/cuda/include -o /tmp/reduce-sweep scripts/reduce-sweep.cu && /tmp/reduce-sweep
 // Optional arguments: the timed sizes as powers of two (default 28 30); --only PART[,PART] keeps
-// the rows whose name contains one of the parts (the stage's row always runs), e.g. --only
-// wSM,bulk or --only "t256 u8"; --list prints the rows' names. Every row takes ~0.25 s at the
-// default sizes on an H200 (both types), so all 133 rows run in ~40 s after the allocations.
+// the rows whose name contains a part (the stage's row always runs), e.g. --only wSM,bulk;
+// --list prints the names. A row takes ~0.25 s at the default sizes on an H200 (both types):
+// all 133 rows ~40 s, plus ~10 s of allocation, fills and host sums.
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -35,6 +33,7 @@
 
 // The stage's launcher and kernel, compiled into this tool unchanged: row one is the stage.
 #include "reduce/reduce_vectorized.cu"
+#include "reduce-sweep-kernels.cuh"
 
 // kwb/cuda/check.h's error path lives in the core library; this tool stands alone.
 namespace kwb::cuda {
@@ -46,165 +45,13 @@ void throwCudaError(cudaError_t e, const char* call, const char* file, int line)
 
 namespace {
 
-namespace vec = kwb::kernels::vec;
-using vec::add;
-using vec::Vec4T;
+using namespace kwb::sweep;
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
     std::exit(2);
   }
-}
-
-// The load instruction of the body's 16-byte vectors (the head and tail use __ldg).
-enum class Load { kLdg, kNoAllocate256, kPrefetch256 };
-
-template <Load kLoad, typename V>
-__device__ inline V load16(const V* p) {
-  if constexpr (kLoad == Load::kLdg) {
-    return __ldg(p);
-  } else {
-    unsigned a, b, c, d;
-    if constexpr (kLoad == Load::kNoAllocate256)
-      asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-          : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-          : "l"(p));
-    else
-      asm("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-          : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-          : "l"(p));
-    if constexpr (std::is_same_v<V, float4>)
-      return make_float4(__uint_as_float(a), __uint_as_float(b), __uint_as_float(c),
-                         __uint_as_float(d));
-    else
-      return make_int4(int(a), int(b), int(c), int(d));
-  }
-}
-
-// vec::threadSumVectorized with the body's load chosen: the same head, trips and tail.
-template <typename T, int kUnroll, Load kLoad>
-__device__ inline T threadSum(const T* __restrict__ in, std::int64_t n, std::int64_t head) {
-  const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t threads = std::int64_t(gridDim.x) * blockDim.x;
-  const auto* body = reinterpret_cast<const Vec4T<T>*>(in + head);
-  const std::int64_t vectors = (n - head) / 4;
-  T v = T(0);
-  std::int64_t i = tid;
-  for (; i + (kUnroll - 1) * threads < vectors; i += kUnroll * threads) {
-    Vec4T<T> x[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) x[u] = load16<kLoad>(body + i + u * threads);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v = add(v, vec::sum4<T>(x[u]));
-  }
-  for (; i < vectors; i += threads) v = add(v, vec::sum4<T>(load16<kLoad>(body + i)));
-  const std::int64_t tailStart = head + vectors * 4;
-  if (tid < head) v = add(v, __ldg(in + tid));
-  if (tid < n - tailStart) v = add(v, __ldg(in + tailStart + tid));
-  return v;
-}
-
-// kTwoPass: each block writes its sum to out[blockIdx.x] (the partials); else one atomic a block.
-template <typename T, int kThreads, int kUnroll, Load kLoad, bool kTwoPass>
-__global__ void __launch_bounds__(kThreads)
-    sweepKernel(const T* __restrict__ in, T* out, std::int64_t n, std::int64_t head) {
-  const T v = vec::blockSum<T, kThreads>(threadSum<T, kUnroll, kLoad>(in, n, head));
-  if (threadIdx.x == 0) {
-    if constexpr (kTwoPass)
-      out[blockIdx.x] = v;
-    else
-      atomicAdd(out, v);
-  }
-}
-
-// The second pass: one block adds the partials in a fixed order, so the float sum of a given n
-// and grid is the same every launch.
-template <typename T>
-__global__ void __launch_bounds__(1024) finishKernel(const T* partials, T* out, int count) {
-  T v = T(0);
-  for (int i = int(threadIdx.x); i < count; i += 1024) v = add(v, partials[i]);
-  v = vec::blockSum<T, 1024>(v);
-  if (threadIdx.x == 0) *out = v;
-}
-
-// mbarrier and bulk-copy PTX (sm_90). A wait that never completes traps instead of hanging the
-// sweep: a broken ring then fails the run loudly.
-__device__ inline bool tryWait(unsigned bar, unsigned parity) {
-  unsigned done = 0;
-  asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, "
-      "p; }"
-      : "=r"(done)
-      : "r"(bar), "r"(parity)
-      : "memory");
-  return done != 0;
-}
-
-// A block takes chunks blockIdx.x, blockIdx.x + gridDim.x, ... of kChunkBytes each; thread 0
-// keeps kStages bulk copies in flight into a ring of shared memory (the copy engine moves the
-// bytes, so no thread holds registers for loads in flight), every thread adds its 16-byte
-// vectors of each chunk as it lands, and a barrier frees the slot for the next copy. The head
-// (before the first 16-byte boundary) and what follows the last whole chunk are added by
-// scalar loads across the grid.
-template <typename T, int kThreads, int kStages, int kChunkBytes>
-__global__ void __launch_bounds__(kThreads)
-    bulkKernel(const T* __restrict__ in, T* out, std::int64_t n, std::int64_t head) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  static_assert(kChunkBytes % (16 * kThreads) == 0);
-  extern __shared__ __align__(128) unsigned char ring[];
-  __shared__ __align__(8) unsigned long long full[kStages];
-  constexpr std::int64_t kChunk = kChunkBytes / sizeof(T);
-  const T* body = in + head;
-  const std::int64_t chunks = (n - head) / kChunk;
-  const std::int64_t mine =
-      chunks > blockIdx.x ? (chunks - 1 - blockIdx.x) / gridDim.x + 1 : std::int64_t(0);
-  const unsigned ringAt = unsigned(__cvta_generic_to_shared(ring));
-  const unsigned fullAt = unsigned(__cvta_generic_to_shared(full));
-  auto issue = [&](std::int64_t k) {
-    const unsigned s = unsigned(k % kStages), bar = fullAt + 8u * s;
-    const T* src = body + (blockIdx.x + k * gridDim.x) * kChunk;
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                 "r"(kChunkBytes)
-                 : "memory");
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-        "[%3];" ::"r"(ringAt + s * kChunkBytes),
-        "l"(src), "r"(kChunkBytes), "r"(bar)
-        : "memory");
-  };
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(fullAt + 8u * s) : "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the copies see the inits
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    for (std::int64_t k = 0; k < kStages && k < mine; ++k) issue(k);
-  T v = T(0);
-  for (std::int64_t k = 0; k < mine; ++k) {
-    const unsigned s = unsigned(k % kStages), parity = unsigned(k / kStages) & 1u;
-    for (long spins = 0; !tryWait(fullAt + 8u * s, parity);)
-      if (++spins == (1l << 26)) __trap();
-    const auto* slot = reinterpret_cast<const Vec4T<T>*>(ring + s * kChunkBytes);
-#pragma unroll
-    for (int j = 0; j < kChunkBytes / 16 / kThreads; ++j)
-      v = add(v, vec::sum4<T>(slot[threadIdx.x + j * kThreads]));
-    __syncthreads();  // every thread has read slot s
-    if (threadIdx.x == 0 && k + kStages < mine) {
-      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // reads before the rewrite
-      issue(k + kStages);
-    }
-  }
-  const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t threads = std::int64_t(gridDim.x) * blockDim.x;
-  if (tid < head) v = add(v, in[tid]);
-  for (std::int64_t i = head + chunks * kChunk + tid; i < n; i += threads) v = add(v, in[i]);
-  v = vec::blockSum<T, kThreads>(v);
-  if (threadIdx.x == 0) atomicAdd(out, v);
-#else
-  __trap();
-#endif
 }
 
 // The two-pass rows' scratch, in elements: more than 32 waves of 8 blocks on 1000 SMs.
