@@ -136,6 +136,25 @@ TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
 #endif
 }
 
+// Large shapes, where the persistent grid gives each CTA many (tile, split) units one after the
+// other: `kwb tune` found the 128x64 cells in 2 and 4 splits leaving tiles unwritten or wrong at
+// 3072^3-8192^3 (the first launch on a newly grown workspace), where a consumer's warps left a
+// unit apart and one ran into the next unit's warpgroup-wide wgmmas while a sibling still summed.
+TEST_F(WgmmaSplitK, ForcedSplitsVerifyWhereEachCtaRunsManyUnits) {
+#ifdef KWB_HAVE_WGMMA
+  namespace k = kwb::kernels;
+  const int sms = multiprocessors();
+  for (const Shape& s : {Shape{3072, 3072, 3072}, Shape{4096, 4096, 1024}})
+    for (int tileN : {64, 128, 256})
+      for (int splits : {2, 4}) {
+        const KernelDescriptor kernel = forcedKernel(tileN, splits);
+        const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+        kwb::test::expectVerified(c, kernel, kSeed);
+        expectRanPlan(c, k::forcedWgmmaPlan(s, tileN, splits, sms), false);
+      }
+#endif
+}
+
 // Split-K across a cluster: every (width, S) the tune cells offer, on the shapes, ragged
 // edges in every dimension, K < 64 (unsplit, said so) and K shorter than S × 64 (fewer splits,
 // every range non-empty); the verification pipeline runs beta = 0 on a C of NaN and alpha,
