@@ -184,17 +184,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
       consumeKBlocks<E, BN, CM>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
-      // Split-K: only the warp that arrives last for its rows stores, with the tile's sum. The
-      // four warps then leave the unit together: the next unit's wgmmas are warpgroup-wide
-      // (.aligned), and a warp that ran ahead into them while a sibling still summed partials
-      // left tiles unwritten or wrong at 3072^3-8192^3, where a CTA runs many units (a named
-      // barrier of this warpgroup: it waits for no other CTA).
-      if constexpr (SK) {
-        if (reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4))
-          storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
-        namedBarrier(1 + consumer, 128);
-        continue;
-      }
+      // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
+      if constexpr (SK)
+        if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
+
       if (tmaStore)
         storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
                          row0, col0, alpha);

@@ -137,9 +137,10 @@ TEST_F(WgmmaSplitK, ForcedSplitsVerifyOnRaggedAndShortKShapes) {
 }
 
 // Large shapes, where the persistent grid gives each CTA many (tile, split) units one after the
-// other: `kwb tune` found the 128x64 cells in 2 and 4 splits leaving tiles unwritten or wrong at
-// 3072^3-8192^3 (the first launch on a newly grown workspace), where a consumer's warps left a
-// unit apart and one ran into the next unit's warpgroup-wide wgmmas while a sibling still summed.
+// other, each split cell the first launch on a workspace grown for its shape: `kwb tune` found
+// the 128x64 cells in 2 and 4 splits leaving tiles unwritten or wrong at 3072^3-8192^3 on their
+// first launch, while the workspace's zero fill still waited on the legacy stream
+// (kernels/detail/workspace.cpp; Workspace.* test the fill itself).
 TEST_F(WgmmaSplitK, ForcedSplitsVerifyWhereEachCtaRunsManyUnits) {
 #ifdef KWB_HAVE_WGMMA
   namespace k = kwb::kernels;
