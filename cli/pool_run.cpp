@@ -272,7 +272,7 @@ int runOnPool(const PoolOpts& o, const PoolRun& how, const std::vector<cuda::Pla
             << fixed(poolS - cutS, 2) << " s, merging and writing " << fixed(since() - poolS, 2)
             << " s\n";
   for (const std::string& l :
-       poolTimeline(result.spans, gpus, poolS, pool.shardCosts, result.exits))
+       poolTimeline(result.spans, gpus, poolS, pool.shardCosts, result.exits, result.starts))
     std::cerr << "kwb: " << l << '\n';
   return code;
 }

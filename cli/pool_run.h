@@ -45,6 +45,7 @@ struct PoolRun {
 
 // `command` on `o` as given, or, in a pool's worker (o.pool.serve), on each shard the pool
 // sends: `o` with that part (`shard`) and that document (`json`). kwb run and kwb tune alike.
+// The worker first starts its CUDA context on its one visible GPU (the pool pins it, --device 0).
 template <class Opts>
 int runOrServeShards(const Opts& o, int (*command)(const Opts&)) {
   if (!o.pool.serve) return command(o);
@@ -55,7 +56,7 @@ int runOrServeShards(const Opts& o, int (*command)(const Opts&)) {
         part.json = json;
         return command(part);
       },
-      [] { return cuda::contextUsable(); });
+      [] { return cuda::contextUsable(); }, [] { cuda::startContext(0); });
   if (code == kExitOk) endPoolWorker();
   return code;
 }

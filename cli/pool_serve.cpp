@@ -11,8 +11,16 @@
 
 namespace kwb::cli {
 
-int serveShards(const ShardRunner& runShard, const std::function<bool()>& engineUsable) {
+int serveShards(const ShardRunner& runShard, const std::function<bool()>& engineUsable,
+                const std::function<void()>& startEngine) {
   installInterruptHandlers();  // a SIGTERM between two shards ends the worker as within one
+  if (startEngine) {
+    try {
+      startEngine();
+    } catch (const std::exception&) {  // no device, say: the first shard reports it, exit 3
+    }
+  }
+  std::cout << workerReadyLine() << '\n' << std::flush;
   std::string line;
   int lineNumber = 0;
   while (!interruptRequested() && std::getline(std::cin, line)) {

@@ -18,8 +18,10 @@ using ShardRunner = std::function<int(const std::string& shard, const std::strin
 // in that shard's end line (`workerEnds`), so that the pool sends it nothing more and starts a
 // fresh worker for what is left. Returns 130 after an interrupt, or the
 // exit status of a shard that ended otherwise than 0 or 1. A bad request line throws InputError
-// (exit 2).
-int serveShards(const ShardRunner& runShard, const std::function<bool()>& engineUsable);
+// (exit 2). First, `startEngine` (when given) starts what every shard shares (the CUDA context),
+// and the worker_ready line says it is up (the pool's timeline times each worker's start).
+int serveShards(const ShardRunner& runShard, const std::function<bool()>& engineUsable,
+                const std::function<void()>& startEngine = {});
 
 // Ends a worker whose shards are all answered: output flushed, then std::_Exit(0), without the
 // CUDA runtime's teardown at exit (each module unregistered, the context destroyed), which the

@@ -85,6 +85,15 @@ bool contextUsable() {
   return cudaDeviceSynchronize() == cudaSuccess;  // a sticky error is returned again
 }
 
+void startContext(int device) {
+  std::string reason;
+  const int n = deviceCount(&reason);
+  if (device < 0 || device >= n)
+    throw NoDeviceError(n == 0 ? reason : "no CUDA device " + std::to_string(device));
+  KWB_CUDA_CHECK(cudaSetDevice(device));
+  KWB_CUDA_CHECK(cudaFree(nullptr));  // the primary context, made now
+}
+
 void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes) {
   KWB_CUDA_CHECK(cudaMemGetInfo(freeBytes, totalBytes));
 }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "kwb/events.h"
+#include "kwb/pool_protocol.h"
 #include "run_process.h"
 #include "shard_docs.h"
 
@@ -53,8 +54,9 @@ class PoolCli : public ::testing::Test {
     ::setenv("FAKE_POOL_MODE", mode.c_str(), 1);
   }
   void TearDown() override {
-    for (const char* v : {"KWB_POOL_WORKER", "KWB_POOL_FAKE_DEVICES", "FAKE_POOL_DIR",
-                          "FAKE_POOL_MODE", "CUDA_VISIBLE_DEVICES"})
+    for (const char* v :
+         {"KWB_POOL_WORKER", "KWB_POOL_FAKE_DEVICES", "FAKE_POOL_DIR", "FAKE_POOL_MODE",
+          "CUDA_VISIBLE_DEVICES", "FAKE_POOL_READY_DELAY", "FAKE_POOL_READY"})
       ::unsetenv(v);
   }
   std::vector<std::string> args(const std::string& devices) const {
@@ -105,6 +107,31 @@ TEST_F(PoolCli, EveryShardRunsOnceAndNeverTwoAtOnceOnOneGpu) {
     const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
     EXPECT_TRUE(contains(line, ", worker's exit ")) << line;
   }
+}
+
+// Every worker says when its CUDA context is up (the fake takes 0.3 s); the timeline says when
+// each GPU's worker started and how long that took. A worker that never says so (hung in its
+// start) is not waited for: its shards run, and its line has no such figure.
+TEST_F(PoolCli, TheTimelineTimesEachWorkersCudaStartFromItsReadyLine) {
+  prepare("pool_ready", "ok", 2);
+  ::setenv("FAKE_POOL_READY_DELAY", "0.3", 1);
+  const auto r = runKwb(args("all"));
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  for (const int gpu : {0, 1}) {
+    const std::size_t at = r.err.find("kwb: GPU " + std::to_string(gpu) + ": ");
+    ASSERT_NE(at, std::string::npos) << r.err;
+    const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+    EXPECT_TRUE(contains(line, ", started at 0.")) << line;
+    EXPECT_TRUE(contains(line, ", CUDA up 0.3")) << line;
+  }
+  prepare("pool_never_ready", "ok", 2);
+  ::setenv("FAKE_POOL_READY", "never", 1);
+  const auto never = runKwb(args("all"));
+  EXPECT_EQ(never.exitCode, 0) << never.err;
+  EXPECT_TRUE(contains(never.err, ", started at ")) << never.err;
+  EXPECT_FALSE(contains(never.err, "CUDA up")) << never.err;
+  const kwb::RunDocument all = kwb::readDocument(m_dir / "all.json");
+  EXPECT_TRUE(all.merged && all.merged->complete());
 }
 
 // A worker that ends on its own after a shard (kwb's, once its CUDA context was lost) has
@@ -295,7 +322,8 @@ TEST(PoolServeCli, AWorkerEndsAtTheEndOfItsInputAndRefusesABadRequestNamingItsLi
   std::ofstream(bad) << "\n{\"op\":\"shard\",\"shard\":\"9/4\",\"json\":\"x.json\"}\n";
   const auto idle = runKwb({"run", "--shapes", "64", "--pool-serve", "--stream"}, empty);
   EXPECT_EQ(idle.exitCode, 0) << idle.err;
-  EXPECT_EQ(idle.out, "");
+  // Its one line: that it started (here without a GPU: the first shard would say so, exit 3).
+  EXPECT_EQ(idle.out, kwb::workerReadyLine() + "\n");
   const auto r = runKwb({"run", "--shapes", "64", "--pool-serve", "--stream"}, bad);
   EXPECT_EQ(r.exitCode, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "pool request line 2")) << r.err;

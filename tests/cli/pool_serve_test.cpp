@@ -4,12 +4,14 @@
 // cannot go on after a shard.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "kwb/error.h"
+#include "kwb/pool_protocol.h"
 #include "pool_serve.h"
 
 namespace {
@@ -35,7 +37,8 @@ class Redirect {
   std::streambuf* m_old;
 };
 
-Served serve(const std::string& requests, int shardCode, const std::vector<bool>& usableAfter) {
+Served serve(const std::string& requests, int shardCode, const std::vector<bool>& usableAfter,
+             const std::function<void()>& startEngine = {}) {
   Served s;
   std::istringstream in(requests);
   std::ostringstream out, err;
@@ -47,7 +50,8 @@ Served serve(const std::string& requests, int shardCode, const std::vector<bool>
         s.ran.push_back(shard + " " + json);
         return shardCode;
       },
-      [&] { return probes < usableAfter.size() ? bool(usableAfter[probes++]) : true; });
+      [&] { return probes < usableAfter.size() ? bool(usableAfter[probes++]) : true; },
+      startEngine);
   s.out = out.str();
   s.err = err.str();
   return s;
@@ -87,6 +91,27 @@ TEST(PoolServe, AShardThatEndsOtherwiseEndsTheWorkerWithItsStatus) {
   EXPECT_EQ(s.code, kwb::kExitNoDevice);
   EXPECT_EQ(s.ran.size(), 1u);
   EXPECT_NE(s.out.find("\"exitCode\":3"), std::string::npos) << s.out;
+}
+
+// The worker starts its engine before its first request and says so with its first line, which
+// the pool waits for before starting the next GPU's worker; an engine that cannot start (no
+// device) is left to the first shard to report, and the line still comes.
+TEST(PoolServe, TheWorkerStartsItsEngineFirstAndSaysSoBeforeAnyShard) {
+  int started = 0;
+  std::size_t ranWhenStarted = 99;
+  Served s;
+  s = serve(kThree, kwb::kExitOk, {}, [&] {
+    ++started;
+    ranWhenStarted = s.ran.size();
+  });
+  EXPECT_EQ(started, 1);
+  EXPECT_EQ(ranWhenStarted, 0u) << "the engine started after a shard had run";
+  EXPECT_EQ(s.out.rfind(kwb::workerReadyLine() + "\n", 0), 0u) << s.out;
+  const Served failing =
+      serve(kThree, kwb::kExitNoDevice, {}, [] { throw kwb::NoDeviceError("no CUDA device"); });
+  EXPECT_EQ(failing.out.rfind(kwb::workerReadyLine() + "\n", 0), 0u) << failing.out;
+  EXPECT_EQ(failing.code, kwb::kExitNoDevice);
+  EXPECT_EQ(failing.ran.size(), 1u);
 }
 
 TEST(PoolServe, ABadRequestIsRefusedNamingItsLine) {

@@ -74,6 +74,17 @@ TEST(HostPool, TheTimelineSaysPerGpuWhichShardsRanWhenAndHowLongItWasBusy) {
   EXPECT_NE(withExits[1].find("est 1.20), worker's exit 0.30 s"), std::string::npos)
       << withExits[1];
   EXPECT_EQ(withExits[2], "GPU 2: 0 shards");
+  // Each GPU's first worker: when it started and how long its CUDA start took (none: it never
+  // said; a GPU's later worker, a replacement, is not the one named).
+  const std::vector<kwb::WorkerStart> starts{{1, 0.0, 0.31}, {0, 0.31, -1.0}, {1, 3.5, 3.9}};
+  const std::vector<std::string> withStarts =
+      kwb::poolTimeline(spans, {0, 1, 2}, 4.2, costs, exits, starts);
+  EXPECT_NE(withStarts[0].find("worker's exit 0.05 s, started at 0.31 s"), std::string::npos)
+      << withStarts[0];
+  EXPECT_EQ(withStarts[0].find("CUDA up"), std::string::npos) << withStarts[0];
+  EXPECT_NE(withStarts[1].find(", started at 0.00 s, CUDA up 0.31 s later"), std::string::npos)
+      << withStarts[1];
+  EXPECT_EQ(withStarts[2], "GPU 2: 0 shards");
   std::vector<kwb::ShardSpan> many;
   for (int i = 0; i < 10; ++i) many.push_back({i + 1, 0, double(i), double(i + 1), true});
   const std::string line = kwb::poolTimeline(many, {0}, 10.0, {}).at(0);
@@ -165,6 +176,15 @@ TEST(PoolProtocol, TheShardEndMarkerIsToldApartFromEventsThatMentionIt) {
   EXPECT_FALSE(kwb::parseShardEnd(kwb::toJsonLine(log)));
   EXPECT_FALSE(kwb::parseShardEnd(R"({"event":"shard_end","shard":"x","exitCode":0})"));
   EXPECT_FALSE(kwb::parseShardEnd("[gpu 0] shard_end"));
+}
+
+TEST(PoolProtocol, TheReadyLineIsToldApartFromEventsThatMentionIt) {
+  EXPECT_TRUE(kwb::isWorkerReadyLine(kwb::workerReadyLine()));
+  EXPECT_FALSE(kwb::isWorkerReadyLine(kwb::shardEndLine({1, 0})));
+  kwb::StreamEvent log(kwb::EventType::kLog);
+  log.message = R"(a case named "worker_ready")";
+  EXPECT_FALSE(kwb::isWorkerReadyLine(kwb::toJsonLine(log)));
+  EXPECT_FALSE(kwb::isWorkerReadyLine("[gpu 0] \"worker_ready\""));
 }
 
 }  // namespace

@@ -54,4 +54,12 @@ std::optional<ShardEnd> parseShardEnd(const std::string& line) {
                   ends != j.end() && ends->is_boolean() && ends->get<bool>()};
 }
 
+std::string workerReadyLine() { return json{{"event", "worker_ready"}}.dump(); }
+
+bool isWorkerReadyLine(const std::string& line) {
+  if (line.find("\"worker_ready\"") == std::string::npos) return false;  // most lines
+  const json j = json::parse(line, nullptr, false);
+  return !j.is_discarded() && j.is_object() && j.value("event", "") == "worker_ready";
+}
+
 }  // namespace kwb

@@ -17,6 +17,10 @@ echo "spawn gpu=$CUDA_VISIBLE_DEVICES shard=0 $(date +%s%N)" >> "$log"
 serve=""
 for a in "$@"; do [ "$a" = "--pool-serve" ] && serve=1; done
 [ -n "$serve" ] || { echo "fake worker: started without --pool-serve" >&2; exit 2; }
+# Its CUDA start: FAKE_POOL_READY_DELAY seconds, then the worker_ready line (none with
+# FAKE_POOL_READY=never, as a worker that hangs in its start).
+[ -n "$FAKE_POOL_READY_DELAY" ] && sleep "$FAKE_POOL_READY_DELAY"
+[ "$FAKE_POOL_READY" = never ] || echo '{"event":"worker_ready"}'
 finish() {
   cp "$FAKE_POOL_DIR/prepared-$shard.json" "$json"
   echo "end gpu=$CUDA_VISIBLE_DEVICES shard=$shard $(date +%s%N)" >> "$log"

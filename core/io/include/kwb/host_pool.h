@@ -58,23 +58,34 @@ struct WorkerExit {
   double endS = 0.0;
 };
 
+// A worker's start, in pool seconds: when it was started and when it said its CUDA context was
+// up (its worker_ready line); readyS < 0: it never said so. Every GPU's worker starts at once.
+struct WorkerStart {
+  int gpu = 0;
+  double startS = 0.0;
+  double readyS = -1.0;
+};
+
 struct HostPoolResult {
-  std::vector<ShardInput> inputs;  // each part's document or failure record; none if never run
-  std::vector<ShardSpan> spans;    // every shard run, in the order they ended
-  std::vector<WorkerExit> exits;   // every worker that ended with its input closed
-  bool interrupted = false;        // stopped by stopRequested
+  std::vector<ShardInput> inputs;   // each part's document or failure record; none if never run
+  std::vector<ShardSpan> spans;     // every shard run, in the order they ended
+  std::vector<WorkerExit> exits;    // every worker that ended with its input closed
+  std::vector<WorkerStart> starts;  // every worker started, in the order they were
+  bool interrupted = false;         // stopped by stopRequested
 };
 
 // Where the pool's wall time went, a line per GPU in the order of `gpus`: the shards it ran, when,
 // and the seconds the plan's cost model expected of each (`costs`, of shards 1..N), how long
 // it was busy of the pool's `wallS`, and how long its worker took to end once it had nothing left
-// (`exits`; the longest, where one GPU had several workers) (docs/SCALE_OUT.md), e.g.
+// (`exits`; the longest, where one GPU had several workers), and when its first worker started
+// and how long its CUDA start took (`starts`) (docs/SCALE_OUT.md), e.g.
 // "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20),
-// worker's exit 0.08 s".
+// worker's exit 0.08 s, started at 0.31 s, CUDA up 0.29 s later".
 std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                                       const std::vector<int>& gpus, double wallS,
                                       const std::vector<double>& costs,
-                                      const std::vector<WorkerExit>& exits = {});
+                                      const std::vector<WorkerExit>& exits = {},
+                                      const std::vector<WorkerStart>& starts = {});
 
 // Runs the pool to its end (every shard written, failed twice, or the pool stopped). Throws
 // InputError when a worker cannot be started at all.

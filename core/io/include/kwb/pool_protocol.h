@@ -6,7 +6,10 @@
 // the worker runs that shard as `--shard 3/7 --json …` would, streams its output as usual, and
 // ends it with one line of its own on standard output,
 //   {"event":"shard_end","exitCode":0,"shard":3}
-// then waits for the next request. End of input: the worker exits.
+// then waits for the next request. End of input: the worker exits. Before its first request the
+// worker starts its CUDA context and says so with one line,
+//   {"event":"worker_ready"}
+// which the pool's timeline reports (how long each worker's CUDA start took).
 #include <optional>
 #include <string>
 
@@ -34,5 +37,9 @@ struct ShardEnd {
 std::string shardEndLine(const ShardEnd& e);
 // The marker, or nothing for any other line (an event, a line of text).
 std::optional<ShardEnd> parseShardEnd(const std::string& line);
+
+// The worker's line once its CUDA context is up, and whether a line is that line.
+std::string workerReadyLine();
+bool isWorkerReadyLine(const std::string& line);
 
 }  // namespace kwb

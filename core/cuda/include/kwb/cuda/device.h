@@ -18,5 +18,9 @@ void memoryInfo(std::size_t* freeBytes, std::size_t* totalBytes);
 // trap) every call returns the same sticky error and only a new process gets a context again;
 // an error a call left pending but not sticky is cleared and does not count. Never throws.
 bool contextUsable();
+// Starts this process's CUDA context on `device` now (the driver, then the primary context),
+// rather than at the first call that needs it. Throws NoDeviceError without such a device,
+// CudaError when CUDA fails.
+void startContext(int device);
 
 }  // namespace kwb::cuda
