@@ -71,27 +71,6 @@ static_assert(kSmemBytes<256> <= 227 * 1024, "more shared memory than a Hopper b
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
 
-__device__ __forceinline__ std::uint32_t clusterRank() {
-  std::uint32_t r = 0;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-}
-
-// The float4 at this CTA's shared address `addr` in the shared memory of cluster CTA `rank`.
-__device__ __forceinline__ float4 loadCluster(std::uint32_t addr, std::uint32_t rank) {
-  float4 v;
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %4, %5;\n"
-      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n"
-      "}\n"
-      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-      : "r"(addr), "r"(rank)
-      : "memory");
-  return v;
-}
-
 // Step 2: a consumer warpgroup's accumulators (m64nBNk16 layout: d[4j + 2h + e] is row
 // 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of its 64 rows) into the parked tile.
 template <int BN>

@@ -34,13 +34,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "detail/wgmma_ptx.cuh"   // clusterSync, storeShared, smemAddr; defines KWB_WGMMA_TARGET
 #include "detail/wgmma_ring.cuh"  // clusterLaunch, kThreads, TileN (the ring's shared memory)
 #include "kwb/cuda/check.h"
+#define KWB_SWEEP_OWN_CUDA_ERROR  // a failed row is reported and the others run (below)
+#include "sweep_common.cuh"
 
 // kwb/cuda/check.h's error path lives in the core library; this tool stands alone. A failed row
 // is reported and skipped; one that leaves the context broken ends the run (main).
@@ -53,6 +54,8 @@ void throwCudaError(cudaError_t e, const char* call, const char* file, int line)
 }  // namespace kwb::cuda
 
 namespace {
+
+using namespace kwb::sweeptool;  // NOLINT(google-build-using-namespace)
 
 using namespace kwb::kernels::wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
 
@@ -77,28 +80,10 @@ __host__ __device__ constexpr int partialValue(int tile, int rank, int r, int co
 }
 
 #if KWB_WGMMA_TARGET
-__device__ __forceinline__ std::uint32_t clusterRank() {
-  std::uint32_t r = 0;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
-  return r;
-}
-
-// The split's loadCluster, sumSplits, parkPartial and reduceBand are private to its .cu; these
-// are minimal equivalents: the same instructions, address arithmetic, load grouping and order,
-// without M/N clipping, beta and scalar stores (C here is whole tiles, 16-byte aligned).
-__device__ __forceinline__ float4 loadCluster(std::uint32_t addr, std::uint32_t rank) {
-  float4 v;
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %4, %5;\n"
-      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n"
-      "}\n"
-      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-      : "r"(addr), "r"(rank)
-      : "memory");
-  return v;
-}
+// clusterRank and loadCluster are the split's own (detail/wgmma_ptx.cuh); its sumSplits,
+// parkPartial and reduceBand are private to its .cu, so these are minimal equivalents: the same
+// instructions, address arithmetic, load grouping and order, without M/N clipping, beta and
+// scalar stores (C here is whole tiles, 16-byte aligned).
 
 // A consumer thread's share of the tile (t = 0 … 255; m64nBNk16 layout: row 16·warp + lane/4 +
 // 8h of its warpgroup's 64, columns 8j + 2·(lane % 4) + {0, 1}) into shared memory at `partial`
@@ -264,70 +249,11 @@ void launch(const Row& row, float* c, float* work, cudaStream_t stream) {
   KWB_CHECK_LAUNCH();
 }
 
-// Move-only owners of the graph timer's handles.
-template <class T, cudaError_t (*Destroy)(T)>
-struct Handle {
-  T h = nullptr;
-  Handle() = default;
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  ~Handle() {
-    if (h) Destroy(h);
-  }
-};
-using Graph = Handle<cudaGraph_t, cudaGraphDestroy>;
-using GraphExec = Handle<cudaGraphExec_t, cudaGraphExecDestroy>;
-using Event = Handle<cudaEvent_t, cudaEventDestroy>;
-
-// Ends a capture that a failed launch left open, so the stream can serve the next row.
-struct CaptureGuard {
-  cudaStream_t stream;
-  ~CaptureGuard() {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    Graph g;
-    if (cudaStreamIsCapturing(stream, &status) == cudaSuccess && status)
-      cudaStreamEndCapture(stream, &g.h);
-    cudaGetLastError();
-  }
-};
-
-// The median of the samples: the middle one of an odd count, the mean of the middle two of an
-// even count, 0 for none.
-double median(std::span<const double> samples) {
-  std::vector<double> v(samples.begin(), samples.end());
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.empty() ? 0 : v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
 // Per-launch microseconds of kRounds replays of a graph of kReps launches (warmed once).
 std::vector<double> graphSamples(const std::function<void(cudaStream_t)>& once,
                                  cudaStream_t stream) {
-  once(stream);
-  KWB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  Graph graph;
-  {
-    CaptureGuard guard{stream};
-    KWB_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int r = 0; r < kReps; ++r) once(stream);
-    KWB_CUDA_CHECK(cudaStreamEndCapture(stream, &graph.h));
-  }
-  GraphExec exec;
-  KWB_CUDA_CHECK(cudaGraphInstantiate(&exec.h, graph.h, 0));
-  Event start, stop;
-  KWB_CUDA_CHECK(cudaEventCreate(&start.h));
-  KWB_CUDA_CHECK(cudaEventCreate(&stop.h));
-  KWB_CUDA_CHECK(cudaGraphLaunch(exec.h, stream));  // upload and warm
-  std::vector<double> us;
-  for (int r = 0; r < kRounds; ++r) {
-    KWB_CUDA_CHECK(cudaEventRecord(start.h, stream));
-    KWB_CUDA_CHECK(cudaGraphLaunch(exec.h, stream));
-    KWB_CUDA_CHECK(cudaEventRecord(stop.h, stream));
-    KWB_CUDA_CHECK(cudaEventSynchronize(stop.h));
-    float ms = 0;
-    KWB_CUDA_CHECK(cudaEventElapsedTime(&ms, start.h, stop.h));
-    us.push_back(double(ms) * 1e3 / kReps);
-  }
+  std::vector<double> us = graphRoundsMs(once, kReps, kRounds, stream);
+  for (double& u : us) u *= 1e3;
   return us;
 }
 
@@ -380,26 +306,6 @@ long long wrongFloats(const Row& row, float* c, float* work, cudaStream_t stream
   return wrong;
 }
 
-// Says why (naming the argument) and returns false on a bad one.
-bool parseArgs(int argc, char** argv, std::vector<std::string>& filters, bool& list) {
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--list") {
-      list = true;
-    } else if (arg == "--only" && a + 1 < argc) {
-      const std::string parts = std::string(argv[++a]) + ",";
-      for (std::size_t at = 0, comma; (comma = parts.find(',', at)) != std::string::npos;
-           at = comma + 1)
-        if (comma > at) filters.push_back(parts.substr(at, comma - at));
-    } else {
-      std::fprintf(stderr, "unexpected argument \"%s\": options --only PART[,PART...], --list\n",
-                   arg.c_str());
-      return false;
-    }
-  }
-  return true;
-}
-
 // The rows whose name contains a filter (all without filters), each group's row 1 with them.
 std::vector<const Row*> selectRows(const std::vector<std::string>& filters) {
   const std::vector<Row>& all = allRows();
@@ -432,9 +338,10 @@ void prepare(const Row& row, const cudaDeviceProp& prop) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> filters;  // --only
-  bool list = false;
-  if (!parseArgs(argc, argv, filters, list)) return 2;
+  Options opt;
+  if (!parseArgs(argc, argv, opt, {})) return 2;
+  const std::vector<std::string>& filters = opt.filters;
+  const bool list = opt.list;
   const std::vector<const Row*> rows = selectRows(filters);
   if (rows.empty()) std::fprintf(stderr, "--only matched no row (see --list)\n");
   if (list || rows.empty()) {

@@ -38,27 +38,19 @@ __device__ inline V load16(const V* p) {
   }
 }
 
-// vec::threadSumVectorized with the body's load chosen: the same head, trips and tail.
+// load16 as vec::threadSumVectorized takes it.
+template <Load kLoad>
+struct Load16 {
+  template <typename V>
+  __device__ V operator()(const V* p) const {
+    return load16<kLoad>(p);
+  }
+};
+
+// The stage's per-thread pass with the body's load chosen: the same head, trips and tail.
 template <typename T, int kUnroll, Load kLoad>
 __device__ inline T threadSum(const T* __restrict__ in, std::int64_t n, std::int64_t head) {
-  const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t threads = std::int64_t(gridDim.x) * blockDim.x;
-  const auto* body = reinterpret_cast<const Vec4T<T>*>(in + head);
-  const std::int64_t vectors = (n - head) / 4;
-  T v = T(0);
-  std::int64_t i = tid;
-  for (; i + (kUnroll - 1) * threads < vectors; i += kUnroll * threads) {
-    Vec4T<T> x[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) x[u] = load16<kLoad>(body + i + u * threads);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v = add(v, vec::sum4<T>(x[u]));
-  }
-  for (; i < vectors; i += threads) v = add(v, vec::sum4<T>(load16<kLoad>(body + i)));
-  const std::int64_t tailStart = head + vectors * 4;
-  if (tid < head) v = add(v, __ldg(in + tid));
-  if (tid < n - tailStart) v = add(v, __ldg(in + tailStart + tid));
-  return v;
+  return vec::threadSumVectorized<T, kUnroll>(in, n, head, Load16<kLoad>{});
 }
 
 // kTwoPass: each block writes its sum to out[blockIdx.x] (the partials); else one atomic a block.

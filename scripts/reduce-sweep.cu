@@ -34,25 +34,14 @@
 // The stage's launcher and kernel, compiled into this tool unchanged: row one is the stage.
 #include "reduce/reduce_vectorized.cu"
 #include "reduce-sweep-kernels.cuh"
-
-// kwb/cuda/check.h's error path lives in the core library; this tool stands alone.
-namespace kwb::cuda {
-void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
-  std::fprintf(stderr, "%s:%d: %s: %s\n", file, line, call, cudaGetErrorString(e));
-  std::exit(2);
-}
-}  // namespace kwb::cuda
+#include "sweep_common.cuh"
 
 namespace {
 
-using namespace kwb::sweep;
+using namespace kwb::sweeptool;  // NOLINT(google-build-using-namespace)
+constexpr int kRounds = 7;       // graph replays a timed row, the median counts
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
+using namespace kwb::sweep;
 
 // The two-pass rows' scratch, in elements: more than 32 waves of 8 blocks on 1000 SMs.
 constexpr int kMaxPartials = 1 << 18;
@@ -215,10 +204,7 @@ const std::vector<Config>& configs() {
 __global__ void fill(int* i, float* f, std::int64_t n, unsigned seed) {
   for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
        k += std::int64_t(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(k) * 0x9E3779B9u ^ seed;
-    h ^= h >> 15;
-    h *= 0x2C1B3C6Du;
-    h ^= h >> 12;
+    const unsigned h = inputHash(k, seed);
     i[k] = int(h);
     f[k] = float(int(h % 4097u) - 2048) / 2048.0f;
   }
@@ -278,99 +264,6 @@ std::string checkOne(const Config& c, const Buffers& b, const Expected& e) {
   return why;
 }
 
-double median(std::vector<double> v) {  // of an odd count
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-// 7 rounds, each a replay of a CUDA graph of `reps` launches back to back; the median round's
-// time divided by reps (ms a launch).
-template <typename F>
-double graphMs(F&& launch, int reps, cudaStream_t stream) {
-  launch(stream);  // warm-up, and any lazy initialisation outside the capture
-  check(cudaStreamSynchronize(stream), "warm-up");
-  cudaGraph_t graph = nullptr;
-  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "capture");
-  for (int r = 0; r < reps; ++r) launch(stream);
-  check(cudaStreamEndCapture(stream, &graph), "capture");
-  cudaGraphExec_t exec = nullptr;
-  check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  check(cudaGraphLaunch(exec, stream), "graph");  // upload and warm
-  std::vector<double> ms(7, 0.0);
-  for (double& m : ms) {
-    float f = 0;
-    check(cudaEventRecord(start, stream), "record");
-    check(cudaGraphLaunch(exec, stream), "graph");
-    check(cudaEventRecord(stop, stream), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    check(cudaEventElapsedTime(&f, start, stop), "elapsed");
-    m = f;
-  }
-  check(cudaEventDestroy(start), "event");
-  check(cudaEventDestroy(stop), "event");
-  check(cudaGraphExecDestroy(exec), "graph");
-  check(cudaGraphDestroy(graph), "graph");
-  return median(ms) / reps;
-}
-
-struct Options {
-  std::vector<int> logs;             // timed sizes, powers of two
-  std::vector<std::string> filters;  // --only: rows whose name contains one of these
-  bool list = false;
-};
-
-// Returns false (after saying why, naming the argument) on bad arguments.
-bool parseArgs(int argc, char** argv, Options& o) {
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--list") {
-      o.list = true;
-    } else if (arg == "--only") {
-      if (a + 1 == argc) {
-        std::fprintf(stderr, "--only needs a comma-separated list of name parts\n");
-        return false;
-      }
-      const std::string parts = argv[++a];
-      for (std::size_t at = 0; at <= parts.size();) {
-        const std::size_t comma = std::min(parts.find(',', at), parts.size());
-        if (comma > at) o.filters.push_back(parts.substr(at, comma - at));
-        at = comma + 1;
-      }
-      if (o.filters.empty()) {
-        std::fprintf(stderr, "--only \"%s\" names no row\n", parts.c_str());
-        return false;
-      }
-    } else if (!arg.empty() && arg.size() <= 2 &&
-               arg.find_first_not_of("0123456789") == std::string::npos && std::stoi(arg) >= 10 &&
-               std::stoi(arg) <= 30) {
-      o.logs.push_back(std::stoi(arg));
-    } else {
-      std::fprintf(stderr,
-                   "unexpected argument \"%s\": sizes are powers of two from 10 to 30; options "
-                   "--only PART[,PART...] and --list\n",
-                   arg.c_str());
-      return false;
-    }
-  }
-  if (o.logs.empty()) o.logs = {28, 30};
-  return true;
-}
-
-// The stage's row (always: the reference), then every row whose name contains one of the
-// filters (all rows without filters).
-std::vector<const Config*> selectRows(const std::vector<std::string>& filters) {
-  std::vector<const Config*> rows;
-  for (const Config& c : configs()) {
-    bool keep = rows.empty() || filters.empty();
-    for (const std::string& f : filters) keep = keep || c.name.find(f) != std::string::npos;
-    if (keep) rows.push_back(&c);
-  }
-  return rows;
-}
-
 // One table row: `ms` 0 for a row not timed, `note` after the figures.
 void printRow(const std::string& name, const Fit* fit, unsigned blocks, double ms, double bytes,
               double cubMs, double peakGBs, const std::string& note) {
@@ -402,7 +295,7 @@ int timeSize(int l, bool isFloat, const std::vector<const Config*>& rows, std::v
                       : cub::DeviceReduce::Sum(b.cubTemp, b.cubBytes, b.inI, b.outI, int(n), st);
           check(e, "cub");
         },
-        reps, stream);
+        reps, kRounds, stream);
   };
   std::printf("\n2^%d %s, %d launches a round\n%-40s %6s %3s %4s %8s %6s %7s %7s\n", l,
               isFloat ? "float" : "int32", reps, "kernel", "blocks", "/SM", "regs", "us", "GB/s",
@@ -427,7 +320,7 @@ int timeSize(int l, bool isFloat, const std::vector<const Config*>& rows, std::v
           else
             c.i32(b.inI, b.outI, n, b.scratch, st);
         },
-        reps, stream);
+        reps, kRounds, stream);
     printRow(c.name, &fit, c.blocks(n), ms, bytes, cubMs, peakGBs, "ok");
   }
   const double after = cub(), drift = 100.0 * (after - cubMs) / cubMs;
@@ -442,8 +335,8 @@ int timeSize(int l, bool isFloat, const std::vector<const Config*>& rows, std::v
 
 int main(int argc, char** argv) {
   Options opt;
-  if (!parseArgs(argc, argv, opt)) return 2;
-  const std::vector<const Config*> rows = selectRows(opt.filters);
+  if (!parseArgs(argc, argv, opt, {28, 30})) return 2;
+  const std::vector<const Config*> rows = selectRows(configs(), opt.filters);
   if (!opt.filters.empty() && rows.size() == 1)
     std::fprintf(stderr, "--only matched no row but the stage's (see --list)\n");
   if (opt.list) {

@@ -25,16 +25,12 @@
 #include <vector>
 
 #include "scan/lookback_scan.cuh"
-
-// kwb/cuda/check.h's error path lives in the core library; this tool stands alone.
-namespace kwb::cuda {
-void throwCudaError(cudaError_t e, const char* call, const char* file, int line) {
-  std::fprintf(stderr, "%s:%d: %s: %s\n", file, line, call, cudaGetErrorString(e));
-  std::exit(2);
-}
-}  // namespace kwb::cuda
+#include "sweep_common.cuh"
 
 namespace {
+
+using namespace kwb::sweeptool;  // NOLINT(google-build-using-namespace)
+constexpr int kRounds = 5;       // graph replays a timed row, the median counts
 
 using kwb::kernels::scan::LookbackScan;
 using kwb::kernels::scan::TileShape;
@@ -134,21 +130,10 @@ const std::vector<Config>& configs() {
   return all;
 }
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
-
 __global__ void fill(int* i, float* f, std::int64_t n, unsigned seed) {
   for (std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; k < n;
        k += std::int64_t(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(k) * 0x9E3779B9u ^ seed;
-    h ^= h >> 15;
-    h *= 0x2C1B3C6Du;
-    h ^= h >> 12;
-    const int v = int(h % 4097u) - 2048;
+    const int v = int(inputHash(k, seed) % 4097u) - 2048;
     i[k] = v;
     f[k] = float(v) / 2048.0f;
   }
@@ -232,100 +217,12 @@ int stress(const Config& c, Buffers& b, std::int64_t n, int runs) {
   return wrongRuns ? 1 : 0;
 }
 
-// The median over 5 replays of a CUDA graph of `reps` launches, divided by reps: back to back on
-// the GPU as kwb's graph timer runs them, so small sizes are not bound by the host's launches.
-template <typename F>
-double graphMs(F&& launch, int reps, cudaStream_t stream) {
-  launch(stream);  // warm-up, and any lazy initialisation outside the capture
-  check(cudaStreamSynchronize(stream), "warm-up");
-  cudaGraph_t graph = nullptr;
-  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "capture");
-  for (int r = 0; r < reps; ++r) launch(stream);
-  check(cudaStreamEndCapture(stream, &graph), "capture");
-  cudaGraphExec_t exec = nullptr;
-  check(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check(cudaEventCreate(&start), "event");
-  check(cudaEventCreate(&stop), "event");
-  check(cudaGraphLaunch(exec, stream), "graph");  // upload and warm
-  std::vector<float> ms(5, 0.f);
-  for (float& m : ms) {
-    check(cudaEventRecord(start, stream), "record");
-    check(cudaGraphLaunch(exec, stream), "graph");
-    check(cudaEventRecord(stop, stream), "record");
-    check(cudaEventSynchronize(stop), "sync");
-    check(cudaEventElapsedTime(&m, start, stop), "elapsed");
-  }
-  check(cudaEventDestroy(start), "event");
-  check(cudaEventDestroy(stop), "event");
-  check(cudaGraphExecDestroy(exec), "graph");
-  check(cudaGraphDestroy(graph), "graph");
-  std::sort(ms.begin(), ms.end());
-  return double(ms[2]) / reps;
-}
-
-struct Options {
-  std::vector<int> logs;             // timed sizes, powers of two
-  std::vector<std::string> filters;  // --only: rows whose name contains one of these
-  bool list = false;
-};
-
-// Returns false (after saying why, naming the argument) on bad arguments.
-bool parseArgs(int argc, char** argv, Options& o) {
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--list") {
-      o.list = true;
-    } else if (arg == "--only") {
-      if (a + 1 == argc) {
-        std::fprintf(stderr, "--only needs a comma-separated list of name parts\n");
-        return false;
-      }
-      const std::string parts = argv[++a];
-      for (std::size_t at = 0; at <= parts.size();) {
-        const std::size_t comma = std::min(parts.find(',', at), parts.size());
-        if (comma > at) o.filters.push_back(parts.substr(at, comma - at));
-        at = comma + 1;
-      }
-      if (o.filters.empty()) {
-        std::fprintf(stderr, "--only \"%s\" names no row\n", parts.c_str());
-        return false;
-      }
-    } else if (!arg.empty() && arg.size() <= 2 &&
-               arg.find_first_not_of("0123456789") == std::string::npos && std::stoi(arg) >= 10 &&
-               std::stoi(arg) <= 30) {
-      o.logs.push_back(std::stoi(arg));
-    } else {
-      std::fprintf(stderr,
-                   "unexpected argument \"%s\": sizes are powers of two from 10 to 30; options "
-                   "--only PART[,PART...] and --list\n",
-                   arg.c_str());
-      return false;
-    }
-  }
-  if (o.logs.empty()) o.logs = {20, 24, 28, 30};
-  return true;
-}
-
-// The stage's row (always: the reference and the stress run's subject), then every row whose
-// name contains one of the filters (all rows without filters).
-std::vector<const Config*> selectRows(const std::vector<std::string>& filters) {
-  std::vector<const Config*> rows;
-  for (const Config& c : configs()) {
-    const std::string name = c.name;
-    bool keep = rows.empty() || filters.empty();
-    for (const std::string& f : filters) keep = keep || name.find(f) != std::string::npos;
-    if (keep) rows.push_back(&c);
-  }
-  return rows;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   Options opt;
-  if (!parseArgs(argc, argv, opt)) return 2;
-  const std::vector<const Config*> rows = selectRows(opt.filters);
+  if (!parseArgs(argc, argv, opt, {20, 24, 28, 30})) return 2;
+  const std::vector<const Config*> rows = selectRows(configs(), opt.filters);
   if (!opt.filters.empty() && rows.size() == 1)
     std::fprintf(stderr, "--only matched no row but the stage's (see --list)\n");
   if (opt.list) {
@@ -373,7 +270,7 @@ int main(int argc, char** argv) {
           check(cub::DeviceScan::InclusiveSum(b.cubTemp, b.cubBytes, b.inF, b.refF, int(n), st),
                 "cub");
         },
-        reps, stream);
+        reps, kRounds, stream);
     check(cudaDeviceSynchronize(), "cub");
     std::printf("%-58s %9.1f %9.0f %8s\n", "cub::DeviceScan::InclusiveSum", cubMs * 1e3,
                 bytes / cubMs / 1e6, "");
@@ -386,7 +283,7 @@ int main(int argc, char** argv) {
       const unsigned long long badF = differences(b, n, true, tol);
       const double ms = graphMs(
           [&](cudaStream_t st) { c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, st, c.name); },
-          reps, stream);
+          reps, kRounds, stream);
       check(cudaDeviceSynchronize(), c.name);
       const bool ok = badI == 0 && badF == 0;
       failures += !ok;

@@ -108,6 +108,28 @@ __device__ __forceinline__ void storeShared(std::uint32_t addr, float x, float y
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(x), "f"(y) : "memory");
 }
 
+// This CTA's rank in its cluster.
+__device__ __forceinline__ std::uint32_t clusterRank() {
+  std::uint32_t r = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+
+// The float4 at this CTA's shared address `addr` in the shared memory of cluster CTA `rank`.
+__device__ __forceinline__ float4 loadCluster(std::uint32_t addr, std::uint32_t rank) {
+  float4 v;
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %4, %5;\n"
+      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n"
+      "}\n"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+      : "r"(addr), "r"(rank)
+      : "memory");
+  return v;
+}
+
 // The same copy delivered to the same shared-memory offset, and completed on the same barrier
 // offset, in every CTA of the cluster whose bit is set in ctaMask (TMA multicast).
 __device__ __forceinline__ void tmaLoad2dMulticast(std::uint32_t dst, const CUtensorMap* map,

@@ -74,13 +74,21 @@ __device__ inline T blockSum(T v) {
   return v;
 }
 
+// The stages' load of a 16-byte vector (scripts/reduce-sweep-kernels.cuh times others).
+struct PlainLoad {
+  template <typename V>
+  __device__ V operator()(const V* p) const {
+    return *p;
+  }
+};
+
 // One thread's share of a grid-stride pass over in[0, n) with 16-byte loads: `head` scalar
 // elements up to the first 16-byte boundary, then 4-element vectors, kUnroll of them loaded
-// before any is added (independent loads in flight hide the memory latency), then the scalar
-// tail. Each element is read by exactly one thread of the grid.
-template <typename T, int kUnroll>
-__device__ inline T threadSumVectorized(const T* __restrict__ in, std::int64_t n,
-                                        std::int64_t head) {
+// (by `load`) before any is added (independent loads in flight hide the memory latency), then
+// the scalar tail. Each element is read by exactly one thread of the grid.
+template <typename T, int kUnroll, class VectorLoad = PlainLoad>
+__device__ inline T threadSumVectorized(const T* __restrict__ in, std::int64_t n, std::int64_t head,
+                                        VectorLoad load = {}) {
   const std::int64_t tid = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t threads = std::int64_t(gridDim.x) * blockDim.x;
   const auto* body = reinterpret_cast<const Vec4T<T>*>(in + head);
@@ -90,11 +98,11 @@ __device__ inline T threadSumVectorized(const T* __restrict__ in, std::int64_t n
   for (; i + (kUnroll - 1) * threads < vectors; i += kUnroll * threads) {
     Vec4T<T> x[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) x[u] = body[i + u * threads];
+    for (int u = 0; u < kUnroll; ++u) x[u] = load(body + i + u * threads);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) v = add(v, sum4<T>(x[u]));
   }
-  for (; i < vectors; i += threads) v = add(v, sum4<T>(body[i]));
+  for (; i < vectors; i += threads) v = add(v, sum4<T>(load(body + i)));
   const std::int64_t tailStart = head + vectors * 4;
   if (tid < head) v = add(v, in[tid]);
   if (tid < n - tailStart) v = add(v, in[tailStart + tid]);
