@@ -153,11 +153,7 @@ class Relay {
 // will report (each worker's own plan lists only its shard's).
 void emitPlan(const std::vector<cuda::PlanCase>& plan, const cuda::RunConfig& cfg) {
   StreamEvent e(EventType::kPlan);
-  recordMeasureOptions(cfg.measure, e.settings);
-  e.settings.suite = cfg.suite;
-  e.settings.seed = cfg.seed;
-  e.settings.verifyOnly = cfg.verifyOnly;
-  e.settings.profiler = cfg.profiler;
+  e.settings = cuda::documentSettings(cfg);  // as each worker's document records them
   for (const cuda::PlanCase& p : plan) e.plan.push_back(cuda::plannedCase(p));
   for (const cuda::PlanCase& p : plan) (void)cuda::findFamilyDriver(p.size.family);  // GEMM's
   e.kernels = cuda::planKernels(plan);

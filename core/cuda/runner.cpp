@@ -51,6 +51,19 @@ std::vector<FamilyInfo> planFamilies(const std::vector<PlanCase>& plan) {
 
 PlannedCase plannedCase(const PlanCase& p) { return {p.kernel->id, p.size}; }
 
+RunSettings documentSettings(const RunConfig& cfg) {
+  RunSettings s;
+  s.suite = cfg.suite;
+  s.seed = cfg.seed;
+  s.verifyOnly = cfg.verifyOnly;
+  if (!cfg.verifyOnly) {  // none timed
+    recordMeasureOptions(cfg.measure, s);
+    s.freshInputs = cfg.freshInputs;
+  }
+  s.profiler = cfg.profiler;
+  return s;
+}
+
 CaseResult skippedPlanCase(const PlanCase& p, const std::string& why) {
   return skippedCase(*p.kernel, p.size, why);
 }
@@ -163,12 +176,7 @@ class PlanRun {
   // The document's header, hello, device (with the copy roof of the memory families) and plan.
   void startDocument() {
     m_doc = stampedDocument(m_cfg.toolVersion, m_cfg.gitRevision);
-    m_doc.settings.suite = m_cfg.suite;
-    m_doc.settings.seed = m_cfg.seed;
-    m_doc.settings.verifyOnly = m_cfg.verifyOnly;
-    if (!m_cfg.verifyOnly) recordMeasureOptions(m_cfg.measure, m_doc.settings);  // none timed
-    m_doc.settings.profiler = m_cfg.profiler;
-    if (!m_cfg.verifyOnly) m_doc.settings.freshInputs = m_cfg.freshInputs;
+    m_doc.settings = documentSettings(m_cfg);
     m_doc.kernels = planKernels(m_plan);
     for (const PlanCase& p : m_plan) (void)findFamilyDriver(p.size.family);  // GEMM's catalogued
     m_doc.families = planFamilies(m_plan);

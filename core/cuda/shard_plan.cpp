@@ -13,11 +13,8 @@
 namespace kwb::cuda {
 
 RunSettings settingsOf(const RunConfig& cfg) {
-  RunSettings s;
-  recordMeasureOptions(cfg.measure, s);
-  s.verifyOnly = cfg.verifyOnly;
-  s.suite = cfg.suite;
-  s.seed = cfg.seed;
+  RunSettings s = documentSettings(cfg);
+  recordMeasureOptions(cfg.measure, s);  // a verify-only plan's identity names them too
   return s;
 }
 

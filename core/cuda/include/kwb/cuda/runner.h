@@ -87,6 +87,9 @@ struct PlanCase {
 };
 // What the stream's plan says of a case, and its record when it is not run.
 PlannedCase plannedCase(const PlanCase& p);
+// The settings a run of `cfg` records in its document and its stream's plan event: the suite,
+// seed and mode, the measurement options and fresh inputs when it times, the profiler.
+RunSettings documentSettings(const RunConfig& cfg);
 // The document's kernel list of a plan: one entry per kernel it names (a configuration counts
 // as its kernel), stages in family and stage order, then the references.
 std::vector<KernelInfo> planKernels(const std::vector<PlanCase>& plan);

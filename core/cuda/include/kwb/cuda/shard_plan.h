@@ -21,7 +21,8 @@ struct ShardedPlan {
   ShardInfo info;               // what its document records
 };
 
-// The settings a document of `cfg`'s run records (those the cost of a case depends on).
+// The settings a document of `cfg`'s run records (documentSettings), with the measurement
+// options also when it only verifies: a plan's identity (planText) and its cases' costs name them.
 RunSettings settingsOf(const RunConfig& cfg);
 
 // The text that identifies a plan: the suite, seed, measurement settings and every case
