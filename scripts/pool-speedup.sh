@@ -81,6 +81,12 @@ run_pair tune-wide tune --kernel sgemm.warp_tiled \
 # builds; elsewhere the row says the kernel is missing).
 run_pair tune-large tune --kernel sgemm.wgmma \
   --shapes 256,512,768,1024,1536,2048,3072,4096,6144,8192,1000,511x513x1025,256x384x640,1000x1001x1000
+# XL=1: a sweep long enough for four GPUs to pay (about 38 s on one H200; docs/SCALE_OUT.md: each
+# engine's own start bounds a shorter one), 868 configurations over 31 shapes.
+if [[ ${XL:-0} == 1 ]]; then
+  run_pair tune-xl tune --kernel sgemm.wgmma --shapes \
+    256,384,512,640,768,896,1024,1280,1536,1792,2048,2560,3072,3584,4096,5120,6144,7168,8192,1000,2000,3000,5000,6000,1000x1001x1000,511x513x1025,256x384x640,4096x1024x4096,1024x4096x1024,3000x1000x3000,777x1555x999
+fi
 # On a host of 4 or more GPUs, the same workloads on two of them: the 2-GPU figure of one host.
 if [[ $gpus -ge 4 ]]; then
   for name in spec scaling; do
