@@ -41,15 +41,19 @@ std::string uuidText(const cudaUUID_t& u) {
   }
   return s;
 }
-}  // namespace
-
-DeviceInfo queryDevice(int index) {
+// NoDeviceError unless this machine has CUDA device `index`, saying why.
+void requireDevice(int index) {
   std::string reason;
   const int n = deviceCount(&reason);
   if (n == 0) throw NoDeviceError(reason);
   if (index < 0 || index >= n)
     throw NoDeviceError("no CUDA device " + std::to_string(index) + ": this machine has " +
                         std::to_string(n));
+}
+}  // namespace
+
+DeviceInfo queryDevice(int index) {
+  requireDevice(index);
   cudaDeviceProp p{};
   KWB_CUDA_CHECK(cudaGetDeviceProperties(&p, index));
   DeviceInfo d;
@@ -86,10 +90,7 @@ bool contextUsable() {
 }
 
 void startContext(int device) {
-  std::string reason;
-  const int n = deviceCount(&reason);
-  if (device < 0 || device >= n)
-    throw NoDeviceError(n == 0 ? reason : "no CUDA device " + std::to_string(device));
+  requireDevice(device);
   KWB_CUDA_CHECK(cudaSetDevice(device));
   KWB_CUDA_CHECK(cudaFree(nullptr));  // the primary context, made now
 }

@@ -14,7 +14,7 @@ namespace kwb::cuda {
 
 RunSettings settingsOf(const RunConfig& cfg) {
   RunSettings s = documentSettings(cfg);
-  recordMeasureOptions(cfg.measure, s);  // a verify-only plan's identity names them too
+  if (cfg.verifyOnly) recordMeasureOptions(cfg.measure, s);  // its plan's identity names them too
   return s;
 }
 

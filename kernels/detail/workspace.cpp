@@ -37,11 +37,11 @@ WorkspaceCache::Lease WorkspaceCache::acquire(std::size_t bytes, cudaStream_t st
     KWB_CUDA_CHECK(cudaMalloc(&e.data, grown));
     // The zero fill goes on the caller's stream, ahead of its work. cudaMemset queues on the
     // legacy default stream, which the engine's non-blocking streams never wait for: the first
-    // kernel could run before the fill landed or while it did, and split-K's arrival counters
-    // then started dirty and stayed so (no warp saw its tile's last arrival: C left unwritten,
-    // or summed from stale partials), launch after launch on that buffer. `kwb tune --kernel
-    // sgemm.wgmma` found it at 4096^3-8192^3, most often where a pool's worker had grown the
-    // buffers on its largest shape first. A capture does not grow a buffer (every case runs
+    // kernel on the new buffer could run before the fill landed or while it did, and split-K
+    // lost arrival counts (no warp saw its tile's last arrival: C left unwritten, or summed
+    // from stale partials) in that launch. `kwb tune --kernel sgemm.wgmma` found it at
+    // 3072^3-8192^3, more often where a pool's worker had grown the buffers on its largest
+    // shape first. A capture does not grow a buffer (every case runs
     // uncaptured first, at the same sizes); were one to, its fill stays out of the graph.
     if (capturing)
       KWB_CUDA_CHECK(cudaMemset(e.data, 0, grown));

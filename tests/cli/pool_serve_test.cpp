@@ -94,8 +94,8 @@ TEST(PoolServe, AShardThatEndsOtherwiseEndsTheWorkerWithItsStatus) {
 }
 
 // The worker starts its engine before its first request and says so with its first line, which
-// the pool waits for before starting the next GPU's worker; an engine that cannot start (no
-// device) is left to the first shard to report, and the line still comes.
+// the pool's timeline times; an engine that cannot start (no device) is left to the first shard
+// to report, and the line still comes.
 TEST(PoolServe, TheWorkerStartsItsEngineFirstAndSaysSoBeforeAnyShard) {
   int started = 0;
   std::size_t ranWhenStarted = 99;
