@@ -19,7 +19,8 @@
 //     arrive when their wgmmas no longer read the stage). It gives up registers (setmaxnreg 40).
 //   warpgroups 1, 2 — consumers: rows 0–63 and 64–127 of the tile, each with all 256 columns:
 //     four wgmma.m64n256k16 per K slice, 128 FP32 accumulators per thread (setmaxnreg 232).
-// 4 stages × 48 KB = 192 KB of shared memory, one block per SM; the grid is persistent (one
+// 4 stages × 48 KB = 192 KB of shared memory (6 stages of 32 KB for 128x128, 8 of 24 KB for
+// 128x64: detail/wgmma_ring.cuh), one block per SM; the grid is persistent (one
 // block per SM walking tiles blockIdx.x, + gridDim.x, … in grouped order), so the producer
 // loads the next tile's first slices while the consumers run the epilogue of this one.
 //   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory to TMA bulk
@@ -101,7 +102,9 @@ template <int BN>
 constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    + std::size_t(wgmma::TileN<BN>::kRingBytes) + kCStagingBytes
                                    + wgmma::TileN<BN>::kBarrierBytes;
-static_assert(kSmemBytes<256> <= 227 * 1024, "more shared memory than a Hopper block may have");
+static_assert(kSmemBytes<64> <= 227 * 1024 && kSmemBytes<128> <= 227 * 1024 &&
+                  kSmemBytes<256> <= 227 * 1024,
+              "more shared memory than a Hopper block may have");
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
@@ -140,7 +143,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const std::uint32_t sC = ring.bars - kCStagingBytes;
 
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<CM>(ring);
+  if (tid == 0) initRing<BN, CM>(ring);
   if constexpr (CM > 1)
     clusterSync();
   else
@@ -159,7 +162,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     kEnd = SK ? min(kTiles, kBegin + split.kBlocksPerSplit) : kTiles;
   };
   const int warpgroup = tid / 128;
-  RingPos pos;
+  RingPos<BN> pos;
 
   if (warpgroup == 0) {
     // Producer. The whole warpgroup gives up registers; one thread issues every copy.
@@ -394,7 +397,8 @@ LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
                                 std::string(In::kName) + " copies of A and B");
   const Shape& s = g.shape;
   const WgmmaPlan p = forced != nullptr ? *forced : planFor(s);
-  const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
+  const int multiple = detail::relayMultiple(s.n, s.k);
+  const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k, multiple);
   if (bytes == 0) return launchOn<E>(g, {{a16, s.k}, {b16, s.n}, false}, p);
   const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
   if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
@@ -402,7 +406,8 @@ LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
     ran.fallback = true;
     return ran;
   }
-  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream), p);
+  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream, multiple),
+                     p);
 }
 
 template <class E>
@@ -432,7 +437,7 @@ KernelDescriptor sgemmWgmma() {
   d.alignment = 1;  // every shape runs on the tensor cores (a ragged K or N re-lays A or B)
   d.description =
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
-      "TMA + mbarrier 4-stage ring fed by a producer warpgroup, two consumer warpgroups, "
+      "TMA + mbarrier ring (4-8 stages by tile width) fed by a producer warpgroup, two consumer warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
       "grid; small shapes split K across 2-8 CTA clusters summed through distributed shared "
       "memory in split order (a deterministic in-kernel reduction), "

@@ -66,7 +66,9 @@ template <int BN>
 constexpr bool kPartialFits =
     std::size_t(kBM) * kPartialStride<BN> * 4 <= wgmma::TileN<BN>::kRingBytes;
 static_assert(kPartialFits<64> && kPartialFits<128> && kPartialFits<256>);
-static_assert(kSmemBytes<256> <= 227 * 1024, "more shared memory than a Hopper block may have");
+static_assert(kSmemBytes<64> <= 227 * 1024 && kSmemBytes<128> <= 227 * 1024 &&
+                  kSmemBytes<256> <= 227 * 1024,
+              "more shared memory than a Hopper block may have");
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
@@ -193,7 +195,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Ring ring = ringAt<BN>(base, 0);
   const std::uint32_t partial = base;  // the parked tile, over the ring's stages
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<1>(ring);
+  if (tid == 0) initRing<BN, 1>(ring);
   __syncthreads();
 
   const int rank = int(clusterRank());  // the split; equal to blockIdx.x % splits
@@ -202,7 +204,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kBlocks = (k + kBK - 1) / kBK;
   const int kBegin = rank * kBlocks / splits, kEnd = (rank + 1) * kBlocks / splits;
   const int warpgroup = tid / 128;
-  RingPos pos;
+  RingPos<BN> pos;
   // Each role meets the cluster barriers in its own branch (barrier.cluster without .aligned):
   // ptxas holds code the producer can reach to the producer's 40 registers, and the reduction
   // needs more (its loads in flight spilled after a shared tail).

@@ -4,10 +4,10 @@
 // row strides TMA can describe. A TMA tensor map's row stride must
 // be a multiple of 16 bytes, so an FP16 A (M×K) or B (K×N) whose K or N is not a multiple of 8
 // cannot be loaded by sgemm.wgmma as it lies. This copies such an operand into a buffer whose
-// rows are padded to a multiple of 8 elements (the padding is never read: the tensor map keeps
-// the operand's own width, and TMA zero-fills past it), so the tensor cores serve every shape.
-// The copy is part of the launch, and so of its time: it moves 4 bytes per element of each
-// operand it re-lays.
+// rows are padded (to a multiple of 64 elements: relayMultiple; the padding is never read: the
+// tensor map keeps the operand's own width, and TMA zero-fills past it), so the tensor cores
+// serve every shape. The copy is part of the launch, and so of its time: it moves 4 bytes per
+// element of each operand it re-lays, in one kernel for both.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -26,15 +26,30 @@ struct HalfOperands {
   bool relaid = false;  // either was copied
 };
 
-// `n` rounded up to a multiple of 8: the row stride TMA can describe for FP16.
-constexpr std::int64_t tmaStride(std::int64_t n) { return (n + 7) / 8 * 8; }
+// `n` rounded up to a multiple of `multiple` elements: 8 is the row stride TMA can describe for
+// FP16 (16 bytes); 64 makes every row start on a 128-byte line, as the 128-byte swizzled boxes do.
+constexpr std::int64_t paddedStride(std::int64_t n, int multiple) {
+  return (n + multiple - 1) / multiple * multiple;
+}
+constexpr std::int64_t tmaStride(std::int64_t n) { return paddedStride(n, 8); }
 
-// Bytes of scratch relayHalves needs for these operands (0: both already have TMA strides).
-std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k);
+// The row multiple sgemm.wgmma re-lays to: where TMA cannot load A (k) or B (n) as it lies (rows
+// not a multiple of 8 elements), the copy is made anyway, and then each operand whose rows do
+// not start on a 128-byte line is copied to rows of a multiple of 64 elements: TMA loads such
+// rows far slower (on an H200, 511x513x1025 12.7% faster than with 8, 1000x1001x1000 15.8%).
+// Copying only for the 128-byte lines did not pay as a rule (1000^3 11% faster, 1024x1000x1024
+// and 1000x1000x4000 14-15% slower): 8 (no copy) where both already load.
+constexpr int relayMultiple(std::int64_t n, std::int64_t k) {
+  return n % 8 != 0 || k % 8 != 0 ? 64 : 8;
+}
+
+// Bytes of scratch relayHalves needs for these operands (0: both rows are already multiples of
+// `multiple` elements, 8 or 64).
+std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k, int multiple);
 
 // A (m×k) and B (k×n), each copied into `scratch` (relayBytes of it, 16-byte aligned) by one
-// kernel on `stream` where its row stride is not a multiple of 8 elements, else used in place.
+// kernel on `stream` where its row is not a multiple of `multiple` elements, else used in place.
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, void* scratch, cudaStream_t stream);
+                         std::int64_t k, void* scratch, cudaStream_t stream, int multiple);
 
 }  // namespace kwb::kernels::detail

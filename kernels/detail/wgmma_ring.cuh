@@ -3,7 +3,7 @@
 // sgemm.wgmma's TMA ring (sm_90a): the block tile's constants, the shared-memory layout of the
 // stages, and the two halves of the main loop, so that every kernel instance of the stage
 // (sgemm_wgmma.cu's persistent kernel, sgemm_wgmma_cluster_split.cu's cluster split-K) walks
-// its k blocks with the same code: the producer thread's TMA copies into a 4-stage ring, each
+// its k blocks with the same code: the producer thread's TMA copies into a ring of stages, each
 // stage guarded by a "full" mbarrier (completed by transaction bytes) and an "empty" one (one
 // arrival per consumer warp that read it), and the consumer warpgroups' wgmmas on each stage.
 // See sgemm_wgmma.cu for the layouts and descriptors.
@@ -20,7 +20,7 @@
 
 namespace kwb::kernels::wgmma {
 
-inline constexpr int kBM = 128, kBK = 64, kStages = 4;
+inline constexpr int kBM = 128, kBK = 64;
 inline constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
 inline constexpr int kThreads = (kConsumers + 1) * 128;
 inline constexpr int kSlabN = 64;                     // n per 128-byte swizzled row of B
@@ -35,6 +35,10 @@ struct TileN {
   static_assert(BN == 64 || BN == 128 || BN == 256);
   static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
   static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
+  // As many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of ring): a
+  // narrow tile's k block is short, so more of them must be in flight to cover a copy's latency
+  // (PERF_NOTES, "The ring's depth").
+  static constexpr int kStages = BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
@@ -42,26 +46,28 @@ struct TileN {
 // Shared addresses of the ring: A's stages, then B's, then what a kernel keeps after them
 // (`after`), then the barriers. `base` is 1024-byte aligned (the 128-byte swizzle's period).
 struct Ring {
-  std::uint32_t sA = 0, sB = 0, bars = 0;
+  std::uint32_t sA = 0, sB = 0, bars = 0, empties = 0;
   __host__ __device__ std::uint32_t full(int s) const { return bars + 8u * std::uint32_t(s); }
-  __host__ __device__ std::uint32_t empty(int s) const {
-    return bars + 8u * std::uint32_t(kStages + s);
-  }
+  __host__ __device__ std::uint32_t empty(int s) const { return empties + 8u * std::uint32_t(s); }
 };
 
 template <int BN>
 __host__ __device__ constexpr Ring ringAt(std::uint32_t base, std::uint32_t after) {
   Ring r;
   r.sA = base;
+  constexpr int kStages = TileN<BN>::kStages;
   r.sB = base + kStages * kABytes;
   r.bars = r.sB + kStages * TileN<BN>::kBBytes + after;
+  r.empties = r.bars + 8u * kStages;
   return r;
 }
 
 // A position in the ring: the stage and the parity of its current phase. It runs on across
 // tiles, so a persistent CTA's producer fetches the next tile's first k blocks during the
 // consumers' epilogue.
+template <int BN>
 struct RingPos {
+  static constexpr int kStages = TileN<BN>::kStages;
   int s = 0;
   std::uint32_t phase = 0;
   __device__ void advance() {
@@ -75,9 +81,9 @@ struct RingPos {
 #if KWB_WGMMA_TARGET
 // Thread 0 makes the barriers: "full" completed by the producer's arrive.expect_tx plus the
 // transaction bytes, "empty" by one arrival per consumer warp of the cluster (CM CTAs).
-template <int CM>
+template <int BN, int CM>
 __device__ __forceinline__ void initRing(const Ring& r) {
-  for (int s = 0; s < kStages; ++s) {
+  for (int s = 0; s < TileN<BN>::kStages; ++s) {
     mbarInit(r.full(s), 1);
     mbarInit(r.empty(s), CM * kConsumers * 4);
   }
@@ -97,7 +103,7 @@ __device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtenso
 template <int BN, int CM>
 __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap* mapA,
                                                const CUtensorMap* mapB, int row0, int col0,
-                                               int kBegin, int kEnd, int rank, RingPos& pos) {
+                                               int kBegin, int kEnd, int rank, RingPos<BN>& pos) {
   constexpr int kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
   constexpr int kOwnSlabs = BN / kSlabN / CM;  // B slabs this CTA loads (for the cluster)
   static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
@@ -138,7 +144,7 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane)
 // returns, and no wgmma is in flight.
 template <class E, int BN, int CM>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
-                                               int lane, int kBegin, int kEnd, RingPos& pos) {
+                                               int lane, int kBegin, int kEnd, RingPos<BN>& pos) {
   constexpr int kBBytes = TileN<BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
