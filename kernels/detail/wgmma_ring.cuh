@@ -36,8 +36,8 @@ struct TileN {
   static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
   static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
   // As many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of ring): a
-  // narrow tile's k block is short, so more of them must be in flight to cover a copy's latency
-  // (PERF_NOTES, "The ring's depth").
+  // narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with 4, the
+  // other shapes unchanged (PERF_NOTES, "The ring's depth").
   static constexpr int kStages = BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
