@@ -193,7 +193,9 @@ void addAbCommand(CLI::App& app, int& exitCode) {
                   "in this build; both are timed interleaved on the same GPU")
       ->check(kNotEmpty);
   sub->add_option("--same-within", o->sameWithin,
-                  "SAME when the whole 95% CI of B / A lies within this (default 1%)");
+                  "SAME when the whole 95% CI of B / A lies within this (default 1%; with "
+                  "--against-kwb use about 2.5%: two processes running the same code have read "
+                  "up to 2% apart, docs/MEASUREMENT.md)");
   sub->add_option("--fail-on-slower", o->failOnSlower,
                   "Exit 1 when B is SLOWER than A by more than this at some size, e.g. 2%");
   sub->add_option("--rounds", o->rounds, "Rounds the samples are spread over (default 10)")
