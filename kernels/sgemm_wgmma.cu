@@ -437,7 +437,8 @@ KernelDescriptor sgemmWgmma() {
   d.alignment = 1;  // every shape runs on the tensor cores (a ragged K or N re-lays A or B)
   d.description =
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
-      "TMA + mbarrier ring (4-8 stages by tile width) fed by a producer warpgroup, two consumer warpgroups, "
+      "TMA + mbarrier ring (4-8 stages by tile width) fed by a producer warpgroup, two consumer "
+      "warpgroups, "
       "128x256x64 tile (128x128 or 128x64 when 128x256 tiles would leave SMs idle), persistent "
       "grid; small shapes split K across 2-8 CTA clusters summed through distributed shared "
       "memory in split order (a deterministic in-kernel reduction), "
