@@ -397,8 +397,7 @@ LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
                                 std::string(In::kName) + " copies of A and B");
   const Shape& s = g.shape;
   const WgmmaPlan p = forced != nullptr ? *forced : planFor(s);
-  const int multiple = detail::relayMultiple(s.n, s.k);
-  const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k, multiple);
+  const std::size_t bytes = detail::relayBytes(s.m, s.n, s.k);
   if (bytes == 0) return launchOn<E>(g, {{a16, s.k}, {b16, s.n}, false}, p);
   const detail::WorkspaceCache::Lease ws = relayWorkspace().acquire(bytes, g.stream);
   if (ws.data() == nullptr) {  // no scratch on this device index: the FP32 stage, said so
@@ -406,8 +405,7 @@ LaunchInfo launchWith(const GemmArgs& g, const WgmmaPlan* forced) {
     ran.fallback = true;
     return ran;
   }
-  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream, multiple),
-                     p);
+  return launchOn<E>(g, detail::relayHalves(a16, b16, s.m, s.n, s.k, ws.data(), g.stream), p);
 }
 
 template <class E>

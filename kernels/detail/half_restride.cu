@@ -18,6 +18,12 @@ struct Copy {
   int rows = 0, cols = 0, ld = 0;
 };
 
+// The units a copy moves: 16-byte chunks where every row starts 16-byte aligned (cols a multiple
+// of 8; the bases are: the launcher checks A and B, and the scratch is), else elements.
+__host__ __device__ std::int64_t unitsOf(const Copy& c) {
+  return std::int64_t(c.rows) * (c.cols % 8 == 0 ? c.cols / 8 : c.cols);
+}
+
 std::size_t bytesOf(std::int64_t rows, std::int64_t cols, int multiple) {
   // Each buffer starts 256-byte aligned (a tensor map's base must be 16-byte aligned).
   return std::size_t((rows * paddedStride(cols, multiple) * 2 + 255) / 256 * 256);
@@ -38,11 +44,10 @@ __device__ void copyUnits(const Copy& c, Index units, Index first, Index stride)
   }
 }
 
-// Copies `c`: 16 bytes a thread where each row starts 16-byte aligned (cols a multiple of 8; the
-// bases are: the launcher checks A and B, and the scratch is), else element by element.
+// Copies `c` unit by unit (unitsOf): `wide` when the units are 16-byte chunks.
 template <bool wide>
 __device__ void copyOperand(const Copy& c) {
-  const std::int64_t units = std::int64_t(c.rows) * (wide ? c.cols / 8 : c.cols);
+  const std::int64_t units = unitsOf(c);
   const std::int64_t first = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::int64_t stride = std::int64_t(gridDim.x) * blockDim.x;
   if (units + stride <= std::int64_t(UINT32_MAX))
@@ -67,13 +72,15 @@ __global__ void relayKernel(Copy a, Copy b) {
 
 }  // namespace
 
-std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k, int multiple) {
+std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k) {
+  const int multiple = relayMultiple(n, k);
   return (k % multiple != 0 ? bytesOf(m, k, multiple) : 0) +
          (n % multiple != 0 ? bytesOf(k, n, multiple) : 0);
 }
 
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, void* scratch, cudaStream_t stream, int multiple) {
+                         std::int64_t k, void* scratch, cudaStream_t stream) {
+  const int multiple = relayMultiple(n, k);
   HalfOperands ops{{a, k}, {b, n}, false};
   Copy ca{static_cast<const __half*>(a), nullptr, int(m), int(k), int(paddedStride(k, multiple))};
   Copy cb{static_cast<const __half*>(b), nullptr, int(k), int(n), int(paddedStride(n, multiple))};
@@ -90,10 +97,8 @@ HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int6
   if (ca.dst == nullptr && cb.dst == nullptr) return ops;
   ops.relaid = true;
   // Enough threads for one 16-byte chunk (or element) each up to 8 blocks of 256 a multiprocessor.
-  const auto work = [](const Copy& c) {
-    return c.dst == nullptr ? 0 : std::int64_t(c.rows) * (c.cols % 8 == 0 ? c.cols / 8 : c.cols);
-  };
-  const std::int64_t threads = std::max(work(ca), work(cb));
+  const std::int64_t threads =
+      std::max(ca.dst ? unitsOf(ca) : std::int64_t{0}, cb.dst ? unitsOf(cb) : std::int64_t{0});
   const unsigned blocks =
       unsigned(std::clamp<std::int64_t>((threads + 255) / 256, 1, multiprocessors() * 8));
   relayKernel<<<dim3(blocks, 2), 256, 0, stream>>>(ca, cb);

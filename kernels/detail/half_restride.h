@@ -43,13 +43,13 @@ constexpr int relayMultiple(std::int64_t n, std::int64_t k) {
   return n % 8 != 0 || k % 8 != 0 ? 64 : 8;
 }
 
-// Bytes of scratch relayHalves needs for these operands (0: both rows are already multiples of
-// `multiple` elements, 8 or 64).
-std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k, int multiple);
+// Bytes of scratch relayHalves needs for these operands (0: TMA loads both as they lie).
+std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k);
 
 // A (m×k) and B (k×n), each copied into `scratch` (relayBytes of it, 16-byte aligned) by one
-// kernel on `stream` where its row is not a multiple of `multiple` elements, else used in place.
+// kernel on `stream` where its row is not a multiple of relayMultiple(n, k) elements, else used
+// in place.
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
-                         std::int64_t k, void* scratch, cudaStream_t stream, int multiple);
+                         std::int64_t k, void* scratch, cudaStream_t stream);
 
 }  // namespace kwb::kernels::detail
