@@ -6,7 +6,8 @@
 # Also checks that a pool worker measures the device once: its second shard reuses the first's
 # copy roof and launch overhead. Usage:
 #   scripts/pool-speedup.sh [KWB] [OUTDIR]     (default: build/cli/kwb, /tmp/kwb-pool-speedup)
-# Each workload runs REPEAT times (default 1) per side; the best wall time counts.
+# Each workload runs REPEAT times (default 1) per side; the best wall time counts. XL=1 and XXL=1
+# add the long sweeps; SMALL=0 runs only those.
 set -uo pipefail
 KWB=${1:-build/cli/kwb}
 OUT=${2:-/tmp/kwb-pool-speedup}
@@ -57,6 +58,14 @@ run_pair() {
   all=$(best_wall "$name-all" "$@" --devices all --json "$OUT/$name-all.json")
   row "$*" "$ONE" "$all"
 }
+# timelines: where each pool's time went (each GPU's shards, est against actual, its worker's exit).
+timelines() {
+  for f in "$OUT"/*-all.1.err "$OUT"/*-hints.1.err; do
+    [[ -f $f ]] && { echo "$(basename "$f" .1.err):"; grep -E "^kwb: GPU |^wall time" "$f"; }
+  done
+}
+# SMALL=0: only the long sweeps (XL, XXL) and their timelines, none of the short workloads below.
+if [[ ${SMALL:-1} == 1 ]]; then
 run_pair spec run --suite spec-benchmark
 plain=$ONE
 run_pair scaling run --suite scaling
@@ -81,12 +90,19 @@ run_pair tune-wide tune --kernel sgemm.warp_tiled \
 # builds; elsewhere the row says the kernel is missing).
 run_pair tune-large tune --kernel sgemm.wgmma \
   --shapes 256,512,768,1024,1536,2048,3072,4096,6144,8192,1000,511x513x1025,256x384x640,1000x1001x1000
+fi
 # XL=1: a sweep long enough for four GPUs to pay (about 38 s on one H200; docs/SCALE_OUT.md: each
 # engine's own start bounds a shorter one), 868 configurations over 31 shapes.
 if [[ ${XL:-0} == 1 ]]; then
   run_pair tune-xl tune --kernel sgemm.wgmma --shapes \
     256,384,512,640,768,896,1024,1280,1536,1792,2048,2560,3072,3584,4096,5120,6144,7168,8192,1000,2000,3000,5000,6000,1000x1001x1000,511x513x1025,256x384x640,4096x1024x4096,1024x4096x1024,3000x1000x3000,777x1555x999
 fi
+# XXL=1: twice as many shapes (62, about 1740 configurations): a sweep of the size the pool is for.
+if [[ ${XXL:-0} == 1 ]]; then
+  run_pair tune-xxl tune --kernel sgemm.wgmma --shapes \
+    256,384,512,640,768,896,1024,1280,1536,1792,2048,2560,3072,3584,4096,5120,6144,7168,8192,1000,2000,3000,5000,6000,1000x1001x1000,511x513x1025,256x384x640,4096x1024x4096,1024x4096x1024,3000x1000x3000,777x1555x999,320,448,576,704,832,960,1152,1408,1664,1920,2304,2816,3328,3840,4608,5632,6656,1500,2500,3500,4500,1200x800x1600,2048x512x2056,512x2048x520,8192x1024x1032,1024x8192x1040,1024x1024x8200,600x700x800,1800x1200x900,4000x2000x1008,2000x3000x1016
+fi
+[[ ${SMALL:-1} == 1 ]] || { timelines; exit 0; }
 # On a host of 4 or more GPUs, the same workloads on two of them: the 2-GPU figure of one host.
 if [[ $gpus -ge 4 ]]; then
   for name in spec scaling; do
@@ -102,9 +118,7 @@ pool0=$(best_wall spec-pool0 run --suite spec-benchmark --devices 0 --json "$OUT
 row "spec-benchmark: plain run vs --devices 0" "$plain" "$pool0"
 # Where the pool's time went (each GPU's shards, est against actual, and its worker's exit), and
 # how long the plain run took past its own document's wall time (its start and its exit).
-for f in "$OUT"/*-all.1.err "$OUT"/*-hints.1.err; do
-  [[ -f $f ]] && { echo "$(basename "$f" .1.err):"; grep -E "^kwb: GPU |^wall time" "$f"; }
-done
+timelines
 python3 - "$OUT" "$plain" <<'PY'
 import json, sys
 d = json.load(open(f"{sys.argv[1]}/spec-one.json"))
