@@ -92,6 +92,15 @@ TEST(HostPool, TheTimelineSaysPerGpuWhichShardsRanWhenAndHowLongItWasBusy) {
   EXPECT_NE(line.find("shard 8 7.00-8.00, 2 more)"), std::string::npos)
       << line << " (no costs: no est)";
   EXPECT_EQ(line.find("shard 9 "), std::string::npos) << line;
+  // The shards' runs (their documents' wall times): the rest of busy is outside the engine's runs.
+  std::vector<kwb::ShardSpan> timed = spans;
+  timed[0].runS = 1.5;
+  timed[1].runS = 1.0;
+  const std::vector<std::string> withRuns = kwb::poolTimeline(timed, {0, 1, 2}, 4.2, costs);
+  EXPECT_EQ(withRuns[0], lines[0]) << "no document, no runs figure";
+  EXPECT_NE(withRuns[1].find("busy 3.40 of 4.20 s, 2.50 s in their runs (shard 3"),
+            std::string::npos)
+      << withRuns[1];
 }
 
 TEST(HostPool, ForwardedEventsKeepTheirGpuAndShardAndOthersHaveNone) {

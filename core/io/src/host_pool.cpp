@@ -91,16 +91,17 @@ class Pool {
 
   // Idle workers take the next shard; with the queue empty their input is closed and they end.
   void assignIdle() {
-    for (Worker& w : m_workers) {
-      if (w.job || !w.proc.inputOpen()) continue;
-      const auto next = nextFor(w.gpu);
-      if (next != m_queue.end()) {
-        send(w, *next);
-        m_queue.erase(next);
-      } else if (m_queue.empty()) {
-        w.proc.closeInput();
-        w.closedS = sinceStart();
-      }
+    for (Worker& w : m_workers) assignNext(w);
+  }
+  void assignNext(Worker& w) {
+    if (w.job || !w.proc.inputOpen()) return;
+    const auto next = nextFor(w.gpu);
+    if (next != m_queue.end()) {
+      send(w, *next);
+      m_queue.erase(next);
+    } else if (m_queue.empty()) {
+      w.proc.closeInput();
+      w.closedS = sinceStart();
     }
   }
 
@@ -160,11 +161,9 @@ class Pool {
         const std::optional<ShardEnd> end = parseShardEnd(line);
         if (!end && m_cfg.onLine) m_cfg.onLine(w.gpu, w.job ? w.job->shard : 0, line);
         if (end && w.job && end->shard == w.job->shard) {
+          if (end->workerEnds) w.retiring = true;  // nothing more for it: it is ending
           shardEnded(w, end->exitCode);
-          if (end->workerEnds) {  // nothing more for it: it is ending
-            w.retiring = true;
-            w.proc.closeInput();
-          }
+          if (w.retiring) w.proc.closeInput();
         }
       }
       if (!w.proc.ended()) {
@@ -196,13 +195,17 @@ class Pool {
 
   // The worker said its shard ended with `code`. Another code than 0, 1 (or 130 once stopped)
   // ends the worker too: its exit then reports the shard, with its standard error.
+  // The worker is sent its next shard before this one's document is read: reading a document of
+  // a thousand cases takes tens of milliseconds, which the worker would otherwise wait.
   void shardEnded(Worker& w, int code) {
     if (!(code == 0 || code == 1 || (code == 130 && stopNow()))) return;
     const Queued job = *w.job;
-    const bool took = tookDocument(job, w.gpu, code);
-    ended(w, took);
+    const std::size_t span = m_result.spans.size();
+    ended(w, false);
     w.job.reset();
-    if (!took) failed(job, w.gpu, code, 0, w.stderrPath);
+    if (!m_stopping && !w.retiring) assignNext(w);
+    m_result.spans[span].ok = tookDocument(job, w.gpu, code, &m_result.spans[span]);
+    if (!m_result.spans[span].ok) failed(job, w.gpu, code, 0, w.stderrPath);
   }
 
   double sinceStart() const {
@@ -213,13 +216,16 @@ class Pool {
     m_result.spans.push_back({w.job->shard, w.gpu, w.jobSinceS, sinceStart(), took});
   }
 
-  // Exit 0 or 1 with its document (or 130 once stopped) is the shard's result.
-  bool tookDocument(const Queued& job, int gpu, int code) {
+  // Exit 0 or 1 with its document (or 130 once stopped) is the shard's result; its run's own
+  // seconds (the document's wall time) go to `span`.
+  bool tookDocument(const Queued& job, int gpu, int code, ShardSpan* span = nullptr) {
     const std::filesystem::path doc = documentOf(job.shard);
     const bool wrote = code == 0 || code == 1 || (code == 130 && stopNow());
     if (!wrote || !std::filesystem::exists(doc)) return false;
     try {
       m_result.inputs.push_back(readShardInput(doc));
+      if (span && m_result.inputs.back().document)
+        span->runS = m_result.inputs.back().document->wallSeconds;
       return true;
     } catch (const InputError& e) {
       note(label(job, gpu) + ": its document is unreadable: " + e.what());
@@ -348,10 +354,15 @@ std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
       if (s.gpu == gpu) mine.push_back(s);
     std::sort(mine.begin(), mine.end(),
               [](const ShardSpan& a, const ShardSpan& b) { return a.startS < b.startS; });
-    double busy = 0.0;
+    double busy = 0.0, inRuns = 0.0;
+    bool runsKnown = false;
     std::string list;
     for (std::size_t i = 0; i < mine.size(); ++i) {
       busy += mine[i].endS - mine[i].startS;
+      if (mine[i].runS >= 0.0) {
+        inRuns += mine[i].runS;
+        runsKnown = true;
+      }
       if (i == kListed) list += ", " + std::to_string(mine.size() - kListed) + " more";
       if (i >= kListed) continue;
       list += std::string(i ? ", " : "") + "shard " + std::to_string(mine[i].shard) + " " +
@@ -364,7 +375,8 @@ std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
     std::string line = "GPU " + std::to_string(gpu) + ": " + std::to_string(mine.size()) +
                        (mine.size() == 1 ? " shard" : " shards");
     if (!mine.empty())
-      line += ", busy " + fixed(busy, 2) + " of " + fixed(wallS, 2) + " s (" + list + ")";
+      line += ", busy " + fixed(busy, 2) + " of " + fixed(wallS, 2) + " s" +
+              (runsKnown ? ", " + fixed(inRuns, 2) + " s in their runs" : "") + " (" + list + ")";
     double exitS = -1.0;
     for (const WorkerExit& e : exits)
       if (e.gpu == gpu) exitS = std::max(exitS, e.endS - e.closedS);

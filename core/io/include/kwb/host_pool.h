@@ -46,7 +46,8 @@ struct ShardSpan {
   int gpu = 0;
   double startS = 0.0;
   double endS = 0.0;
-  bool ok = false;  // its document was taken
+  bool ok = false;     // its document was taken
+  double runS = -1.0;  // its run's own seconds (the document's wall time); -1: no document
 };
 
 // A worker that ended after its last shard: when the pool closed its input (nothing left for it)
@@ -76,11 +77,13 @@ struct HostPoolResult {
 
 // Where the pool's wall time went, a line per GPU in the order of `gpus`: the shards it ran, when,
 // and the seconds the plan's cost model expected of each (`costs`, of shards 1..N), how long
-// it was busy of the pool's `wallS`, and how long its worker took to end once it had nothing left
-// (`exits`; the longest, where one GPU had several workers), and when its first worker started
-// and how long its CUDA start took (`starts`) (docs/SCALE_OUT.md), e.g.
-// "GPU 1: 2 shards, busy 3.40 of 4.20 s (shard 3 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20),
-// worker's exit 0.08 s, started at 0.31 s, CUDA up 0.29 s later".
+// it was busy of the pool's `wallS` and how much of that its shards' runs took (their documents'
+// wall times: the rest is the worker's start, each shard's request, plan and document), how long
+// its worker took to end once it had nothing left (`exits`; the longest, where one GPU had several
+// workers), and when its first worker started and how long its CUDA start took (`starts`)
+// (docs/SCALE_OUT.md), e.g. "GPU 1: 2 shards, busy 3.40 of 4.20 s, 2.95 s in their runs (shard 3
+// 0.00-2.10 est 1.90, shard 6 2.10-3.40 est 1.20), worker's exit 0.08 s, started at 0.31 s, CUDA
+// up 0.29 s later".
 std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                                       const std::vector<int>& gpus, double wallS,
                                       const std::vector<double>& costs,
