@@ -35,6 +35,10 @@
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
+//   The 64-row tile (forced plans only: launchSgemmWgmmaPlan's tileM, the tune cell
+//     64x64x64_split1, KWB_WGMMA_BM=64 in measurement builds): 64×64, one consumer warpgroup
+//     (256 threads, no setmaxnreg), 5 stages of 16 KB and 16 KB of C boxes (about 97 KB), two
+//     CTAs per SM; unsplit, without clusters. Not yet timed on a GPU.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -92,19 +96,26 @@ namespace kwb::kernels {
 namespace {
 
 using wgmma::kBK;
-using wgmma::kBM;
 using wgmma::kSlabN;
-using wgmma::kThreads;
-constexpr int kCStagingBytes = wgmma::kConsumers * 2 * wgmma::kCBoxBytes;  // 32 KB of C boxes
+template <int BM>
+constexpr int kThreads = wgmma::TileM<BM>::kThreads;
+// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
+template <int BM>
+constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
-template <int BN>
+template <int BM, int BN>
 constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
-                                   + std::size_t(wgmma::TileN<BN>::kRingBytes) + kCStagingBytes
-                                   + wgmma::TileN<BN>::kBarrierBytes;
-static_assert(kSmemBytes<64> <= 227 * 1024 && kSmemBytes<128> <= 227 * 1024 &&
-                  kSmemBytes<256> <= 227 * 1024,
+                                   + std::size_t(wgmma::Tile<BM, BN>::kRingBytes) +
+                                   kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
+static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 128> <= 227 * 1024 &&
+                  kSmemBytes<128, 256> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
+// Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
+static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
+// CTAs per SM each tile height is built for (__launch_bounds__).
+template <int BM>
+constexpr int kMinCtasPerSm = BM == 64 ? 2 : 1;
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
@@ -129,8 +140,8 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
 // consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
-template <class E, int BN, int CM, bool SK = false>
-__global__ void __launch_bounds__(kThreads, 1)
+template <class E, int BM, int BN, int CM, bool SK = false>
+__global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
                      const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
@@ -139,11 +150,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if KWB_WGMMA_TARGET
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  const Ring ring = ringAt<BN>(base, kCStagingBytes);  // the C boxes between the ring and barriers
-  const std::uint32_t sC = ring.bars - kCStagingBytes;
+  // The C boxes lie between the ring and its barriers.
+  const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM>);
+  const std::uint32_t sC = ring.bars - kCStagingBytes<BM>;
 
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<BN, CM>(ring);
+  if (tid == 0) initRing<BM, BN, CM>(ring);
   if constexpr (CM > 1)
     clusterSync();
   else
@@ -152,6 +164,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
   static_assert(!SK || CM == 1, "split-K runs without clusters");
+  static_assert(BM == 128 || (!SK && CM == 1), "the 64-row tile runs unsplit, without clusters");
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
   const int units = (tilesM + CM - 1) / CM * tilesN * splits;
   const int firstUnit = int(blockIdx.x) / CM, unitStride = int(gridDim.x) / CM;
@@ -162,31 +175,33 @@ __global__ void __launch_bounds__(kThreads, 1)
     kEnd = SK ? min(kTiles, kBegin + split.kBlocksPerSplit) : kTiles;
   };
   const int warpgroup = tid / 128;
-  RingPos<BN> pos;
+  RingPos<BM, BN> pos;
 
   if (warpgroup == 0) {
-    // Producer. The whole warpgroup gives up registers; one thread issues every copy.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+    // Producer: one thread issues every copy. With 128 rows the whole warpgroup gives up
+    // registers to the two consumers; the 64-row tile (launch bounds of 2 CTAs per SM) keeps
+    // the register count ptxas gave the kernel.
+    if constexpr (BM == 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
       prefetchMaps(&mapA, &mapB);
       for (int u = firstUnit; u < units; u += unitStride) {
         const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
         int kBegin = 0, kEnd = 0;
         kRange(u, kBegin, kEnd);
-        produceKBlocks<BN, CM>(ring, &mapA, &mapB, tc.tileRow * kBM, tc.tileCol * BN, kBegin, kEnd,
-                               rank, pos);
+        produceKBlocks<BM, BN, CM>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN, kBegin,
+                                   kEnd, rank, pos);
       }
     }
   } else {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+    if constexpr (BM == 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     float d[BN / 2];                     // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
       const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
-      const int row0 = tc.tileRow * kBM, col0 = tc.tileCol * BN;
+      const int row0 = tc.tileRow * BM, col0 = tc.tileCol * BN;
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
-      consumeKBlocks<E, BN, CM>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
+      consumeKBlocks<E, BM, BN, CM>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
@@ -256,19 +271,34 @@ int activeClusters(std::size_t smemBytes) {
     const cudaLaunchConfig_t cfg = wgmma::clusterLaunch(unsigned(CM * detail::multiprocessors()),
                                                         CM, smemBytes, nullptr, attr);
     int clusters = 0;
-    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, BN, CM>, &cfg));
+    KWB_CUDA_CHECK(
+        cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, 128, BN, CM>, &cfg));
     return std::max(clusters, 1);
   });
 }
 
-template <class E, int BN, int CM, bool SK = false>
-void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
-  constexpr std::size_t kSmem = kSmemBytes<BN>;
-  auto* kernel = &hgemmWgmmaKernel<E, BN, CM, SK>;
-  const TileGrid grid = tileGrid(g.shape, kBM, BN);
-  const int tilesM = int((g.shape.m + kBM - 1) / kBM);
+// CTAs of this unclustered kernel an SM holds at once, as the driver computes it from registers,
+// threads and shared memory (asked once per device, after the shared-memory size is set): the
+// persistent grid's CTAs per SM for the 64-row tile, built for two (kMinCtasPerSm).
+template <class E, int BM, int BN>
+int residentCtasPerSm(std::size_t smemBytes) {
+  static std::atomic<int> cache[detail::kMaxCachedDevices];
+  return detail::cachedPerDevice(cache, [smemBytes](int) {
+    int ctas = 0;
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &ctas, &hgemmWgmmaKernel<E, BM, BN, 1>, kThreads<BM>, smemBytes));
+    return std::max(ctas, 1);
+  });
+}
 
-  const wgmma::OperandMaps maps = wgmma::operandMaps(Element16<E>::kTmaType, g.shape, ops);
+template <class E, int BM, int BN, int CM, bool SK = false>
+void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
+  constexpr std::size_t kSmem = kSmemBytes<BM, BN>;
+  auto* kernel = &hgemmWgmmaKernel<E, BM, BN, CM, SK>;
+  const TileGrid grid = tileGrid(g.shape, BM, BN);
+  const int tilesM = int((g.shape.m + BM - 1) / BM);
+
+  const wgmma::OperandMaps maps = wgmma::operandMaps<BM>(Element16<E>::kTmaType, g.shape, ops);
   const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
@@ -278,11 +308,21 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
   if constexpr (CM == 1) {
-    const unsigned sms = unsigned(detail::multiprocessors());
+    // A CTA per SM for the 128-row tile (its shared memory fills the SM); for the 64-row tile,
+    // as many as the driver says fit (two as built).
+    int perSm = 1;
+    if constexpr (BM == 64) perSm = residentCtasPerSm<E, BM, BN>(kSmem);
+    const std::int64_t slots = std::int64_t(detail::multiprocessors()) * perSm;
     const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
-    const unsigned blocks = unsigned(std::min<std::int64_t>(units, sms));
-    kernel<<<blocks, kThreads, kSmem, g.stream>>>(maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
-                                                  g.c, tilesM, grid.tilesN, group, tmaStore, split);
+    const unsigned blocks = unsigned(std::min<std::int64_t>(units, slots));
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: say how many CTAs share an SM
+    if (BM == 64 && std::getenv("KWB_WGMMA_DEBUG"))
+      std::fprintf(stderr, "sgemm.wgmma 64x%d tile: %d CTAs per SM, launching %u for %lld tiles\n",
+                   BN, perSm, blocks, static_cast<long long>(units));
+#endif
+    kernel<<<blocks, kThreads<BM>, kSmem, g.stream>>>(maps.a, maps.b, mapC, m, n, k, g.alpha,
+                                                      g.beta, g.c, tilesM, grid.tilesN, group,
+                                                      tmaStore, split);
     KWB_CHECK_LAUNCH();
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
@@ -302,7 +342,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
 }
 
 // The plan for a launch: the shape's choice (sgemm_wgmma_choice.h); in measurement builds only,
-// the tile width, split count or clusters the environment forces.
+// the tile height and width, split count or clusters the environment forces.
 WgmmaPlan planFor(const Shape& s) {
   const int sms = detail::multiprocessors();
   WgmmaPlan p = chooseWgmmaPlan(s, sms);
@@ -318,6 +358,9 @@ WgmmaPlan planFor(const Shape& s) {
                         sms, clusterSplits != nullptr);
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
     p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
+  // KWB_WGMMA_BM=64: the 64x64 tile (unsplit, no clusters), whatever the other switches say.
+  if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM)
+    p = forcedWgmmaPlan(s, 64, 1, sms, false, kWgmmaShortTileM);
 #endif
   return p;
 }
@@ -346,16 +389,20 @@ template <class E>
 LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
                          const SplitK& split) {
   const bool sk = split.splits > 1;
-  if (p.tileN == 64)
-    sk ? launchTiles<E, 64, 1, true>(g, ops, split) : launchTiles<E, 64, 1>(g, ops, split);
+  if (p.tileM == kWgmmaShortTileM)  // 64x64 only, unsplit, unclustered (forcedWgmmaPlan)
+    launchTiles<E, 64, 64, 1>(g, ops, split);
+  else if (p.tileN == 64)
+    sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
+       : launchTiles<E, 128, 64, 1>(g, ops, split);
   else if (p.tileN == 128)
-    sk ? launchTiles<E, 128, 1, true>(g, ops, split) : launchTiles<E, 128, 1>(g, ops, split);
+    sk ? launchTiles<E, 128, 128, 1, true>(g, ops, split)
+       : launchTiles<E, 128, 128, 1>(g, ops, split);
   else if (sk)
-    launchTiles<E, 256, 1, true>(g, ops, split);
+    launchTiles<E, 128, 256, 1, true>(g, ops, split);
   else if (p.clusters)
-    launchTiles<E, 256, 2>(g, ops, split);
+    launchTiles<E, 128, 256, 2>(g, ops, split);
   else
-    launchTiles<E, 256, 1>(g, ops, split);
+    launchTiles<E, 128, 256, 1>(g, ops, split);
   return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};
 }
 
@@ -367,7 +414,8 @@ LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const Wg
   }
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
-  if (p.splits <= 1 || p.clusters) return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters}, whole);
+  if (p.splits <= 1 || p.clusters)
+    return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters, false, p.tileM}, whole);
   const detail::WorkspaceCache::Lease partial =
       splitPartials().acquire(wgmmaPartialBytes(g.shape, p), g.stream);
   const detail::WorkspaceCache::Lease counters =
@@ -415,12 +463,11 @@ LaunchInfo launch(const GemmArgs& g) {
 
 }  // namespace
 
-LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit) {
-  if (tileN != 64 && tileN != 128 && tileN != 256)
-    throw std::invalid_argument(std::string(kWgmmaId) + ": no 128x" + std::to_string(tileN) +
-                                " tile (64, 128 or 256)");
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit,
+                                int tileM) {
+  requireWgmmaTile(tileM, tileN);
   const WgmmaPlan p =
-      forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors(), clusterSplit);
+      forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors(), clusterSplit, tileM);
   return launchWith<__half>(g, &p);
 }
 

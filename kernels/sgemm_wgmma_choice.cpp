@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <string>
 
 namespace kwb::kernels {
@@ -72,11 +73,12 @@ WgmmaPlan wholeKPlan(const Shape& s, int sms) {
   return {64, 1, false};
 }
 
-std::string buildName(std::string_view id, int tileN, int splits, bool clusters, bool clusterSplit,
-                      bool relaid) {
+std::string buildName(std::string_view id, int tileM, int tileN, int splits, bool clusters,
+                      bool clusterSplit, bool relaid) {
   std::string parts;
   auto add = [&parts](const std::string& p) { parts += (parts.empty() ? "" : ", ") + p; };
-  if (tileN != 256 || clusters || splits > 1) add("128x" + std::to_string(tileN) + " tile");
+  if (tileM != kWgmmaTileM || tileN != 256 || clusters || splits > 1)
+    add(std::to_string(tileM) + "x" + std::to_string(tileN) + " tile");
   if (clusters) add("clusters of 2 sharing B");
   if (splits > 1) add((clusterSplit ? "cluster split-K " : "split-K ") + std::to_string(splits));
   if (relaid) add("A/B re-laid for TMA");
@@ -85,8 +87,8 @@ std::string buildName(std::string_view id, int tileN, int splits, bool clusters,
 
 }  // namespace
 
-std::int64_t wgmmaTiles(const Shape& s, int tileN) {
-  return ((s.m + kWgmmaTileM - 1) / kWgmmaTileM) * ((s.n + tileN - 1) / tileN);
+std::int64_t wgmmaTiles(const Shape& s, int tileN, int tileM) {
+  return ((s.m + tileM - 1) / tileM) * ((s.n + tileN - 1) / tileN);
 }
 
 std::int64_t wgmmaKBlocks(const Shape& s) { return (s.k + kWgmmaKBlock - 1) / kWgmmaKBlock; }
@@ -141,7 +143,9 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
   return split.splits > 1 && splitNs < (1.0 - kSplitMargin) * wholeNs ? split : whole;
 }
 
-WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit) {
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,
+                          int tileM) {
+  if (tileM == kWgmmaShortTileM) return {tileN, 1, false, false, tileM};  // unsplit, unclustered
   WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
   if (clusterSplit) p.splits = wgmmaEffectiveClusterSplits(s, splits);
   p.clusterSplit = clusterSplit && p.splits > 1;
@@ -150,37 +154,55 @@ WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool c
   return p;
 }
 
+void requireWgmmaTile(int tileM, int tileN) {
+  const std::string tile = std::to_string(tileM) + "x" + std::to_string(tileN) + " tile";
+  if (tileM != kWgmmaTileM && tileM != kWgmmaShortTileM)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
+                                " (block tiles are 128 or 64 rows high)");
+  if (tileM == kWgmmaTileM && tileN != 64 && tileN != 128 && tileN != 256)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile + " (64, 128 or 256)");
+  if (tileM == kWgmmaShortTileM && tileN != 64)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
+                                " (the 64-row tile is 64 wide)");
+}
+
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p) {
   if (p.splits <= 1 || p.clusterSplit) return 0;
-  return std::size_t(wgmmaTiles(s, p.tileN)) * std::size_t(p.splits) * kWgmmaTileM *
-         std::size_t(p.tileN) * sizeof(float);
+  return std::size_t(wgmmaTiles(s, p.tileN, p.tileM)) * std::size_t(p.splits) *
+         std::size_t(p.tileM) * std::size_t(p.tileN) * sizeof(float);
 }
 
 std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
   if (p.splits <= 1 || p.clusterSplit) return 0;
-  return std::size_t(wgmmaTiles(s, p.tileN)) * kWgmmaWarpSlots * sizeof(int);
+  return std::size_t(wgmmaTiles(s, p.tileN, p.tileM)) * kWgmmaWarpSlots * sizeof(int);
 }
 
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
-  // [bf16][width][splits - 1][clusters · 2 + clusterSplit][relaid], built once.
+  // [bf16][height][width][splits - 1][clusters · 2 + clusterSplit][relaid], built once; height
+  // 0 is the 128-row tile, 1 the 64-row one.
   using Names = std::array<
-      std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 3>, 2>;
+      std::array<
+          std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 3>, 2>,
+      2>;
   static const Names names = [] {
     Names n;
     for (int b = 0; b < 2; ++b)
-      for (int w : kTileWidths)
-        for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
-          for (int cl = 0; cl < 4; ++cl)
-            for (int re = 0; re < 2; ++re)
-              n[std::size_t(b)][std::size_t(widthIndex(w))][std::size_t(sp - 1)][std::size_t(cl)]
-               [std::size_t(re)] = buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId, w, sp, cl / 2 != 0,
-                                             cl % 2 != 0, re != 0);
+      for (int h = 0; h < 2; ++h)
+        for (int w : kTileWidths)
+          for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
+            for (int cl = 0; cl < 4; ++cl)
+              for (int re = 0; re < 2; ++re)
+                n[std::size_t(b)][std::size_t(h)][std::size_t(widthIndex(w))][std::size_t(sp - 1)]
+                 [std::size_t(cl)][std::size_t(re)] = buildName(
+                     b != 0 ? kWgmmaBf16Id : kWgmmaId, h != 0 ? kWgmmaShortTileM : kWgmmaTileM, w,
+                     sp, cl / 2 != 0, cl % 2 != 0, re != 0);
     return n;
   }();
   const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
   const int cl = (p.clusters ? 2 : 0) + (p.clusterSplit ? 1 : 0);
-  return names[bf16 ? 1 : 0][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)][std::size_t(cl)]
-              [relaid ? 1 : 0];
+  const int h = p.tileM == kWgmmaShortTileM ? 1 : 0;
+  return names[bf16 ? 1 : 0][std::size_t(h)][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
+              [std::size_t(cl)][relaid ? 1 : 0];
 }
 
 }  // namespace kwb::kernels

@@ -13,7 +13,10 @@
 
 namespace kwb::kernels {
 
-inline constexpr int kWgmmaTileM = 128;  // rows of a block tile (two consumer warpgroups)
+inline constexpr int kWgmmaTileM = 128;  // rows of the stage's block tile (two consumer warpgroups)
+// Rows of the optional short tile: 64x64, one consumer warpgroup, two CTAs per SM. Forced plans
+// only (kwb tune's 64x64x64_split1, launchSgemmWgmmaPlan): chooseWgmmaPlan never picks it.
+inline constexpr int kWgmmaShortTileM = 64;
 inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
 inline constexpr int kWgmmaMaxSplits = 8;
 inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
@@ -25,11 +28,12 @@ struct WgmmaPlan {
   // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
   // shared memory (sgemm_wgmma_cluster_split.cu), rather than through a global workspace.
   bool clusterSplit = false;
+  int tileM = kWgmmaTileM;  // 128, or kWgmmaShortTileM (64x64 only, unsplit, no clusters)
   bool operator==(const WgmmaPlan&) const = default;
 };
 
-// Output tiles of 128 x tileN, and 64-wide k blocks (the last may be partial).
-std::int64_t wgmmaTiles(const Shape& s, int tileN);
+// Output tiles of tileM x tileN, and 64-wide k blocks (the last may be partial).
+std::int64_t wgmmaTiles(const Shape& s, int tileN, int tileM = kWgmmaTileM);
 std::int64_t wgmmaKBlocks(const Shape& s);
 // k blocks of each split's range: ⌈kBlocks / splits⌉ (the last range may hold fewer).
 std::int64_t wgmmaKBlocksPerSplit(const Shape& s, int splits);
@@ -50,9 +54,14 @@ int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
 // splits as wgmmaEffectiveSplits (or, across a cluster, wgmmaEffectiveClusterSplits) allows;
-// clusters as the default would use them for the unsplit tile.
-WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms,
-                          bool clusterSplit = false);
+// clusters as the default would use them for the unsplit tile. tileM = kWgmmaShortTileM: the
+// 64-row tile, always unsplit and without clusters (tileN as given: requireWgmmaTile says which
+// widths run).
+WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false,
+                          int tileM = kWgmmaTileM);
+// Throws std::invalid_argument naming the tile unless tileM x tileN is a block tile the kernel
+// has: 128 x 64, 128 or 256, or 64 x 64.
+void requireWgmmaTile(int tileM, int tileN);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
 // split-K the partial tiles written and summed: S partials through L2 for the global workspace,
@@ -60,7 +69,7 @@ WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms,
 // at once) for clusterSplit. Constants in sgemm_wgmma_choice.cpp.
 double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false);
 
-// Bytes of FP32 partial tiles a split launch needs (tiles × splits × 128 × tileN floats), and
+// Bytes of FP32 partial tiles a split launch needs (tiles × splits × tileM × tileN floats), and
 // of its per-tile arrival counters (kWgmmaWarpSlots ints per tile); 0 for an unsplit plan and
 // for split-K across a cluster (its partials stay in shared memory).
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p);
@@ -71,17 +80,19 @@ inline constexpr std::string_view kWgmmaId = "sgemm.wgmma";
 inline constexpr std::string_view kWgmmaBf16Id = "sgemm.wgmma_bf16";
 
 // What a launch of `p` reports it ran, "sgemm.wgmma (128x64 tile, split-K 4)" or "sgemm.wgmma
-// (128x64 tile, cluster split-K 4)" across a cluster (under
-// kWgmmaBf16Id for the BF16 stage); the unclustered, unsplit 128x256 tile on operands as given
-// is the id alone. The view outlives the launch.
+// (128x64 tile, cluster split-K 4)" across a cluster, "sgemm.wgmma (64x64 tile)" for the 64-row
+// tile (under kWgmmaBf16Id for the BF16 stage); the unclustered, unsplit 128x256 tile on
+// operands as given is the id alone. The view outlives the launch.
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false);
 
 // sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), through the global
 // workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
-// tune's configurations and the GPU tests. Defined in sgemm_wgmma.cu, so only in sm_90a builds
-// (KWB_HAVE_WGMMA). Same contract as a stage's launcher: off Hopper it runs the stage's fallback
-// and says so.
-LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits,
-                                bool clusterSplit = false);
+// tune's configurations and the GPU tests. tileM = kWgmmaShortTileM runs the 64x64 tile (tileN
+// must be 64; splits and clusterSplit are ignored: it runs unsplit). A tile the kernel does not
+// have throws std::invalid_argument (requireWgmmaTile) before any GPU work. Defined in
+// sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
+// launcher: off Hopper it runs the stage's fallback and says so.
+LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit = false,
+                                int tileM = kWgmmaTileM);
 
 }  // namespace kwb::kernels

@@ -50,8 +50,9 @@
 namespace kwb::kernels {
 namespace {
 
-using wgmma::kBM;
-using wgmma::kThreads;
+// The 128-row tile of the ring (detail/wgmma_ring.cuh): two consumer warpgroups.
+constexpr int kBM = 128;
+constexpr int kThreads = wgmma::TileM<kBM>::kThreads;
 
 // Floats per row of a parked partial: BN + 8 (see the file comment).
 template <int BN>
@@ -60,11 +61,11 @@ constexpr int kPartialStride = BN + 8;
 // The ring (whose bytes the partial reuses) and its barriers, 1024-byte aligned.
 template <int BN>
 constexpr std::size_t kSmemBytes =
-    1024 + std::size_t(wgmma::TileN<BN>::kRingBytes) + wgmma::TileN<BN>::kBarrierBytes;
+    1024 + std::size_t(wgmma::Tile<kBM, BN>::kRingBytes) + wgmma::Tile<kBM, BN>::kBarrierBytes;
 
 template <int BN>
 constexpr bool kPartialFits =
-    std::size_t(kBM) * kPartialStride<BN> * 4 <= wgmma::TileN<BN>::kRingBytes;
+    std::size_t(kBM) * kPartialStride<BN> * 4 <= wgmma::Tile<kBM, BN>::kRingBytes;
 static_assert(kPartialFits<64> && kPartialFits<128> && kPartialFits<256>);
 static_assert(kSmemBytes<64> <= 227 * 1024 && kSmemBytes<128> <= 227 * 1024 &&
                   kSmemBytes<256> <= 227 * 1024,
@@ -72,6 +73,7 @@ static_assert(kSmemBytes<64> <= 227 * 1024 && kSmemBytes<128> <= 227 * 1024 &&
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
+constexpr int kConsumers = TileM<kBM>::kConsumers;
 
 // Step 2: a consumer warpgroup's accumulators (m64nBNk16 layout: d[4j + 2h + e] is row
 // 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of its 64 rows) into the parked tile.
@@ -192,10 +194,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if KWB_WGMMA_TARGET
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  const Ring ring = ringAt<BN>(base, 0);
+  const Ring ring = ringAt<kBM, BN>(base, 0);
   const std::uint32_t partial = base;  // the parked tile, over the ring's stages
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<BN, 1>(ring);
+  if (tid == 0) initRing<kBM, BN, 1>(ring);
   __syncthreads();
 
   const int rank = int(clusterRank());  // the split; equal to blockIdx.x % splits
@@ -204,7 +206,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int kBlocks = (k + kBK - 1) / kBK;
   const int kBegin = rank * kBlocks / splits, kEnd = (rank + 1) * kBlocks / splits;
   const int warpgroup = tid / 128;
-  RingPos<BN> pos;
+  RingPos<kBM, BN> pos;
   // Each role meets the cluster barriers in its own branch (barrier.cluster without .aligned):
   // ptxas holds code the producer can reach to the producer's 40 registers, and the reduction
   // needs more (its loads in flight spilled after a shared tail).
@@ -213,7 +215,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
       prefetchMaps(&mapA, &mapB);
-      produceKBlocks<BN, 1>(ring, &mapA, &mapB, row0, col0, kBegin, kEnd, 0, pos);
+      produceKBlocks<kBM, BN, 1>(ring, &mapA, &mapB, row0, col0, kBegin, kEnd, 0, pos);
     }
     clusterSync();  // every partial of the cluster in place
     clusterSync();  // every peer done reading this CTA's partial
@@ -221,7 +223,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;
     float d[BN / 2];
-    consumeKBlocks<E, BN, 1>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
+    consumeKBlocks<E, kBM, BN, 1>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
     namedBarrier(1, kConsumers * 128);  // both warpgroups' wgmmas are done with the ring
     parkPartial<BN>(d, partial, consumer);
     clusterSync();  // every partial of the cluster in place
@@ -243,7 +245,7 @@ void launchWidth(const GemmArgs& g, const detail::HalfOperands& ops, int splits)
     throw InputError("shape " + toString(g.shape) + " cannot be launched as " +
                      std::to_string(grid.blocks) + " tiles in clusters of " +
                      std::to_string(splits));
-  const wgmma::OperandMaps maps = wgmma::operandMaps(Element16<E>::kTmaType, g.shape, ops);
+  const wgmma::OperandMaps maps = wgmma::operandMaps<kBM>(Element16<E>::kTmaType, g.shape, ops);
   const bool vec4 = g.shape.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0;
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));

@@ -20,25 +20,36 @@
 
 namespace kwb::kernels::wgmma {
 
-inline constexpr int kBM = 128, kBK = 64;
-inline constexpr int kConsumers = 2;  // consumer warpgroups, 64 rows each
-inline constexpr int kThreads = (kConsumers + 1) * 128;
+inline constexpr int kBK = 64;
 inline constexpr int kSlabN = 64;                     // n per 128-byte swizzled row of B
-inline constexpr int kABytes = kBM * kBK * 2;         // 16 KB per stage
 inline constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
-static_assert(kBM == kConsumers * 64 && kBK % 16 == 0);
+static_assert(kBK % 16 == 0);
 
-// The block tile is 128 × BN: BN = 256 for large shapes, 128 or 64 where 128×256 tiles would
-// leave multiprocessors idle (see chooseWgmmaPlan).
-template <int BN>
-struct TileN {
+// The block tile's rows: 64 per consumer warpgroup, beside one producer warpgroup. BM = 128 (two
+// consumers, one CTA per SM) is the stage's tile; BM = 64 (one consumer) is an option of the
+// forced plans (launchSgemmWgmmaPlan, kwb tune), sized so that two CTAs fit on an SM.
+template <int BM>
+struct TileM {
+  static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
+  static constexpr int kConsumers = BM / 64;  // consumer warpgroups, 64 rows each
+  static constexpr int kThreads = (kConsumers + 1) * 128;
+  static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
+};
+
+// The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 128 or 64 where 128×256 tiles
+// would leave multiprocessors idle (see chooseWgmmaPlan). 64 rows: BN = 64 only.
+template <int BM, int BN>
+struct Tile : TileM<BM> {
   static_assert(BN == 64 || BN == 128 || BN == 256);
-  static constexpr int kBBytes = kBK * BN * 2;           // 8, 16 or 32 KB per stage
-  static constexpr int kStageBytes = kABytes + kBBytes;  // what one stage's TMA copies deliver
-  // As many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of ring): a
-  // narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with 4, the
-  // other shapes unchanged (PERF_NOTES, "The ring's depth").
-  static constexpr int kStages = BN == 64 ? 8 : BN == 128 ? 6 : 4;
+  static_assert(BM == 128 || BN == 64, "the 64-row tile is 64 wide");
+  static constexpr int kBBytes = kBK * BN * 2;                      // 8, 16 or 32 KB per stage
+  static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
+  // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
+  // ring): a narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with
+  // 4, the other shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB
+  // beside 16 KB of C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6
+  // stages would not); not measured.
+  static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
@@ -51,13 +62,13 @@ struct Ring {
   __host__ __device__ std::uint32_t empty(int s) const { return empties + 8u * std::uint32_t(s); }
 };
 
-template <int BN>
+template <int BM, int BN>
 __host__ __device__ constexpr Ring ringAt(std::uint32_t base, std::uint32_t after) {
   Ring r;
   r.sA = base;
-  constexpr int kStages = TileN<BN>::kStages;
-  r.sB = base + kStages * kABytes;
-  r.bars = r.sB + kStages * TileN<BN>::kBBytes + after;
+  constexpr int kStages = Tile<BM, BN>::kStages;
+  r.sB = base + kStages * Tile<BM, BN>::kABytes;
+  r.bars = r.sB + kStages * Tile<BM, BN>::kBBytes + after;
   r.empties = r.bars + 8u * kStages;
   return r;
 }
@@ -65,9 +76,9 @@ __host__ __device__ constexpr Ring ringAt(std::uint32_t base, std::uint32_t afte
 // A position in the ring: the stage and the parity of its current phase. It runs on across
 // tiles, so a persistent CTA's producer fetches the next tile's first k blocks during the
 // consumers' epilogue.
-template <int BN>
+template <int BM, int BN>
 struct RingPos {
-  static constexpr int kStages = TileN<BN>::kStages;
+  static constexpr int kStages = Tile<BM, BN>::kStages;
   int s = 0;
   std::uint32_t phase = 0;
   __device__ void advance() {
@@ -81,11 +92,11 @@ struct RingPos {
 #if KWB_WGMMA_TARGET
 // Thread 0 makes the barriers: "full" completed by the producer's arrive.expect_tx plus the
 // transaction bytes, "empty" by one arrival per consumer warp of the cluster (CM CTAs).
-template <int BN, int CM>
+template <int BM, int BN, int CM>
 __device__ __forceinline__ void initRing(const Ring& r) {
-  for (int s = 0; s < TileN<BN>::kStages; ++s) {
+  for (int s = 0; s < Tile<BM, BN>::kStages; ++s) {
     mbarInit(r.full(s), 1);
-    mbarInit(r.empty(s), CM * kConsumers * 4);
+    mbarInit(r.empty(s), CM * Tile<BM, BN>::kConsumers * 4);
   }
   // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -100,11 +111,13 @@ __device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtenso
 // The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring. With
 // clusters of CM CTAs sharing B (rank: this CTA's), each loads BN / CM of B's slabs into every
 // CTA of the cluster by TMA multicast; A is always its own.
-template <int BN, int CM>
+template <int BM, int BN, int CM>
 __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap* mapA,
                                                const CUtensorMap* mapB, int row0, int col0,
-                                               int kBegin, int kEnd, int rank, RingPos<BN>& pos) {
-  constexpr int kBBytes = TileN<BN>::kBBytes, kStageBytes = TileN<BN>::kStageBytes;
+                                               int kBegin, int kEnd, int rank,
+                                               RingPos<BM, BN>& pos) {
+  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
+  constexpr int kStageBytes = Tile<BM, BN>::kStageBytes;
   constexpr int kOwnSlabs = BN / kSlabN / CM;  // B slabs this CTA loads (for the cluster)
   static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
   static_assert(kOwnSlabs * CM * kSlabN == BN, "the cluster's CTAs split B's slabs evenly");
@@ -142,10 +155,11 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane)
 // A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
 // returns, and no wgmma is in flight.
-template <class E, int BN, int CM>
+template <class E, int BM, int BN, int CM>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
-                                               int lane, int kBegin, int kEnd, RingPos<BN>& pos) {
-  constexpr int kBBytes = TileN<BN>::kBBytes;
+                                               int lane, int kBegin, int kEnd,
+                                               RingPos<BM, BN>& pos) {
+  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
@@ -176,24 +190,24 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
 }
 #endif
 
-// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × 128 rows, B (K×N) in slabs
+// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows, B (K×N) in slabs
 // of 64 n × 64 k, both 128-byte swizzled; `type` is FP16 or BF16.
 struct OperandMaps {
   CUtensorMap a, b;
 };
-inline OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s,
-                               const detail::HalfOperands& ops) {
-  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, kBM, "A", ops.a.ld),
+template <int BM>
+OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::HalfOperands& ops) {
+  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, BM, "A", ops.a.ld),
           detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
 }
 
-// A launch of `blocks` CTAs of kThreads in clusters of `clusterSize` along x; `attr` holds the
-// cluster dimension and must outlive the configuration.
+// A launch of `blocks` CTAs of the 128-row tile (the only one that runs in clusters) in clusters
+// of `clusterSize` along x; `attr` holds the cluster dimension and must outlive the configuration.
 inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(kThreads);
+  cfg.blockDim = dim3(TileM<128>::kThreads);
   cfg.dynamicSmemBytes = smemBytes;
   cfg.stream = stream;
   attr = cudaLaunchAttribute{};

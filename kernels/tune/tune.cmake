@@ -91,27 +91,29 @@ kwb_tune_kernel(sgemm.mma_multistage
     "64,128,32,32,64,4"   # small tile: more blocks for mid-size shapes
 )
 
-# sgemm.wgmma (sm_90a builds only, _kwb_archs_90a from kernels/CMakeLists.txt): the block tile's
-# width × the split-K count, through the global workspace (split: 1 is whole K; 2 and 4 kept from
-# the measured sweep, where 3, 6 and 8 were slower still) or across a cluster through distributed
-# shared memory (csplit, 2-6 and 8). Each entry is a small file that calls the kernel's own
-# launcher with its cell (launchSgemmWgmmaPlan), so 27 entries cost no kernel instantiations:
-# `kwb tune --kernel sgemm.wgmma --shapes ...` sweeps them all in one run, and the default choice
-# (sgemm_wgmma_choice.cpp) is set from what it measures.
+# sgemm.wgmma (sm_90a builds only, _kwb_archs_90a from kernels/CMakeLists.txt): the 128-row
+# block tile's width × the split-K count, through the global workspace (split: 1 is whole K; 2
+# and 4 kept from the measured sweep, where 3, 6 and 8 were slower still) or across a cluster
+# through distributed shared memory (csplit, 2-6 and 8), and last the 64x64 tile (one consumer
+# warpgroup, two CTAs per SM), whole K only. Each entry is a small file that calls the kernel's
+# own launcher with its cell (launchSgemmWgmmaPlan), so 28 entries cost no kernel
+# instantiations: `kwb tune --kernel sgemm.wgmma --shapes ...` sweeps them all in one run, and
+# the default choice (sgemm_wgmma_choice.cpp) is set from what it measures.
 if(_kwb_archs_90a)
   set(_kwb_wgmma_configs "")
   foreach(bn 64 128 256)
     foreach(splits 1 2 4)
-      list(APPEND _kwb_wgmma_configs "${bn},${splits},split")
+      list(APPEND _kwb_wgmma_configs "128,${bn},${splits},split")
     endforeach()
     foreach(splits 2 3 4 5 6 8)
-      list(APPEND _kwb_wgmma_configs "${bn},${splits},csplit")
+      list(APPEND _kwb_wgmma_configs "128,${bn},${splits},csplit")
     endforeach()
   endforeach()
+  list(APPEND _kwb_wgmma_configs "64,64,1,split")
   kwb_tune_kernel(sgemm.wgmma
     TEMPLATE wgmma_cfg.cu.in
-    PARAMS BN SPLITS KIND
-    NAME "128x@BN@x64_@KIND@@SPLITS@"
+    PARAMS BM BN SPLITS KIND
+    NAME "@BM@x@BN@x64_@KIND@@SPLITS@"
     CONFIGS ${_kwb_wgmma_configs})
 endif()
 

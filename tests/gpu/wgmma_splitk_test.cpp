@@ -4,7 +4,8 @@
 // each block tile width, through the whole verification pipeline (canary, cuBLAS reference,
 // negative control, C full of NaN at beta = 0, alpha and beta != 0): ragged shapes, K shorter
 // than splits × 64 (fewer splits run, and the name says how many), and the same bits on every
-// launch whichever split arrives last.
+// launch whichever split arrives last. Also the optional 64x64 tile (one consumer warpgroup, two
+// CTAs per SM), which runs unsplit, through the same pipeline.
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -69,6 +70,17 @@ KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false) {
   k.launch = byWidth[cluster ? 1 : 0][tileN == 64    ? 0
                                       : tileN == 128 ? 1
                                                      : 2][std::size_t(splits - 1)];
+  return k;
+}
+
+// sgemm.wgmma on the 64x64 tile (launchSgemmWgmmaPlan's tileM), named as kwb tune names the cell.
+kwb::LaunchInfo forcedShortTile(const kwb::GemmArgs& g) {
+  return kwb::kernels::launchSgemmWgmmaPlan(g, 64, 1, false, kwb::kernels::kWgmmaShortTileM);
+}
+KernelDescriptor shortTileKernel() {
+  KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
+  k.id += "[64x64x64_split1]";
+  k.launch = &forcedShortTile;
   return k;
 }
 
@@ -279,6 +291,58 @@ TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
     EXPECT_TRUE(c.ranKernel == kwb::kernels::wgmmaRanName(plan, false, true) ||
                 c.ranKernel == kwb::kernels::wgmmaRanName(plan, true, true))
         << c.ranKernel;
+  }
+#endif
+}
+
+// The 64x64 tile (kernels/sgemm_wgmma.cu: 256 threads, a 5-stage ring, two CTAs per SM) through
+// the verification pipeline, every element against the reference: C of NaN at beta = 0 (the TMA
+// epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the register epilogue);
+// ragged edges in every dimension, K < 64, re-laid operands (K or N not a multiple of 8), and a
+// persistent grid of more tiles than two CTAs per SM hold at once (2048x2048x512: 1024 tiles), so
+// each CTA walks several tiles with its ring running on across them.
+TEST_F(WgmmaSplitK, The64RowTileVerifiesOnRaggedAndPersistentShapes) {
+#ifdef KWB_HAVE_WGMMA
+  namespace k = kwb::kernels;
+  const int sms = multiprocessors();
+  const Shape persistent{2048, 2048, 512};
+  ASSERT_GT(k::wgmmaTiles(persistent, 64, k::kWgmmaShortTileM), 2 * std::int64_t(sms));
+  const KernelDescriptor kernel = shortTileKernel();
+  const Shape shapes[] = {
+      {17, 19, 23},  // one tile, K < 64, A and B re-laid
+      {511, 513, 1025}, {1000, 1001, 1000},
+      {256, 384, 640},  {129, 65, 200},  // one row past two tile rows, one column past a tile
+      {64, 6, 3},       persistent,
+  };
+  for (const Shape& s : shapes) {
+    const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+    kwb::test::expectVerified(c, kernel, kSeed);
+    ASSERT_TRUE(c.verification.has_value());
+    EXPECT_EQ(c.verification->nanFromOutput.value_or(-1), 0) << toString(s);
+    EXPECT_FALSE(c.fallback) << toString(s);
+    const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, 64, 1, sms, false, k::kWgmmaShortTileM);
+    EXPECT_EQ(plan, (k::WgmmaPlan{64, 1, false, false, k::kWgmmaShortTileM}));
+    EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
+                c.ranKernel == k::wgmmaRanName(plan, true))
+        << c.ranKernel;
+    EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (64x64 tile")) << c.ranKernel;
+  }
+#endif
+}
+
+// The 64x64 tile issues the same wgmma (m64n64k16) on the same 64-row slices of A and the same B
+// in the same k order as the 128x64 tile's consumers, and scales by alpha alike, so at beta = 0 C
+// comes out with the same bits as from the unsplit 128x64 tile.
+TEST_F(WgmmaSplitK, The64RowTileGivesThe128x64TilesBits) {
+#ifdef KWB_HAVE_WGMMA
+  const KernelDescriptor shortTile = shortTileKernel(), tall = forcedKernel(64, 1);
+  for (const Shape& s : {Shape{511, 513, 1025}, Shape{2048, 2048, 512}, Shape{17, 19, 23}}) {
+    const auto p = session().prepare(tall, s, kSeed);
+    const std::vector<std::uint32_t> want = launchBits(tall, *p, s);
+    const std::vector<std::uint32_t> got = launchBits(shortTile, *p, s);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) differ += want[i] != got[i] ? 1 : 0;
+    EXPECT_EQ(differ, 0u) << toString(s) << ": elements whose bits differ from the 128x64 tile's";
   }
 #endif
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "sgemm_wgmma_choice.h"
@@ -125,6 +126,7 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
           const WgmmaPlan p = k::chooseWgmmaPlan(s, sms);
           SCOPED_TRACE(toString(s) + " on " + std::to_string(sms) + " SMs");
           EXPECT_TRUE(p.tileN == 64 || p.tileN == 128 || p.tileN == 256);
+          EXPECT_EQ(p.tileM, k::kWgmmaTileM);  // the 64-row tile is forced, never chosen
           EXPECT_GE(p.splits, 1);
           EXPECT_LE(p.splits, k::kWgmmaMaxSplits);
           EXPECT_LE(p.splits, k::wgmmaKBlocks(s));
@@ -234,6 +236,12 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
             "sgemm.wgmma (128x64 tile, cluster split-K 4)");
   EXPECT_EQ(k::wgmmaRanName({128, 3, false, true}, true, true),
             "sgemm.wgmma_bf16 (128x128 tile, cluster split-K 3, A/B re-laid for TMA)");
+  // The 64-row tile names its height.
+  EXPECT_EQ(k::wgmmaRanName({64, 1, false, false, 64}, false), "sgemm.wgmma (64x64 tile)");
+  EXPECT_EQ(k::wgmmaRanName({64, 1, false, false, 64}, true),
+            "sgemm.wgmma (64x64 tile, A/B re-laid for TMA)");
+  EXPECT_EQ(k::wgmmaRanName({64, 1, false, false, 64}, false, true),
+            "sgemm.wgmma_bf16 (64x64 tile)");
   std::set<std::string> names;
   int plans = 0;
   for (int w : {64, 128, 256})
@@ -244,8 +252,75 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
           names.emplace(k::wgmmaRanName({w, sp, false, cluster}, relaid));
           ++plans;
         }
+  for (bool relaid : {false, true}) {
+    names.emplace(k::wgmmaRanName({64, 1, false, false, 64}, relaid));
+    ++plans;
+  }
   EXPECT_EQ(names.size(), std::size_t(plans)) << "two plans report the same name";
   for (const std::string& n : names) EXPECT_EQ(n.rfind("sgemm.wgmma", 0), 0u) << n;
+}
+
+// The 64-row tile (64x64, one consumer warpgroup, two CTAs per SM) is an option of the forced
+// plans: whole K, no clusters, whatever splits are asked for; the 128-row plans are unchanged.
+TEST(WgmmaChoice, The64RowTileIsForcedUnsplitAndUnclustered) {
+  EXPECT_EQ(WgmmaPlan{}.tileM, 128);
+  EXPECT_EQ(k::forcedWgmmaPlan({512, 512, 512}, 64, 1, kH100).tileM, 128);  // the default height
+  const WgmmaPlan short64{64, 1, false, false, 64};
+  for (const Shape& s : {Shape{17, 19, 23}, Shape{512, 512, 512}, Shape{511, 513, 1025},
+                         Shape{2048, 2048, 512}, Shape{8192, 8192, 8192}}) {
+    for (int splits : {1, 2, 4, 8})
+      for (bool clusterSplit : {false, true})
+        EXPECT_EQ(k::forcedWgmmaPlan(s, 64, splits, kH100, clusterSplit, 64), short64)
+            << toString(s) << " in " << splits << (clusterSplit ? " cluster" : "") << " splits";
+    EXPECT_EQ(k::wgmmaPartialBytes(s, short64), 0u);
+    EXPECT_EQ(k::wgmmaCounterBytes(s, short64), 0u);
+  }
+}
+
+TEST(WgmmaChoice, TileHeightIsPartOfThePlan) {
+  const WgmmaPlan tall{64, 1, false}, short64{64, 1, false, false, 64};
+  EXPECT_NE(tall, short64);
+  EXPECT_EQ(short64, (WgmmaPlan{64, 1, false, false, 64}));
+  EXPECT_NE(k::wgmmaRanName(tall, false), k::wgmmaRanName(short64, false));
+  // Tiles of 64 rows: twice the 128-row grid's where M is a multiple of 128.
+  EXPECT_EQ(k::wgmmaTiles({2048, 2048, 512}, 64, 64), 1024);
+  EXPECT_EQ(k::wgmmaTiles({2048, 2048, 512}, 64), 512);
+  EXPECT_EQ(k::wgmmaTiles({17, 19, 23}, 64, 64), 1);
+  EXPECT_EQ(k::wgmmaTiles({1000, 1001, 1000}, 64, 64), 16 * 16);
+}
+
+// The tiles the kernel has: 128 x 64, 128, 256 and 64 x 64; any other is refused by name.
+TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
+  for (int n : {64, 128, 256}) EXPECT_NO_THROW(k::requireWgmmaTile(128, n)) << n;
+  EXPECT_NO_THROW(k::requireWgmmaTile(64, 64));
+  auto message = [](int m, int n) {
+    try {
+      k::requireWgmmaTile(m, n);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_EQ(message(96, 64), "sgemm.wgmma: no 96x64 tile (block tiles are 128 or 64 rows high)");
+  EXPECT_EQ(message(256, 64), "sgemm.wgmma: no 256x64 tile (block tiles are 128 or 64 rows high)");
+  EXPECT_EQ(message(0, 64), "sgemm.wgmma: no 0x64 tile (block tiles are 128 or 64 rows high)");
+  EXPECT_EQ(message(64, 128), "sgemm.wgmma: no 64x128 tile (the 64-row tile is 64 wide)");
+  EXPECT_EQ(message(64, 256), "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64 wide)");
+  EXPECT_EQ(message(128, 32), "sgemm.wgmma: no 128x32 tile (64, 128 or 256)");
+}
+
+// The launcher refuses a tile it does not have before any GPU work (so no GPU is needed here).
+TEST(WgmmaChoice, TheLauncherRefusesBadTileHeights) {
+#ifndef KWB_HAVE_WGMMA
+  GTEST_SKIP() << "launchSgemmWgmmaPlan is built only for sm_90a (CMAKE_CUDA_ARCHITECTURES naming "
+                  "90a)";
+#else
+  const kwb::GemmArgs g{};
+  EXPECT_THROW(k::launchSgemmWgmmaPlan(g, 64, 1, false, 96), std::invalid_argument);
+  EXPECT_THROW(k::launchSgemmWgmmaPlan(g, 64, 1, false, 256), std::invalid_argument);
+  EXPECT_THROW(k::launchSgemmWgmmaPlan(g, 128, 1, false, 64), std::invalid_argument);
+  EXPECT_THROW(k::launchSgemmWgmmaPlan(g, 32, 1), std::invalid_argument);
+#endif
 }
 
 }  // namespace
