@@ -73,6 +73,44 @@ WgmmaPlan wholeKPlan(const Shape& s, int sms) {
   return {64, 1, false};
 }
 
+// The unsplit tiles' wave model, fitted to `kwb tune --kernel sgemm.wgmma` on an H200 (132 SMs,
+// 2026-11-27; 39 shapes from 256^3 to 4096^3, PERF_NOTES.md "Choosing the tile by waves"): a
+// tile's time is a fixed cost plus, per k block, a cost for each tile the busiest SM runs
+// (⌈tiles / SMs⌉; the 64x64 tile's cost per block is that of a tile sharing its SM with another).
+// Relative error 1-10% on shapes whose rows start on 128-byte lines; rows off the line run up to
+// twice slower on narrow tiles, which this model does not know (onTheLine).
+struct WaveCost {
+  int tileM, tileN;
+  double fixedNs, perTileKBlockNs;
+};
+constexpr WaveCost kWaveCosts[] = {  // widest first: ties go to the wider tile
+    {kWgmmaTileM, 256, 3420, 711},
+    {kWgmmaTileM, 128, 2640, 383},
+    {kWgmmaTileM, 64, 2170, 269},
+    {kWgmmaShortTileM, 64, 2220, 155}};
+
+// Rows of A (K halves) and of B (N halves) that start on 128-byte lines, TMA's fast case.
+bool onTheLine(const Shape& s) { return s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0; }
+
+// The unsplit tile of least wave-model time (clusters for 128x256 where they pay).
+WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
+  const WaveCost* best = nullptr;
+  double bestNs = 0;
+  for (const WaveCost& c : kWaveCosts) {
+    const double ns = wgmmaWaveNs(s, c.tileM, c.tileN, sms);
+    if (best == nullptr || ns < bestNs) best = &c, bestNs = ns;
+  }
+  WgmmaPlan p{best->tileN, 1, false, false, best->tileM};
+  p.clusters = p.tileM == kWgmmaTileM && p.tileN == 256 && clustersPay(s, sms);
+  return p;
+}
+
+// A grid that leaves at least half of the SMs without a tile: where split-K may still pay.
+bool sparse(const Shape& s, const WgmmaPlan& p, int sms) {
+  const int perSm = p.tileM == kWgmmaShortTileM ? 2 : 1;
+  return wgmmaTiles(s, p.tileN, p.tileM) < std::int64_t(sms) * perSm / 2;
+}
+
 std::string buildName(std::string_view id, int tileM, int tileN, int splits, bool clusters,
                       bool clusterSplit, bool relaid) {
   std::string parts;
@@ -122,7 +160,24 @@ double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms, bool clus
   return ns;
 }
 
-WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
+double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms) {
+  for (const WaveCost& c : kWaveCosts)
+    if (c.tileM == tileM && c.tileN == tileN) {
+      const std::int64_t tiles = wgmmaTiles(s, tileN, tileM);
+      const std::int64_t perSm = sms > 0 ? (tiles + sms - 1) / sms : tiles;
+      return c.fixedNs + double(perSm * wgmmaKBlocks(s)) * c.perTileKBlockNs;
+    }
+  throw std::invalid_argument("no wave cost for a " + std::to_string(tileM) + "x" +
+                              std::to_string(tileN) + " tile");
+}
+
+namespace {
+
+// The choice before the wave model, kept where rows lie off the 128-byte line and for split-K:
+// the width rule, and the split (tile width, count) of least estimated time where it wins by the
+// margin. A split runs in one wave: split grids past the SMs (a cluster split of 3 on 81 tiles of
+// 128x128 at 1152^3) measured up to 2.4x slower than the whole tile on an H200.
+WgmmaPlan splitOrWholeKPlan(const Shape& s, int sms) {
   const WgmmaPlan whole = wholeKPlan(s, sms);
   if (whole.tileN == 256) return whole;
   WgmmaPlan split = whole;
@@ -135,12 +190,22 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
         if (runs != splits) continue;  // the same run as fewer splits
         if (cluster && splits > kMaxDefaultClusterSplits) continue;
         if (wgmmaKBlocksPerSplit(s, splits) < kMinKBlocksPerSplit) continue;
+        if (wgmmaTiles(s, tileN) * splits > sms) continue;  // one wave
         const double ns = wgmmaEstimateNs(s, tileN, splits, sms, cluster);
         if (split.splits == 1 || ns < splitNs)
           split = {tileN, splits, false, cluster}, splitNs = ns;
       }
   const double wholeNs = wgmmaEstimateNs(s, whole.tileN, 1, sms);
   return split.splits > 1 && splitNs < (1.0 - kSplitMargin) * wholeNs ? split : whole;
+}
+
+}  // namespace
+
+WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
+  const WgmmaPlan measured = splitOrWholeKPlan(s, sms);
+  if (!onTheLine(s)) return measured;
+  const WgmmaPlan whole = fastestWholeTile(s, sms);
+  return measured.splits > 1 && sparse(s, whole, sms) ? measured : whole;
 }
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,

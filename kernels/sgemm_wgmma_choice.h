@@ -14,8 +14,8 @@
 namespace kwb::kernels {
 
 inline constexpr int kWgmmaTileM = 128;  // rows of the stage's block tile (two consumer warpgroups)
-// Rows of the optional short tile: 64x64, one consumer warpgroup, two CTAs per SM. Forced plans
-// only (kwb tune's 64x64x64_split1, launchSgemmWgmmaPlan): chooseWgmmaPlan never picks it.
+// Rows of the short tile: 64x64, one consumer warpgroup, two CTAs per SM; chosen by the wave
+// model where it is fastest (small grids: 256^3-640^3 on an H200), and kwb tune's 64x64x64_split1.
 inline constexpr int kWgmmaShortTileM = 64;
 inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
 inline constexpr int kWgmmaMaxSplits = 8;
@@ -46,12 +46,20 @@ int wgmmaEffectiveSplits(const Shape& s, int splits);
 // kWgmmaMaxSplits), and 1 for splits ≤ 1.
 int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 
-// The choice for a shape on `sms` multiprocessors. Whole K: the widest tile whose grid gives 3/4
-// of the SMs a tile (128x256 in clusters of two from 8 tiles per SM), else 128x64, as measured
-// (PERF_NOTES.md). Below 3/4 of the SMs' worth of 128x256 tiles, the (tile width, splits) of least
-// estimated time (wgmmaEstimateNs) replaces it where the estimate is at least 5% less: split-K
-// through a global workspace, or across a cluster through distributed shared memory.
+// The choice for a shape on `sms` multiprocessors.
+// - Rows on 128-byte lines (K and N multiples of 64): the unsplit tile of least wave-model time
+//   (wgmmaWaveNs: 64x64, 128x64, 128x128 or 128x256, the last in clusters of two from 8 tiles per
+//   SM), unless that tile's grid leaves half the SMs idle and the rule below splits K.
+// - Otherwise, as measured before the wave model (PERF_NOTES.md): whole K on the widest tile
+//   whose grid gives 3/4 of the SMs a tile, else 128x64; below 3/4 of the SMs' worth of 128x256
+//   tiles, the (tile width, splits) of least estimated time (wgmmaEstimateNs) in one wave where
+//   the estimate is at least 5% less: split-K through a global workspace, or across a cluster
+//   through distributed shared memory.
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
+// The wave model of an unsplit tile, in nanoseconds: a fixed cost plus, per k block, a cost for
+// each of the busiest SM's ⌈tiles / SMs⌉ tiles; constants fitted to measured tile times in
+// sgemm_wgmma_choice.cpp. Throws std::invalid_argument for a tile the kernel does not have.
+double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
 // splits as wgmmaEffectiveSplits (or, across a cluster, wgmmaEffectiveClusterSplits) allows;
 // clusters as the default would use them for the unsplit tile. tileM = kWgmmaShortTileM: the

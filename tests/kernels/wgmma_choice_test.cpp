@@ -27,12 +27,65 @@ TEST(WgmmaChoice, LargeShapesKeepTheWideTileUnsplit) {
   EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, 16), (WgmmaPlan{256, 1, false}));
 }
 
-// Where the choice does not split, it is the width rule measured before split-K: the widest tile
-// whose grid gives 3/4 of the SMs (99 of 132) a tile. One k block never splits.
-TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRule) {
-  EXPECT_EQ(k::chooseWgmmaPlan({1536, 1536, 64}, kH100), (WgmmaPlan{128, 1, false}));  // 144 tiles
-  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 64}, kH100), (WgmmaPlan{64, 1, false}));   // 64 of 128
+// Rows off the 128-byte line (N or K not a multiple of 64) keep the width rule measured before
+// split-K: the widest tile whose grid gives 3/4 of the SMs (99 of 132) a tile. One k block never
+// splits.
+TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRuleOffTheLine) {
+  EXPECT_EQ(k::chooseWgmmaPlan({1536, 1544, 64}, kH100), (WgmmaPlan{128, 1, false}));  // 156 tiles
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1000, 64}, kH100), (WgmmaPlan{64, 1, false}));   // 64 of 128
   EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 64}, kH100), (WgmmaPlan{64, 1, false}));
+  // 1000^3 and 3000^3: 128x64 and 128x256, where the wave model would take 128x128 (measured on
+  // an H200 at 1000^3 8% faster, at 3000^3 17% slower: off the line the model does not hold).
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({3000, 3000, 3000}, kH100), (WgmmaPlan{256, 1, false}));
+}
+
+// Rows on the line: the unsplit tile of least wave-model time. Measured on an H200 (kwb tune
+// --kernel sgemm.wgmma, 2026-11-27), each shape here ran fastest on the tile the model picks;
+// the width rule had 512^3 and 256x384x640 on 128x64 (the 64x64 tile 20% faster), 2304^3 and
+// 3072^3 on 128x256 (128x128 29% and 16% faster) and 1152^3-1792^3 in cluster splits of two
+// waves (the whole tile 1.4-2.4x faster).
+TEST(WgmmaChoice, OnTheLineTheWaveModelPicksTheMeasuredFastestTile) {
+  const WgmmaPlan t64x64{64, 1, false, false, k::kWgmmaShortTileM};
+  for (const Shape& s : {Shape{256, 256, 256}, Shape{384, 384, 384}, Shape{512, 512, 512},
+                         Shape{640, 640, 640}, Shape{256, 384, 640}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), t64x64) << toString(s);
+  for (const Shape& s : {Shape{768, 768, 768}, Shape{896, 896, 896}, Shape{1024, 1024, 1024}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{64, 1, false})) << toString(s);
+  for (const Shape& s : {Shape{1152, 1152, 1152}, Shape{1280, 1280, 1280}, Shape{1408, 1408, 1408},
+                         Shape{2304, 2304, 2304}, Shape{3072, 3072, 3072}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{128, 1, false})) << toString(s);
+  for (const Shape& s : {Shape{1536, 1536, 1536}, Shape{2560, 2560, 2560}, Shape{2816, 2816, 2816},
+                         Shape{3584, 3584, 3584}, Shape{4096, 4096, 4096}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{256, 1, false})) << toString(s);
+}
+
+// Known answers of the wave model, worked by hand from its constants (ns).
+TEST(WgmmaChoice, TheWaveModelCountsTheBusiestSmsTiles) {
+  // 1152^3 on 128x128: 81 tiles, one each, 18 k blocks: 2640 + 18·383 = 9534; on 128x64: 162
+  // tiles, two on the busiest SM: 2170 + 36·269 = 11854.
+  EXPECT_DOUBLE_EQ(k::wgmmaWaveNs({1152, 1152, 1152}, 128, 128, kH100), 9534);
+  EXPECT_DOUBLE_EQ(k::wgmmaWaveNs({1152, 1152, 1152}, 128, 64, kH100), 11854);
+  // 512^3 on 64x64: 64 tiles, 8 k blocks: 2220 + 8·155 = 3460.
+  EXPECT_DOUBLE_EQ(k::wgmmaWaveNs({512, 512, 512}, 64, 64, kH100), 3460);
+  EXPECT_THROW((void)k::wgmmaWaveNs({512, 512, 512}, 64, 128, kH100), std::invalid_argument);
+}
+
+// A split grid runs in one wave: past the SMs a cluster split measured up to 2.4x slower than the
+// whole tile (1152^3 in clusters of 3 on 81 tiles of 128x128: 21.1 against 8.9 us on an H200).
+TEST(WgmmaChoice, ASplitGridFitsOneWave) {
+  for (int sms : {8, 78, 132})
+    for (int n : {64, 128, 255, 511, 1000, 1024, 1152})
+      for (int kk : {256, 1025, 4096, 20000}) {
+        const Shape s{n, n, kk};
+        const WgmmaPlan p = k::chooseWgmmaPlan(s, sms);
+        if (p.splits > 1) {
+          EXPECT_LE(k::wgmmaTiles(s, p.tileN, p.tileM) * p.splits, sms)
+              << toString(s) << " on " << sms << " SMs";
+        }
+      }
+  // Small grids of long K still split: one 128x64 tile of K = 65536 in 8 (below).
+  EXPECT_GT(k::chooseWgmmaPlan({128, 64, 65536}, kH100).splits, 1);
 }
 
 // Known answers of the cost model, worked by hand from its constants (ns; sgemm_wgmma_choice.cpp).
@@ -60,7 +113,7 @@ TEST(WgmmaChoice, ClusterSplitsGoWhereTheSweepMeasuredThemFaster) {
   // 512^3: 128x64 in 3 (96 CTAs, 3 k blocks each): 1000 + 3·360 + 2500 = 4580 against 3880
   // whole (measured 4.9 against 4.4 us).
   EXPECT_DOUBLE_EQ(k::wgmmaEstimateNs({512, 512, 512}, 64, 3, kH100, true), 4580);
-  EXPECT_EQ(k::chooseWgmmaPlan({512, 512, 512}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({512, 512, 512}, kH100).splits, 1);
   // 768^3, 1024^3, 1000^3, 256x384x640: whole K, as measured (5.3, 6.6, 11.1, 4.8 us against
   // the best cluster cell's 7.3, 8.5, 11.2, 4.7: within noise at 256x384x640, where the model's
   // 5% margin keeps whole K).
@@ -126,7 +179,10 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
           const WgmmaPlan p = k::chooseWgmmaPlan(s, sms);
           SCOPED_TRACE(toString(s) + " on " + std::to_string(sms) + " SMs");
           EXPECT_TRUE(p.tileN == 64 || p.tileN == 128 || p.tileN == 256);
-          EXPECT_EQ(p.tileM, k::kWgmmaTileM);  // the 64-row tile is forced, never chosen
+          if (p.tileM != k::kWgmmaTileM) {  // the 64-row tile: 64 wide, unsplit, unclustered
+            EXPECT_TRUE(p.tileM == k::kWgmmaShortTileM && p.tileN == 64 && p.splits == 1 &&
+                        !p.clusters);
+          }
           EXPECT_GE(p.splits, 1);
           EXPECT_LE(p.splits, k::kWgmmaMaxSplits);
           EXPECT_LE(p.splits, k::wgmmaKBlocks(s));
