@@ -10,9 +10,9 @@
 // shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
 // tensor copy engine (TMA) fills shared memory without any thread computing an address.
 //
-// Block tile 128×BN (BN = 256, or 128 / 64 where 128×256 tiles would leave SMs idle, with
-// split-K: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads); described here
-// for BN = 256:
+// Block tile 128×BN (BN = 256, or 128 / 64, or the 64×64 tile below, as the shape's wave model
+// and split-K choose: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads);
+// described here for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
 //     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
 //     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
@@ -35,10 +35,10 @@
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
-//   The 64-row tile (forced plans only: launchSgemmWgmmaPlan's tileM, the tune cell
-//     64x64x64_split1, KWB_WGMMA_BM=64 in measurement builds): 64×64, one consumer warpgroup
-//     (256 threads, no setmaxnreg), 5 stages of 16 KB and 16 KB of C boxes (about 97 KB), two
-//     CTAs per SM; unsplit, without clusters. Not yet timed on a GPU.
+//   The 64-row tile (the default for small grids, the tune cell 64x64x64_split1,
+//     KWB_WGMMA_BM=64 in measurement builds): 64×64, one consumer warpgroup (256 threads, no
+//     setmaxnreg), 5 stages of 16 KB and 16 KB of C boxes (about 97 KB), two CTAs per SM;
+//     unsplit, without clusters.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte

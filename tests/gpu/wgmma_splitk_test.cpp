@@ -266,8 +266,8 @@ TEST_F(WgmmaSplitK, SplitSumsAreTheSameBitsOnEveryLaunch) {
 #endif
 }
 
-// The default choice splits where its grid leaves SMs idle, and says so (512^3 on an H100 or
-// H200: 32 tiles of 128x64 for 132 SMs, in clusters of 4). The BF16 stage runs the same plans.
+// The default choice says what it ran at small shapes (512^3 and 256x384x640 on an H100 or H200:
+// the 64x64 tile; 511x513x1025: a cluster split). The BF16 stage runs the same plans.
 TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 #ifdef KWB_HAVE_WGMMA
   const KernelDescriptor& kernel = kwb::kernels::registry().find("sgemm.wgmma");
