@@ -35,6 +35,8 @@ TEST_F(AbAcrossBuilds, AKernelAgainstItselfInTheOtherBuildIsSame) {
   ASSERT_EQ(rep["results"].size(), 1u) << rep["results"].dump(1);
   const auto& x = rep["results"][0];
   EXPECT_EQ(x["verdict"], "SAME") << x.dump(1);
+  // Between two processes SAME's margin is 2.5% unless --same-within says otherwise.
+  EXPECT_DOUBLE_EQ(rep["sameWithin"].get<double>(), 0.025) << rep["sameWithin"];
   EXPECT_GT(x["pairs"].get<int>(), 50);
   EXPECT_EQ(rep["a"].get<std::string>().rfind("sgemm.tiled@", 0), 0u) << rep["a"];
   EXPECT_EQ(rep["b"], "sgemm.tiled");
