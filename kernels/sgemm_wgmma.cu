@@ -150,8 +150,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
 #if KWB_WGMMA_TARGET
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  // The C boxes lie between the ring and its barriers.
-  const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM>);
+  const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM>);  // C boxes, then the barriers
   const std::uint32_t sC = ring.bars - kCStagingBytes<BM>;
 
   const int tid = int(threadIdx.x);
@@ -160,6 +159,8 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     clusterSync();
   else
     __syncthreads();
+  launchDependents();   // a dependent launch (wgmma::dependentLaunch): the set-up above overlaps
+  waitForPriorGrids();  // the previous kernel's end; no global memory is touched before it ends
 
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
@@ -222,7 +223,6 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
 }
 
 // --- host -------------------------------------------------------------------------------------
-
 // Compute capability 9.0, the only device the sm_90a code runs on; queried once per device.
 bool isHopper() {
   static std::atomic<int> cache[detail::kMaxCachedDevices];  // 1 Hopper, 2 other
@@ -320,10 +320,10 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
       std::fprintf(stderr, "sgemm.wgmma 64x%d tile: %d CTAs per SM, launching %u for %lld tiles\n",
                    BN, perSm, blocks, static_cast<long long>(units));
 #endif
-    kernel<<<blocks, kThreads<BM>, kSmem, g.stream>>>(maps.a, maps.b, mapC, m, n, k, g.alpha,
-                                                      g.beta, g.c, tilesM, grid.tilesN, group,
-                                                      tmaStore, split);
-    KWB_CHECK_LAUNCH();
+    cudaLaunchAttribute attr{};
+    const cudaLaunchConfig_t cfg = wgmma::dependentLaunch<BM>(blocks, kSmem, g.stream, attr);
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                      g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
     const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
     std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(kSmem));

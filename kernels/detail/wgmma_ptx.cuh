@@ -157,6 +157,17 @@ __device__ __forceinline__ void mbarArriveCluster(std::uint32_t bar, std::uint32
 
 // Every thread of every CTA in the cluster: barriers initialised before any peer uses them,
 // and no CTA exits while a peer may still arrive on its barriers or write its shared memory.
+// Programmatic dependent launch: this grid's dependents (the next kernel of the stream, launched
+// with programmatic stream serialization) may start once every CTA has said so, and this thread
+// waits until the grids it depends on have completed and their writes are visible (a no-op when
+// launched without the attribute).
+__device__ __forceinline__ void launchDependents() {
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+}
+__device__ __forceinline__ void waitForPriorGrids() {
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+}
+
 __device__ __forceinline__ void clusterSync() {
   asm volatile(
       "barrier.cluster.arrive.release;\n"

@@ -12,8 +12,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "detail/half_restride.h"
+#include "detail/multiprocessors.h"
 #include "detail/tensor_map.h"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
 #include "kwb/shape.h"
@@ -199,6 +202,33 @@ template <int BM>
 OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::HalfOperands& ops) {
   return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, BM, "A", ops.a.ld),
           detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
+}
+
+// An unclustered launch of the BM-row tile, as a programmatic dependent of the stream's previous
+// kernel: its CTAs may start (and set up their barriers) while that kernel ends, and wait in the
+// kernel before touching memory. Measured on an H200 (PERF_NOTES.md, "Dependent launches"): the
+// 128-row grids up to 8% faster, 64-row grids of 16 and 24 CTAs 7-10% faster, but 512^3's 64
+// CTAs 10% slower, so a 64-row grid of more than a quarter of the SMs' CTAs launches as an
+// ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). `attr` must
+// outlive the configuration.
+template <int BM>
+cudaLaunchConfig_t dependentLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream,
+                                   cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(TileM<BM>::kThreads);
+  cfg.dynamicSmemBytes = smemBytes;
+  cfg.stream = stream;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+#ifdef KWB_PERF_EXPERIMENT
+  if (const char* e = std::getenv("KWB_WGMMA_PDL"); e && std::string(e) == "0") return cfg;
+#endif
+  if (BM != 128 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
 }
 
 // A launch of `blocks` CTAs of the 128-row tile (the only one that runs in clusters) in clusters
