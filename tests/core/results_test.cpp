@@ -60,6 +60,20 @@ TEST(Results, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.find("sgemm.tensor_core", {17, 19, 24}), nullptr);
 }
 
+// A document whose indented text would pass what kwb reads (kMaxDocumentBytes) is written without
+// indentation, and reads back the same; a smaller one keeps its indentation.
+TEST(Results, ADocumentTooLargeToReadIndentedIsWrittenCompact) {
+  const auto doc = makeSampleDocument();
+  const std::string indented = kwb::toJsonText(doc);
+  const std::string compact = kwb::toJsonText(doc, 2, indented.size() - 1);
+  EXPECT_NE(indented.find("\n  "), std::string::npos);
+  EXPECT_EQ(compact.find("\n  "), std::string::npos) << compact.substr(0, 200);
+  EXPECT_LT(compact.size(), indented.size());
+  EXPECT_EQ(compact, kwb::toJsonText(doc, -1));
+  EXPECT_EQ(kwb::toJsonText(kwb::parseDocument(compact, "mem")), indented);
+  EXPECT_EQ(kwb::toJsonText(doc, 2, indented.size()), indented) << "at the limit: indented";
+}
+
 TEST(Results, MalformedJsonNamesFile) {
   const std::string m = errorOf("{ not json", "bad.json");
   EXPECT_NE(m.find("'bad.json'"), std::string::npos) << m;

@@ -7,10 +7,14 @@
 
 namespace kwb {
 
-std::string toJsonText(const RunDocument& doc, int indent) {
+std::string toJsonText(const RunDocument& doc, int indent, std::uintmax_t readableBytes) {
   nlohmann::json j = doc;
   encodeNonFinite(j);  // written so that parseDocument reads it back
-  return j.dump(indent) + "\n";
+  std::string text = j.dump(indent) + "\n";
+  // Indentation more than doubles a large document (a tune of 1736 configurations: 84 MB, past
+  // what readDocument takes); without it kwb can read back what it wrote.
+  if (indent >= 0 && text.size() > readableBytes) text = j.dump(-1) + "\n";
+  return text;
 }
 
 RunDocument parseDocument(std::string_view text, std::string_view source) {
