@@ -105,12 +105,6 @@ WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
   return p;
 }
 
-// A grid that leaves at least half of the SMs without a tile: where split-K may still pay.
-bool sparse(const Shape& s, const WgmmaPlan& p, int sms) {
-  const int perSm = p.tileM == kWgmmaShortTileM ? 2 : 1;
-  return wgmmaTiles(s, p.tileN, p.tileM) < std::int64_t(sms) * perSm / 2;
-}
-
 std::string buildName(std::string_view id, int tileM, int tileN, int splits, bool clusters,
                       bool clusterSplit, bool relaid) {
   std::string parts;
@@ -204,8 +198,7 @@ WgmmaPlan splitOrWholeKPlan(const Shape& s, int sms) {
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
   const WgmmaPlan measured = splitOrWholeKPlan(s, sms);
   if (!onTheLine(s)) return measured;
-  const WgmmaPlan whole = fastestWholeTile(s, sms);
-  return measured.splits > 1 && sparse(s, whole, sms) ? measured : whole;
+  return measured.splits > 1 ? measured : fastestWholeTile(s, sms);
 }
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,

@@ -49,7 +49,7 @@ int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 // The choice for a shape on `sms` multiprocessors.
 // - Rows on 128-byte lines (K and N multiples of 64): the unsplit tile of least wave-model time
 //   (wgmmaWaveNs: 64x64, 128x64, 128x128 or 128x256, the last in clusters of two from 8 tiles per
-//   SM), unless that tile's grid leaves half the SMs idle and the rule below splits K.
+//   SM), unless the rule below splits K.
 // - Otherwise, as measured before the wave model (PERF_NOTES.md): whole K on the widest tile
 //   whose grid gives 3/4 of the SMs a tile, else 128x64; below 3/4 of the SMs' worth of 128x256
 //   tiles, the (tile width, splits) of least estimated time (wgmmaEstimateNs) in one wave where

@@ -86,6 +86,10 @@ TEST(WgmmaChoice, ASplitGridFitsOneWave) {
       }
   // Small grids of long K still split: one 128x64 tile of K = 65536 in 8 (below).
   EXPECT_GT(k::chooseWgmmaPlan({128, 64, 65536}, kH100).splits, 1);
+  // On the line too, a split the measured rule makes is kept over the wave model's whole tile:
+  // 1024x1024x4096, 64 tiles of 128x128 in cluster splits of 2 (128 CTAs, one wave), as the
+  // measured rule chooses it (not re-measured beside the wave model).
+  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 4096}, kH100), (WgmmaPlan{128, 2, false, true}));
 }
 
 // Known answers of the cost model, worked by hand from its constants (ns; sgemm_wgmma_choice.cpp).
