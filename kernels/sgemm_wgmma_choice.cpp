@@ -89,6 +89,12 @@ constexpr WaveCost kWaveCosts[] = {  // widest first: ties go to the wider tile
     {kWgmmaTileM, 64, 2170, 269},
     {kWgmmaShortTileM, 64, 2220, 155}};
 
+double waveNs(const WaveCost& c, const Shape& s, int sms) {
+  const std::int64_t tiles = wgmmaTiles(s, c.tileN, c.tileM);
+  const std::int64_t perSm = sms > 0 ? (tiles + sms - 1) / sms : tiles;
+  return c.fixedNs + double(perSm * wgmmaKBlocks(s)) * c.perTileKBlockNs;
+}
+
 // Rows of A (K halves) and of B (N halves) that start on 128-byte lines, TMA's fast case.
 bool onTheLine(const Shape& s) { return s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0; }
 
@@ -97,7 +103,7 @@ WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
   const WaveCost* best = nullptr;
   double bestNs = 0;
   for (const WaveCost& c : kWaveCosts) {
-    const double ns = wgmmaWaveNs(s, c.tileM, c.tileN, sms);
+    const double ns = waveNs(c, s, sms);
     if (best == nullptr || ns < bestNs) best = &c, bestNs = ns;
   }
   WgmmaPlan p{best->tileN, 1, false, false, best->tileM};
@@ -156,11 +162,7 @@ double wgmmaEstimateNs(const Shape& s, int tileN, int splits, int sms, bool clus
 
 double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms) {
   for (const WaveCost& c : kWaveCosts)
-    if (c.tileM == tileM && c.tileN == tileN) {
-      const std::int64_t tiles = wgmmaTiles(s, tileN, tileM);
-      const std::int64_t perSm = sms > 0 ? (tiles + sms - 1) / sms : tiles;
-      return c.fixedNs + double(perSm * wgmmaKBlocks(s)) * c.perTileKBlockNs;
-    }
+    if (c.tileM == tileM && c.tileN == tileN) return waveNs(c, s, sms);
   throw std::invalid_argument("no wave cost for a " + std::to_string(tileM) + "x" +
                               std::to_string(tileN) + " tile");
 }

@@ -29,8 +29,8 @@ inline constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 
 static_assert(kBK % 16 == 0);
 
 // The block tile's rows: 64 per consumer warpgroup, beside one producer warpgroup. BM = 128 (two
-// consumers, one CTA per SM) is the stage's tile; BM = 64 (one consumer) is an option of the
-// forced plans (launchSgemmWgmmaPlan, kwb tune), sized so that two CTAs fit on an SM.
+// consumers, one CTA per SM) is the stage's wide tile; BM = 64 (one consumer), sized so that two
+// CTAs fit on an SM, is chosen for small grids (chooseWgmmaPlan) and is kwb tune's 64x64 cell.
 template <int BM>
 struct TileM {
   static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
@@ -51,7 +51,7 @@ struct Tile : TileM<BM> {
   // ring): a narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with
   // 4, the other shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB
   // beside 16 KB of C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6
-  // stages would not); not measured.
+  // stages would not); other depths not measured.
   static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]

@@ -183,10 +183,8 @@ class Pool {
              end.reason() + ")" + (m_queue.empty() ? "" : "; a new worker takes its next shard"));
       }
       if (w.job) {  // it ended in the middle of a shard
-        const int code = w.proc.exitCode();
-        const bool took = tookDocument(*w.job, w.gpu, code);
-        ended(w, took);
-        if (!took) failed(*w.job, w.gpu, code, w.proc.endSignal(), w.stderrPath);
+        const std::size_t span = ended(w);
+        settle(span, *w.job, w.gpu, w.proc.exitCode(), w.proc.endSignal(), w.stderrPath);
       }
       m_free.insert(w.gpu);
       it = m_workers.erase(it);
@@ -200,32 +198,40 @@ class Pool {
   void shardEnded(Worker& w, int code) {
     if (!(code == 0 || code == 1 || (code == 130 && stopNow()))) return;
     const Queued job = *w.job;
-    const std::size_t span = m_result.spans.size();
-    ended(w, false);
+    const std::size_t span = ended(w);
     w.job.reset();
     if (!m_stopping && !w.retiring) assignNext(w);
-    m_result.spans[span].ok = tookDocument(job, w.gpu, code, &m_result.spans[span]);
-    if (!m_result.spans[span].ok) failed(job, w.gpu, code, 0, w.stderrPath);
+    settle(span, job, w.gpu, code, 0, w.stderrPath);
+  }
+
+  // The shard that ended: its span (`span`, already closed) says whether its document was taken
+  // and how long its run took; a shard without its document runs again or fails.
+  void settle(std::size_t span, const Queued& job, int gpu, int code, int signal,
+              const std::string& stderrPath) {
+    ShardSpan& s = m_result.spans[span];
+    s.ok = tookDocument(job, gpu, code, s);
+    if (!s.ok) failed(job, gpu, code, signal, stderrPath);
   }
 
   double sinceStart() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
   }
 
-  void ended(const Worker& w, bool took) {
-    m_result.spans.push_back({w.job->shard, w.gpu, w.jobSinceS, sinceStart(), took});
+  // Closes the span of the worker's shard (not yet taken) and returns its index.
+  std::size_t ended(const Worker& w) {
+    m_result.spans.push_back({w.job->shard, w.gpu, w.jobSinceS, sinceStart(), false});
+    return m_result.spans.size() - 1;
   }
 
   // Exit 0 or 1 with its document (or 130 once stopped) is the shard's result; its run's own
   // seconds (the document's wall time) go to `span`.
-  bool tookDocument(const Queued& job, int gpu, int code, ShardSpan* span = nullptr) {
+  bool tookDocument(const Queued& job, int gpu, int code, ShardSpan& span) {
     const std::filesystem::path doc = documentOf(job.shard);
     const bool wrote = code == 0 || code == 1 || (code == 130 && stopNow());
     if (!wrote || !std::filesystem::exists(doc)) return false;
     try {
       m_result.inputs.push_back(readShardInput(doc));
-      if (span && m_result.inputs.back().document)
-        span->runS = m_result.inputs.back().document->wallSeconds;
+      if (m_result.inputs.back().document) span.runS = m_result.inputs.back().document->wallSeconds;
       return true;
     } catch (const InputError& e) {
       note(label(job, gpu) + ": its document is unreadable: " + e.what());
