@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "sgemm_wgmma_choice.h"
 
+#include "detail/half_restride.h"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -95,8 +97,27 @@ double waveNs(const WaveCost& c, const Shape& s, int sms) {
   return c.fixedNs + double(perSm * wgmmaKBlocks(s)) * c.perTileKBlockNs;
 }
 
-// Rows of A (K halves) and of B (N halves) that start on 128-byte lines, TMA's fast case.
-bool onTheLine(const Shape& s) { return s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0; }
+// Rows of A (K halves) and of B (N halves) that start on 128-byte lines as the launch loads them,
+// TMA's fast case: as they lie, or copied to such rows first (detail::relayMultiple 64: the copy
+// made where TMA cannot load an operand as it lies).
+bool onTheLine(const Shape& s) {
+  return detail::relayMultiple(s.n, s.k) == 64 ||
+         (s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0);
+}
+
+// Rows off the line, loaded as they lie: every 128-byte box row straddles two lines, and the
+// narrow tiles, which load the most rows per multiply-add, pay the most. Measured on an H100
+// (kwb tune --kernel sgemm.wgmma, 18 shapes from 500^3 to 4000x4000x1000 with K or N not a
+// multiple of 64, PERF_NOTES.md "Rows off the line: the tile"): 128x64 was never the fastest
+// tile; the widest of 128x256 and 128x128 whose grid gives about half the SMs (15/32) a tile was
+// the fastest unsplit tile at every shape, and where neither does, 64x64 (1000^3 128x128 15%
+// faster than 128x64, 640x640x1000 64x64 55%).
+WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
+  for (int tileN : {256, 128})
+    if (32 * wgmmaTiles(s, tileN) >= 15 * std::int64_t(sms))
+      return {tileN, 1, tileN == 256 && clustersPay(s, sms)};
+  return {64, 1, false, false, kWgmmaShortTileM};
+}
 
 // The unsplit tile of least wave-model time (clusters for 128x256 where they pay).
 WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
@@ -169,7 +190,7 @@ double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms) {
 
 namespace {
 
-// The choice before the wave model, kept where rows lie off the 128-byte line and for split-K:
+// The choice before the wave model, kept for split-K:
 // the width rule, and the split (tile width, count) of least estimated time where it wins by the
 // margin. A split runs in one wave: split grids past the SMs (a cluster split of 3 on 81 tiles of
 // 128x128 at 1152^3) measured up to 2.4x slower than the whole tile on an H200.
@@ -199,8 +220,12 @@ WgmmaPlan splitOrWholeKPlan(const Shape& s, int sms) {
 
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
   const WgmmaPlan measured = splitOrWholeKPlan(s, sms);
-  if (!onTheLine(s)) return measured;
-  return measured.splits > 1 ? measured : fastestWholeTile(s, sms);
+  if (onTheLine(s)) return measured.splits > 1 ? measured : fastestWholeTile(s, sms);
+  // Off the line a split is kept only where the whole tile's grid leaves half the SMs idle: at
+  // 640x640x1000 the rule's cluster split of 2 measured 35% slower than 100 tiles of 64x64.
+  const WgmmaPlan whole = offTheLineWholeTile(s, sms);
+  const bool fewTiles = 2 * wgmmaTiles(s, whole.tileN, whole.tileM) < std::int64_t(sms);
+  return measured.splits > 1 && fewTiles ? measured : whole;
 }
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,

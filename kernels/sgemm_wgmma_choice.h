@@ -47,14 +47,16 @@ int wgmmaEffectiveSplits(const Shape& s, int splits);
 int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 
 // The choice for a shape on `sms` multiprocessors.
-// - Rows on 128-byte lines (K and N multiples of 64): the unsplit tile of least wave-model time
-//   (wgmmaWaveNs: 64x64, 128x64, 128x128 or 128x256, the last in clusters of two from 8 tiles per
-//   SM), unless the rule below splits K.
-// - Otherwise, as measured before the wave model (PERF_NOTES.md): whole K on the widest tile
-//   whose grid gives 3/4 of the SMs a tile, else 128x64; below 3/4 of the SMs' worth of 128x256
-//   tiles, the (tile width, splits) of least estimated time (wgmmaEstimateNs) in one wave where
-//   the estimate is at least 5% less: split-K through a global workspace, or across a cluster
-//   through distributed shared memory.
+// - Split K where the rule measured before the wave model (PERF_NOTES.md) splits: below 3/4 of the
+//   SMs' worth of 128x256 tiles, the (tile width, splits) of least estimated time
+//   (wgmmaEstimateNs) in one wave where the estimate is at least 5% less than whole K: split-K
+//   through a global workspace, or across a cluster through distributed shared memory. Off the
+//   line (below), only where the whole tile there leaves half the SMs without a tile.
+// - Else, rows on 128-byte lines as loaded (K and N multiples of 64, or copied to such rows): the
+//   unsplit tile of least wave-model time (wgmmaWaveNs: 64x64, 128x64, 128x128 or 128x256, the
+//   last in clusters of two from 8 tiles per SM).
+// - Else (rows off the line, loaded as they lie): the widest of 128x256 and 128x128 whose grid
+//   gives 15/32 of the SMs a tile, else 64x64.
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 // The wave model of an unsplit tile, in nanoseconds: a fixed cost plus, per k block, a cost for
 // each of the busiest SM's ⌈tiles / SMs⌉ tiles; constants fitted to measured tile times in

@@ -27,17 +27,48 @@ TEST(WgmmaChoice, LargeShapesKeepTheWideTileUnsplit) {
   EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, 16), (WgmmaPlan{256, 1, false}));
 }
 
-// Rows off the 128-byte line (N or K not a multiple of 64) keep the width rule measured before
-// split-K: the widest tile whose grid gives 3/4 of the SMs (99 of 132) a tile. One k block never
-// splits.
-TEST(WgmmaChoice, WholeKKeepsTheMeasuredWidthRuleOffTheLine) {
-  EXPECT_EQ(k::chooseWgmmaPlan({1536, 1544, 64}, kH100), (WgmmaPlan{128, 1, false}));  // 156 tiles
-  EXPECT_EQ(k::chooseWgmmaPlan({1024, 1000, 64}, kH100), (WgmmaPlan{64, 1, false}));   // 64 of 128
-  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 64}, kH100), (WgmmaPlan{64, 1, false}));
-  // 1000^3 and 3000^3: 128x64 and 128x256, where the wave model would take 128x128 (measured on
-  // an H200 at 1000^3 8% faster, at 3000^3 17% slower: off the line the model does not hold).
-  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, kH100), (WgmmaPlan{64, 1, false}));
-  EXPECT_EQ(k::chooseWgmmaPlan({3000, 3000, 3000}, kH100), (WgmmaPlan{256, 1, false}));
+// Rows off the 128-byte line (N or K not a multiple of 64, loaded as they lie): the widest of
+// 128x256 and 128x128 whose grid gives 15/32 of the SMs (62 of 132) a tile, else 64x64. Measured
+// on an H100 (kwb tune --kernel sgemm.wgmma, 2026-11-28), each shape here ran fastest (or within
+// 1%) on the tile chosen among the unsplit tiles; 128x64, which the width rule took at 1000^3,
+// 768x768x1000 and 640x640x1000, was 15-55% slower there.
+TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
+  const WgmmaPlan t64x64{64, 1, false, false, k::kWgmmaShortTileM};
+  for (const Shape& s : {Shape{1000, 1000, 1000}, Shape{1024, 1024, 1000}, Shape{1024, 1000, 1000},
+                         Shape{1000, 1000, 200}, Shape{1200, 1200, 1200}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{128, 1, false})) << toString(s);
+  for (const Shape& s : {Shape{1536, 1536, 1000}, Shape{2000, 2000, 2000}, Shape{2000, 1000, 1000},
+                         Shape{3000, 3000, 1000}, Shape{3000, 3000, 3000}, Shape{4000, 4000, 1000},
+                         Shape{4000, 1000, 3000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{256, 1, false})) << toString(s);
+  for (const Shape& s : {Shape{768, 768, 1000}, Shape{800, 800, 800}, Shape{640, 640, 1000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), t64x64) << toString(s);
+  // The edges of 15/32: 128x128's 64 tiles at 1000^3 are enough, 128x256's 50 at 1200^3 are not.
+  EXPECT_EQ(k::wgmmaTiles({1000, 1000, 1000}, 128), 64);
+  EXPECT_EQ(k::wgmmaTiles({1200, 1200, 1200}, 256), 50);
+  // One k block never splits.
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 64}, kH100), (WgmmaPlan{128, 1, false}));
+}
+
+// Off the line, the split rule's split is kept only where the whole tile leaves half the SMs
+// without a tile: 1000x1000x4000's 64 tiles of 128x128 keep its cluster split of 2 (measured
+// 299 against 300 TFLOP/s whole), 640x640x1000's 100 of 64x64 do not (the split 35% slower).
+TEST(WgmmaChoice, OffTheLineASplitNeedsIdleSms) {
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100), (WgmmaPlan{128, 2, false, true}));
+  EXPECT_EQ(k::chooseWgmmaPlan({640, 640, 1000}, kH100).splits, 1);
+  // A long K over few tiles still splits: 16 tiles of 64x64.
+  EXPECT_GT(k::chooseWgmmaPlan({256, 256, 8000}, kH100).splits, 1);
+}
+
+// Operands copied to 64-element rows (K or N not a multiple of 8) are on the line as loaded: the
+// wave model chooses. 1000x1001x1000 and 500^3 measured fastest unsplit on the tile it picks
+// (128x64 and 64x64); 511x513x1025 keeps its cluster split.
+TEST(WgmmaChoice, CopiedOperandsAreOnTheLine) {
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1001, 1000}, kH100), (WgmmaPlan{64, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({500, 500, 500}, kH100),
+            (WgmmaPlan{64, 1, false, false, k::kWgmmaShortTileM}));
+  EXPECT_EQ(k::chooseWgmmaPlan({1500, 1500, 1500}, kH100), (WgmmaPlan{256, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({511, 513, 1025}, kH100), (WgmmaPlan{64, 3, false, true}));
 }
 
 // Rows on the line: the unsplit tile of least wave-model time. Measured on an H200 (kwb tune
