@@ -74,6 +74,22 @@ TEST(Results, ADocumentTooLargeToReadIndentedIsWrittenCompact) {
   EXPECT_EQ(kwb::toJsonText(doc, 2, indented.size()), indented) << "at the limit: indented";
 }
 
+// The choice is made from the indented size known before writing: exact at the limit for text
+// with escapes (quotes, backslashes, control characters, UTF-8), other indents, and a
+// document far larger than the limit is written compact as it is.
+TEST(Results, TheIndentedSizeIsKnownExactlyBeforeWriting) {
+  auto doc = makeSampleDocument();
+  doc.cases.front().message = "a \"quoted\" \\ path\n\ttab \x01 \xc2\xb5s";
+  doc.cases.back().message.clear();
+  for (const int indent : {0, 1, 2, 4}) {
+    const std::string indented = kwb::toJsonText(doc, indent);
+    EXPECT_EQ(kwb::toJsonText(doc, indent, indented.size()), indented) << indent;
+    EXPECT_EQ(kwb::toJsonText(doc, indent, indented.size() - 1), kwb::toJsonText(doc, -1))
+        << indent;
+  }
+  EXPECT_EQ(kwb::toJsonText(doc, 2, 100), kwb::toJsonText(doc, -1));
+}
+
 TEST(Results, MalformedJsonNamesFile) {
   const std::string m = errorOf("{ not json", "bad.json");
   EXPECT_NE(m.find("'bad.json'"), std::string::npos) << m;
