@@ -50,8 +50,9 @@
 namespace kwb::kernels {
 namespace {
 
-// The 128-row tile of the ring (detail/wgmma_ring.cuh): two consumer warpgroups.
-constexpr int kBM = 128;
+// The cluster split runs the stage's 128-row tile (detail/wgmma_ring.cuh): two consumer
+// warpgroups.
+constexpr int kBM = kWgmmaTileM;
 constexpr int kThreads = wgmma::TileM<kBM>::kThreads;
 
 // Floats per row of a parked partial: BN + 8 (see the file comment).

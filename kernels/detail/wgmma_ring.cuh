@@ -204,6 +204,18 @@ OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::
           detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
 }
 
+// A launch of `blocks` CTAs of the BM-row tile with `smemBytes` of dynamic shared memory on
+// `stream`, and no attribute yet.
+template <int BM>
+cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(blocks);
+  cfg.blockDim = dim3(TileM<BM>::kThreads);
+  cfg.dynamicSmemBytes = smemBytes;
+  cfg.stream = stream;
+  return cfg;
+}
+
 // An unclustered launch of the BM-row tile, as a programmatic dependent of the stream's previous
 // kernel: its CTAs may start (and set up their barriers) while that kernel ends, and wait in the
 // kernel before touching memory. Measured on an H200 (PERF_NOTES.md, "Dependent launches"): the
@@ -214,11 +226,7 @@ OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::
 template <int BM>
 cudaLaunchConfig_t dependentLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream,
                                    cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(TileM<BM>::kThreads);
-  cfg.dynamicSmemBytes = smemBytes;
-  cfg.stream = stream;
+  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
@@ -235,11 +243,7 @@ cudaLaunchConfig_t dependentLaunch(unsigned blocks, std::size_t smemBytes, cudaS
 // of `clusterSize` along x; `attr` holds the cluster dimension and must outlive the configuration.
 inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(TileM<128>::kThreads);
-  cfg.dynamicSmemBytes = smemBytes;
-  cfg.stream = stream;
+  cudaLaunchConfig_t cfg = tileLaunch<128>(blocks, smemBytes, stream);
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = unsigned(clusterSize);
