@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "pool_serve.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -26,6 +27,7 @@ int serveShards(const ShardRunner& runShard, const std::function<bool()>& engine
   while (!interruptRequested() && std::getline(std::cin, line)) {
     ++lineNumber;
     if (line.empty()) continue;
+    const auto since = std::chrono::steady_clock::now();
     const ShardRequest r = parseShardRequest(line, lineNumber);
     const int code = runShard(toString(r.shard), r.json);
     const bool answered = code == kExitOk || code == kExitCaseFailed;
@@ -35,7 +37,9 @@ int serveShards(const ShardRunner& runShard, const std::function<bool()>& engine
                 << " (its cases after the fault ran in a fresh engine): the worker ends, and the "
                    "pool starts a new one for the shards left\n"
                 << std::flush;
-    std::cout << shardEndLine({r.shard.index, code, ends}) << '\n' << std::flush;
+    const double workerS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+    std::cout << shardEndLine({r.shard.index, code, ends, workerS}) << '\n' << std::flush;
     if (!answered) return code;
     if (ends) return kExitOk;
   }

@@ -71,6 +71,15 @@ TEST(PoolServe, EveryRequestRunsInOrderAndEndsWithItsShardEndLine) {
     EXPECT_NE(s.out.find("\"shard\":" + std::to_string(i)), std::string::npos) << s.out;
   EXPECT_NE(s.out.find("\"exitCode\":1"), std::string::npos) << s.out;
   EXPECT_TRUE(s.err.empty()) << s.err;
+  // Each end line says the worker's seconds on its shard.
+  std::istringstream lines(s.out);
+  int said = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (const auto end = kwb::parseShardEnd(line)) {
+      EXPECT_GE(end->workerS, 0.0) << line;
+      ++said;
+    }
+  EXPECT_EQ(said, 3) << s.out;
 }
 
 // After a shard that lost the CUDA context the worker answers that shard and ends, saying why,

@@ -101,6 +101,14 @@ TEST(HostPool, TheTimelineSaysPerGpuWhichShardsRanWhenAndHowLongItWasBusy) {
   EXPECT_NE(withRuns[1].find("busy 3.40 of 4.20 s, 2.50 s in their runs (shard 3"),
             std::string::npos)
       << withRuns[1];
+  // The workers' own seconds (their end lines): busy less these is the pool's and the pipes'.
+  timed[0].workerS = 1.75;
+  timed[1].workerS = 1.25;
+  const std::vector<std::string> withWorkers = kwb::poolTimeline(timed, {0, 1, 2}, 4.2, costs);
+  EXPECT_NE(withWorkers[1].find("busy 3.40 of 4.20 s, 3.00 s in the worker, 2.50 s in their runs"),
+            std::string::npos)
+      << withWorkers[1];
+  EXPECT_EQ(withWorkers[0], lines[0]) << "no end line's seconds, no worker figure";
 }
 
 TEST(HostPool, ForwardedEventsKeepTheirGpuAndShardAndOthersHaveNone) {
@@ -185,6 +193,22 @@ TEST(PoolProtocol, TheShardEndMarkerIsToldApartFromEventsThatMentionIt) {
   EXPECT_FALSE(kwb::parseShardEnd(kwb::toJsonLine(log)));
   EXPECT_FALSE(kwb::parseShardEnd(R"({"event":"shard_end","shard":"x","exitCode":0})"));
   EXPECT_FALSE(kwb::parseShardEnd("[gpu 0] shard_end"));
+}
+
+// The worker's seconds on a shard travel on its end line (to 0.1 ms); a line without them, or with
+// a value that is no duration, reads as not said (-1).
+TEST(PoolProtocol, TheWorkersSecondsOnAShardTravelOnItsEndLine) {
+  const auto end = kwb::parseShardEnd(kwb::shardEndLine({3, 0, false, 1.23456}));
+  ASSERT_TRUE(end);
+  EXPECT_NEAR(end->workerS, 1.2346, 1e-9);
+  EXPECT_EQ(kwb::shardEndLine({3, 0}).find("workerS"), std::string::npos);
+  EXPECT_EQ(kwb::parseShardEnd(kwb::shardEndLine({3, 0}))->workerS, -1.0);
+  EXPECT_EQ(kwb::parseShardEnd(R"({"event":"shard_end","shard":3,"exitCode":0,"workerS":"1.2"})")
+                ->workerS,
+            -1.0);
+  EXPECT_EQ(
+      kwb::parseShardEnd(R"({"event":"shard_end","shard":3,"exitCode":0,"workerS":-2})")->workerS,
+      -1.0);
 }
 
 TEST(PoolProtocol, TheReadyLineIsToldApartFromEventsThatMentionIt) {

@@ -162,7 +162,7 @@ class Pool {
         if (!end && m_cfg.onLine) m_cfg.onLine(w.gpu, w.job ? w.job->shard : 0, line);
         if (end && w.job && end->shard == w.job->shard) {
           if (end->workerEnds) w.retiring = true;  // nothing more for it: it is ending
-          shardEnded(w, end->exitCode);
+          shardEnded(w, *end);
           if (w.retiring) w.proc.closeInput();
         }
       }
@@ -195,10 +195,12 @@ class Pool {
   // ends the worker too: its exit then reports the shard, with its standard error.
   // The worker is sent its next shard before this one's document is read: reading a document of
   // a thousand cases takes tens of milliseconds, which the worker would otherwise wait.
-  void shardEnded(Worker& w, int code) {
+  void shardEnded(Worker& w, const ShardEnd& end) {
+    const int code = end.exitCode;
     if (!(code == 0 || code == 1 || (code == 130 && stopNow()))) return;
     const Queued job = *w.job;
     const std::size_t span = ended(w);
+    m_result.spans[span].workerS = end.workerS;
     w.job.reset();
     if (!m_stopping && !w.retiring) assignNext(w);
     settle(span, job, w.gpu, code, 0, w.stderrPath);
@@ -360,14 +362,18 @@ std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
       if (s.gpu == gpu) mine.push_back(s);
     std::sort(mine.begin(), mine.end(),
               [](const ShardSpan& a, const ShardSpan& b) { return a.startS < b.startS; });
-    double busy = 0.0, inRuns = 0.0;
-    bool runsKnown = false;
+    double busy = 0.0, inRuns = 0.0, inWorkers = 0.0;
+    bool runsKnown = false, workersKnown = false;
     std::string list;
     for (std::size_t i = 0; i < mine.size(); ++i) {
       busy += mine[i].endS - mine[i].startS;
       if (mine[i].runS >= 0.0) {
         inRuns += mine[i].runS;
         runsKnown = true;
+      }
+      if (mine[i].workerS >= 0.0) {
+        inWorkers += mine[i].workerS;
+        workersKnown = true;
       }
       if (i == kListed) list += ", " + std::to_string(mine.size() - kListed) + " more";
       if (i >= kListed) continue;
@@ -382,6 +388,7 @@ std::vector<std::string> poolTimeline(const std::vector<ShardSpan>& spans,
                        (mine.size() == 1 ? " shard" : " shards");
     if (!mine.empty())
       line += ", busy " + fixed(busy, 2) + " of " + fixed(wallS, 2) + " s" +
+              (workersKnown ? ", " + fixed(inWorkers, 2) + " s in the worker" : "") +
               (runsKnown ? ", " + fixed(inRuns, 2) + " s in their runs" : "") + " (" + list + ")";
     double exitS = -1.0;
     for (const WorkerExit& e : exits)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/pool_protocol.h"
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "kwb/error.h"
@@ -36,6 +38,7 @@ ShardRequest parseShardRequest(const std::string& line, int lineNumber) {
 std::string shardEndLine(const ShardEnd& e) {
   json j{{"event", "shard_end"}, {"shard", e.shard}, {"exitCode", e.exitCode}};
   if (e.workerEnds) j["workerEnds"] = true;
+  if (e.workerS >= 0.0) j["workerS"] = std::round(e.workerS * 1e4) / 1e4;
   return j.dump();
 }
 
@@ -50,8 +53,12 @@ std::optional<ShardEnd> parseShardEnd(const std::string& line) {
       !code->is_number_integer())
     return std::nullopt;
   const auto ends = j.find("workerEnds");
+  const auto workerS = j.find("workerS");
   return ShardEnd{shard->get<int>(), code->get<int>(),
-                  ends != j.end() && ends->is_boolean() && ends->get<bool>()};
+                  ends != j.end() && ends->is_boolean() && ends->get<bool>(),
+                  workerS != j.end() && workerS->is_number() && workerS->get<double>() >= 0.0
+                      ? workerS->get<double>()
+                      : -1.0};
 }
 
 std::string workerReadyLine() { return json{{"event", "worker_ready"}}.dump(); }

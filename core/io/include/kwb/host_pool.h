@@ -48,6 +48,10 @@ struct ShardSpan {
   double endS = 0.0;
   bool ok = false;     // its document was taken
   double runS = -1.0;  // its run's own seconds (the document's wall time); -1: no document
+  // The worker's seconds on it (its end line's workerS: the run, the plan and the document);
+  // the rest of the span is the pool's (the request and the end line in the pipes, the pool's
+  // own work before it read the end line). -1: not said.
+  double workerS = -1.0;
 };
 
 // A worker that ended after its last shard: when the pool closed its input (nothing left for it)

@@ -5,7 +5,9 @@
 //   {"json":"/tmp/kwb-pool-x/shard-3.json","op":"shard","shard":"3/7"}
 // the worker runs that shard as `--shard 3/7 --json …` would, streams its output as usual, and
 // ends it with one line of its own on standard output,
-//   {"event":"shard_end","exitCode":0,"shard":3}
+//   {"event":"shard_end","exitCode":0,"shard":3,"workerS":1.234}
+// (workerS: the seconds from the request's line read to this line, the run and the worker's own
+// work around it: its plan, its document written)
 // then waits for the next request. End of input: the worker exits. Before its first request the
 // worker starts its CUDA context and says so with one line,
 //   {"event":"worker_ready"}
@@ -33,6 +35,8 @@ struct ShardEnd {
   // pool sends it nothing more and starts a new worker for what is left. On the line only when
   // set ("workerEnds": true).
   bool workerEnds = false;
+  // Seconds the worker spent on the shard, from its request read to this line; -1: not said.
+  double workerS = -1.0;
 };
 std::string shardEndLine(const ShardEnd& e);
 // The marker, or nothing for any other line (an event, a line of text).
