@@ -3,6 +3,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "descriptors.h"
 #include "histogram/histogram_descriptors.h"
@@ -23,9 +25,16 @@ std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list) {
   std::map<std::string, int> stagesSoFar;  // per family
   for (auto& d : list) {
     d.stage = d.reference ? 0 : ++stagesSoFar[d.family];
-    d.tunable = hasTuneVariants(d.id);
+    d.tunable = !d.id.empty() && hasTuneVariants(d.id);
   }
+  std::erase_if(list, [](const KernelDescriptor& d) { return d.id.empty(); });  // absentStage
   return list;
+}
+
+KernelDescriptor absentStage(std::string family) {
+  KernelDescriptor d;
+  d.family = std::move(family);
+  return d;
 }
 
 // One explicit list: static self-registration can be dropped by the linker from a static
@@ -57,6 +66,8 @@ const KernelRegistry& registry() {
       sgemmMmaMultistage(),
 #ifdef KWB_HAVE_WGMMA  // sm_90a builds only: see kernels/CMakeLists.txt
       sgemmWgmma(),
+#else
+      absentStage("sgemm"),  // stage 9 in every build
 #endif
       // The tensor-core stages with BF16 inputs, after their FP16 twins.
       sgemmMmaMultistageBf16(),

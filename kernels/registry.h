@@ -17,7 +17,13 @@ void registerFamilies();
 
 // `list` with the fields the list position decides: a stage's number is its position among the
 // stages of its family (1, 2, ...), a reference's is 0; `tunable` is set for the kernels that
-// kernels/tune/tune.cmake gives configurations.
+// kernels/tune/tune.cmake gives configurations. An absentStage holds its place (its number is
+// taken) and is dropped from the list.
 std::vector<KernelDescriptor> inListOrder(std::vector<KernelDescriptor> list);
+
+// The place of a stage this build does not have (the sm_90a-only sgemm.wgmma in other builds):
+// the stages after it keep the numbers they have in every build, so a document recorded on one
+// build names its kernels' stages as another build's registry does.
+KernelDescriptor absentStage(std::string family);
 
 }  // namespace kwb::kernels

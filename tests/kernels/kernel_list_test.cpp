@@ -33,9 +33,10 @@ TEST(KernelList, RegistersTheProgressionInStageOrder) {
       {"sgemm.warp_tiled", 7},    {"sgemm.mma_multistage", 8},
   };
   // sm_90a builds add the wgmma stages: the FP16 one after mma_multistage, the BF16 one last.
+  // Their numbers are kept in every build: mma_multistage_bf16 is 10 with or without them.
   const bool wgmma = kernels::registry().tryFind("sgemm.wgmma") != nullptr;
   if (wgmma) expected.emplace_back("sgemm.wgmma", 9);
-  expected.emplace_back("sgemm.mma_multistage_bf16", wgmma ? 10 : 9);
+  expected.emplace_back("sgemm.mma_multistage_bf16", 10);
   if (wgmma) expected.emplace_back("sgemm.wgmma_bf16", 11);
   expected.insert(expected.end(), {{"cublas.sgemm", 0},
                                    {"cublas.hgemm_f32acc", 0},
@@ -88,6 +89,16 @@ TEST(KernelList, StageIsThePositionInTheList) {
                                                              {"cublas.sgemm", 0},
                                                              {"sgemm.naive", 2},
                                                              {"sgemm.bank_free", 3}};
+  EXPECT_EQ(idsAndStages(v), expected);
+}
+
+// An absent stage takes its number and leaves the list: the stages after it are numbered as in a
+// build that has it.
+TEST(KernelList, AnAbsentStageKeepsItsNumber) {
+  const auto v = kernels::inListOrder({kernels::sgemmNaive(), kernels::absentStage("sgemm"),
+                                       kernels::sgemmTiled(), kernels::cublasSgemmRef()});
+  const std::vector<std::pair<std::string, int>> expected = {
+      {"sgemm.naive", 1}, {"sgemm.tiled", 3}, {"cublas.sgemm", 0}};
   EXPECT_EQ(idsAndStages(v), expected);
 }
 
