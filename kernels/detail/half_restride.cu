@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "detail/grid_dependency.cuh"
 #include "detail/half_restride.h"
 #include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
@@ -96,9 +97,7 @@ __device__ void copyOperand(const Copy& c) {
 // and waits in the kernel for this grid to end and its writes to be visible: saying at once that
 // it may start lets its CTAs set up their rings while the copy runs.
 __global__ void __launch_bounds__(kThreads) relayKernel(Copy a, Copy b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
+  launchDependents();
   const Copy c = blockIdx.y == 0 ? a : b;
   if (c.dst == nullptr) return;
   if (c.cols % 8 == 0)

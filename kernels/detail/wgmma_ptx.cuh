@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "detail/grid_dependency.cuh"
+
 namespace kwb::kernels::wgmma {
 
 // The device code below exists for sm_90a only. The host pass and the sm_90a pass see it; any
@@ -155,19 +157,12 @@ __device__ __forceinline__ void mbarArriveCluster(std::uint32_t bar, std::uint32
       : "memory");
 }
 
+// Programmatic dependent launch (detail/grid_dependency.cuh).
+using detail::launchDependents;
+using detail::waitForPriorGrids;
+
 // Every thread of every CTA in the cluster: barriers initialised before any peer uses them,
 // and no CTA exits while a peer may still arrive on its barriers or write its shared memory.
-// Programmatic dependent launch: this grid's dependents (the next kernel of the stream, launched
-// with programmatic stream serialization) may start once every CTA has said so, and this thread
-// waits until the grids it depends on have completed and their writes are visible (a no-op when
-// launched without the attribute).
-__device__ __forceinline__ void launchDependents() {
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-}
-__device__ __forceinline__ void waitForPriorGrids() {
-  asm volatile("griddepcontrol.wait;\n" ::: "memory");
-}
-
 __device__ __forceinline__ void clusterSync() {
   asm volatile(
       "barrier.cluster.arrive.release;\n"

@@ -47,18 +47,20 @@ class VectorKernel : public GpuTest, public testing::WithParamInterface<std::str
   std::optional<kwb::cuda::Stream> m_stream;
 };
 
-// The int32 output of `k` on n elements that start `inShift` elements into `in` and are
-// written `outShift` elements into the output buffer.
+// The output of `k` (as int32 bits) on n elements that start `inShift` elements into `in` and
+// are written `outShift` elements into the output buffer, whose bytes are all 0x7B before the
+// launch (a canary: an element the launcher does not write reads 0x7B7B7B7B).
 std::vector<int> launchInt(const KernelDescriptor& k, const kwb::cuda::VectorFamily& f,
                            const int* in, std::int64_t n, int inShift, int outShift,
-                           CUstream_st* stream) {
+                           CUstream_st* stream, ElementType type = ElementType::kInt32) {
   const std::int64_t outCount = f.outputCount(n);
   kwb::cuda::DeviceBuffer<int> out(std::size_t(outCount + outShift));
-  const std::size_t scratchBytes = k.scratchBytes ? k.scratchBytes(n, ElementType::kInt32) : 0;
+  KWB_CUDA_CHECK(cudaMemsetAsync(out.get(), 0x7B, out.bytes(), stream));
+  const std::size_t scratchBytes = k.scratchBytes ? k.scratchBytes(n, type) : 0;
   kwb::cuda::DeviceBuffer<unsigned char> scratch(scratchBytes);
   VectorArgs a;
   a.count = n;
-  a.type = ElementType::kInt32;
+  a.type = type;
   a.in = in + inShift;
   a.out = out.get() + outShift;
   a.scratch = scratch.get();
@@ -120,6 +122,21 @@ TEST_P(VectorKernel, ASecondLaunchOnTheSameBuffersAgrees) {
   const auto second = session.verify(family(), kernel(), *vc);
   EXPECT_EQ(first.status, kwb::CaseStatus::kPass) << first.message;
   EXPECT_EQ(second.status, kwb::CaseStatus::kPass) << second.message;
+}
+
+// A launch of no elements still writes every output element (a reduce's sum of nothing is 0),
+// over whatever the buffer held: a launcher that returned early, or that relied on a clearing
+// before the launch it no longer does, leaves the sentinel.
+TEST_P(VectorKernel, NoElementsStillWritesTheOutput) {
+  const std::int64_t outCount = family().outputCount(0);
+  if (outCount == 0) GTEST_SKIP() << family().family().id << " has no output for 0 elements";
+  const kwb::cuda::DeviceBuffer<int> in(1);
+  for (const ElementType t : {ElementType::kFloat32, ElementType::kInt32}) {
+    const auto got = launchInt(kernel(), family(), in.get(), 0, 0, 0, stream(), t);
+    ASSERT_EQ(got.size(), std::size_t(outCount));
+    for (std::size_t i = 0; i < got.size(); ++i)  // 0 is also +0.0f's bits
+      EXPECT_EQ(got[i], 0) << kernel().id << " " << toString(t) << " output " << i;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, VectorKernel,

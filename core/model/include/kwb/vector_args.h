@@ -18,7 +18,8 @@ inline std::size_t elementBytes(ElementType) { return 4; }
 // Everything a 1-D launcher needs; the pipeline owns every buffer.
 // - `in` holds `count` elements of `type`; the launcher never writes it.
 // - `out` holds one element (reduce) or `count` elements (scan); the launcher writes all of
-//   it (a reduce that accumulates with atomics clears it first, on the stream).
+//   it (a reduce that accumulates with atomics clears it first, on the stream, or has its last
+//   block write it).
 // - `scratch` is scratchBytes(count, type) bytes of device memory whose contents are
 //   undefined on entry (a launcher that needs zeros clears it on the stream).
 // A launcher enqueues on `stream` only: no synchronisation, allocation or host work that

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Programmatic dependent launch (Hopper and later): a kernel launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may start while the stream's previous kernel
+// ends. Its CTAs become resident and run their set-up early; each must wait (waitForPriorGrids)
+// before it touches global memory that the previous kernels may write or read, because the wait
+// is what orders it after them: it returns once those grids have completed and their writes are
+// visible. launchDependents says that this grid's own dependents may start. Both are no-ops
+// below sm_90 and in a kernel launched without the attribute.
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+
+#include "detail/multiprocessors.h"
+#include "kwb/cuda/check.h"
+
+namespace kwb::kernels::detail {
+
+__device__ __forceinline__ void launchDependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void waitForPriorGrids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
+// Whether the current device runs dependent launches (compute capability 9.0 or later).
+inline bool dependentLaunchSupported() {
+  static std::atomic<int> cache[kMaxCachedDevices];
+  return cachedPerDevice(cache, [](int device) {
+           int major = 0;
+           KWB_CUDA_CHECK(
+               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+           return major;
+         }) >= 9;
+}
+
+}  // namespace kwb::kernels::detail
