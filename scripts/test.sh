@@ -9,10 +9,12 @@ export PATH="/usr/local/cuda/bin:$PATH"
 preset=${KWB_PRESET:-ci}
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j"$(nproc)"
+echo "test.sh: dependencies, configure and build took $SECONDS s"
 status=0
 ctest --preset "$preset" -j"$(nproc)" || status=$?
 # Say why GPU tests skipped, where they did: ctest itself only prints "Skipped".
 if ! reason=$(./build/cli/kwb device 2>&1 >/dev/null); then
   echo "GPU tests (label gpu) skipped on this machine: ${reason#kwb: }"
 fi
+echo "test.sh: done after $SECONDS s"
 exit $status
