@@ -6,15 +6,48 @@
 #include "kwb/family.h"
 #include "kwb/kernel_info.h"
 #include "kwb/results_json.h"
+#include "kwb/size_json.h"
 #include "output.h"
 
 namespace kwb::cli {
+namespace {
+
+// `kwb list --families`: every registered family, as JSON declarations or one line each.
+void listFamilies(bool json) {
+  commandRegistry();  // registers the families of the kernel folders
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Family& f : families()) out.push_back(static_cast<const FamilyInfo&>(f));
+    std::cout << out.dump(2) << '\n';
+    return;
+  }
+  std::vector<std::vector<std::string>> rows{
+      {"id", "title", "axes", "headline", "roof", "reference"}};
+  for (const Family& f : families()) {
+    std::string axes;
+    for (const auto& a : f.axes) axes += (axes.empty() ? "" : ", ") + a.name;
+    rows.push_back({f.id, f.title, axes, std::string(metricUnit(f.headline)), f.roof, f.reference});
+  }
+  std::cout << formatTable(rows);
+}
+
+}  // namespace
 
 void addListCommand(CLI::App& app, int& exitCode) {
   auto* sub = app.add_subcommand("list", "List the registered kernels and references");
   auto json = std::make_shared<bool>(false);
+  auto familiesOnly = std::make_shared<bool>(false);
   sub->add_flag("--json", *json, "Print a JSON array instead of a table");
-  sub->callback([json, &exitCode] {
+  sub->add_flag("--families", *familiesOnly,
+                "List the problem families instead: each one's size axes, headline figure, roof "
+                "and reference (with --json, their declarations as a results document lists "
+                "them; the GUI reads presets and typed sizes of any family by them)");
+  sub->callback([json, familiesOnly, &exitCode] {
+    exitCode = 0;
+    if (*familiesOnly) {
+      listFamilies(*json);
+      return;
+    }
     const auto kernels = commandRegistry().all();
     if (*json) {
       nlohmann::json out = nlohmann::json::array();

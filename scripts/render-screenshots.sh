@@ -3,7 +3,7 @@
 # Renders the screenshots in docs/screenshots/ headless from the bundled samples (no display,
 # no GPU): every tab of the H200 spec-benchmark run at 1920x1080 (NAME.png) and 1280x720
 # (NAME-1280x720.png), Timing and Baseline with the H200 scaling run as the baseline; the
-# memory-bound families' pages at 1500x950; docs/screenshot.png, the README's Progression of the
+# memory-bound families' pages (H200 samples) at 1500x950; docs/screenshot.png, the README's Progression of the
 # H100 sample at 1500x950. Usage: scripts/render-screenshots.sh [build/gui/kwb-gui]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,12 +27,7 @@ for size in 1920x1080 1280x720; do
   shot "timing$suffix.png" Timing "$size" "${spec[@]}" "${base[@]}"
   shot "baseline$suffix.png" Baseline "$size" "${spec[@]}" "${base[@]}"
 done
-for family in reduce; do
-  for tab in Progression Scaling Roofline Correctness; do
-    shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/$family-benchmark-h100.json"
-  done
-done
-for family in scan histogram sort; do
+for family in reduce scan histogram sort; do
   for tab in Progression Scaling Roofline Correctness; do
     shot "$family-${tab,,}.png" "$tab" 1500x950 --open "$s/h200/$family-benchmark-h200.json"
   done

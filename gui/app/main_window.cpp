@@ -68,9 +68,12 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(m_run, &RunPanel::runRequested, this, &MainWindow::startRun);
   connect(m_run, &RunPanel::cancelRequested, this, &MainWindow::cancelRun);
 
-  QStringList presetProblems;
-  m_shapes->setPresets(loadPresets(&presetProblems));
+  QStringList presetProblems, presetsWaiting;
+  m_shapes->setPresets(loadPresets(&presetProblems, &presetsWaiting));
   for (const QString& problem : presetProblems) m_log->append("warning", problem);
+  if (!presetsWaiting.isEmpty())
+    m_log->append("info", "Presets of families the engine declares, offered once it has: " +
+                              presetsWaiting.join(", ") + ".");
   loadSettings();
   chooseEngineLocation();
   m_log->append("info", QString("Engine: %1")

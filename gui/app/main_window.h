@@ -153,6 +153,7 @@ class MainWindow : public QMainWindow {
   // After a good run of the user kernel: `kwb ab` of its copy against the last good one's.
   void startUserAb(const RunDocument& doc, bool ok, bool hadPrevious);
   void onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err);
+  void onFamilyProbeFinished(int exitCode, const QByteArray& out, const QString& err);
   // Profiles are kept beside the open results file (or in the app's data folder for a live run).
   ProfileContext profileContext() const;
   PlotPage* currentPlotPage() const;
@@ -190,6 +191,7 @@ class MainWindow : public QMainWindow {
   void reloadChangedSource(const QString& path);
   EngineDriver* m_listProbe = nullptr;    // `kwb list --json`
   EngineDriver* m_deviceProbe = nullptr;  // `kwb device --json`
+  EngineDriver* m_familyProbe = nullptr;  // `kwb list --families --json`
   QAction* m_allGpus = nullptr;           // Run ▸ Every GPU of the host: runs pass --devices all
   bool m_engineMissing = false;
   bool m_noDevice = false;

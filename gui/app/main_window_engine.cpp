@@ -4,6 +4,8 @@
 #include <QFileInfo>
 
 #include "app/main_window.h"
+#include "engine/app_paths.h"
+#include "engine/engine_families.h"
 #include "engine/remote_failure.h"
 #include "kwb/error.h"
 #include "kwb/exit_codes.h"
@@ -69,7 +71,7 @@ void MainWindow::probeEngine() {
   }
   m_engineMissing = false;
   // Answers of an earlier location's probes must not land in this one's panels.
-  for (EngineDriver* old : {m_listProbe, m_deviceProbe})
+  for (EngineDriver* old : {m_listProbe, m_deviceProbe, m_familyProbe})
     if (old) old->disconnect(this);
   delete m_listProbe;
   m_listProbe = new EngineDriver(this);
@@ -93,6 +95,11 @@ void MainWindow::probeEngine() {
             }
           });
   m_listProbe->query(engine, {"list", "--json"});
+  delete m_familyProbe;
+  m_familyProbe = new EngineDriver(this);
+  m_familyProbe->setLocation(where);
+  connect(m_familyProbe, &EngineDriver::queryFinished, this, &MainWindow::onFamilyProbeFinished);
+  m_familyProbe->query(engine, {"list", "--families", "--json"});
   if (const auto cluster = m_runOn->currentCluster()) {
     // The login node has no GPU to probe: the cluster's nodes have them.
     m_noDevice = false;
@@ -105,6 +112,38 @@ void MainWindow::probeEngine() {
   m_deviceProbe->setLocation(where);
   connect(m_deviceProbe, &EngineDriver::queryFinished, this, &MainWindow::onDeviceProbeFinished);
   m_deviceProbe->query(engine, {"device", "--json"});
+}
+
+// The engine's families: presets and typed sizes of them parse from now on.
+void MainWindow::onFamilyProbeFinished(int exitCode, const QByteArray& out, const QString& err) {
+  if (exitCode != 0) {
+    const QString remote = m_familyProbe->remoteFailure();
+    m_log->append("warning",
+                  (remote.isEmpty() ? QString("`kwb list --families --json` exited with code %1%2.")
+                                          .arg(exitCode)
+                                          .arg(err.isEmpty() ? QString() : " (" + err + ")")
+                                    : remote) +
+                      " Presets of families other than gemm, reduce and scan are not offered.");
+    return;
+  }
+  std::vector<FamilyInfo> declared;
+  try {
+    declared = registerEngineFamilies(out);
+  } catch (const InputError& e) {
+    m_log->append("error", QString::fromStdString(e.what()));
+    return;
+  }
+  m_shapes->addFamilies(declared);
+  QStringList ids, waiting;
+  for (const FamilyInfo& f : declared) ids << QString::fromStdString(f.id);
+  const int added = m_shapes->addPresets(loadPresets(nullptr, &waiting));
+  m_log->append("info", QString("The engine declares the families %1; %2 more preset%3 offered.")
+                            .arg(ids.join(", "))
+                            .arg(added)
+                            .arg(added == 1 ? "" : "s"));
+  if (!waiting.isEmpty())
+    m_log->append("warning", "Presets of families the engine does not declare, left out: " +
+                                 waiting.join(", ") + ".");
 }
 
 void MainWindow::onDeviceProbeFinished(int exitCode, const QByteArray& out, const QString& err) {

@@ -9,6 +9,10 @@
 #include <QStandardPaths>
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "kwb/family.h"
 
 namespace kwb::gui {
 namespace {
@@ -25,6 +29,18 @@ QString firstExistingDir(const QStringList& candidates) {
 }
 
 QString appDir() { return QCoreApplication::applicationDirPath(); }
+
+// The family a preset file names when this process does not know it; empty otherwise (a known
+// family, none named, or a file that is not a JSON object: loadSuite's message says why).
+QString unknownFamilyOf(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (!j.is_object()) return {};
+  const auto family = j.find("family");
+  if (family == j.end() || !family->is_string()) return {};
+  const std::string id = family->get<std::string>();
+  return tryFindFamily(id) ? QString() : QString::fromStdString(id);
+}
 
 }  // namespace
 
@@ -72,7 +88,7 @@ QString newestSample() {
   return newestIn(QStringLiteral(KWB_GUI_SOURCE_TESTDATA), {"gui-sample*.json"});
 }
 
-QList<Suite> loadPresets(QStringList* problems) {
+QList<Suite> loadPresets(QStringList* problems, QStringList* waiting) {
   QList<Suite> out;
   const QString dir = presetsDir();
   if (dir.isEmpty()) return out;
@@ -82,7 +98,11 @@ QList<Suite> loadPresets(QStringList* problems) {
       Suite suite = loadSuite(name, path);
       if (!suite.shapes.empty() || !suite.sizes.empty()) out << std::move(suite);
     } catch (const std::exception& e) {
-      if (problems) *problems << QString::fromStdString(e.what());
+      if (const QString family = unknownFamilyOf(path / (name + ".json")); !family.isEmpty()) {
+        if (waiting) *waiting << QString("%1 (%2)").arg(QString::fromStdString(name), family);
+      } else if (problems) {
+        *problems << QString::fromStdString(e.what());
+      }
     }
   }
   return out;

@@ -22,7 +22,9 @@ QString samplesDir();
 // spec-benchmark-*.json; falls back to the synthetic fixture in tests/data of a source build.
 QString newestSample();
 // The preset suites of presetsDir(), read by kwb::loadSuite as the engine reads them; a preset
-// that does not load is left out and named in `problems` when given.
-QList<Suite> loadPresets(QStringList* problems = nullptr);
+// that does not load is left out and named in `problems` when given, except one whose family
+// this process does not know yet (it learns the engine's families from the engine: gui/engine/
+// engine_families.h), which is left out and named in `waiting` as "name (family)".
+QList<Suite> loadPresets(QStringList* problems = nullptr, QStringList* waiting = nullptr);
 
 }  // namespace kwb::gui

@@ -148,13 +148,29 @@ QString ShapeListWidget::contextFamily() const {
 }
 
 void ShapeListWidget::setPresets(const QList<Suite>& presets) {
-  m_presets = presets;
+  m_presets.clear();
   m_preset->clear();
+  addPresets(presets);
+}
+
+int ShapeListWidget::addPresets(const QList<Suite>& presets) {
+  int added = 0;
   for (const Suite& p : presets) {
-    m_preset->addItem(QString::fromStdString(p.name));
+    const QString name = QString::fromStdString(p.name);
+    if (m_preset->findText(name) >= 0) continue;
+    m_presets << p;  // before the item: adding the first item selects it, which reads m_presets
+    m_preset->addItem(name);
     m_preset->setItemData(m_preset->count() - 1, QString::fromStdString(p.description),
                           Qt::ToolTipRole);
+    ++added;
   }
+  return added;
+}
+
+QStringList ShapeListWidget::presetNames() const {
+  QStringList names;
+  for (int i = 0; i < m_preset->count(); ++i) names << m_preset->itemText(i);
+  return names;
 }
 
 void ShapeListWidget::choosePreset(const QString& name) {

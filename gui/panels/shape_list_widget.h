@@ -22,6 +22,10 @@ class ShapeListWidget : public QWidget {
  public:
   explicit ShapeListWidget(QWidget* parent = nullptr);
   void setPresets(const QList<Suite>& presets);
+  // Appends the presets whose names are not listed yet (learned later: presets of the engine's
+  // families), leaving the chosen preset and the list as they are; returns how many.
+  int addPresets(const QList<Suite>& presets);
+  QStringList presetNames() const;
   void choosePreset(const QString& name);
   QString presetName() const;
   // The chosen preset's name while the list holds its shapes untouched by hand; else empty.

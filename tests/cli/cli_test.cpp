@@ -8,6 +8,7 @@
 #include "kwb/error.h"
 #include "kwb/results_json.h"
 #include "kwb/kernel_info.h"
+#include "kwb/size_json.h"
 #include "run_process.h"
 
 TEST(Cli, VersionPrintsVersion) {
@@ -103,6 +104,26 @@ TEST(Cli, ListJsonReadsBackAsKernelInfo) {
   EXPECT_FALSE(naive->reference);
   EXPECT_TRUE(
       std::any_of(list.begin(), list.end(), [](const kwb::KernelInfo& k) { return k.reference; }));
+}
+
+// `kwb list --families --json`: every family's declaration, which reads back as a FamilyInfo
+// (the GUI parses presets and typed sizes of the engine's families by them).
+TEST(Cli, ListFamiliesGivesEachFamilysDeclaration) {
+  const auto r = runKwb({"list", "--families", "--json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  std::vector<std::string> ids;
+  for (const auto& j : nlohmann::json::parse(r.out)) {
+    const auto f = j.get<kwb::FamilyInfo>();
+    EXPECT_FALSE(f.axes.empty()) << f.id;
+    EXPECT_FALSE(f.reference.empty()) << f.id;
+    ids.push_back(f.id);
+  }
+  for (const char* id : {"gemm", "reduce", "scan", "histogram", "sort"})
+    EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+  const auto table = runKwb({"list", "--families"});
+  ASSERT_EQ(table.exitCode, 0) << table.err;
+  EXPECT_TRUE(contains(table.out, "count, type, bins, distribution")) << table.out;
+  EXPECT_FALSE(contains(table.out, "sgemm.naive")) << "families, not kernels: " << table.out;
 }
 
 TEST(Cli, ListTableHasHeader) {
