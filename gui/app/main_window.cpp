@@ -178,7 +178,7 @@ void MainWindow::chooseEngineLocation() {
 
 MainWindow::~MainWindow() {
   // A probe still running would report into pages already destroyed: silence it first.
-  for (EngineDriver* probe : {m_listProbe, m_deviceProbe})
+  for (EngineDriver* probe : {m_listProbe, m_deviceProbe, m_familyProbe})
     if (probe) {
       probe->disconnect(this);
       delete probe;  // kills a probe still running
