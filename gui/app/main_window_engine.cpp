@@ -21,6 +21,20 @@
 #include "panels/shape_list_widget.h"
 
 namespace kwb::gui {
+namespace {
+
+// Why a one-shot probe of the engine gave no answer: the remote transport's failure, else the
+// command's exit code and standard error.
+QString probeFailure(const EngineDriver& probe, const QString& command, int code,
+                     const QString& err) {
+  if (QString remote = probe.remoteFailure(); !remote.isEmpty()) return remote;
+  return QString("`%1` exited with code %2%3.")
+      .arg(command)
+      .arg(code)
+      .arg(err.isEmpty() ? QString() : " (" + err + ")");
+}
+
+}  // namespace
 
 void MainWindow::connectController() {
   // Live runs: the controller's DocumentBuilder builds the run's document, and the model reads
@@ -79,12 +93,7 @@ void MainWindow::probeEngine() {
   connect(m_listProbe, &EngineDriver::queryFinished, this,
           [this](int code, const QByteArray& out, const QString& err) {
             if (code != 0) {
-              const QString remote = m_listProbe->remoteFailure();
-              m_log->append("warning", (remote.isEmpty()
-                                            ? QString("`kwb list --json` exited with code %1%2.")
-                                                  .arg(code)
-                                                  .arg(err.isEmpty() ? QString() : " (" + err + ")")
-                                            : remote) +
+              m_log->append("warning", probeFailure(*m_listProbe, "kwb list --json", code, err) +
                                            " Using the kernels of the open results.");
               return;
             }
@@ -117,12 +126,8 @@ void MainWindow::probeEngine() {
 // The engine's families: presets and typed sizes of them parse from now on.
 void MainWindow::onFamilyProbeFinished(int exitCode, const QByteArray& out, const QString& err) {
   if (exitCode != 0) {
-    const QString remote = m_familyProbe->remoteFailure();
     m_log->append("warning",
-                  (remote.isEmpty() ? QString("`kwb list --families --json` exited with code %1%2.")
-                                          .arg(exitCode)
-                                          .arg(err.isEmpty() ? QString() : " (" + err + ")")
-                                    : remote) +
+                  probeFailure(*m_familyProbe, "kwb list --families --json", exitCode, err) +
                       " Presets of families other than gemm, reduce and scan are not offered.");
     return;
   }
