@@ -3,13 +3,15 @@
 // shape, look-back window and back-off, cache hints) against cub::DeviceScan::InclusiveSum on
 // float, after checking each one: int32 exactly against a host scan at the awkward sizes (0, 1,
 // a tile +- 1, 1000003, ...) and, at every timed size, int32 exactly and float within a
-// tolerance against CUB's output. Each timed launch is what the stage's launcher does (memset
-// of the statuses, then the kernel), replayed back to back from a CUDA graph; the figure is in
+// tolerance against CUB's output. Each timed launch is what the stage's launcher does (one
+// kernel, a dependent launch, on statuses tagged with the launch's epoch: no memset), replayed
+// back to back from a CUDA graph; the figure is in
 // GB/s of 2n elements moved (hot L2: at 2^20 the 8 MiB stay in L2, at 2^28 and above they
 // cannot). The first row is the stage's registered configuration. Build and
 // run on the GPU machine (sm_90; sm_80 for an A100), from the repository root:
 //   nvcc -O3 -std=c++20 -arch=sm_90 -Ikernels -Icore/model/include -Icore/base/include \
-//     -Icore/cuda/include -o /tmp/scan-sweep scripts/scan-lookback-sweep.cu && /tmp/scan-sweep
+//     -Icore/cuda/include -o /tmp/scan-sweep scripts/scan-lookback-sweep.cu \
+//     kernels/detail/workspace.cpp && /tmp/scan-sweep
 // Optional arguments: the timed sizes as powers of two (default 20 24 28 30); --only PART[,PART]
 // keeps the rows whose name contains one of the parts (the stage's row always runs: it is the
 // stress run's subject), e.g. --only 128x24,first500,behind; --list prints the rows' names.
@@ -39,14 +41,13 @@ using kwb::kernels::scan::lookback::Policy;
 
 struct Config {
   const char* name;
-  std::size_t (*scratch)(std::int64_t);
-  void (*f32)(const float*, float*, std::int64_t, void*, std::size_t, cudaStream_t, const char*);
-  void (*i32)(const int*, int*, std::int64_t, void*, std::size_t, cudaStream_t, const char*);
+  void (*f32)(const float*, float*, std::int64_t, cudaStream_t, const char*);
+  void (*i32)(const int*, int*, std::int64_t, cudaStream_t, const char*);
 };
 
 template <typename S>
 Config config(const char* name) {
-  return {name, &S::scratchBytes, &S::template launch<float>, &S::template launch<int>};
+  return {name, &S::template launch<float>, &S::template launch<int>};
 }
 
 // The first is the stage's configuration, the others vary one or two of its choices. Names:
@@ -155,8 +156,6 @@ __global__ void countDiff(const float* a, const float* b, std::int64_t n, float 
 struct Buffers {
   int *inI = nullptr, *outI = nullptr, *refI = nullptr;
   float *inF = nullptr, *outF = nullptr, *refF = nullptr;
-  void* scratch = nullptr;
-  std::size_t scratchBytes = 0;
   void* cubTemp = nullptr;
   std::size_t cubBytes = 0;
   unsigned long long* bad = nullptr;
@@ -181,7 +180,7 @@ int checkSmall(const Config& c, Buffers& b) {
                          4096LL, 4097LL, 6143LL, 6145LL, 8191LL, 8193LL, 65537LL, 1000003LL}) {
     fill<<<256, 256>>>(b.inI, b.inF, n, 7u);
     check(cudaMemset(b.outI, 0xAA, std::size_t(n + 1) * 4), "memset");
-    c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+    c.i32(b.inI, b.outI, n, nullptr, c.name);
     check(cudaDeviceSynchronize(), c.name);
     std::vector<int> in(std::size_t(n) + 1), out(std::size_t(n) + 1);
     check(cudaMemcpy(in.data(), b.inI, std::size_t(n) * 4, cudaMemcpyDeviceToHost), "copy");
@@ -209,7 +208,7 @@ int stress(const Config& c, Buffers& b, std::int64_t n, int runs) {
   int wrongRuns = 0;
   for (int r = 0; r < runs; ++r) {
     check(cudaMemset(b.outI, 0xAA, std::size_t(n) * 4), "memset");
-    c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+    c.i32(b.inI, b.outI, n, nullptr, c.name);
     wrongRuns += differences(b, n, false, 0) != 0;
   }
   std::printf("stress (%s, %d launches of %lld int32, exact against CUB): %d wrong\n", c.name, runs,
@@ -241,8 +240,6 @@ int main(int argc, char** argv) {
   for (int** p : {&b.inI, &b.outI, &b.refI})
     check(cudaMalloc(p, std::size_t(maxN) * 4 + 4), "malloc");
   check(cudaMalloc(&b.bad, sizeof *b.bad), "malloc");
-  for (const Config* c : rows) b.scratchBytes = std::max(b.scratchBytes, c->scratch(maxN));
-  check(cudaMalloc(&b.scratch, b.scratchBytes), "malloc");
   std::size_t intBytes = 0;
   check(cub::DeviceScan::InclusiveSum(nullptr, b.cubBytes, b.inF, b.outF, int(maxN)), "cub");
   check(cub::DeviceScan::InclusiveSum(nullptr, intBytes, b.inI, b.outI, int(maxN)), "cub");
@@ -277,13 +274,12 @@ int main(int argc, char** argv) {
     const float tol = 1e-4f * std::sqrt(float(n));  // values k/2048, |k| <= 2048
     for (const Config* row : rows) {
       const Config& c = *row;
-      c.i32(b.inI, b.outI, n, b.scratch, b.scratchBytes, nullptr, c.name);
+      c.i32(b.inI, b.outI, n, nullptr, c.name);
       const unsigned long long badI = differences(b, n, false, 0);
-      c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, nullptr, c.name);
+      c.f32(b.inF, b.outF, n, nullptr, c.name);
       const unsigned long long badF = differences(b, n, true, tol);
-      const double ms = graphMs(
-          [&](cudaStream_t st) { c.f32(b.inF, b.outF, n, b.scratch, b.scratchBytes, st, c.name); },
-          reps, kRounds, stream);
+      const double ms = graphMs([&](cudaStream_t st) { c.f32(b.inF, b.outF, n, st, c.name); }, reps,
+                                kRounds, stream);
       check(cudaDeviceSynchronize(), c.name);
       const bool ok = badI == 0 && badF == 0;
       failures += !ok;

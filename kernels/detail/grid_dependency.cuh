@@ -10,6 +10,8 @@
 #include <cuda_runtime_api.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #include "detail/multiprocessors.h"
 #include "kwb/cuda/check.h"
@@ -37,6 +39,25 @@ inline bool dependentLaunchSupported() {
                cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
            return major;
          }) >= 9;
+}
+
+// Makes `config` a dependent launch: `attr` becomes the programmatic-serialization attribute and
+// the configuration's only one. `attr` must outlive `config`.
+inline void makeDependent(cudaLaunchConfig_t& config, cudaLaunchAttribute& attr) {
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+}
+
+// Whether a launcher launches as a dependent: where the device runs them, unless a measurement
+// build's environment sets `offSwitch` (KWB_REDUCE_PDL, ...) to 0, to time both side by side.
+inline bool dependentLaunchWanted([[maybe_unused]] const char* offSwitch) {
+#ifdef KWB_PERF_EXPERIMENT
+  if (const char* e = std::getenv(offSwitch); e && std::strcmp(e, "0") == 0) return false;
+#endif
+  return dependentLaunchSupported();
 }
 
 }  // namespace kwb::kernels::detail

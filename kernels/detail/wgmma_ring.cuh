@@ -227,15 +227,9 @@ template <int BM>
 cudaLaunchConfig_t dependentLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream,
                                    cudaLaunchAttribute& attr) {
   cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-#ifdef KWB_PERF_EXPERIMENT
-  if (const char* e = std::getenv("KWB_WGMMA_PDL"); e && std::string(e) == "0") return cfg;
-#endif
+  if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   if (BM != 128 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  detail::makeDependent(cfg, attr);
   return cfg;
 }
 

@@ -21,7 +21,6 @@
 // end before their first load. A ticket taken by every block instead (the last block writes the
 // sum) needs a fence and a returned atomic per block, which held each block's slot for two L2
 // round trips: measured on an H200 it was 5% slower at 2^28 floats.
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -62,30 +61,15 @@ detail::WorkspaceCache& accumulators() {
   return cache;
 }
 
-// A dependent launch where the device has them; measurement builds turn it off with
-// KWB_REDUCE_PDL=0 to time the two side by side.
-bool dependentLaunch() {
-#ifdef KWB_PERF_EXPERIMENT
-  if (const char* e = std::getenv("KWB_REDUCE_PDL"); e && std::string(e) == "0") return false;
-#endif
-  return detail::dependentLaunchSupported();
-}
-
-// A launch configuration of `blocks` blocks of `threads`, a dependent launch where one is run;
-// `attr` must outlive it.
+// A launch configuration of `blocks` blocks of `threads`, a dependent launch where one is run
+// (off with KWB_REDUCE_PDL=0 in measurement builds); `attr` must outlive it.
 cudaLaunchConfig_t launchConfig(unsigned blocks, unsigned threads, cudaStream_t stream,
                                 cudaLaunchAttribute& attr) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(blocks);
   cfg.blockDim = dim3(threads);
   cfg.stream = stream;
-  attr = cudaLaunchAttribute{};
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  if (dependentLaunch()) {
-    cfg.attrs = &attr;
-    cfg.numAttrs = 1;
-  }
+  if (detail::dependentLaunchWanted("KWB_REDUCE_PDL")) detail::makeDependent(cfg, attr);
   return cfg;
 }
 

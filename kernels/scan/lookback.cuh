@@ -3,11 +3,14 @@
 // The decoupled look-back of scan.decoupled_lookback (Merrill & Garland, "Single-pass Parallel
 // Prefix Scan with Decoupled Look-back", 2016), run by one warp of each tile.
 //
-// Each tile publishes one 64-bit status word: the flag in the high half (0: nothing yet,
-// AGGREGATE: the tile's own total, PREFIX: the sum of tiles 0 .. tile), the value's bits in the
-// low half. Flag and value travel in one access, so a reader never pairs a flag with a stale
-// value, and nothing else is published through the word: relaxed device-scope loads and stores
-// (cuda::atomic_ref) are all the ordering needed, no fence.
+// Each tile publishes one 64-bit status word: a tag in the high half, the value's bits in the
+// low half. The tag is the launch's epoch (30 bits) and a kind (AGGREGATE: the tile's own total,
+// PREFIX: the sum of tiles 0 .. tile). A word whose epoch is not this launch's, or whose kind is
+// 0 (the zeroed workspace), is "nothing yet": the statuses are never cleared between launches,
+// because every launch writes each of its tiles' words with its own epoch, and the previous
+// launch's words carry the epoch before it. Tag and value travel in one access, so a reader
+// never pairs a tag with a stale value, and nothing else is published through the word: relaxed
+// device-scope loads and stores (cuda::atomic_ref) are all the ordering needed, no fence.
 //
 // Why the window is wide: each step of the look-back costs a status read from L2 and then a
 // status write that the next tiles must see, and a step reaches back kWindow tiles. So the
@@ -29,8 +32,19 @@
 namespace kwb::kernels::scan::lookback {
 
 using Status = unsigned long long;
-constexpr Status kAggregate = 1ull << 32, kPrefix = 2ull << 32;  // 0: not published yet
 constexpr Status kFlags = ~0ull << 32;
+
+// This launch's two tags: epoch bits 0-29 above a kind of 1 (AGGREGATE) or 2 (PREFIX). Epochs
+// that differ by less than 2^30 launches give different tags.
+struct Tags {
+  Status aggregate, prefix;
+  __device__ explicit Tags(unsigned epoch)
+      : aggregate(Status((epoch << 2) | 1u) << 32), prefix(Status((epoch << 2) | 2u) << 32) {}
+  __device__ bool isPrefix(Status s) const { return (s & kFlags) == prefix; }
+  __device__ bool published(Status s) const {
+    return (s & kFlags) == aggregate || (s & kFlags) == prefix;
+  }
+};
 
 // How the look-back waits: statuses per lane, the back-off between re-reads in ns, and a sleep
 // before the first read (CUB's tuning sleeps ~1 us there on Hopper, so that the predecessors
@@ -84,32 +98,34 @@ __device__ inline void publish(Status* status, Status flag, T value) {
 // Slot j of a lane is the status at distance d = 32 j + lane from `newest` (d = 0 the nearest);
 // a distance before tile 0 reads as a PREFIX of 0.
 template <typename P>
-__device__ inline void readWindow(Status* status, int newest, Status (&s)[P::kSlots]) {
+__device__ inline void readWindow(Status* status, int newest, const Tags& tags,
+                                  Status (&s)[P::kSlots]) {
   const int lane = int(threadIdx.x % 32);
 #pragma unroll
   for (int j = 0; j < P::kSlots; ++j) {
     const int pred = newest - 32 * j - lane;
-    s[j] = pred >= 0 ? read(status + pred) : kPrefix;
+    s[j] = pred >= 0 ? read(status + pred) : tags.prefix;
   }
 }
 
 // The distance of the nearest PREFIX in the window (kWindow if none) once every status nearer
 // than it is published. Warp-uniform: every decision is made on ballots.
 template <typename P>
-__device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kSlots]) {
+__device__ inline int settleWindow(Status* status, int newest, const Tags& tags,
+                                   Status (&s)[P::kSlots]) {
   unsigned sleep = P::kFirstSleep;
   for (;;) {
     int stop = P::kWindow;
     bool waiting = false;
 #pragma unroll
     for (int j = P::kSlots - 1; j >= 0; --j) {  // nearest last: it decides
-      const unsigned prefixes = __ballot_sync(0xffffffffu, (s[j] & kFlags) == kPrefix);
+      const unsigned prefixes = __ballot_sync(0xffffffffu, tags.isPrefix(s[j]));
       if (prefixes) stop = 32 * j + __ffs(prefixes) - 1;
     }
 #pragma unroll
     for (int j = 0; j < P::kSlots; ++j) {
       const int d = 32 * j + int(threadIdx.x % 32);
-      waiting |= d < stop && (s[j] & kFlags) == 0;
+      waiting |= d < stop && !tags.published(s[j]);
     }
     if (!__any_sync(0xffffffffu, waiting)) return stop;
     if constexpr (P::kFirstSleep == P::kMaxSleep) {  // a fixed delay (CUB's), or 0: spin
@@ -121,44 +137,56 @@ __device__ inline int settleWindow(Status* status, int newest, Status (&s)[P::kS
     const int lane = int(threadIdx.x % 32);
 #pragma unroll
     for (int j = 0; j < P::kSlots; ++j)
-      if (32 * j + lane < stop && (s[j] & kFlags) == 0)
+      if (32 * j + lane < stop && !tags.published(s[j]))
         s[j] = read(status + (newest - 32 * j - lane));
   }
 }
 
-// The sleep before the first read when it scales with the distance from the chain's head
-// (Policy::kNsPerTileBehind): `head` holds the number + 1 of the newest tile with a PREFIX.
+// The chain's head mark (Policy::kNsPerTileBehind): the launch's full 32-bit epoch above the
+// number + 1 of the newest tile with a PREFIX, raised with a 64-bit atomicMax, so a mark left by
+// an earlier launch is below every mark of this one (until the epoch wraps after 2^32 launches,
+// when a stale mark only shortens a sleep).
+using Head = unsigned long long;
+
+// The sleep before the first read when it scales with the distance from the chain's head.
 template <typename P>
-__device__ inline unsigned sleepBeforeRead(unsigned* head, int tile) {
-  const unsigned mark = ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(*head).load(
+__device__ inline unsigned sleepBeforeRead(Head* head, unsigned epoch, int tile) {
+  const Head mark = ::cuda::atomic_ref<Head, ::cuda::thread_scope_device>(*head).load(
       ::cuda::memory_order_relaxed);
-  const unsigned behind = unsigned(tile) - min(mark, unsigned(tile));
+  const unsigned newest = unsigned(mark >> 32) == epoch ? unsigned(mark) : 0u;
+  const unsigned behind = unsigned(tile) - min(newest, unsigned(tile));
   return min(P::kBeforeRead + min(behind, 1u << 20) * P::kNsPerTileBehind, P::kBeforeReadMax);
+}
+
+template <typename P>
+__device__ inline void raiseHead(Head* head, unsigned epoch, int tile) {
+  if constexpr (P::kNsPerTileBehind > 0)
+    if (threadIdx.x % 32 == 0) atomicMax(head, (Head(epoch) << 32) | (unsigned(tile) + 1u));
 }
 
 // Run by the 32 lanes of one warp, converged, with the tile's total in every lane: publishes
 // it, walks back to the nearest PREFIX, publishes the tile's own PREFIX, and returns the sum of
-// tiles 0 .. tile - 1 in every lane. `head` (zeroed with the statuses) is used only by a policy
-// whose first sleep scales with the distance from the chain's head.
+// tiles 0 .. tile - 1 in every lane. `epoch` is the launch's (the statuses' tags); `head` is
+// used only by a policy whose first sleep scales with the distance from the chain's head.
 template <typename T, typename P>
-__device__ inline T lookBack(Status* status, unsigned* head, int tile, T aggregate) {
+__device__ inline T lookBack(Status* status, Head* head, unsigned epoch, int tile, T aggregate) {
   const int lane = int(threadIdx.x % 32);
+  const Tags tags(epoch);
   if (tile == 0) {
-    if (lane == 0) publish(status, kPrefix, aggregate);
-    if constexpr (P::kNsPerTileBehind > 0)
-      if (lane == 0) atomicMax(head, 1u);
+    if (lane == 0) publish(status, tags.prefix, aggregate);
+    raiseHead<P>(head, epoch, tile);
     return T(0);
   }
-  if (lane == 0) publish(status + tile, kAggregate, aggregate);
+  if (lane == 0) publish(status + tile, tags.aggregate, aggregate);
   if constexpr (P::kNsPerTileBehind > 0)
-    __nanosleep(sleepBeforeRead<P>(head, tile));
+    __nanosleep(sleepBeforeRead<P>(head, epoch, tile));
   else if constexpr (P::kBeforeRead > 0)
     __nanosleep(P::kBeforeRead);
   T exclusive = T(0);
   for (int newest = tile - 1;; newest -= P::kWindow) {
     Status s[P::kSlots];
-    readWindow<P>(status, newest, s);
-    const int stop = settleWindow<P>(status, newest, s);
+    readWindow<P>(status, newest, tags, s);
+    const int stop = settleWindow<P>(status, newest, tags, s);
     T mine = T(0);  // this lane's statuses up to and including the PREFIX
 #pragma unroll
     for (int j = 0; j < P::kSlots; ++j)
@@ -167,9 +195,8 @@ __device__ inline T lookBack(Status* status, unsigned* head, int tile, T aggrega
     exclusive = vec::add(window, exclusive);
     if (stop < P::kWindow) break;
   }
-  if (lane == 0) publish(status + tile, kPrefix, vec::add(exclusive, aggregate));
-  if constexpr (P::kNsPerTileBehind > 0)
-    if (lane == 0) atomicMax(head, unsigned(tile) + 1u);
+  if (lane == 0) publish(status + tile, tags.prefix, vec::add(exclusive, aggregate));
+  raiseHead<P>(head, epoch, tile);
   return exclusive;
 }
 

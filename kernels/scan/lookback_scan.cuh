@@ -12,43 +12,66 @@
 // tile's total and looks back (lookback.cuh) while the other warps wait at the tile scan's
 // second barrier; no barrier is inside the wait. The float result depends on where each
 // look-back found a PREFIX (timing): not bit-for-bit reproducible; int32 is exact.
-#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
+#include "detail/grid_dependency.cuh"
 #include "detail/multiprocessors.h"
+#include "detail/workspace.h"
 #include "scan/lookback.cuh"
 #include "scan/tile_scan.cuh"
 
 namespace kwb::kernels::scan {
 
+// The state every launch shares on a device (detail/workspace.h, zero when made): one 64-bit
+// word, the epoch (high half) above the tile counter (low half); the chain's head mark
+// (lookback::Head) on the next 128-byte line; then the tiles' statuses. Nothing is cleared before
+// a launch: a block takes its tile and the launch's epoch in one atomicAdd on the word, and the
+// block that takes the last tile, which every other block's ticket preceded, turns the word to
+// (epoch + 1, 0) for the next launch. The statuses carry the epoch (lookback.cuh).
+inline detail::WorkspaceCache& lookbackState() {
+  static detail::WorkspaceCache cache;
+  return cache;
+}
+
 template <typename Shape, typename Policy, bool kStreaming>
 struct LookbackScan {
   using Tiles = Shape;
-  // The tile counter at 0, the chain's head mark (lookback::Policy::kNsPerTileBehind) on the
-  // next 128-byte line, then the statuses.
-  static constexpr std::size_t kCounterBytes = 256;
+  static constexpr std::size_t kHeaderBytes = 256;
   static constexpr std::size_t kHeadOffset = 128;
 
   static std::int64_t tiles(std::int64_t count) { return tilesFor<Shape>(count); }
 
-  static std::size_t scratchBytes(std::int64_t count) {
-    return kCounterBytes + vec::alignUp(std::size_t(tiles(count)) * sizeof(lookback::Status));
+  // The shared state a launch on `count` elements uses.
+  static std::size_t stateBytes(std::int64_t count) {
+    return kHeaderBytes + vec::alignUp(std::size_t(tiles(count)) * sizeof(lookback::Status));
   }
 
+  // Launches on `stream` (a programmatic dependent of the kernel before it where the device
+  // runs those; KWB_SCAN_PDL=0 turns that off in measurement builds).
   template <typename T>
-  static void launch(const T* in, T* out, std::int64_t count, void* scratch,
-                     std::size_t scratchBytes, cudaStream_t stream, const char* id);
+  static void launch(const T* in, T* out, std::int64_t count, cudaStream_t stream, const char* id);
 };
 
 template <typename T, typename Shape, typename Policy, bool kStreaming>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
-    lookbackScanKernel(const T* in, T* out, std::int64_t n, bool vectors, lookback::Status* status,
-                       unsigned* counter) {
-  __shared__ int tileShared;
-  if (threadIdx.x == 0) tileShared = int(atomicAdd(counter, 1u));
+    lookbackScanKernel(const T* in, T* out, std::int64_t n, bool vectors, char* state,
+                       unsigned tiles) {
+  using Scan = LookbackScan<Shape, Policy, kStreaming>;
+  detail::launchDependents();
+  detail::waitForPriorGrids();  // the state and the input may be the previous grid's
+  __shared__ unsigned long long ticketShared;
+  if (threadIdx.x == 0) {
+    auto* word = reinterpret_cast<unsigned long long*>(state);
+    const unsigned long long ticket = atomicAdd(word, 1ull);
+    // The last tile's block: every ticket is taken, so the counter reads `tiles`; this add
+    // carries it into the epoch: (epoch, tiles) + (0x1'0000'0000 - tiles) = (epoch + 1, 0).
+    if (unsigned(ticket) == tiles - 1) atomicAdd(word, (1ull << 32) - tiles);
+    ticketShared = ticket;
+  }
   __syncthreads();
-  const int tile = tileShared;
+  const int tile = int(unsigned(ticketShared));
+  const unsigned epoch = unsigned(ticketShared >> 32);
   Tile<T, Shape> v;
   loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
   // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
@@ -57,10 +80,10 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   scanTile<T, Shape>(v, [&](T aggregate) {
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
-    // The mark's address from the kernel's parameter here, not held across the tile's load.
-    auto* head = reinterpret_cast<unsigned*>(reinterpret_cast<char*>(counter) +
-                                             LookbackScan<Shape, Policy, kStreaming>::kHeadOffset);
-    const T prefix = lookback::lookBack<T, Policy>(status, head, tile, aggregate);
+    // The addresses from the kernel's parameter here, not held across the tile's load.
+    auto* status = reinterpret_cast<lookback::Status*>(state + Scan::kHeaderBytes);
+    auto* head = reinterpret_cast<lookback::Head*>(state + Scan::kHeadOffset);
+    const T prefix = lookback::lookBack<T, Policy>(status, head, epoch, tile, aggregate);
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
     return prefix;
@@ -71,24 +94,21 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
 template <typename Shape, typename Policy, bool kStreaming>
 template <typename T>
 void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::int64_t count,
-                                                     void* scratch, std::size_t scratchBytes,
                                                      cudaStream_t stream, const char* id) {
   if (count == 0) return;
   const std::int64_t n = tiles(count);
   if (n > INT_MAX) throw std::invalid_argument(std::string(id) + ": count too large");
-  const std::size_t used = kCounterBytes + std::size_t(n) * sizeof(lookback::Status);
-  if (scratchBytes < used)
-    throw std::invalid_argument(std::string(id) + ": scratch smaller than scratchBytes()");
-  // Counter and statuses start at zero ("no status yet") on every launch, on the stream: the
-  // scratch comes uninitialised from cudaMalloc, so the kernel cannot tell a stale status from
-  // a fresh one without it.
-  KWB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, used, stream));
-  auto* counter = static_cast<unsigned*>(scratch);
-  auto* status = reinterpret_cast<lookback::Status*>(static_cast<char*>(scratch) + kCounterBytes);
+  const detail::WorkspaceCache::Lease state = lookbackState().acquire(stateBytes(count), stream);
+  if (state.data() == nullptr) throw std::runtime_error(std::string(id) + ": no device workspace");
   const bool vectors = vec::aligned16(in) && vec::aligned16(out);
-  lookbackScanKernel<T, Shape, Policy, kStreaming>
-      <<<unsigned(n), Shape::kThreads, 0, stream>>>(in, out, count, vectors, status, counter);
-  KWB_CHECK_LAUNCH();
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(unsigned(n));
+  cfg.blockDim = dim3(Shape::kThreads);
+  cfg.stream = stream;
+  cudaLaunchAttribute attr{};
+  if (detail::dependentLaunchWanted("KWB_SCAN_PDL")) detail::makeDependent(cfg, attr);
+  KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, lookbackScanKernel<T, Shape, Policy, kStreaming>, in, out,
+                                    count, vectors, static_cast<char*>(state.data()), unsigned(n)));
 }
 
 // The configurations scan.decoupled_lookback registers, chosen by count (StageLookbackScan), from
@@ -109,24 +129,19 @@ using LookbackScanOneWave =
     LookbackScan<TileShape<512, 4, 4>, lookback::Policy<4, 64, 512, 1000>, false>;
 
 // The stage: LookbackScanManyWaves where its tiles outnumber the blocks the device runs at once
-// (the SMs times the 12 blocks asked of ptxas), else LookbackScanOneWave. The scratch holds
-// either's statuses.
+// (the SMs times the 12 blocks asked of ptxas), else LookbackScanOneWave. Both share the
+// device's state (lookbackState).
 struct StageLookbackScan {
   static bool manyWaves(std::int64_t count) {
     return LookbackScanManyWaves::tiles(count) >
            std::int64_t(detail::multiprocessors()) * LookbackScanManyWaves::Tiles::kMinBlocks;
   }
-  static std::size_t scratchBytes(std::int64_t count) {
-    return std::max(LookbackScanManyWaves::scratchBytes(count),
-                    LookbackScanOneWave::scratchBytes(count));
-  }
   template <typename T>
-  static void launch(const T* in, T* out, std::int64_t count, void* scratch,
-                     std::size_t scratchBytes, cudaStream_t stream, const char* id) {
+  static void launch(const T* in, T* out, std::int64_t count, cudaStream_t stream, const char* id) {
     if (count > 0 && manyWaves(count))
-      LookbackScanManyWaves::launch<T>(in, out, count, scratch, scratchBytes, stream, id);
+      LookbackScanManyWaves::launch<T>(in, out, count, stream, id);
     else
-      LookbackScanOneWave::launch<T>(in, out, count, scratch, scratchBytes, stream, id);
+      LookbackScanOneWave::launch<T>(in, out, count, stream, id);
   }
 };
 

@@ -6,7 +6,8 @@
 // - input and output that start 4, 8 or 12 bytes past a 16-byte boundary (the vectorised
 //   paths' scalar head), int32 compared bit for bit with CUB on the same pointers;
 // - a second launch on the same buffers gives the same answer (atomics, counters and tile
-//   statuses are reset by the launch itself, not by a fresh allocation).
+//   statuses are reset by the launch itself, not by a fresh allocation), and launches of other
+//   sizes in between leave nothing behind that the next one reads.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -122,6 +123,32 @@ TEST_P(VectorKernel, ASecondLaunchOnTheSameBuffersAgrees) {
   const auto second = session.verify(family(), kernel(), *vc);
   EXPECT_EQ(first.status, kwb::CaseStatus::kPass) << first.message;
   EXPECT_EQ(second.status, kwb::CaseStatus::kPass) << second.message;
+}
+
+// Launches of other sizes in between leave nothing the next launch reads: a stage that keeps
+// state on the device between launches (a tile counter, tile statuses tagged with the launch)
+// must tell the previous launch's statuses, of more tiles or fewer, from this one's. The sizes
+// cross scan.decoupled_lookback's switch between its two tile shapes (the SMs x 12 tiles of
+// 3072) both ways; int32 is compared bit for bit with CUB.
+TEST_P(VectorKernel, LaunchesOfOtherSizesInBetweenLeaveNoTrace) {
+  const KernelDescriptor& cub = kwb::kernels::registry().find(family().family().reference);
+  constexpr std::int64_t kMost = 6'000'011;
+  std::vector<int> host(std::size_t{kMost});
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = int(std::uint32_t(i * 2246822519u) >> 7) - (1 << 23);
+  kwb::cuda::DeviceBuffer<int> in(host.size());
+  KWB_CUDA_CHECK(
+      cudaMemcpy(in.get(), host.data(), host.size() * sizeof(int), cudaMemcpyHostToDevice));
+  for (const std::int64_t n : {kMost, std::int64_t{4097}, std::int64_t{3'000'001}, kMost,
+                               std::int64_t{1'000'003}, std::int64_t{3'000'001}}) {
+    const auto want = launchInt(cub, family(), in.get(), n, 0, 0, stream());
+    const auto got = launchInt(kernel(), family(), in.get(), n, 0, 0, stream());
+    ASSERT_EQ(got.size(), want.size());
+    std::int64_t wrong = 0, first = -1;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (got[i] != want[i] && wrong++ == 0) first = std::int64_t(i);
+    EXPECT_EQ(wrong, 0) << kernel().id << " n=" << n << ": first wrong at " << first;
+  }
 }
 
 // A launch of no elements still writes every output element (a reduce's sum of nothing is 0),
