@@ -133,6 +133,12 @@ KnownAnswer runKnownAnswer(const std::string& problem, const KernelDescriptor& k
   }
 }
 
+// Whether `k` launches in this process: the A side of kwb ab --against-kwb is a descriptor of
+// a kernel in another build, which that build tested.
+bool launchesHere(const KernelDescriptor& k) {
+  return k.launch != nullptr || k.launchVector != nullptr || k.launcher.has_value();
+}
+
 }  // namespace
 
 std::optional<KnownAnswer> knownAnswers(const std::vector<PlanCase>& plan, const RunConfig& cfg,
@@ -143,10 +149,14 @@ std::optional<KnownAnswer> knownAnswers(const std::vector<PlanCase>& plan, const
     const std::string& problem = first.kernel->problem;
     if (std::find(seen.begin(), seen.end(), problem) != seen.end()) continue;
     seen.push_back(problem);
-    const KernelDescriptor* k = first.kernel;
+    // The family's reference where the plan has it, else its first kernel that runs here.
     const FamilyDriver* driver = findFamilyDriver(problem);
+    const KernelDescriptor* k = nullptr;
     for (const PlanCase& p : plan)
-      if (driver && p.kernel->id == driver->family().reference) k = p.kernel;
+      if (p.kernel->problem == problem && launchesHere(*p.kernel) &&
+          (!k || (driver && p.kernel->id == driver->family().reference)))
+        k = p.kernel;
+    if (!k) continue;  // every kernel of it runs elsewhere
     const std::string key = problem + "|" + k->id + "|" + std::to_string(cfg.seed);
     const bool cached = cache && cache->count(key) > 0;
     const KnownAnswer ka = cached ? cache->at(key) : runKnownAnswer(problem, *k, cfg, st);

@@ -33,22 +33,22 @@ inline detail::WorkspaceCache& lookbackState() {
   static detail::WorkspaceCache cache;
   return cache;
 }
+constexpr std::size_t kStateHeaderBytes = 256, kStateHeadOffset = 128;
 
-template <typename Shape, typename Policy, bool kStreaming>
+// kDependent: the launch is a programmatic dependent of the kernel before it (where the device
+// runs those; KWB_SCAN_PDL=0 turns it off in measurement builds). The kernel waits for the
+// previous grids before its ticket either way.
+template <typename Shape, typename Policy, bool kStreaming, bool kDependent = false>
 struct LookbackScan {
   using Tiles = Shape;
-  static constexpr std::size_t kHeaderBytes = 256;
-  static constexpr std::size_t kHeadOffset = 128;
 
   static std::int64_t tiles(std::int64_t count) { return tilesFor<Shape>(count); }
 
   // The shared state a launch on `count` elements uses.
   static std::size_t stateBytes(std::int64_t count) {
-    return kHeaderBytes + vec::alignUp(std::size_t(tiles(count)) * sizeof(lookback::Status));
+    return kStateHeaderBytes + vec::alignUp(std::size_t(tiles(count)) * sizeof(lookback::Status));
   }
 
-  // Launches on `stream` (a programmatic dependent of the kernel before it where the device
-  // runs those; KWB_SCAN_PDL=0 turns that off in measurement builds).
   template <typename T>
   static void launch(const T* in, T* out, std::int64_t count, cudaStream_t stream, const char* id);
 };
@@ -57,7 +57,6 @@ template <typename T, typename Shape, typename Policy, bool kStreaming>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
     lookbackScanKernel(const T* in, T* out, std::int64_t n, bool vectors, char* state,
                        unsigned tiles) {
-  using Scan = LookbackScan<Shape, Policy, kStreaming>;
   detail::launchDependents();
   detail::waitForPriorGrids();  // the state and the input may be the previous grid's
   __shared__ unsigned long long ticketShared;
@@ -81,8 +80,8 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
     // The addresses from the kernel's parameter here, not held across the tile's load.
-    auto* status = reinterpret_cast<lookback::Status*>(state + Scan::kHeaderBytes);
-    auto* head = reinterpret_cast<lookback::Head*>(state + Scan::kHeadOffset);
+    auto* status = reinterpret_cast<lookback::Status*>(state + kStateHeaderBytes);
+    auto* head = reinterpret_cast<lookback::Head*>(state + kStateHeadOffset);
     const T prefix = lookback::lookBack<T, Policy>(status, head, epoch, tile, aggregate);
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
@@ -91,10 +90,12 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   storeTile<Shape, kStreaming>(out, n, tile, vectors, v);
 }
 
-template <typename Shape, typename Policy, bool kStreaming>
+template <typename Shape, typename Policy, bool kStreaming, bool kDependent>
 template <typename T>
-void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::int64_t count,
-                                                     cudaStream_t stream, const char* id) {
+void LookbackScan<Shape, Policy, kStreaming, kDependent>::launch(const T* in, T* out,
+                                                                 std::int64_t count,
+                                                                 cudaStream_t stream,
+                                                                 const char* id) {
   if (count == 0) return;
   const std::int64_t n = tiles(count);
   if (n > INT_MAX) throw std::invalid_argument(std::string(id) + ": count too large");
@@ -106,7 +107,7 @@ void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::i
   cfg.blockDim = dim3(Shape::kThreads);
   cfg.stream = stream;
   cudaLaunchAttribute attr{};
-  if (detail::dependentLaunchWanted("KWB_SCAN_PDL")) detail::makeDependent(cfg, attr);
+  if (kDependent && detail::dependentLaunchWanted("KWB_SCAN_PDL")) detail::makeDependent(cfg, attr);
   KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, lookbackScanKernel<T, Shape, Policy, kStreaming>, in, out,
                                     count, vectors, static_cast<char*>(state.data()), unsigned(n)));
 }
@@ -123,8 +124,12 @@ void LookbackScan<Shape, Policy, kStreaming>::launch(const T* in, T* out, std::i
 //   a 1 us first sleep, back-off 64-512 ns: 101.1% at 2^20 (99.4% at 2^24).
 // The earlier single configuration (256 x 16, window 128, first sleep 1 us) took 91.7% at 2^20,
 // 96.3% at 2^28 and 96.7% at 2^30 in the same sweep.
+// Only the many-wave configuration launches as a dependent: the one-wave grid as a dependent
+// measured 25% slower at 2^20 and 13-16% slower at 2^22 than with a memset and no dependent
+// launch, where without it (and without the memset) it is faster (H200, kwb ab and kwb run,
+// 2026-12-02; kernels/PERF_NOTES.md, "Scan: no memset").
 using LookbackScanManyWaves =
-    LookbackScan<TileShape<128, 6, 12>, lookback::Policy<1, 688, 688, 1140>, false>;
+    LookbackScan<TileShape<128, 6, 12>, lookback::Policy<1, 688, 688, 1140>, false, true>;
 using LookbackScanOneWave =
     LookbackScan<TileShape<512, 4, 4>, lookback::Policy<4, 64, 512, 1000>, false>;
 

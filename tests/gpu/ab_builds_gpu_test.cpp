@@ -48,6 +48,20 @@ TEST_F(AbAcrossBuilds, AKernelAgainstItselfInTheOtherBuildIsSame) {
   EXPECT_GT(cases[0]["samplesMs"].size(), 50u);
 }
 
+// A 1-D family's known-answer test runs on a kernel that launches here: A's descriptor has no
+// launcher (the other build ran A's test), and testing it reported "FAILED: ... has no 1-D
+// launcher" in every such comparison.
+TEST_F(AbAcrossBuilds, AScanAgainstItselfThereIsSameAndItsKnownAnswerPassesHere) {
+  const auto rep = abReport({"ab", "scan.decoupled_lookback", "--against-kwb", KWB_EXE, "--family",
+                             "scan", "--sizes", "2^16", "--types", "i32"},
+                            kwb::kExitOk);
+  ASSERT_EQ(rep["results"].size(), 1u) << rep["results"].dump(1);
+  EXPECT_EQ(rep["results"][0]["verdict"], "SAME") << rep["results"][0].dump(1);
+  const auto& ka = rep["document"]["knownAnswer"];
+  EXPECT_TRUE(ka["passed"].get<bool>()) << ka.dump(1);
+  EXPECT_EQ(ka["detail"].get<std::string>().find("no 1-D launcher"), std::string::npos) << ka;
+}
+
 TEST_F(AbAcrossBuilds, TheFasterStageHereAgainstTheNaiveOneThereIsFaster) {
   const auto rep =
       abReport({"ab", "sgemm.naive", "sgemm.tiled", "--against-kwb", KWB_EXE, "--shapes", "1024"},
