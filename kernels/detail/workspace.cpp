@@ -2,10 +2,29 @@
 #include "detail/workspace.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "kwb/cuda/check.h"
 
 namespace kwb::kernels::detail {
+namespace {
+
+// Measurement builds: KWB_WORKSPACE_WAIT=always waits on the last use's event on every launch,
+// as before the same-stream case skipped it, to time the two side by side.
+bool waitAlways() {
+#ifdef KWB_PERF_EXPERIMENT
+  static const bool always = [] {
+    const char* e = std::getenv("KWB_WORKSPACE_WAIT");
+    return e != nullptr && std::strcmp(e, "always") == 0;
+  }();
+  return always;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
 
 WorkspaceCache::Lease::~Lease() {
   // A destructor must not throw: a failure to record shows up at the next CUDA call.
@@ -49,7 +68,17 @@ WorkspaceCache::Lease WorkspaceCache::acquire(std::size_t bytes, cudaStream_t st
       KWB_CUDA_CHECK(cudaMemsetAsync(e.data, 0, grown, stream));
     e.bytes = grown;
   }
-  if (!capturing) KWB_CUDA_CHECK(cudaStreamWaitEvent(stream, e.lastUse, 0));
+  if (!capturing) {
+    // Work on the stream that used the buffer last is ordered after that use already; a wait
+    // on the event there only cost host and front-end time on every launch. Streams are told
+    // apart by their ids, which a context never reuses (a handle may be).
+    unsigned long long id = 0;
+    KWB_CUDA_CHECK(cudaStreamGetId(stream, &id));
+    if (!(e.used && e.lastStream == id) || waitAlways())
+      KWB_CUDA_CHECK(cudaStreamWaitEvent(stream, e.lastUse, 0));
+    e.used = true;
+    e.lastStream = id;
+  }
   return Lease(std::move(lock), e.data, e.lastUse, stream, capturing);
 }
 

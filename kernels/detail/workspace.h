@@ -8,8 +8,9 @@
 // process-wide state the caller owns. The buffer grows on demand and stays resident like
 // cuBLAS's workspace; an outgrown buffer is kept, never freed, because a CUDA graph captured
 // on it may still be replayed. Launches on different streams are ordered on it by an event recorded
-// after each user's work, which the next user's stream waits on (not inside a graph capture,
-// where the graph orders the launches and an outside event cannot join).
+// after each user's work, which the next user's stream waits on unless it is the same stream
+// (not inside a graph capture, where the graph orders the launches and an outside event cannot
+// join).
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -54,7 +55,9 @@ class WorkspaceCache {
     void* data = nullptr;
     std::size_t bytes = 0;
     cudaEvent_t lastUse = nullptr;
-    std::vector<void*> retired;  // outgrown buffers, kept for graphs that captured them
+    bool used = false;                  // lastStream is set
+    unsigned long long lastStream = 0;  // the id (cudaStreamGetId) of the last lease's stream
+    std::vector<void*> retired;         // outgrown buffers, kept for graphs that captured them
   };
   std::mutex m_mutex;
   std::array<Entry, 64> m_entries{};

@@ -32,17 +32,20 @@
 namespace kwb::kernels::scan::lookback {
 
 using Status = unsigned long long;
-constexpr Status kFlags = ~0ull << 32;
 
-// This launch's two tags: epoch bits 0-29 above a kind of 1 (AGGREGATE) or 2 (PREFIX). Epochs
-// that differ by less than 2^30 launches give different tags.
+// This launch's two tags, the high half of a status word: epoch bits 0-29 above a kind of 1
+// (AGGREGATE) or 2 (PREFIX). Epochs that differ by less than 2^30 launches give different tags.
+// Kept as one 32-bit word (the tags' common base), not two 64-bit ones: a register fewer.
 struct Tags {
-  Status aggregate, prefix;
-  __device__ explicit Tags(unsigned epoch)
-      : aggregate(Status((epoch << 2) | 1u) << 32), prefix(Status((epoch << 2) | 2u) << 32) {}
-  __device__ bool isPrefix(Status s) const { return (s & kFlags) == prefix; }
+  unsigned base;  // epoch << 2
+  __device__ explicit Tags(unsigned epoch) : base(epoch << 2) {}
+  __device__ Status aggregate() const { return Status(base | 1u) << 32; }
+  __device__ Status prefix() const { return Status(base | 2u) << 32; }
+  __device__ bool isPrefix(Status s) const { return unsigned(s >> 32) == (base | 2u); }
+  // This epoch's. Every word a launch writes has a kind; the only word without one is the
+  // workspace's zero fill, which matches epoch 0's base but is 0.
   __device__ bool published(Status s) const {
-    return (s & kFlags) == aggregate || (s & kFlags) == prefix;
+    return (unsigned(s >> 32) & ~3u) == base && (s >> 32) != 0;
   }
 };
 
@@ -104,7 +107,7 @@ __device__ inline void readWindow(Status* status, int newest, const Tags& tags,
 #pragma unroll
   for (int j = 0; j < P::kSlots; ++j) {
     const int pred = newest - 32 * j - lane;
-    s[j] = pred >= 0 ? read(status + pred) : tags.prefix;
+    s[j] = pred >= 0 ? read(status + pred) : tags.prefix();
   }
 }
 
@@ -173,11 +176,11 @@ __device__ inline T lookBack(Status* status, Head* head, unsigned epoch, int til
   const int lane = int(threadIdx.x % 32);
   const Tags tags(epoch);
   if (tile == 0) {
-    if (lane == 0) publish(status, tags.prefix, aggregate);
+    if (lane == 0) publish(status, tags.prefix(), aggregate);
     raiseHead<P>(head, epoch, tile);
     return T(0);
   }
-  if (lane == 0) publish(status + tile, tags.aggregate, aggregate);
+  if (lane == 0) publish(status + tile, tags.aggregate(), aggregate);
   if constexpr (P::kNsPerTileBehind > 0)
     __nanosleep(sleepBeforeRead<P>(head, epoch, tile));
   else if constexpr (P::kBeforeRead > 0)
@@ -195,7 +198,7 @@ __device__ inline T lookBack(Status* status, Head* head, unsigned epoch, int til
     exclusive = vec::add(window, exclusive);
     if (stop < P::kWindow) break;
   }
-  if (lane == 0) publish(status + tile, tags.prefix, vec::add(exclusive, aggregate));
+  if (lane == 0) publish(status + tile, tags.prefix(), vec::add(exclusive, aggregate));
   raiseHead<P>(head, epoch, tile);
   return exclusive;
 }

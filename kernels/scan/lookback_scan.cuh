@@ -70,7 +70,6 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   }
   __syncthreads();
   const int tile = int(unsigned(ticketShared));
-  const unsigned epoch = unsigned(ticketShared >> 32);
   Tile<T, Shape> v;
   loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
   // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
@@ -79,7 +78,9 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   scanTile<T, Shape>(v, [&](T aggregate) {
 #pragma unroll
     for (int k = 0; k < Shape::kVectors; ++k) parked[k][threadIdx.x] = v[k];
-    // The addresses from the kernel's parameter here, not held across the tile's load.
+    // The addresses from the kernel's parameter and the epoch from shared memory here, not
+    // held in registers across the tile's load.
+    const unsigned epoch = unsigned(ticketShared >> 32);
     auto* status = reinterpret_cast<lookback::Status*>(state + kStateHeaderBytes);
     auto* head = reinterpret_cast<lookback::Head*>(state + kStateHeadOffset);
     const T prefix = lookback::lookBack<T, Policy>(status, head, epoch, tile, aggregate);

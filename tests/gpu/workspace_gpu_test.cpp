@@ -79,4 +79,47 @@ TEST_F(Workspace, AGrownBufferIsZeroAndTheSmallerRequestReusesIt) {
   EXPECT_EQ(std::count_if(host.begin(), host.end(), [](unsigned char b) { return b; }), 0);
 }
 
+// Two users on two streams: the cache skips the wait for work on the stream that used the buffer
+// last, but another stream's work still waits for that use. The earlier user's stream is held
+// behind a blocker when it writes, so an unordered later write lands first and is overwritten;
+// in order, the later write is what stays. Then the same the other way round: the first stream,
+// back after the second used the buffer, waits for the second.
+TEST_F(Workspace, AnotherStreamWaitsForTheLastUseWhicheverStreamThatWas) {
+  constexpr std::size_t kBytes = std::size_t(1) << 20;
+  const kwb::cuda::Stream first, second;
+  WorkspaceCache cache;
+  void* data = nullptr;
+  {
+    const WorkspaceCache::Lease warm = cache.acquire(kBytes, first.get());  // made and filled
+    data = warm.data();
+    ASSERT_NE(data, nullptr);
+  }
+  KWB_CUDA_CHECK(cudaStreamSynchronize(first.get()));
+  // Writes `earlier` on the held stream a, then `later` on stream b; returns the bytes that are
+  // not `later` once both ran.
+  auto unordered = [&](cudaStream_t a, cudaStream_t b, int earlier, int later) {
+    kwb::cuda::BlockingKernel held(2.0, 0);  // gives up after 2 s: the test cannot hang
+    held.block(a);
+    {
+      const WorkspaceCache::Lease lease = cache.acquire(kBytes, a);
+      KWB_CUDA_CHECK(cudaMemsetAsync(lease.data(), earlier, kBytes, a));
+    }
+    {
+      const WorkspaceCache::Lease lease = cache.acquire(kBytes, b);
+      KWB_CUDA_CHECK(cudaMemsetAsync(lease.data(), later, kBytes, b));
+    }
+    held.release();
+    KWB_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_FALSE(held.timedOut()) << "the blocker gave up before it was released";
+    std::vector<unsigned char> host(kBytes, 0);
+    KWB_CUDA_CHECK(cudaMemcpy(host.data(), data, kBytes, cudaMemcpyDeviceToHost));
+    return std::count_if(host.begin(), host.end(),
+                         [&](unsigned char v) { return v != (unsigned char)later; });
+  };
+  EXPECT_EQ(unordered(first.get(), second.get(), 0x11, 0x22), 0)
+      << "the second stream wrote before the first stream's use ended";
+  EXPECT_EQ(unordered(second.get(), first.get(), 0x33, 0x44), 0)
+      << "the first stream, back after the second, wrote before the second's use ended";
+}
+
 }  // namespace
