@@ -60,4 +60,17 @@ inline bool dependentLaunchWanted([[maybe_unused]] const char* offSwitch) {
   return dependentLaunchSupported();
 }
 
+// A launch of `blocks` blocks of `threads` on `stream`: a dependent launch where `dependent` and
+// dependentLaunchWanted(offSwitch). `attr` must outlive the configuration.
+inline cudaLaunchConfig_t launchConfig(unsigned blocks, unsigned threads, cudaStream_t stream,
+                                       cudaLaunchAttribute& attr, const char* offSwitch,
+                                       bool dependent = true) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(threads);
+  config.stream = stream;
+  if (dependent && dependentLaunchWanted(offSwitch)) makeDependent(config, attr);
+  return config;
+}
+
 }  // namespace kwb::kernels::detail

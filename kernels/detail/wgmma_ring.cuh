@@ -12,8 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 
 #include "detail/half_restride.h"
 #include "detail/multiprocessors.h"

@@ -22,7 +22,6 @@
 // sum) needs a fence and a returned atomic per block, which held each block's slot for two L2
 // round trips: measured on an H200 it was 5% slower at 2^28 floats.
 #include <stdexcept>
-#include <string>
 
 #include "detail/grid_dependency.cuh"
 #include "detail/workspace.h"
@@ -35,6 +34,8 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;
 constexpr int kWaves = 16;
+// Both kernels launch as dependents; measurement builds turn that off with KWB_REDUCE_PDL=0.
+constexpr const char* kPdlSwitch = "KWB_REDUCE_PDL";
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
@@ -61,18 +62,6 @@ detail::WorkspaceCache& accumulators() {
   return cache;
 }
 
-// A launch configuration of `blocks` blocks of `threads`, a dependent launch where one is run
-// (off with KWB_REDUCE_PDL=0 in measurement builds); `attr` must outlive it.
-cudaLaunchConfig_t launchConfig(unsigned blocks, unsigned threads, cudaStream_t stream,
-                                cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(threads);
-  cfg.stream = stream;
-  if (detail::dependentLaunchWanted("KWB_REDUCE_PDL")) detail::makeDependent(cfg, attr);
-  return cfg;
-}
-
 LaunchInfo launch(const VectorArgs& a) {
   vec::dispatch(a.type, [&](auto zero) {
     using T = decltype(zero);
@@ -81,10 +70,10 @@ LaunchInfo launch(const VectorArgs& a) {
     auto* total = static_cast<T*>(acc.data());
     const unsigned blocks = vec::gridFor(a.count, kThreads * 4 * kUnroll, kWaves * 2048 / kThreads);
     cudaLaunchAttribute attr{};
-    cudaLaunchConfig_t cfg = launchConfig(blocks, kThreads, a.stream, attr);
+    cudaLaunchConfig_t cfg = detail::launchConfig(blocks, kThreads, a.stream, attr, kPdlSwitch);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, reduceVectorizedKernel<T>, static_cast<const T*>(a.in),
                                       a.count, vec::headElements(a.in, a.count), total));
-    cfg = launchConfig(1, 32, a.stream, attr);
+    cfg = detail::launchConfig(1, 32, a.stream, attr, kPdlSwitch);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, finishKernel<T>, total, static_cast<T*>(a.out)));
   });
   return {false, "reduce.vectorized"};

@@ -103,12 +103,9 @@ void LookbackScan<Shape, Policy, kStreaming, kDependent>::launch(const T* in, T*
   const detail::WorkspaceCache::Lease state = lookbackState().acquire(stateBytes(count), stream);
   if (state.data() == nullptr) throw std::runtime_error(std::string(id) + ": no device workspace");
   const bool vectors = vec::aligned16(in) && vec::aligned16(out);
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(unsigned(n));
-  cfg.blockDim = dim3(Shape::kThreads);
-  cfg.stream = stream;
   cudaLaunchAttribute attr{};
-  if (kDependent && detail::dependentLaunchWanted("KWB_SCAN_PDL")) detail::makeDependent(cfg, attr);
+  const cudaLaunchConfig_t cfg =
+      detail::launchConfig(unsigned(n), Shape::kThreads, stream, attr, "KWB_SCAN_PDL", kDependent);
   KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, lookbackScanKernel<T, Shape, Policy, kStreaming>, in, out,
                                     count, vectors, static_cast<char*>(state.data()), unsigned(n)));
 }

@@ -11,7 +11,7 @@
 // re-reads) with a 32-wide look-back; where the grid is one wave, 512 x 16 tiles with a 128-wide
 // look-back. lookback.cuh has the look-back and why it sleeps before reading. Nothing is cleared
 // before a launch: the statuses carry the launch's epoch, which the last tile's block advances,
-// and the kernel is a programmatic dependent of the one before it (lookback_scan.cuh).
+// and the many-wave grid is a programmatic dependent of the kernel before it (lookback_scan.cuh).
 #include "scan/lookback_scan.cuh"
 #include "scan/scan_descriptors.h"
 

@@ -75,6 +75,17 @@ std::vector<int> launchInt(const KernelDescriptor& k, const kwb::cuda::VectorFam
   return host;
 }
 
+// How many elements of `got` differ from `want`, and the first that does (-1: none).
+struct Differences {
+  std::int64_t wrong = 0, first = -1;
+};
+Differences differences(const std::vector<int>& got, const std::vector<int>& want) {
+  Differences d;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i] && d.wrong++ == 0) d.first = std::int64_t(i);
+  return d;
+}
+
 }  // namespace
 
 TEST_P(VectorKernel, PassesAtEveryBoundaryInBothTypes) {
@@ -106,11 +117,9 @@ TEST_P(VectorKernel, MisalignedPointersMatchCubBitForBit) {
       const auto want = launchInt(cub, family(), in.get(), n, shift, shift, stream());
       const auto got = launchInt(kernel(), family(), in.get(), n, shift, shift, stream());
       ASSERT_EQ(got.size(), want.size());
-      std::int64_t wrong = 0, first = -1;
-      for (std::size_t i = 0; i < got.size(); ++i)
-        if (got[i] != want[i] && wrong++ == 0) first = std::int64_t(i);
-      EXPECT_EQ(wrong, 0) << kernel().id << " n=" << n << " shifted " << shift
-                          << " elements: first wrong at " << first;
+      const Differences d = differences(got, want);
+      EXPECT_EQ(d.wrong, 0) << kernel().id << " n=" << n << " shifted " << shift
+                            << " elements: first wrong at " << d.first;
     }
   }
 }
@@ -144,10 +153,8 @@ TEST_P(VectorKernel, LaunchesOfOtherSizesInBetweenLeaveNoTrace) {
     const auto want = launchInt(cub, family(), in.get(), n, 0, 0, stream());
     const auto got = launchInt(kernel(), family(), in.get(), n, 0, 0, stream());
     ASSERT_EQ(got.size(), want.size());
-    std::int64_t wrong = 0, first = -1;
-    for (std::size_t i = 0; i < got.size(); ++i)
-      if (got[i] != want[i] && wrong++ == 0) first = std::int64_t(i);
-    EXPECT_EQ(wrong, 0) << kernel().id << " n=" << n << ": first wrong at " << first;
+    const Differences d = differences(got, want);
+    EXPECT_EQ(d.wrong, 0) << kernel().id << " n=" << n << ": first wrong at " << d.first;
   }
 }
 
