@@ -34,6 +34,7 @@ namespace {
 using namespace kwb::sweeptool;  // NOLINT(google-build-using-namespace)
 constexpr int kRounds = 5;       // graph replays a timed row, the median counts
 
+using kwb::kernels::scan::Access;
 using kwb::kernels::scan::LookbackScan;
 using kwb::kernels::scan::TileShape;
 using kwb::kernels::scan::lookback::ChainPolicy;
@@ -60,72 +61,79 @@ const std::vector<Config>& configs() {
           "the stage: 128x24 ~CUB beyond one wave, else 512x16 minb4"),
       // Round 2: CUB's tile (128 x 24: 47 registers uncapped, 10 blocks a SM; 40 at minb12; minb16
       // spills) and 256 x 12 (32 registers, 8 blocks) with the stage's look-back.
-      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "128x24 minb12 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "128x24 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<256, 3, 8>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<256, 3, 8>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "256x12 minb8 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<128, 6, 12>, Policy<1, 688, 688, 1140>, false>>(
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<1, 688, 688, 1140>, Access::kPlain>>(
           "128x24 minb12 win32 sleep688 first1140 (~ CUB)"),
-      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 688, 688, 1140>, false>>(
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<4, 688, 688, 1140>, Access::kPlain>>(
           "128x24 minb12 win128 sleep688 first1140"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 688, 688, 1140>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 688, 688, 1140>, Access::kPlain>>(
           "256x16 minb8 win128 sleep688 first1140"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 500>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 500>, Access::kPlain>>(
           "256x16 minb8 win128 sleep64-512 first500"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 2000>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 2000>, Access::kPlain>>(
           "256x16 minb8 win128 sleep64-512 first2000"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 64, 512, 1000>, Access::kPlain>>(
           "256x16 minb8 win64 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 250, 2, 2000>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 250, 2, 2000>,
+                          Access::kPlain>>(
           "256x16 minb8 win128 sleep64-512 first250+2/behind<=2000"),
-      config<LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 0, 4, 2000>, false>>(
+      config<
+          LookbackScan<TileShape<256, 4, 8>, ChainPolicy<4, 64, 512, 0, 4, 2000>, Access::kPlain>>(
           "256x16 minb8 win128 sleep64-512 first0+4/behind<=2000"),
-      config<LookbackScan<TileShape<128, 6, 12>, ChainPolicy<4, 64, 512, 250, 2, 2000>, false>>(
+      config<LookbackScan<TileShape<128, 6, 12>, ChainPolicy<4, 64, 512, 250, 2, 2000>,
+                          Access::kPlain>>(
           "128x24 minb12 win128 sleep64-512 first250+2/behind<=2000"),
-      config<LookbackScan<TileShape<512, 2, 4>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<512, 2, 4>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "512x8 minb4 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<128, 4, 16>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<128, 4, 16>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "128x16 minb16 win128 sleep64-512 first1000"),
       // Round 1 (kernels/PERF_NOTES.md has most of them measured on an H200).
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, Access::kPlain>>(
           "256x16 minb8 win128 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1500>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 64, 512, 1500>, Access::kPlain>>(
           "256x16 minb8 win128 sleep64-512 first1500"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024, 1000>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024, 1000>, Access::kPlain>>(
           "256x16 minb8 win128 sleep128-1024 first1000"),
-      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 64, 512, 1000>, false>>(
+      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
           "256x32 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 64, 512, 1000>, false>>(
-          "512x16 minb4 win128 sleep64-512 first1000"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, true>>(
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 64, 512, 1000>, Access::kPlain>>(
+          "512x16 minb4 win128 sleep64-512 first1000 plain stores"),
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 64, 512, 1000>, Access::kStoreV4>>(
+          "512x16 minb4 win128 sleep64-512 first1000 (the stage's one wave)"),
+      config<LookbackScan<TileShape<128, 6, 12>, Policy<1, 688, 688, 1140>, Access::kStoreV4>>(
+          "128x24 ~CUB stores v4 (the stage's many waves with the one wave's stores)"),
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256>, Access::kStreaming>>(
           "256x16 minb8 win128 sleep32-256 .cs"),
-      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 4, 6>, Policy<4, 32, 256>, Access::kPlain>>(
           "256x16 minb6 win128 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<2, 32, 256>, Access::kPlain>>(
           "256x16 minb8 win64 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<8, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<8, 32, 256>, Access::kPlain>>(
           "256x16 minb8 win256 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 0, 0>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 0, 0>, Access::kPlain>>(
           "256x16 minb8 win32 spin (~ the old stage)"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<1, 32, 256>, Access::kPlain>>(
           "256x16 minb8 win32 sleep32-256"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 0, 0>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 0, 0>, Access::kPlain>>(
           "256x16 minb8 win128 spin"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 128, 1024>, Access::kPlain>>(
           "256x16 minb8 win128 sleep128-1024"),
-      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256, 300>, false>>(
+      config<LookbackScan<TileShape<256, 4, 8>, Policy<4, 32, 256, 300>, Access::kPlain>>(
           "256x16 minb8 win128 sleep32-256 first300"),
-      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<128, 6, 1>, Policy<4, 32, 256>, Access::kPlain>>(
           "128x24 win128 sleep32-256"),
-      config<LookbackScan<TileShape<128, 8, 1>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<128, 8, 1>, Policy<4, 32, 256>, Access::kPlain>>(
           "128x32 win128 sleep32-256"),
-      config<LookbackScan<TileShape<256, 6, 1>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 6, 1>, Policy<4, 32, 256>, Access::kPlain>>(
           "256x24 win128 sleep32-256"),
-      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<256, 8, 1>, Policy<4, 32, 256>, Access::kPlain>>(
           "256x32 win128 sleep32-256"),
-      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 32, 256>, false>>(
+      config<LookbackScan<TileShape<512, 4, 4>, Policy<4, 32, 256>, Access::kPlain>>(
           "512x16 minb4 win128 sleep32-256"),
   };
   return all;

@@ -38,7 +38,7 @@ constexpr std::size_t kStateHeaderBytes = 256, kStateHeadOffset = 128;
 // kDependent: the launch is a programmatic dependent of the kernel before it (where the device
 // runs those; KWB_SCAN_PDL=0 turns it off in measurement builds). The kernel waits for the
 // previous grids before its ticket either way.
-template <typename Shape, typename Policy, bool kStreaming, bool kDependent = false>
+template <typename Shape, typename Policy, Access kAccess, bool kDependent = false>
 struct LookbackScan {
   using Tiles = Shape;
 
@@ -53,7 +53,7 @@ struct LookbackScan {
   static void launch(const T* in, T* out, std::int64_t count, cudaStream_t stream, const char* id);
 };
 
-template <typename T, typename Shape, typename Policy, bool kStreaming>
+template <typename T, typename Shape, typename Policy, Access kAccess>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
     lookbackScanKernel(const T* in, T* out, std::int64_t n, bool vectors, char* state,
                        unsigned tiles) {
@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
   __syncthreads();
   const int tile = int(unsigned(ticketShared));
   Tile<T, Shape> v;
-  loadTile<Shape, kStreaming>(in, n, tile, vectors, v);
+  loadTile<Shape, kAccess>(in, n, tile, vectors, v);
   // Warp 0 parks its tile in shared memory while it looks back: the look-back's registers then
   // come from the tile's, not on top of them, and the kernel fits the registers of more blocks.
   __shared__ vec::Vec4T<T> parked[Shape::kVectors][32];
@@ -88,15 +88,14 @@ __global__ void __launch_bounds__(Shape::kThreads, Shape::kMinBlocks)
     for (int k = 0; k < Shape::kVectors; ++k) v[k] = parked[k][threadIdx.x];
     return prefix;
   });
-  storeTile<Shape, kStreaming>(out, n, tile, vectors, v);
+  storeTile<Shape, kAccess>(out, n, tile, vectors, v);
 }
 
-template <typename Shape, typename Policy, bool kStreaming, bool kDependent>
+template <typename Shape, typename Policy, Access kAccess, bool kDependent>
 template <typename T>
-void LookbackScan<Shape, Policy, kStreaming, kDependent>::launch(const T* in, T* out,
-                                                                 std::int64_t count,
-                                                                 cudaStream_t stream,
-                                                                 const char* id) {
+void LookbackScan<Shape, Policy, kAccess, kDependent>::launch(const T* in, T* out,
+                                                              std::int64_t count,
+                                                              cudaStream_t stream, const char* id) {
   if (count == 0) return;
   const std::int64_t n = tiles(count);
   if (n > INT_MAX) throw std::invalid_argument(std::string(id) + ": count too large");
@@ -106,7 +105,7 @@ void LookbackScan<Shape, Policy, kStreaming, kDependent>::launch(const T* in, T*
   cudaLaunchAttribute attr{};
   const cudaLaunchConfig_t cfg =
       detail::launchConfig(unsigned(n), Shape::kThreads, stream, attr, "KWB_SCAN_PDL", kDependent);
-  KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, lookbackScanKernel<T, Shape, Policy, kStreaming>, in, out,
+  KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, lookbackScanKernel<T, Shape, Policy, kAccess>, in, out,
                                     count, vectors, static_cast<char*>(state.data()), unsigned(n)));
 }
 
@@ -126,10 +125,14 @@ void LookbackScan<Shape, Policy, kStreaming, kDependent>::launch(const T* in, T*
 // measured 25% slower at 2^20 and 13-16% slower at 2^22 than with a memset and no dependent
 // launch, where without it (and without the memset) it is faster (H200, kwb ab and kwb run,
 // 2026-12-02; kernels/PERF_NOTES.md, "Scan: no memset").
+// The one-wave configuration stores its tile through __stwb (Access::kStoreV4): with plain
+// assignments nvcc split one of its four float4 stores into four, and 2^21-2^22 ran 13-20%
+// slower; the many-wave one keeps plain stores, 2% faster at 2^24 than with __stwb (kwb ab and
+// the sweep, H200, 2026-12-02; PERF_NOTES, "Scan: the one-wave kernel's stores").
 using LookbackScanManyWaves =
-    LookbackScan<TileShape<128, 6, 12>, lookback::Policy<1, 688, 688, 1140>, false, true>;
+    LookbackScan<TileShape<128, 6, 12>, lookback::Policy<1, 688, 688, 1140>, Access::kPlain, true>;
 using LookbackScanOneWave =
-    LookbackScan<TileShape<512, 4, 4>, lookback::Policy<4, 64, 512, 1000>, false>;
+    LookbackScan<TileShape<512, 4, 4>, lookback::Policy<4, 64, 512, 1000>, Access::kStoreV4>;
 
 // The stage: LookbackScanManyWaves where its tiles outnumber the blocks the device runs at once
 // (the SMs times the 12 blocks asked of ptxas), else LookbackScanOneWave. Both share the

@@ -31,24 +31,36 @@ constexpr int kTileItems = DefaultShape::kItems;
 template <typename T, typename Shape = DefaultShape>
 using Tile = vec::Vec4T<T>[Shape::kVectors];
 
-// Streaming cache hints for a tile read once and written once (ld/st .cs: evict first), so the
-// data does not push the hot tile statuses out of L2; plain accesses otherwise.
-template <bool kStreaming, typename V>
+// How a tile's full 16-byte vectors are read and written.
+// - kPlain: ld / st.
+// - kStreaming: ld.cs / st.cs (evict first), for a tile read once and written once, so the data
+//   does not push the hot tile statuses out of L2.
+// - kStoreV4: ld, and the store as __stwb (st.global.wb.v4, the default policy, the same
+//   meaning as an assignment). nvcc split the first of the one-wave look-back kernel's four
+//   float4 assignments into four 4-byte stores; __stwb keeps all four whole. It is an asm
+//   statement the compiler does not move loads across, and in the many-wave kernel, whose
+//   stores nvcc never split, it measured 5% slower at 2^24 (kernels/PERF_NOTES.md, "Scan: the
+//   one-wave kernel's stores").
+enum class Access { kPlain, kStreaming, kStoreV4 };
+
+template <Access kAccess, typename V>
 __device__ inline V loadVector(const V* p) {
-  if constexpr (kStreaming) return __ldcs(p);
+  if constexpr (kAccess == Access::kStreaming) return __ldcs(p);
   return *p;
 }
-template <bool kStreaming, typename V>
+template <Access kAccess, typename V>
 __device__ inline void storeVector(V* p, const V& v) {
-  if constexpr (kStreaming)
+  if constexpr (kAccess == Access::kStreaming)
     __stcs(p, v);
+  else if constexpr (kAccess == Access::kStoreV4)
+    __stwb(p, v);
   else
     *p = v;
 }
 
 // Loads tile `tile` of in[0, n): 16-byte loads for a full tile when `vectors` (in and out are
 // 16-byte aligned), guarded scalar loads with zeros past the end otherwise.
-template <typename Shape = DefaultShape, bool kStreaming = false, typename T>
+template <typename Shape = DefaultShape, Access kAccess = Access::kPlain, typename T>
 __device__ inline void loadTile(const T* in, std::int64_t n, std::int64_t tile, bool vectors,
                                 Tile<T, Shape>& v) {
   const std::int64_t base = tile * Shape::kItems;
@@ -57,7 +69,7 @@ __device__ inline void loadTile(const T* in, std::int64_t n, std::int64_t tile, 
   for (int k = 0; k < Shape::kVectors; ++k) {
     const std::int64_t e = base + std::int64_t(k * Shape::kThreads + int(threadIdx.x)) * 4;
     if (full) {
-      v[k] = loadVector<kStreaming>(reinterpret_cast<const vec::Vec4T<T>*>(in + e));
+      v[k] = loadVector<kAccess>(reinterpret_cast<const vec::Vec4T<T>*>(in + e));
     } else {
       v[k].x = e < n ? in[e] : T(0);
       v[k].y = e + 1 < n ? in[e + 1] : T(0);
@@ -67,7 +79,7 @@ __device__ inline void loadTile(const T* in, std::int64_t n, std::int64_t tile, 
   }
 }
 
-template <typename Shape = DefaultShape, bool kStreaming = false, typename T>
+template <typename Shape = DefaultShape, Access kAccess = Access::kPlain, typename T>
 __device__ inline void storeTile(T* out, std::int64_t n, std::int64_t tile, bool vectors,
                                  const Tile<T, Shape>& v) {
   const std::int64_t base = tile * Shape::kItems;
@@ -76,7 +88,7 @@ __device__ inline void storeTile(T* out, std::int64_t n, std::int64_t tile, bool
   for (int k = 0; k < Shape::kVectors; ++k) {
     const std::int64_t e = base + std::int64_t(k * Shape::kThreads + int(threadIdx.x)) * 4;
     if (full) {
-      storeVector<kStreaming>(reinterpret_cast<vec::Vec4T<T>*>(out + e), v[k]);
+      storeVector<kAccess>(reinterpret_cast<vec::Vec4T<T>*>(out + e), v[k]);
     } else {
       if (e < n) out[e] = v[k].x;
       if (e + 1 < n) out[e + 1] = v[k].y;
