@@ -28,7 +28,8 @@ struct AbOpts {
   std::string sameWithin;  // empty: 1%, or 2.5% with --against-kwb (kSameWithinAcrossBuilds)
   std::string failOnSlower;
   int rounds = 10;
-  double energy = 0;  // --energy SECONDS: each side's energy window at each size
+  int processPairs = 0;  // --process-pairs, with --against-kwb only; 0: not given (2)
+  double energy = 0;     // --energy SECONDS: each side's energy window at each size
   std::string json;
 };
 
@@ -137,6 +138,9 @@ int abCommand(const AbOpts& o) {
                                                    : kSameWithinAcrossBuilds;
   std::optional<double> failAbove;
   if (!o.failOnSlower.empty()) failAbove = parsePercent(o.failOnSlower, "--fail-on-slower");
+  if (o.processPairs != 0 && o.againstKwb.empty())
+    throw InputError(
+        "--process-pairs goes with --against-kwb: one build's kernels share a process");
   Sides sides;
   resolveSides(o, sides);
   cuda::RunConfig cfg = baseRunConfig(sides.suiteName, o.sel.seed, o.sel.device);
@@ -156,18 +160,24 @@ int abCommand(const AbOpts& o) {
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
   };
   const auto cancelled = [] { return interruptRequested(); };
+  const int processPairs = o.processPairs == 0 ? 2 : o.processPairs;
   AbReport r = sides.a
                    ? cuda::runAb(*sides.a, *sides.b, sides.sizes, cfg, sameWithin, sink, cancelled)
-                   : cuda::runAbAcrossBuilds(o.againstKwb, sides.aKernel, *sides.b, sides.sizes,
-                                             cfg, sameWithin, sink, cancelled);
+                   : cuda::runAbAcrossBuilds(
+                         {o.againstKwb, thisKwb(), sides.aKernel, sameWithin, processPairs},
+                         *sides.b, sides.sizes, cfg, sink, cancelled);
   r.aLabel = sides.aLabel.empty() ? r.a : sides.aLabel;
   r.bLabel = sides.bLabel.empty() ? r.b : sides.bLabel;
   if (!o.json.empty()) writeOutputs({{o.json, [&] { return toJsonText(r); }, "--json"}});
 
   std::cout << "A: " << r.aLabel << (r.aLabel != r.a ? " (" + r.a + ")" : "") << "\n"
             << "B: " << r.bLabel << (r.bLabel != r.b ? " (" + r.b + ")" : "") << "\n"
-            << "timed interleaved, " << o.rounds << " rounds; SAME within ±"
-            << fixed(100 * sameWithin, 1) << "%\n"
+            << "timed interleaved, " << o.rounds << " rounds"
+            << (o.againstKwb.empty()
+                    ? std::string()
+                    : " in " + std::to_string(processPairs) +
+                          " pair(s) of processes, each build started first in turn")
+            << "; SAME within ±" << fixed(100 * sameWithin, 1) << "%\n"
             << abTable(r) << energyNotes(r.document, true);
   int regressions = 0;
   for (const AbResult& x : r.results) {
@@ -208,6 +218,11 @@ void addAbCommand(CLI::App& app, int& exitCode) {
                   "Exit 1 when B is SLOWER than A by more than this at some size, e.g. 2%");
   sub->add_option("--rounds", o->rounds, "Rounds the samples are spread over (default 10)")
       ->check(CLI::Range(2, 1000));
+  sub->add_option("--process-pairs", o->processPairs,
+                  "With --against-kwb: pairs of processes the rounds are shared among, the builds "
+                  "started in turn first (default 2); a verdict must hold in every pair, since "
+                  "where a process's buffers land is fixed for its life (docs/MEASUREMENT.md)")
+      ->check(CLI::Range(1, 100));
   addEnergyOption(*sub, o->energy);
   sub->add_option("--json", o->json, "Write the A/B report (both documents included) here");
   sub->callback([o, &exitCode] { exitCode = abCommand(*o); });

@@ -31,12 +31,6 @@ struct ProfileOpts {
   bool locate = false;
 };
 
-std::string selfPath() {
-  std::error_code ec;
-  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("kwb") : p.string();
-}
-
 std::string tail(const std::string& path, std::size_t chars) {
   std::string text;
   try {
@@ -150,7 +144,7 @@ void outFolder(const std::string& out) {
 }
 
 int profileCommand(const ProfileOpts& o) {
-  const std::string engine = selfPath();
+  const std::string engine = thisKwb();
   const std::string engineDir = std::filesystem::path(engine).parent_path().string();
   const auto ncu = o.ncu.empty() ? findNcu(engineDir) : std::optional<std::string>(o.ncu);
   if (!ncu)

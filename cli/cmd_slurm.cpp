@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "kwb/error.h"
 #include "kwb/text_file.h"
+#include "output.h"
 #include "run_options.h"
 #include "slurm_calls.h"
 
@@ -56,12 +57,6 @@ std::vector<std::string> taskCommand(const SubmitOpts& o) {
     c.push_back(e);
   }
   return c;
-}
-
-std::string thisKwb() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("kwb") : self.string();
 }
 
 void writeScript(const fs::path& path, const std::string& text) {

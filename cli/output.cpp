@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "kwb/family.h"
@@ -60,6 +61,12 @@ std::string progressLine(const CaseResult& r, int done, std::size_t planSize) {
   if (r.status == CaseStatus::kSkipped) line << " (" << r.message << ')';
   line << '\n';
   return line.str();
+}
+
+std::string thisKwb() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("kwb") : self.string();
 }
 
 }  // namespace kwb::cli

@@ -16,5 +16,8 @@ std::string formatBanner(const DeviceInfo& d);
 // The human progress line of a finished or failed case, the `done`-th of `planSize` (stderr):
 // "[3/60] sgemm.tiled 512x512x512: pass 812.4 GFLOP/s".
 std::string progressLine(const CaseResult& r, int done, std::size_t planSize);
+// The path of this kwb (/proc/self/exe), for the processes it starts of itself; "kwb" where it
+// cannot be read.
+std::string thisKwb();
 
 }  // namespace kwb::cli

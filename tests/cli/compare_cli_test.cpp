@@ -115,4 +115,14 @@ TEST(AbCli, BadInputNamesItAndExitsTwo) {
   EXPECT_TRUE(contains(margin.err, "--same-within 'x'")) << margin.err;
   const auto families = runKwb({"ab", "sgemm.tiled", "cub.reduce_sum"});
   EXPECT_EQ(families.exitCode, kwb::kExitBadInput) << families.err;
+  // Pairs of processes only across builds, and never more pairs than rounds.
+  const auto oneBuild =
+      runKwb({"ab", "sgemm.tiled", "sgemm.bank_free", "--process-pairs", "2", "--shapes", "64"});
+  EXPECT_EQ(oneBuild.exitCode, kwb::kExitBadInput) << oneBuild.err;
+  EXPECT_TRUE(contains(oneBuild.err, "--process-pairs goes with --against-kwb")) << oneBuild.err;
+  const auto tooMany = runKwb({"ab", "sgemm.tiled", "--against-kwb", KWB_EXE, "--process-pairs",
+                               "4", "--rounds", "3", "--shapes", "64"});
+  EXPECT_EQ(tooMany.exitCode, kwb::kExitBadInput) << tooMany.err;
+  EXPECT_TRUE(contains(tooMany.err, "--process-pairs 4 must be at least 1 and at most the rounds"))
+      << tooMany.err;
 }

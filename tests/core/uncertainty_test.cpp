@@ -241,6 +241,62 @@ TEST(AbReport, RoundTripsAndRefusesOtherFiles) {
   EXPECT_EQ(kwb::abResult(a, b, {}, 0.01).verdict, Verdict::kUncertain);
 }
 
+// Across builds, each pair of processes decides on its own and the verdict must hold in all:
+// two pairs that each read a tight 6% apart, one each way (where each process's buffers
+// landed), are UNCERTAIN, not SLOWER or FASTER.
+TEST(AbReport, ProcessPairsMustAgree) {
+  auto part = [](double ratio, double halfWidth) {
+    kwb::AbResult r;
+    r.size = "2^20 f32";
+    r.aMs = 0.005;
+    r.bMs = 0.005 * ratio;
+    r.ratio = ratio;
+    r.ci95 = {ratio - halfWidth, ratio + halfWidth};
+    r.pairs = 50;
+    r.rounds = 5;
+    return r;
+  };
+  const kwb::AbResult split =
+      kwb::combineProcessPairs({part(1.06, 0.002), part(0.94, 0.002)}, 0.025);
+  EXPECT_EQ(split.verdict, Verdict::kUncertain) << split.reason;
+  EXPECT_NEAR(split.ratio, std::sqrt(1.06 * 0.94), 1e-12);
+  EXPECT_NEAR(split.ci95.low, 0.938, 1e-12);
+  EXPECT_NEAR(split.ci95.high, 1.062, 1e-12);
+  EXPECT_EQ(split.pairs, 100);
+  EXPECT_EQ(split.rounds, 10);
+  ASSERT_EQ(split.processPairs.size(), 2u);
+  EXPECT_NE(split.reason.find("the process pairs read 1.0600 (1.0580 .. 1.0620), 0.9400"),
+            std::string::npos)
+      << split.reason;
+  // Both pairs faster: FASTER; both within the margin: SAME; one of each: UNCERTAIN.
+  EXPECT_EQ(kwb::combineProcessPairs({part(0.80, 0.01), part(0.82, 0.01)}, 0.025).verdict,
+            Verdict::kFaster);
+  EXPECT_EQ(kwb::combineProcessPairs({part(1.005, 0.003), part(0.995, 0.003)}, 0.025).verdict,
+            Verdict::kSame);
+  EXPECT_EQ(kwb::combineProcessPairs({part(0.90, 0.01), part(1.0, 0.003)}, 0.025).verdict,
+            Verdict::kUncertain);
+  // One pair: its own result, unchanged.
+  const kwb::AbResult one = kwb::combineProcessPairs({part(1.06, 0.002)}, 0.025);
+  EXPECT_EQ(one.ratio, 1.06);
+  EXPECT_EQ(one.pairs, 50);
+  EXPECT_TRUE(one.processPairs.empty());
+  // A pair with no ratio (a side failed there): not compared, with that pair's reason.
+  kwb::AbResult failed = part(0, 0);
+  failed.reason = "not compared: B fail";
+  const kwb::AbResult withFailure = kwb::combineProcessPairs({part(0.8, 0.01), failed}, 0.025);
+  EXPECT_EQ(withFailure.verdict, Verdict::kUncertain);
+  EXPECT_EQ(withFailure.reason, "not compared: B fail");
+  // The pairs survive the JSON round trip.
+  kwb::AbReport r;
+  r.a = "scan.decoupled_lookback@abc";
+  r.b = "scan.decoupled_lookback";
+  r.results = {split};
+  const auto back = kwb::parseAbReport(kwb::toJsonText(r), "mem");
+  ASSERT_EQ(back.results.at(0).processPairs.size(), 2u);
+  EXPECT_NEAR(back.results[0].processPairs[1].ratio, 0.94, 1e-12);
+  EXPECT_NEAR(back.results[0].processPairs[1].ci95.high, 0.942, 1e-12);
+}
+
 // The one sign convention: the change is in time, negative is faster, and the speedup says the
 // same as a factor whichever way it goes.
 TEST(SpeedupText, NegativeTimeChangeIsFasterAndTheFactorIsTheRatioOfTimes) {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kwb/ab_report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "json_read.h"
 #include "kwb/error.h"
 #include "kwb/family.h"
+#include "kwb/format.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
@@ -32,11 +34,56 @@ AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& p
   return r;
 }
 
+AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWithin) {
+  if (parts.size() == 1) return parts.front();
+  AbResult r = parts.front();
+  r.processPairs.clear();
+  double logSum = 0, aSum = 0, bSum = 0;
+  r.pairs = 0;
+  r.rounds = 0;
+  std::string each;
+  for (const AbResult& p : parts) {
+    if (!(p.ratio > 0)) {  // a side failed or was not timed in this pair: nothing to combine
+      AbResult failed = p;
+      failed.processPairs.clear();
+      failed.verdict = Verdict::kUncertain;
+      return failed;
+    }
+    logSum += std::log(p.ratio);
+    aSum += p.aMs;
+    bSum += p.bMs;
+    r.pairs += p.pairs;
+    r.rounds += p.rounds;
+    r.ci95.low = std::min(r.ci95.low, p.ci95.low);
+    r.ci95.high = std::max(r.ci95.high, p.ci95.high);
+    r.processPairs.push_back({p.ratio, p.ci95});
+    each += (each.empty() ? "" : ", ") + fixed(p.ratio, 4) + " (" + fixed(p.ci95.low, 4) + " .. " +
+            fixed(p.ci95.high, 4) + ")";
+  }
+  const double n = double(parts.size());
+  r.ratio = std::exp(logSum / n);
+  r.aMs = aSum / n;
+  r.bMs = bSum / n;
+  const Decision d = decide(r.ratio, r.ci95, sameWithin);
+  r.verdict = d.verdict;
+  r.reason = d.reason + "; the process pairs read " + each;
+  return r;
+}
+
 namespace {
 Verdict parseVerdict(const std::string& s) {
   for (Verdict v : {Verdict::kFaster, Verdict::kSlower, Verdict::kSame, Verdict::kUncertain})
     if (toString(v) == s) return v;
   throw InputError("unknown verdict '" + s + "'");
+}
+}  // namespace
+
+namespace {
+nlohmann::json processPairsJson(const AbResult& x) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const AbResult::PairPart& p : x.processPairs)
+    out.push_back({{"ratio", p.ratio}, {"ci95", {p.ci95.low, p.ci95.high}}});
+  return out;
 }
 }  // namespace
 
@@ -51,7 +98,8 @@ std::string toJsonText(const AbReport& r) {
                        {"pairs", x.pairs},
                        {"rounds", x.rounds},
                        {"verdict", toString(x.verdict)},
-                       {"reason", x.reason}});
+                       {"reason", x.reason},
+                       {"processPairs", processPairsJson(x)}});
   nlohmann::json j = {{"kind", "kwb-ab"},
                       {"version", AbReport::kVersion},
                       {"a", r.a},
@@ -99,6 +147,10 @@ AbReport parseAbReport(std::string_view text, std::string_view source) {
       a.rounds = x.at("rounds").get<int>();
       a.verdict = parseVerdict(x.at("verdict").get<std::string>());
       a.reason = x.at("reason").get<std::string>();
+      for (const auto& p : x.value("processPairs", nlohmann::json::array()))  // since 2026-12
+        a.processPairs.push_back(
+            {p.at("ratio").get<double>(),
+             {p.at("ci95").at(0).get<double>(), p.at("ci95").at(1).get<double>()}});
       r.results.push_back(a);
     }
     r.document = parseDocument(j.at("document").dump(), source);

@@ -26,6 +26,12 @@ struct AbResult {
   int rounds = 0;
   Verdict verdict = Verdict::kUncertain;
   std::string reason;
+  // Across builds, each pair of processes' own result (combineProcessPairs); empty for one.
+  struct PairPart {
+    double ratio = 0;
+    stats::Interval ci95;
+  };
+  std::vector<PairPart> processPairs;
 };
 
 struct AbReport {
@@ -42,6 +48,14 @@ struct AbReport {
 // caller into `paired`: A's time / B's time in %, i.e. B's throughput in % of A's).
 AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& paired,
                   double sameWithin);
+
+// One size across builds timed in several pairs of processes (the builds started in both
+// orders, kwb ab --against-kwb --process-pairs): where each process's buffers land is fixed for
+// its life, so one pair cannot average it out. The ratio is the pairs' geometric mean; the
+// interval spans every pair's interval, so FASTER, SLOWER or SAME holds only where every pair
+// says so, and pairs that disagree read UNCERTAIN. A part that was not compared (no ratio)
+// makes the whole not compared, with its reason. `parts` is not empty.
+AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWithin);
 
 std::string toJsonText(const AbReport& r);
 // Throws InputError naming `source` on anything malformed.

@@ -19,15 +19,26 @@ AbReport runAb(const KernelDescriptor& a, const KernelDescriptor& b,
                const std::vector<PlanCase>& sizes, const RunConfig& cfg, double sameWithin,
                const EventSink& sink, const std::function<bool()>& cancelled);
 
-// A kernel of another build of kwb (A: `aKernel` in `otherKwb`, a path to its kwb) against `b`
-// of this build, interleaved in the same way: the other build runs as a child process on the
-// same device and verifies and times its side there (`kwb ab-peer`). A's cases are named
-// "<aKernel>@<its revision>". Throws InputError when the other build cannot be started, does
-// not speak the protocol or lacks the kernel.
-AbReport runAbAcrossBuilds(const std::string& otherKwb, const std::string& aKernel,
-                           const KernelDescriptor& b, const std::vector<PlanCase>& sizes,
-                           const RunConfig& cfg, double sameWithin, const EventSink& sink,
-                           const std::function<bool()>& cancelled);
+// kwb ab --against-kwb: `aKernel` of another build of kwb (`otherKwb`, a path to its kwb)
+// against a kernel of this build.
+struct AcrossBuilds {
+  std::string otherKwb, thisKwb;  // thisKwb: this build's kwb, started as the other is
+  std::string aKernel;
+  double sameWithin = 0.025;
+  int processPairs = 2;  // pairs of processes, the builds started in alternating order
+};
+
+// A kernel of another build of kwb against `b` of this build, interleaved in the same way: each
+// build runs as a child process on the same device (`kwb ab-peer`) and verifies and times its
+// side there, so neither side is the process that coordinates. The rounds are shared among
+// `x.processPairs` pairs of processes, started A first, then B first, and so on, and each size's
+// result combines the pairs' (combineProcessPairs); the document holds every pair's cases, pair
+// by pair. A's cases are named "<aKernel>@<its revision>". Throws InputError when either build
+// cannot be started, does not speak the protocol or lacks the kernel, or when the pairs
+// outnumber the rounds.
+AbReport runAbAcrossBuilds(const AcrossBuilds& x, const KernelDescriptor& b,
+                           const std::vector<PlanCase>& sizes, const RunConfig& cfg,
+                           const EventSink& sink, const std::function<bool()>& cancelled);
 
 // `kwb ab-peer`: the other build's side. Reads one JSON request per line from `in` and answers
 // one line each on `out` until "quit" or end of input; `base` names the device, kwb's version
