@@ -38,9 +38,9 @@ using Tile = vec::Vec4T<T>[Shape::kVectors];
 // - kStoreV4: ld, and the store as __stwb (st.global.wb.v4, the default policy, the same
 //   meaning as an assignment). nvcc split the first of the one-wave look-back kernel's four
 //   float4 assignments into four 4-byte stores; __stwb keeps all four whole. It is an asm
-//   statement the compiler does not move loads across, and in the many-wave kernel, whose
-//   stores nvcc never split, it measured 5% slower at 2^24 (kernels/PERF_NOTES.md, "Scan: the
-//   one-wave kernel's stores").
+//   statement with a "memory" clobber, which keeps the compiler from moving other memory
+//   accesses across it; in the many-wave kernel, whose stores nvcc never split, it measured 5%
+//   slower at 2^24 (kernels/PERF_NOTES.md, "Scan: the one-wave kernel's stores").
 enum class Access { kPlain, kStreaming, kStoreV4 };
 
 template <Access kAccess, typename V>
