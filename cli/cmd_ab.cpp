@@ -35,12 +35,13 @@ struct AbOpts {
 
 std::string abTable(const AbReport& r) {
   std::vector<std::vector<std::string>> rows{
-      {"size", "A us", "B us", "B / A", "95% CI", "pairs", "verdict"}};
+      {"size", "A us", "B us", "B / A", "95% CI", "pairs", "verdict", "CUPTI B / A"}};
   for (const AbResult& x : r.results)
     rows.push_back({x.size, fixed(x.aMs * 1e3, 2), fixed(x.bMs * 1e3, 2),
                     x.ratio > 0 ? fixed(x.ratio, 4) : "",
                     x.ratio > 0 ? fixed(x.ci95.low, 4) + " .. " + fixed(x.ci95.high, 4) : "",
-                    std::to_string(x.pairs), std::string(toString(x.verdict))});
+                    std::to_string(x.pairs), std::string(toString(x.verdict)),
+                    x.cuptiRatio ? fixed(*x.cuptiRatio, 4) : ""});
   return formatTable(rows);
 }
 

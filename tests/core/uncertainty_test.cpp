@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -295,6 +296,56 @@ TEST(AbReport, ProcessPairsMustAgree) {
   ASSERT_EQ(back.results.at(0).processPairs.size(), 2u);
   EXPECT_NEAR(back.results[0].processPairs[1].ratio, 0.94, 1e-12);
   EXPECT_NEAR(back.results[0].processPairs[1].ci95.high, 0.942, 1e-12);
+}
+
+// Each A/B size carries CUPTI's B / A beside the timer's, and says so where they part: one
+// build against itself read 0.755 by the timer and 0.990 by CUPTI (H200, 2026-12-02); a real
+// change moves both (the scan at 2^22: 0.802 and 0.821).
+TEST(AbReport, CuptisRatioChecksTheTimers) {
+  auto sides = [](double timerRatio, std::optional<double> aCupti, std::optional<double> bCupti) {
+    kwb::CaseResult a = timed("", 1.0, 0.01), b = timed("", timerRatio, 0.01);
+    a.cuptiMedianMs = aCupti;
+    b.cuptiMedianMs = bCupti;
+    kwb::PairedRatio p;
+    p.pct = 100.0 / timerRatio;
+    p.ci95 = {100.0 / (timerRatio * 1.002), 100.0 / (timerRatio * 0.998)};
+    p.pairs = 100;
+    p.replicates = 10;
+    return kwb::abResult(a, b, p, 0.025);
+  };
+  const kwb::AbResult parted = sides(0.755, 4.02, 3.98);
+  EXPECT_EQ(parted.verdict, Verdict::kFaster);  // the timer's verdict stands, with a warning
+  ASSERT_TRUE(parted.cuptiRatio.has_value());
+  EXPECT_NEAR(*parted.cuptiRatio, 3.98 / 4.02, 1e-12);
+  EXPECT_NE(parted.reason.find("CUPTI's kernel times read B / A 0.9900, not the timer's 0.7550"),
+            std::string::npos)
+      << parted.reason;
+  const kwb::AbResult agreed = sides(0.802, 12.33, 10.12);
+  EXPECT_EQ(agreed.reason.find("CUPTI"), std::string::npos) << agreed.reason;
+  EXPECT_NEAR(*agreed.cuptiRatio, 10.12 / 12.33, 1e-12);
+  // Just inside and just outside the 5%.
+  EXPECT_EQ(sides(1.0, 1.0, 1.049).reason.find("CUPTI"), std::string::npos);
+  EXPECT_NE(sides(1.0, 1.0, 1.051).reason.find("CUPTI"), std::string::npos);
+  EXPECT_NE(sides(1.0, 1.0, 1 / 1.051).reason.find("CUPTI"), std::string::npos);
+  // One side not traced: no ratio, no note.
+  EXPECT_FALSE(sides(0.755, std::nullopt, 3.98).cuptiRatio.has_value());
+  // Pairs of processes: the geometric mean of the pairs' CUPTI ratios, checked the same way.
+  const kwb::AbResult two =
+      kwb::combineProcessPairs({sides(0.755, 4.02, 3.98), sides(1.325, 3.98, 4.02)}, 0.025);
+  ASSERT_TRUE(two.cuptiRatio.has_value());
+  EXPECT_NEAR(*two.cuptiRatio, 1.0, 1e-12);
+  EXPECT_EQ(two.verdict, Verdict::kUncertain);
+  EXPECT_EQ(two.reason.find("CUPTI's kernel times"), std::string::npos) << two.reason;
+  // It survives the JSON round trip, and an older report without it reads as untraced.
+  kwb::AbReport r;
+  r.a = "x";
+  r.b = "x#b";
+  r.results = {parted};
+  const auto back = kwb::parseAbReport(kwb::toJsonText(r), "mem");
+  ASSERT_TRUE(back.results.at(0).cuptiRatio.has_value());
+  EXPECT_NEAR(*back.results[0].cuptiRatio, 3.98 / 4.02, 1e-12);
+  r.results[0].cuptiRatio.reset();
+  EXPECT_FALSE(kwb::parseAbReport(kwb::toJsonText(r), "mem").results.at(0).cuptiRatio);
 }
 
 // The one sign convention: the change is in time, negative is faster, and the speedup says the

@@ -12,6 +12,20 @@
 
 namespace kwb {
 
+namespace {
+
+// "; CUPTI's kernel times read B / A 0.9900, not the timer's 0.7550: ..." where the two ratios
+// differ by more than kCuptiRatioTolerance, else nothing.
+std::string cuptiNote(const AbResult& r) {
+  if (!r.cuptiRatio || !(r.ratio > 0)) return "";
+  if (std::abs(std::log(r.ratio / *r.cuptiRatio)) <= std::log1p(kCuptiRatioTolerance)) return "";
+  return "; CUPTI's kernel times read B / A " + fixed(*r.cuptiRatio, 4) + ", not the timer's " +
+         fixed(r.ratio, 4) +
+         ": the difference is not the kernels' alone (docs/MEASUREMENT.md, \"CUPTI's ratio\")";
+}
+
+}  // namespace
+
 AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& paired,
                   double sameWithin) {
   AbResult r;
@@ -20,6 +34,8 @@ AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& p
   r.bMs = b.summary.median;
   r.pairs = paired.pairs;
   r.rounds = paired.replicates;
+  if (a.cuptiMedianMs && b.cuptiMedianMs && *a.cuptiMedianMs > 0 && *b.cuptiMedianMs > 0)
+    r.cuptiRatio = *b.cuptiMedianMs / *a.cuptiMedianMs;
   if (paired.pairs == 0 || !(paired.pct > 0) || !(paired.ci95.low > 0)) {
     r.reason = paired.pairs == 0 ? "no paired samples (a side was not timed)"
                                  : "no usable ratio of paired samples";
@@ -30,7 +46,7 @@ AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& p
   r.ci95 = {100.0 / paired.ci95.high, 100.0 / paired.ci95.low};
   const Decision d = decide(r.ratio, r.ci95, sameWithin);
   r.verdict = d.verdict;
-  r.reason = d.reason;
+  r.reason = d.reason + cuptiNote(r);
   return r;
 }
 
@@ -38,7 +54,8 @@ AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWith
   if (parts.size() == 1) return parts.front();
   AbResult r = parts.front();
   r.processPairs.clear();
-  double logSum = 0, aSum = 0, bSum = 0;
+  double logSum = 0, aSum = 0, bSum = 0, cuptiLogSum = 0;
+  bool cupti = true;
   r.pairs = 0;
   r.rounds = 0;
   std::string each;
@@ -50,6 +67,8 @@ AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWith
       return failed;
     }
     logSum += std::log(p.ratio);
+    cupti = cupti && p.cuptiRatio.has_value();
+    if (p.cuptiRatio) cuptiLogSum += std::log(*p.cuptiRatio);
     aSum += p.aMs;
     bSum += p.bMs;
     r.pairs += p.pairs;
@@ -62,11 +81,13 @@ AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWith
   }
   const double n = double(parts.size());
   r.ratio = std::exp(logSum / n);
+  r.cuptiRatio.reset();
+  if (cupti) r.cuptiRatio = std::exp(cuptiLogSum / n);
   r.aMs = aSum / n;
   r.bMs = bSum / n;
   const Decision d = decide(r.ratio, r.ci95, sameWithin);
   r.verdict = d.verdict;
-  r.reason = d.reason + "; the process pairs read " + each;
+  r.reason = d.reason + "; the process pairs read " + each + cuptiNote(r);
   return r;
 }
 
@@ -90,16 +111,18 @@ nlohmann::json processPairsJson(const AbResult& x) {
 std::string toJsonText(const AbReport& r) {
   nlohmann::json results = nlohmann::json::array();
   for (const AbResult& x : r.results)
-    results.push_back({{"size", x.size},
-                       {"aMs", x.aMs},
-                       {"bMs", x.bMs},
-                       {"ratio", x.ratio},
-                       {"ci95", {x.ci95.low, x.ci95.high}},
-                       {"pairs", x.pairs},
-                       {"rounds", x.rounds},
-                       {"verdict", toString(x.verdict)},
-                       {"reason", x.reason},
-                       {"processPairs", processPairsJson(x)}});
+    results.push_back(
+        {{"size", x.size},
+         {"aMs", x.aMs},
+         {"bMs", x.bMs},
+         {"ratio", x.ratio},
+         {"ci95", {x.ci95.low, x.ci95.high}},
+         {"pairs", x.pairs},
+         {"rounds", x.rounds},
+         {"verdict", toString(x.verdict)},
+         {"reason", x.reason},
+         {"cuptiRatio", x.cuptiRatio ? nlohmann::json(*x.cuptiRatio) : nlohmann::json(nullptr)},
+         {"processPairs", processPairsJson(x)}});
   nlohmann::json j = {{"kind", "kwb-ab"},
                       {"version", AbReport::kVersion},
                       {"a", r.a},
@@ -147,6 +170,8 @@ AbReport parseAbReport(std::string_view text, std::string_view source) {
       a.rounds = x.at("rounds").get<int>();
       a.verdict = parseVerdict(x.at("verdict").get<std::string>());
       a.reason = x.at("reason").get<std::string>();
+      if (x.contains("cuptiRatio") && !x.at("cuptiRatio").is_null())  // since 2026-12
+        a.cuptiRatio = x.at("cuptiRatio").get<double>();
       for (const auto& p : x.value("processPairs", nlohmann::json::array()))  // since 2026-12
         a.processPairs.push_back(
             {p.at("ratio").get<double>(),
