@@ -348,6 +348,29 @@ TEST(AbReport, CuptisRatioChecksTheTimers) {
   EXPECT_FALSE(kwb::parseAbReport(kwb::toJsonText(r), "mem").results.at(0).cuptiRatio);
 }
 
+// kwb compare reads CUPTI's change beside the timer's, and says where they part: a tight 8%
+// that CUPTI does not see is the timer's alone (between processes of one build the back-to-back
+// cadence moved, not the kernel); a change CUPTI also reads carries no note.
+TEST(RunCompareRule, CuptisChangeChecksTheTimers) {
+  kwb::CaseResult base = timed("", 1.0, 0.005), now = timed("", 1.08, 0.005);
+  base.cuptiMedianMs = 0.9;
+  now.cuptiMedianMs = 0.91;
+  const kwb::CaseComparison parted = kwb::compareCase(base, now, {});
+  EXPECT_EQ(parted.verdict, Verdict::kSlower);
+  ASSERT_TRUE(parted.cuptiRatio.has_value());
+  EXPECT_NEAR(*parted.cuptiRatio, 0.91 / 0.9, 1e-12);
+  EXPECT_NE(parted.reason.find("CUPTI's kernel times read new / base 1.0111, not the timer's "
+                               "1.0800"),
+            std::string::npos)
+      << parted.reason;
+  now.cuptiMedianMs = 0.97;  // CUPTI reads 7.8% too
+  const kwb::CaseComparison agreed = kwb::compareCase(base, now, {});
+  EXPECT_EQ(agreed.verdict, Verdict::kSlower);
+  EXPECT_EQ(agreed.reason.find("CUPTI"), std::string::npos) << agreed.reason;
+  now.cuptiMedianMs.reset();  // not traced
+  EXPECT_FALSE(kwb::compareCase(base, now, {}).cuptiRatio.has_value());
+}
+
 // The one sign convention: the change is in time, negative is faster, and the speedup says the
 // same as a factor whichever way it goes.
 TEST(SpeedupText, NegativeTimeChangeIsFasterAndTheFactorIsTheRatioOfTimes) {

@@ -5,26 +5,13 @@
 #include <cmath>
 
 #include "json_read.h"
+#include "kwb/cupti_ratio.h"
 #include "kwb/error.h"
 #include "kwb/family.h"
 #include "kwb/format.h"
 #include "kwb/results_json.h"
 
 namespace kwb {
-
-namespace {
-
-// "; CUPTI's kernel times read B / A 0.9900, not the timer's 0.7550: ..." where the two ratios
-// differ by more than kCuptiRatioTolerance, else nothing.
-std::string cuptiNote(const AbResult& r) {
-  if (!r.cuptiRatio || !(r.ratio > 0)) return "";
-  if (std::abs(std::log(r.ratio / *r.cuptiRatio)) <= std::log1p(kCuptiRatioTolerance)) return "";
-  return "; CUPTI's kernel times read B / A " + fixed(*r.cuptiRatio, 4) + ", not the timer's " +
-         fixed(r.ratio, 4) +
-         ": the difference is not the kernels' alone (docs/MEASUREMENT.md, \"CUPTI's ratio\")";
-}
-
-}  // namespace
 
 AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& paired,
                   double sameWithin) {
@@ -34,8 +21,7 @@ AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& p
   r.bMs = b.summary.median;
   r.pairs = paired.pairs;
   r.rounds = paired.replicates;
-  if (a.cuptiMedianMs && b.cuptiMedianMs && *a.cuptiMedianMs > 0 && *b.cuptiMedianMs > 0)
-    r.cuptiRatio = *b.cuptiMedianMs / *a.cuptiMedianMs;
+  r.cuptiRatio = cuptiRatio(a, b);
   if (paired.pairs == 0 || !(paired.pct > 0) || !(paired.ci95.low > 0)) {
     r.reason = paired.pairs == 0 ? "no paired samples (a side was not timed)"
                                  : "no usable ratio of paired samples";
@@ -46,7 +32,7 @@ AbResult abResult(const CaseResult& a, const CaseResult& b, const PairedRatio& p
   r.ci95 = {100.0 / paired.ci95.high, 100.0 / paired.ci95.low};
   const Decision d = decide(r.ratio, r.ci95, sameWithin);
   r.verdict = d.verdict;
-  r.reason = d.reason + cuptiNote(r);
+  r.reason = d.reason + cuptiNote(r.ratio, r.cuptiRatio, "B / A");
   return r;
 }
 
@@ -87,7 +73,8 @@ AbResult combineProcessPairs(const std::vector<AbResult>& parts, double sameWith
   r.bMs = bSum / n;
   const Decision d = decide(r.ratio, r.ci95, sameWithin);
   r.verdict = d.verdict;
-  r.reason = d.reason + "; the process pairs read " + each + cuptiNote(r);
+  r.reason =
+      d.reason + "; the process pairs read " + each + cuptiNote(r.ratio, r.cuptiRatio, "B / A");
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "kwb/cupti_ratio.h"
 #include "kwb/family.h"
 
 namespace kwb {
@@ -106,6 +107,8 @@ CaseComparison compareCase(const CaseResult& base, const CaseResult& now, const 
   r.changeCi = {r.changeCi.low - 1.0, r.changeCi.high - 1.0};
   r.verdict = d.verdict;
   r.reason = d.reason;
+  r.cuptiRatio = cuptiRatio(base, now);
+  r.reason += cuptiNote(r.newMs / r.baseMs, r.cuptiRatio, "new / base");
   if (d.verdict == Verdict::kUncertain)
     r.reason += "; separate runs cannot decide this: measure both in one run with kwb ab";
   return r;

@@ -28,7 +28,8 @@ struct AbResult {
   std::string reason;
   // B's CUPTI kernel time over A's (each side's median per launch of its kernels' traced
   // durations), where both sides were traced: the timer's ratio checked against the kernels'
-  // own. Where the two differ by more than kCuptiRatioTolerance the reason says so.
+  // own (kwb/cupti_ratio.h). Where the two differ by more than kCuptiRatioTolerance the reason
+  // says so.
   std::optional<double> cuptiRatio;
   // Across builds, each pair of processes' own result (combineProcessPairs); empty for one.
   struct PairPart {
@@ -37,13 +38,6 @@ struct AbResult {
   };
   std::vector<PairPart> processPairs;
 };
-
-// How far apart the timer's B / A and CUPTI's may be before an A/B result says so: both sides'
-// kernels are traced alike, so a dependent launch's early start, which CUPTI counts and the
-// timer does not, weighs on both (the scan at 2^24: timer 1.053, CUPTI 1.062), and a ratio that
-// moves by more than this is the timer's, not the kernels' (one build against itself at 2^16:
-// timer 0.755, CUPTI 0.990; H200, 2026-12-02).
-inline constexpr double kCuptiRatioTolerance = 0.05;
 
 struct AbReport {
   static constexpr int kVersion = 1;

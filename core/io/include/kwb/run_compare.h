@@ -33,6 +33,10 @@ struct CaseComparison {
   stats::Interval baseCi, newCi;
   double change = 0;         // newMs / baseMs - 1: positive is slower
   stats::Interval changeCi;  // its 95% CI (as new / base - 1)
+  // The new case's CUPTI time over the base's, where both were traced (kwb/cupti_ratio.h): the
+  // change read from the kernels' own durations. The reason says where it and newMs / baseMs
+  // part by more than kCuptiRatioTolerance.
+  std::optional<double> cuptiRatio;
   Verdict verdict = Verdict::kUncertain;
   std::string reason;  // one sentence: why this verdict
 };
