@@ -10,8 +10,10 @@
 
 namespace kwb::gui {
 
-// "1024x1024x1024: B/A 0.8000, 95% CI 0.7990 .. 0.8010: FASTER"; a size the engine could not
-// compare: "2048x2048x2048: not compared (its reason): UNCERTAIN".
+// "1024x1024x1024: B/A 0.8000, 95% CI 0.7990 .. 0.8010: FASTER", followed by "(CUPTI's kernel
+// times read B/A 0.9900: not the kernels' alone)" where CUPTI's ratio parts from the timer's
+// (kwb/cupti_ratio.h); a size the engine could not compare: "2048x2048x2048: not compared (its
+// reason): UNCERTAIN".
 QString abLine(const AbResult& r);
 QStringList abLines(const AbReport& report);
 

@@ -115,6 +115,14 @@ TEST(AbLines, RatioCiAndVerdictAsTheReportHasThem) {
   EXPECT_EQ(abLine(none),
             "512x512x512: not compared (no paired samples (a side was not timed)): UNCERTAIN");
   EXPECT_EQ(abLines(r).size(), 2);
+  // CUPTI's ratio is shown where it parts from the timer's by more than 5%, not otherwise.
+  AbResult checked = r.results[0];
+  checked.cuptiRatio = 0.99;
+  EXPECT_EQ(abLine(checked),
+            "1024x1024x1024: B/A 0.9012, 95% CI 0.8990 .. 0.9034: FASTER (CUPTI's kernel times "
+            "read B/A 0.9900: not the kernels' alone)");
+  checked.cuptiRatio = 0.92;
+  EXPECT_EQ(abLine(checked), abLine(r.results[0]));
 }
 
 TEST(AbRequestArgs, AgainstTheOldCopySourceTheNewShapesSeedDevice) {
