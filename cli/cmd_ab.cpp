@@ -28,7 +28,7 @@ struct AbOpts {
   std::string sameWithin;  // empty: 1%, or 2.5% with --against-kwb (kSameWithinAcrossBuilds)
   std::string failOnSlower;
   int rounds = 10;
-  int processPairs = 0;  // --process-pairs, with --against-kwb only; 0: not given (2)
+  int processPairs = 0;  // --process-pairs, with --against-kwb only; 0: not given (the default)
   double energy = 0;     // --energy SECONDS: each side's energy window at each size
   std::string json;
 };
@@ -161,7 +161,7 @@ int abCommand(const AbOpts& o) {
     if (e.type == EventType::kLog) std::cerr << "[" << e.level << "] " << e.message << '\n';
   };
   const auto cancelled = [] { return interruptRequested(); };
-  const int processPairs = o.processPairs == 0 ? 2 : o.processPairs;
+  const int processPairs = o.processPairs == 0 ? cuda::AcrossBuilds{}.processPairs : o.processPairs;
   AbReport r = sides.a
                    ? cuda::runAb(*sides.a, *sides.b, sides.sizes, cfg, sameWithin, sink, cancelled)
                    : cuda::runAbAcrossBuilds(

@@ -18,7 +18,7 @@ QString abLine(const AbResult& r) {
                      .arg(r.ci95.high, 0, 'f', 4)
                      .arg(verdict);
   // CUPTI's B / A where it parts from the timer's: the engine's note is in the reason.
-  if (r.cuptiRatio && !cuptiNote(r.ratio, r.cuptiRatio, "B / A").empty())
+  if (cuptiParts(r.ratio, r.cuptiRatio))
     line += QString(" (CUPTI's kernel times read B/A %1: not the kernels' alone)")
                 .arg(*r.cuptiRatio, 0, 'f', 4);
   return line;

@@ -84,9 +84,12 @@ Verdict parseVerdict(const std::string& s) {
     if (toString(v) == s) return v;
   throw InputError("unknown verdict '" + s + "'");
 }
-}  // namespace
 
-namespace {
+// A 95% CI as the report writes it: [low, high].
+stats::Interval intervalFromJson(const nlohmann::json& j) {
+  return {j.at(0).get<double>(), j.at(1).get<double>()};
+}
+
 nlohmann::json processPairsJson(const AbResult& x) {
   nlohmann::json out = nlohmann::json::array();
   for (const AbResult::PairPart& p : x.processPairs)
@@ -152,7 +155,7 @@ AbReport parseAbReport(std::string_view text, std::string_view source) {
       a.aMs = x.at("aMs").get<double>();
       a.bMs = x.at("bMs").get<double>();
       a.ratio = x.at("ratio").get<double>();
-      a.ci95 = {x.at("ci95").at(0).get<double>(), x.at("ci95").at(1).get<double>()};
+      a.ci95 = intervalFromJson(x.at("ci95"));
       a.pairs = x.at("pairs").get<int>();
       a.rounds = x.at("rounds").get<int>();
       a.verdict = parseVerdict(x.at("verdict").get<std::string>());
@@ -160,9 +163,7 @@ AbReport parseAbReport(std::string_view text, std::string_view source) {
       if (x.contains("cuptiRatio") && !x.at("cuptiRatio").is_null())  // since 2026-12
         a.cuptiRatio = x.at("cuptiRatio").get<double>();
       for (const auto& p : x.value("processPairs", nlohmann::json::array()))  // since 2026-12
-        a.processPairs.push_back(
-            {p.at("ratio").get<double>(),
-             {p.at("ci95").at(0).get<double>(), p.at("ci95").at(1).get<double>()}});
+        a.processPairs.push_back({p.at("ratio").get<double>(), intervalFromJson(p.at("ci95"))});
       r.results.push_back(a);
     }
     r.document = parseDocument(j.at("document").dump(), source);

@@ -22,8 +22,12 @@ inline constexpr double kCuptiRatioTolerance = 0.05;
 // `now`'s CUPTI time over `base`'s, where both were traced.
 std::optional<double> cuptiRatio(const CaseResult& base, const CaseResult& now);
 
+// Whether the timer's ratio and CUPTI's part by more than kCuptiRatioTolerance (false where
+// either is missing).
+bool cuptiParts(double timerRatio, const std::optional<double>& cuptiRatio);
+
 // "; CUPTI's kernel times read new / base 0.9900, not the timer's 0.7550: ..." where the ratios
-// part by more than kCuptiRatioTolerance, else nothing. `what` names the ratio ("B / A").
+// part (cuptiParts), else nothing. `what` names the ratio ("B / A").
 std::string cuptiNote(double timerRatio, const std::optional<double>& cuptiRatio,
                       const std::string& what);
 

@@ -24,8 +24,8 @@ AbReport runAb(const KernelDescriptor& a, const KernelDescriptor& b,
 struct AcrossBuilds {
   std::string otherKwb, thisKwb;  // thisKwb: this build's kwb, started as the other is
   std::string aKernel;
-  double sameWithin = 0.025;
-  int processPairs = 2;  // pairs of processes, the builds started in alternating order
+  double sameWithin = 0;  // SAME's margin (kwb ab: --same-within, else 2.5% across builds)
+  int processPairs = 2;   // pairs of processes, the builds started in alternating order
 };
 
 // A kernel of another build of kwb against `b` of this build, interleaved in the same way: each
