@@ -101,7 +101,7 @@ double waveNs(const WaveCost& c, const Shape& s, int sms) {
 // TMA's fast case: as they lie, or copied to such rows first (detail::relayMultiple 64: the copy
 // made where TMA cannot load an operand as it lies).
 bool onTheLine(const Shape& s) {
-  return detail::relayMultiple(s.n, s.k) == 64 ||
+  return detail::relayMultiple(s.m, s.n, s.k) == 64 ||
          (s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0);
 }
 

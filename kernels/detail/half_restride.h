@@ -38,16 +38,24 @@ constexpr std::int64_t tmaStride(std::int64_t n) { return paddedStride(n, 8); }
 // not start on a 128-byte line is copied to rows of a multiple of 64 elements: TMA loads such
 // rows far slower (on an H200, 511x513x1025 12.7% faster than with 8, 1000x1001x1000 15.8%).
 // Copying only for the 128-byte lines did not pay as a rule (1000^3 11% faster, 1024x1000x1024
-// and 1000x1000x4000 14-15% slower): 8 (no copy) where both already load.
-constexpr int relayMultiple(std::int64_t n, std::int64_t k) {
-  return n % 8 != 0 || k % 8 != 0 ? 64 : 8;
+// and 1000x1000x4000 14-15% slower): 8 (no copy) where both already load, except where both
+// row strides are odd multiples of 16 bytes (k and n ≡ 8 mod 16: every 128-byte box row then
+// touches a fifth 32-byte sector) and the product is large enough to pay for the copy
+// (kRelayForSectorsMnk): the copy won 14-21% at 3000^3 (H200 and H100), 3000x3000x1000 and
+// 4000x1000x3000 (H100), and lost at every smaller or sector-aligned shape timed
+// (kernels/PERF_NOTES.md, "The copy on the H200, and a rule it suggests").
+inline constexpr std::int64_t kRelayForSectorsMnk = 4'000'000'000;
+constexpr int relayMultiple(std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (n % 8 != 0 || k % 8 != 0) return 64;
+  const bool offSectors = n % 16 == 8 && k % 16 == 8;
+  return offSectors && m * n * k >= kRelayForSectorsMnk ? 64 : 8;
 }
 
 // Bytes of scratch relayHalves needs for these operands (0: TMA loads both as they lie).
 std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k);
 
 // A (m×k) and B (k×n), each copied into `scratch` (relayBytes of it, 16-byte aligned) by one
-// kernel on `stream` where its row is not a multiple of relayMultiple(n, k) elements, else used
+// kernel on `stream` where its row is not a multiple of relayMultiple(m, n, k) elements, else used
 // in place.
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
                          std::int64_t k, void* scratch, cudaStream_t stream);
