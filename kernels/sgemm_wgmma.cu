@@ -35,10 +35,11 @@
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
-//   The 64-row tile (the default for small grids, the tune cell 64x64x64_split1,
-//     KWB_WGMMA_BM=64 in measurement builds): 64×64, one consumer warpgroup (256 threads, no
-//     setmaxnreg), 5 stages of 16 KB and 16 KB of C boxes (about 97 KB), two CTAs per SM;
-//     unsplit, without clusters.
+//   The 64-row tiles (the default for small grids, the tune cells 64x64x64_split1 and
+//     64x96x64_split1, KWB_WGMMA_BM=64 in measurement builds): 64×64 or 64×96, one consumer
+//     warpgroup (256 threads, no setmaxnreg), 5 stages and 16 KB of C boxes: 64×64's stages of
+//     16 KB (about 97 KB) let two CTAs share an SM; 64×96 loads two whole B slabs a stage (24 KB,
+//     about 137 KB, one CTA per SM) and reads 96 of their 128 columns; unsplit, without clusters.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -109,7 +110,7 @@ constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    + std::size_t(wgmma::Tile<BM, BN>::kRingBytes) +
                                    kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
 static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 128> <= 227 * 1024 &&
-                  kSmemBytes<128, 256> <= 227 * 1024,
+                  kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
@@ -321,7 +322,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
                    BN, perSm, blocks, static_cast<long long>(units));
 #endif
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg = wgmma::dependentLaunch<BM>(blocks, kSmem, g.stream, attr);
+    const cudaLaunchConfig_t cfg = wgmma::dependentLaunch<BM>(blocks, perSm, kSmem, g.stream, attr);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
@@ -356,11 +357,15 @@ WgmmaPlan planFor(const Shape& s) {
                                   : splits      ? splits
                                                 : "1"),
                         sms, clusterSplits != nullptr);
+  // KWB_WGMMA_CLUSTER=2: clusters of two sharing B on the unsplit 128x256 tile, and (an
+  // experiment of measurement builds only, launchTilesOf) on the unsplit 128x128 tile.
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
-    p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
-  // KWB_WGMMA_BM=64: the 64x64 tile (unsplit, no clusters), whatever the other switches say.
+    p.clusters = p.tileM == kWgmmaTileM && (p.tileN == 256 || p.tileN == 128) && p.splits == 1 &&
+                 std::atoi(e) == 2;
+  // KWB_WGMMA_BM=64: the 64-row tile (unsplit, no clusters), 96 wide with KWB_WGMMA_BN=96, else
+  // 64, whatever the other switches say.
   if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM)
-    p = forcedWgmmaPlan(s, 64, 1, sms, false, kWgmmaShortTileM);
+    p = forcedWgmmaPlan(s, bn && std::atoi(bn) == 96 ? 96 : 64, 1, sms, false, kWgmmaShortTileM);
 #endif
   return p;
 }
@@ -389,11 +394,16 @@ template <class E>
 LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
                          const SplitK& split) {
   const bool sk = split.splits > 1;
-  if (p.tileM == kWgmmaShortTileM)  // 64x64 only, unsplit, unclustered (forcedWgmmaPlan)
-    launchTiles<E, 64, 64, 1>(g, ops, split);
+  if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
+    p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
+                  : launchTiles<E, 64, 64, 1>(g, ops, split);
   else if (p.tileN == 64)
     sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
        : launchTiles<E, 128, 64, 1>(g, ops, split);
+#ifdef KWB_PERF_EXPERIMENT
+  else if (p.tileN == 128 && p.clusters)
+    launchTiles<E, 128, 128, 2>(g, ops, split);
+#endif
   else if (p.tileN == 128)
     sk ? launchTiles<E, 128, 128, 1, true>(g, ops, split)
        : launchTiles<E, 128, 128, 1>(g, ops, split);

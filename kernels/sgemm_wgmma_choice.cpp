@@ -56,7 +56,9 @@ const TileCost& costOf(int tileN) {
   return kCosts[0];
 }
 
-int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : 2; }
+// The widths a tile name can have: kTileWidths, and the 64-row tile's 96.
+constexpr int kNamedWidths[] = {64, 128, 256, 96};
+int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : tileN == 256 ? 2 : 3; }
 
 // Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
 // (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
@@ -246,9 +248,9 @@ void requireWgmmaTile(int tileM, int tileN) {
                                 " (block tiles are 128 or 64 rows high)");
   if (tileM == kWgmmaTileM && tileN != 64 && tileN != 128 && tileN != 256)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile + " (64, 128 or 256)");
-  if (tileM == kWgmmaShortTileM && tileN != 64)
+  if (tileM == kWgmmaShortTileM && tileN != 64 && tileN != 96)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
-                                " (the 64-row tile is 64 wide)");
+                                " (the 64-row tile is 64 or 96 wide)");
 }
 
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p) {
@@ -267,13 +269,13 @@ std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
   // 0 is the 128-row tile, 1 the 64-row one.
   using Names = std::array<
       std::array<
-          std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 3>, 2>,
+          std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 4>, 2>,
       2>;
   static const Names names = [] {
     Names n;
     for (int b = 0; b < 2; ++b)
       for (int h = 0; h < 2; ++h)
-        for (int w : kTileWidths)
+        for (int w : kNamedWidths)
           for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
             for (int cl = 0; cl < 4; ++cl)
               for (int re = 0; re < 2; ++re)

@@ -14,8 +14,9 @@
 namespace kwb::kernels {
 
 inline constexpr int kWgmmaTileM = 128;  // rows of the stage's block tile (two consumer warpgroups)
-// Rows of the short tile: 64x64, one consumer warpgroup, two CTAs per SM; chosen by the wave
-// model where it is fastest (small grids: 256^3-640^3 on an H200), and kwb tune's 64x64x64_split1.
+// Rows of the short tiles: one consumer warpgroup. 64x64 (two CTAs per SM), chosen by the wave
+// model where it is fastest (small grids: 256^3-640^3 on an H200), and 64x96 (one CTA per SM,
+// larger shared-memory stages); kwb tune's 64x64x64_split1 and 64x96x64_split1.
 inline constexpr int kWgmmaShortTileM = 64;
 inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
 inline constexpr int kWgmmaMaxSplits = 8;
@@ -28,7 +29,7 @@ struct WgmmaPlan {
   // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
   // shared memory (sgemm_wgmma_cluster_split.cu), rather than through a global workspace.
   bool clusterSplit = false;
-  int tileM = kWgmmaTileM;  // 128, or kWgmmaShortTileM (64x64 only, unsplit, no clusters)
+  int tileM = kWgmmaTileM;  // 128, or kWgmmaShortTileM (64x64 or 64x96, unsplit, no clusters)
   bool operator==(const WgmmaPlan&) const = default;
 };
 
@@ -70,7 +71,7 @@ double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms);
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false,
                           int tileM = kWgmmaTileM);
 // Throws std::invalid_argument naming the tile unless tileM x tileN is a block tile the kernel
-// has: 128 x 64, 128 or 256, or 64 x 64.
+// has: 128 x 64, 128 or 256, or 64 x 64 or 96.
 void requireWgmmaTile(int tileM, int tileN);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
@@ -97,9 +98,9 @@ std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false
 
 // sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), through the global
 // workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
-// tune's configurations and the GPU tests. tileM = kWgmmaShortTileM runs the 64x64 tile (tileN
-// must be 64; splits and clusterSplit are ignored: it runs unsplit). A tile the kernel does not
-// have throws std::invalid_argument (requireWgmmaTile) before any GPU work. Defined in
+// tune's configurations and the GPU tests. tileM = kWgmmaShortTileM runs the 64-row tile (tileN
+// must be 64 or 96; splits and clusterSplit are ignored: it runs unsplit). A tile the kernel does
+// not have throws std::invalid_argument (requireWgmmaTile) before any GPU work. Defined in
 // sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
 // launcher: off Hopper it runs the stage's fallback and says so.
 LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit = false,

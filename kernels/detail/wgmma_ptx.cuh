@@ -272,6 +272,37 @@ __device__ __forceinline__ void wgmmaM64N64K16(float (&d)[32], std::uint64_t des
     KWB_WGMMA_M64N64K16("f16");
 }
 
+// D(64×96, FP32) += A(64×16, K-major, shared) · B(16×96, N-major, shared): the 64x96 tile's
+// instruction, which reads B's first slab and half of its second.
+#define KWB_WGMMA_M64N96K16(T)                                                                     \
+  asm volatile(                                                                                    \
+      "{\n"                                                                                        \
+      ".reg .pred p;\n"                                                                            \
+      "setp.ne.b32 p, %50, 0;\n"                                                                   \
+      "wgmma.mma_async.sync.aligned.m64n96k16.f32." T "." T                                        \
+      " "                                                                                          \
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, "          \
+      "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, "           \
+      "%34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}, "                    \
+      "%48, %49, p, 1, 1, 0, 1;\n"                                                                 \
+      "}\n"                                                                                        \
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),        \
+        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),    \
+        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), \
+        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
+        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), \
+        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
+        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])               \
+      : "l"(descA), "l"(descB), "r"(1))
+template <class E>
+__device__ __forceinline__ void wgmmaM64N96K16(float (&d)[48], std::uint64_t descA,
+                                               std::uint64_t descB) {
+  if constexpr (std::is_same_v<E, __nv_bfloat16>)
+    KWB_WGMMA_M64N96K16("bf16");
+  else
+    KWB_WGMMA_M64N96K16("f16");
+}
+
 // D(64×128, FP32) += A(64×16, K-major, shared) · B(16×128, N-major, shared).
 #define KWB_WGMMA_M64N128K16(T)                                                                    \
   asm volatile(                                                                                    \
@@ -315,6 +346,8 @@ __device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], std::uint64_t des
     wgmmaM64N256K16<E>(d, descA, descB);
   else if constexpr (N == 128)
     wgmmaM64N128K16<E>(d, descA, descB);
+  else if constexpr (N == 96)
+    wgmmaM64N96K16<E>(d, descA, descB);
   else
     wgmmaM64N64K16<E>(d, descA, descB);
 }

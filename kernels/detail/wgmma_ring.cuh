@@ -38,18 +38,23 @@ struct TileM {
 };
 
 // The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 128 or 64 where 128×256 tiles
-// would leave multiprocessors idle (see chooseWgmmaPlan). 64 rows: BN = 64 only.
+// would leave multiprocessors idle (see chooseWgmmaPlan). 64 rows: BN = 64, or 96 (a grid of
+// fewer, larger tiles, one CTA per SM: 96 tiles at 768^3 where 128x64 makes 72 and 64x64 144).
 template <int BM, int BN>
 struct Tile : TileM<BM> {
-  static_assert(BN == 64 || BN == 128 || BN == 256);
-  static_assert(BM == 128 || BN == 64, "the 64-row tile is 64 wide");
-  static constexpr int kBBytes = kBK * BN * 2;                      // 8, 16 or 32 KB per stage
+  static_assert(BN == 64 || BN == 128 || BN == 256 || (BM == 64 && BN == 96));
+  static_assert(BM == 128 || BN == 64 || BN == 96, "the 64-row tile is 64 or 96 wide");
+  // B's 64-wide slabs per stage. BN = 96 loads two whole slabs (TMA zero-fills past N) and its
+  // wgmma (m64n96k16) reads the first and half of the second: one box shape for every tile.
+  static constexpr int kBSlabs = (BN + kSlabN - 1) / kSlabN;
+  static constexpr int kBBytes = kBSlabs * kBSlabBytes;             // 8, 16 or 32 KB per stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
   // ring): a narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with
   // 4, the other shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB
   // beside 16 KB of C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6
-  // stages would not); other depths not measured.
+  // stages would not); other depths not measured. The 64x96 tile's 5 stages of 24 KB (137 KB a
+  // CTA) leave one CTA per SM, as its grids want (a tile each).
   static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
@@ -119,9 +124,10 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
                                                RingPos<BM, BN>& pos) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
   constexpr int kStageBytes = Tile<BM, BN>::kStageBytes;
-  constexpr int kOwnSlabs = BN / kSlabN / CM;  // B slabs this CTA loads (for the cluster)
+  constexpr int kSlabs = Tile<BM, BN>::kBSlabs;
+  constexpr int kOwnSlabs = kSlabs / CM;  // B slabs this CTA loads (for the cluster)
   static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
-  static_assert(kOwnSlabs * CM * kSlabN == BN, "the cluster's CTAs split B's slabs evenly");
+  static_assert(kOwnSlabs * CM == kSlabs, "the cluster's CTAs split B's slabs evenly");
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
     mbarWait(r.empty(s), pos.phase ^ 1u);  // the cluster's consumers are done with this stage
@@ -214,19 +220,20 @@ cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream
   return cfg;
 }
 
-// An unclustered launch of the BM-row tile, as a programmatic dependent of the stream's previous
-// kernel: its CTAs may start (and set up their barriers) while that kernel ends, and wait in the
-// kernel before touching memory. Measured on an H200 (PERF_NOTES.md, "Dependent launches"): the
-// 128-row grids up to 8% faster, 64-row grids of 16 and 24 CTAs 7-10% faster, but 512^3's 64
-// CTAs 10% slower, so a 64-row grid of more than a quarter of the SMs' CTAs launches as an
+// An unclustered launch of `blocks` CTAs of the BM-row tile, `perSm` of which share an SM, as a
+// programmatic dependent of the stream's previous kernel: its CTAs may start (and set up their
+// barriers) while that kernel ends, and wait in the kernel before touching memory. Measured on an
+// H200 (PERF_NOTES.md, "Dependent launches"): the 128-row grids up to 8% faster, 64x64 grids of
+// 16 and 24 CTAs 7-10% faster, but 512^3's 64 CTAs of 64x64 (two per SM) 10% slower, so a grid
+// whose CTAs share SMs and that holds more than a quarter of the SMs' CTAs launches as an
 // ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). `attr` must
 // outlive the configuration.
 template <int BM>
-cudaLaunchConfig_t dependentLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream,
-                                   cudaLaunchAttribute& attr) {
+cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemBytes,
+                                   cudaStream_t stream, cudaLaunchAttribute& attr) {
   cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
-  if (BM != 128 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
+  if (perSm > 1 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
   detail::makeDependent(cfg, attr);
   return cfg;
 }

@@ -73,14 +73,16 @@ KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false) {
   return k;
 }
 
-// sgemm.wgmma on the 64x64 tile (launchSgemmWgmmaPlan's tileM), named as kwb tune names the cell.
+// sgemm.wgmma on a 64-row tile (launchSgemmWgmmaPlan's tileM) 64 or 96 wide, named as kwb tune
+// names the cell.
+template <int BN>
 kwb::LaunchInfo forcedShortTile(const kwb::GemmArgs& g) {
-  return kwb::kernels::launchSgemmWgmmaPlan(g, 64, 1, false, kwb::kernels::kWgmmaShortTileM);
+  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, kwb::kernels::kWgmmaShortTileM);
 }
-KernelDescriptor shortTileKernel() {
+KernelDescriptor shortTileKernel(int tileN = 64) {
   KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
-  k.id += "[64x64x64_split1]";
-  k.launch = &forcedShortTile;
+  k.id += "[64x" + std::to_string(tileN) + "x64_split1]";
+  k.launch = tileN == 96 ? &forcedShortTile<96> : &forcedShortTile<64>;
   return k;
 }
 
@@ -295,37 +297,43 @@ TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 #endif
 }
 
-// The 64x64 tile (kernels/sgemm_wgmma.cu: 256 threads, a 5-stage ring, two CTAs per SM) through
-// the verification pipeline, every element against the reference: C of NaN at beta = 0 (the TMA
+// The 64-row tiles (kernels/sgemm_wgmma.cu: 256 threads, a 5-stage ring; 64x64 two CTAs per SM,
+// 64x96 one, its wgmma reading one and a half of the two B slabs it loads) through the
+// verification pipeline, every element against the reference: C of NaN at beta = 0 (the TMA
 // epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the register epilogue);
 // ragged edges in every dimension, K < 64, re-laid operands (K or N not a multiple of 8), and a
-// persistent grid of more tiles than two CTAs per SM hold at once (2048x2048x512: 1024 tiles), so
-// each CTA walks several tiles with its ring running on across them.
-TEST_F(WgmmaSplitK, The64RowTileVerifiesOnRaggedAndPersistentShapes) {
+// persistent grid of more tiles than two CTAs per SM hold at once (2048x2048x512: 1024 and 704
+// tiles), so each CTA walks several tiles with its ring running on across them. For 64x96, 768^3
+// (its 96 tiles, one wave) and N of 65 and 160 (the last tile's second slab past N, or wholly in).
+TEST_F(WgmmaSplitK, The64RowTilesVerifyOnRaggedAndPersistentShapes) {
 #ifdef KWB_HAVE_WGMMA
   namespace k = kwb::kernels;
   const int sms = multiprocessors();
   const Shape persistent{2048, 2048, 512};
-  ASSERT_GT(k::wgmmaTiles(persistent, 64, k::kWgmmaShortTileM), 2 * std::int64_t(sms));
-  const KernelDescriptor kernel = shortTileKernel();
-  const Shape shapes[] = {
-      {17, 19, 23},  // one tile, K < 64, A and B re-laid
-      {511, 513, 1025}, {1000, 1001, 1000},
-      {256, 384, 640},  {129, 65, 200},  // one row past two tile rows, one column past a tile
-      {64, 6, 3},       persistent,
-  };
-  for (const Shape& s : shapes) {
-    const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
-    kwb::test::expectVerified(c, kernel, kSeed);
-    ASSERT_TRUE(c.verification.has_value());
-    EXPECT_EQ(c.verification->nanFromOutput.value_or(-1), 0) << toString(s);
-    EXPECT_FALSE(c.fallback) << toString(s);
-    const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, 64, 1, sms, false, k::kWgmmaShortTileM);
-    EXPECT_EQ(plan, (k::WgmmaPlan{64, 1, false, false, k::kWgmmaShortTileM}));
-    EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
-                c.ranKernel == k::wgmmaRanName(plan, true))
-        << c.ranKernel;
-    EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (64x64 tile")) << c.ranKernel;
+  ASSERT_GT(k::wgmmaTiles(persistent, 96, k::kWgmmaShortTileM), 2 * std::int64_t(sms));
+  for (int tileN : {64, 96}) {
+    const KernelDescriptor kernel = shortTileKernel(tileN);
+    const Shape shapes[] = {
+        {17, 19, 23},  // one tile, K < 64, A and B re-laid
+        {511, 513, 1025}, {1000, 1001, 1000},
+        {256, 384, 640},  {129, 65, 200},  // one row past two tile rows, one column past a tile
+        {64, 6, 3},       persistent,
+        {768, 768, 768},  {200, 160, 136},
+    };
+    for (const Shape& s : shapes) {
+      const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+      kwb::test::expectVerified(c, kernel, kSeed);
+      ASSERT_TRUE(c.verification.has_value());
+      EXPECT_EQ(c.verification->nanFromOutput.value_or(-1), 0) << toString(s);
+      EXPECT_FALSE(c.fallback) << toString(s);
+      const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, 1, sms, false, k::kWgmmaShortTileM);
+      EXPECT_EQ(plan, (k::WgmmaPlan{tileN, 1, false, false, k::kWgmmaShortTileM}));
+      EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
+                  c.ranKernel == k::wgmmaRanName(plan, true))
+          << c.ranKernel;
+      EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (64x" + std::to_string(tileN) + " tile"))
+          << c.ranKernel;
+    }
   }
 #endif
 }

@@ -354,6 +354,9 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
             "sgemm.wgmma (64x64 tile, A/B re-laid for TMA)");
   EXPECT_EQ(k::wgmmaRanName({64, 1, false, false, 64}, false, true),
             "sgemm.wgmma_bf16 (64x64 tile)");
+  EXPECT_EQ(k::wgmmaRanName({96, 1, false, false, 64}, false), "sgemm.wgmma (64x96 tile)");
+  EXPECT_EQ(k::wgmmaRanName({96, 1, false, false, 64}, true, true),
+            "sgemm.wgmma_bf16 (64x96 tile, A/B re-laid for TMA)");
   std::set<std::string> names;
   int plans = 0;
   for (int w : {64, 128, 256})
@@ -364,10 +367,11 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
           names.emplace(k::wgmmaRanName({w, sp, false, cluster}, relaid));
           ++plans;
         }
-  for (bool relaid : {false, true}) {
-    names.emplace(k::wgmmaRanName({64, 1, false, false, 64}, relaid));
-    ++plans;
-  }
+  for (int w : {64, 96})
+    for (bool relaid : {false, true}) {
+      names.emplace(k::wgmmaRanName({w, 1, false, false, 64}, relaid));
+      ++plans;
+    }
   EXPECT_EQ(names.size(), std::size_t(plans)) << "two plans report the same name";
   for (const std::string& n : names) EXPECT_EQ(n.rfind("sgemm.wgmma", 0), 0u) << n;
 }
@@ -401,10 +405,11 @@ TEST(WgmmaChoice, TileHeightIsPartOfThePlan) {
   EXPECT_EQ(k::wgmmaTiles({1000, 1001, 1000}, 64, 64), 16 * 16);
 }
 
-// The tiles the kernel has: 128 x 64, 128, 256 and 64 x 64; any other is refused by name.
+// The tiles the kernel has: 128 x 64, 128, 256 and 64 x 64, 96; any other is refused by name.
 TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
   for (int n : {64, 128, 256}) EXPECT_NO_THROW(k::requireWgmmaTile(128, n)) << n;
   EXPECT_NO_THROW(k::requireWgmmaTile(64, 64));
+  EXPECT_NO_THROW(k::requireWgmmaTile(64, 96));
   auto message = [](int m, int n) {
     try {
       k::requireWgmmaTile(m, n);
@@ -416,8 +421,9 @@ TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
   EXPECT_EQ(message(96, 64), "sgemm.wgmma: no 96x64 tile (block tiles are 128 or 64 rows high)");
   EXPECT_EQ(message(256, 64), "sgemm.wgmma: no 256x64 tile (block tiles are 128 or 64 rows high)");
   EXPECT_EQ(message(0, 64), "sgemm.wgmma: no 0x64 tile (block tiles are 128 or 64 rows high)");
-  EXPECT_EQ(message(64, 128), "sgemm.wgmma: no 64x128 tile (the 64-row tile is 64 wide)");
-  EXPECT_EQ(message(64, 256), "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64 wide)");
+  EXPECT_EQ(message(64, 128), "sgemm.wgmma: no 64x128 tile (the 64-row tile is 64 or 96 wide)");
+  EXPECT_EQ(message(64, 256), "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64 or 96 wide)");
+  EXPECT_EQ(message(128, 96), "sgemm.wgmma: no 128x96 tile (64, 128 or 256)");
   EXPECT_EQ(message(128, 32), "sgemm.wgmma: no 128x32 tile (64, 128 or 256)");
 }
 
