@@ -38,8 +38,8 @@
 //   The 64-row tiles (the default for small grids, the tune cells 64x64x64_split1 and
 //     64x96x64_split1, KWB_WGMMA_BM=64 in measurement builds): 64×64 or 64×96, one consumer
 //     warpgroup (256 threads, no setmaxnreg), 5 stages and 16 KB of C boxes: 64×64's stages of
-//     16 KB (about 97 KB) let two CTAs share an SM; 64×96 loads two whole B slabs a stage (24 KB,
-//     about 137 KB, one CTA per SM) and reads 96 of their 128 columns; unsplit, without clusters.
+//     16 KB (about 97 KB) let two CTAs share an SM; 64×96's of 20 KB (about 117 KB) one, its B in
+//     three 64-byte-swizzled slabs of 32 n (below); unsplit, without clusters.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -53,8 +53,11 @@
 //     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
 //     groups of 8 k (1024); CUTLASS writes the same canonical layout as
 //     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
+//   The 64×96 tile's B: three slabs of 64 k rows × 64 bytes (32 n), 64-byte swizzled (chunk c of
+//   row r at c ^ (r / 2 % 4)), slab j at +4096·j: LBO 4096, SBO 512 (8 k rows × 64 B), k step kk
+//   at +1024·kk, swizzle mode 2; exactly its 96 columns, where 128-byte slabs would load 128.
 //   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
-//   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B.
+//   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B (2 = 64B).
 //
 // Edges: TMA fills out-of-range elements of a box with zeros, so partial tiles in M, N and K
 // need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides, so
@@ -97,7 +100,6 @@ namespace kwb::kernels {
 namespace {
 
 using wgmma::kBK;
-using wgmma::kSlabN;
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
 // Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
@@ -299,7 +301,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const TileGrid grid = tileGrid(g.shape, BM, BN);
   const int tilesM = int((g.shape.m + BM - 1) / BM);
 
-  const wgmma::OperandMaps maps = wgmma::operandMaps<BM>(Element16<E>::kTmaType, g.shape, ops);
+  const wgmma::OperandMaps maps = wgmma::operandMaps<BM, BN>(Element16<E>::kTmaType, g.shape, ops);
   const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,

@@ -246,7 +246,7 @@ void launchWidth(const GemmArgs& g, const detail::HalfOperands& ops, int splits)
     throw InputError("shape " + toString(g.shape) + " cannot be launched as " +
                      std::to_string(grid.blocks) + " tiles in clusters of " +
                      std::to_string(splits));
-  const wgmma::OperandMaps maps = wgmma::operandMaps<kBM>(Element16<E>::kTmaType, g.shape, ops);
+  const wgmma::OperandMaps maps = wgmma::operandMaps<kBM, BN>(Element16<E>::kTmaType, g.shape, ops);
   const bool vec4 = g.shape.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0;
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));

@@ -32,7 +32,8 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
 // a multiple of 16.
 inline CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::int64_t rows,
                              std::int64_t cols, std::uint32_t boxCols, std::uint32_t boxRows,
-                             const char* what, std::int64_t ld = 0) {
+                             const char* what, std::int64_t ld = 0,
+                             CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
   CUtensorMap map{};
   const cuuint64_t elementBytes =
       type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 || type == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 ? 2 : 4;
@@ -42,8 +43,8 @@ inline CUtensorMap tensorMap(const void* base, CUtensorMapDataType type, std::in
   const cuuint32_t elementStrides[2] = {1, 1};
   const CUresult r =
       tensorMapEncoder()(&map, type, 2, const_cast<void*>(base), dims, strides, box, elementStrides,
-                         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                         CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw cuda::CudaError(std::string("sgemm.wgmma: cuTensorMapEncodeTiled failed for ") + what +
                               " (CUresult " + std::to_string(int(r)) + ")",

@@ -171,9 +171,10 @@ __device__ __forceinline__ void clusterSync() {
 }
 
 __device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,
-                                                  std::uint32_t sbo) {
+                                                  std::uint32_t sbo, std::uint32_t mode = 1) {
+  // mode: the swizzle, 1 = 128-byte, 2 = 64-byte (bits 62-63)
   return std::uint64_t((addr & 0x3FFFFu) >> 4) | std::uint64_t(lbo >> 4) << 16 |
-         std::uint64_t(sbo >> 4) << 32 | std::uint64_t(1) << 62;  // 1 = 128-byte swizzle
+         std::uint64_t(sbo >> 4) << 32 | std::uint64_t(mode) << 62;
 }
 
 __device__ __forceinline__ void wgmmaFence() {
@@ -273,7 +274,7 @@ __device__ __forceinline__ void wgmmaM64N64K16(float (&d)[32], std::uint64_t des
 }
 
 // D(64×96, FP32) += A(64×16, K-major, shared) · B(16×96, N-major, shared): the 64x96 tile's
-// instruction, which reads B's first slab and half of its second.
+// instruction, on B in three 64-byte-swizzled slabs of 32 n.
 #define KWB_WGMMA_M64N96K16(T)                                                                     \
   asm volatile(                                                                                    \
       "{\n"                                                                                        \

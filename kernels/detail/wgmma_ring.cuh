@@ -22,9 +22,27 @@
 namespace kwb::kernels::wgmma {
 
 inline constexpr int kBK = 64;
-inline constexpr int kSlabN = 64;                     // n per 128-byte swizzled row of B
-inline constexpr int kBSlabBytes = kBK * kSlabN * 2;  // 8 KB: 64 k rows of one 64-n slab
+inline constexpr int kSlabN = 64;  // n per 128-byte swizzled row of B
 static_assert(kBK % 16 == 0);
+
+// How B lies in a stage: slabs of `slabN` columns × 64 k rows, each k row one swizzled row of
+// slabN · 2 bytes, slab j at j · slabBytes. 128-byte rows (64 n) for every tile but 64x96, whose
+// 96 columns are three 32-n slabs in 64-byte rows: TMA then loads exactly its columns, where 64-n
+// slabs would load 128 (on an H200 the small tiles run at the rate each SM takes in bytes).
+struct BLayout {
+  int slabN, swizzleBytes;
+  __host__ __device__ constexpr int slabBytes() const { return kBK * slabN * 2; }
+  // 16 k rows, one wgmma k step; 8 k rows, the descriptor's SBO.
+  __host__ __device__ constexpr int kStepBytes() const { return 16 * swizzleBytes; }
+  __host__ __device__ constexpr int groupBytes() const { return 8 * swizzleBytes; }
+  // The descriptor's and the tensor map's swizzle: 1 / 128B or 2 / 64B.
+  __host__ __device__ constexpr int descMode() const { return swizzleBytes == 128 ? 1 : 2; }
+  CUtensorMapSwizzle mapSwizzle() const {
+    return swizzleBytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+  }
+};
+template <int BN>
+inline constexpr BLayout kBLayout = BN == 96 ? BLayout{32, 64} : BLayout{kSlabN, 128};
 
 // The block tile's rows: 64 per consumer warpgroup, beside one producer warpgroup. BM = 128 (two
 // consumers, one CTA per SM) is the stage's wide tile; BM = 64 (one consumer), sized so that two
@@ -44,16 +62,15 @@ template <int BM, int BN>
 struct Tile : TileM<BM> {
   static_assert(BN == 64 || BN == 128 || BN == 256 || (BM == 64 && BN == 96));
   static_assert(BM == 128 || BN == 64 || BN == 96, "the 64-row tile is 64 or 96 wide");
-  // B's 64-wide slabs per stage. BN = 96 loads two whole slabs (TMA zero-fills past N) and its
-  // wgmma (m64n96k16) reads the first and half of the second: one box shape for every tile.
-  static constexpr int kBSlabs = (BN + kSlabN - 1) / kSlabN;
-  static constexpr int kBBytes = kBSlabs * kBSlabBytes;             // 8, 16 or 32 KB per stage
+  static constexpr BLayout kB = kBLayout<BN>;
+  static constexpr int kBSlabs = BN / kB.slabN;                     // B's slabs per stage
+  static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
   // ring): a narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with
   // 4, the other shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB
   // beside 16 KB of C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6
-  // stages would not); other depths not measured. The 64x96 tile's 5 stages of 24 KB (137 KB a
+  // stages would not); other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a
   // CTA) leave one CTA per SM, as its grids want (a tile each).
   static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
@@ -135,13 +152,14 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
     tmaLoad2d(r.sA + std::uint32_t(s * kABytes), mapA, kt * kBK, row0, r.full(s));
 #pragma unroll
     for (int i = 0; i < kOwnSlabs; ++i) {
+      constexpr BLayout kB = Tile<BM, BN>::kB;
       const int j = rank * kOwnSlabs + i;
-      const std::uint32_t dst = r.sB + std::uint32_t(s * kBBytes + j * kBSlabBytes);
+      const std::uint32_t dst = r.sB + std::uint32_t(s * kBBytes + j * kB.slabBytes());
       if constexpr (CM > 1)
-        tmaLoad2dMulticast(dst, mapB, col0 + j * kSlabN, kt * kBK, r.full(s),
+        tmaLoad2dMulticast(dst, mapB, col0 + j * kB.slabN, kt * kBK, r.full(s),
                            std::uint16_t((1u << CM) - 1u));
       else
-        tmaLoad2d(dst, mapB, col0 + j * kSlabN, kt * kBK, r.full(s));
+        tmaLoad2d(dst, mapB, col0 + j * kB.slabN, kt * kBK, r.full(s));
     }
     pos.advance();
   }
@@ -178,9 +196,12 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
     const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
     wgmmaFence();
 #pragma unroll
-    for (int kk = 0; kk < kBK / 16; ++kk)
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      constexpr BLayout kB = Tile<BM, BN>::kB;
       wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                         smemDesc(b + 2048u * kk, kBSlabBytes, 1024));
+                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                  kB.groupBytes(), kB.descMode()));
+    }
     wgmmaCommit();
     // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
     // to the producer.
@@ -197,15 +218,18 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
 }
 #endif
 
-// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows, B (K×N) in slabs
-// of 64 n × 64 k, both 128-byte swizzled; `type` is FP16 or BF16.
+// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows, 128-byte swizzled,
+// B (K×N) in slabs of the tile's B layout (64 n × 64 k, 128-byte swizzled; 32 n, 64-byte for
+// 64x96); `type` is FP16 or BF16.
 struct OperandMaps {
   CUtensorMap a, b;
 };
-template <int BM>
+template <int BM, int BN>
 OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::HalfOperands& ops) {
+  constexpr BLayout kB = Tile<BM, BN>::kB;
   return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, BM, "A", ops.a.ld),
-          detail::tensorMap(ops.b.data, type, s.k, s.n, kSlabN, kBK, "B", ops.b.ld)};
+          detail::tensorMap(ops.b.data, type, s.k, s.n, std::uint32_t(kB.slabN), kBK, "B", ops.b.ld,
+                            kB.mapSwizzle())};
 }
 
 // A launch of `blocks` CTAs of the BM-row tile with `smemBytes` of dynamic shared memory on

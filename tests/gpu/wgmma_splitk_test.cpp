@@ -298,13 +298,13 @@ TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 }
 
 // The 64-row tiles (kernels/sgemm_wgmma.cu: 256 threads, a 5-stage ring; 64x64 two CTAs per SM,
-// 64x96 one, its wgmma reading one and a half of the two B slabs it loads) through the
+// 64x96 one, its B in three 64-byte-swizzled slabs of 32 columns) through the
 // verification pipeline, every element against the reference: C of NaN at beta = 0 (the TMA
 // epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the register epilogue);
 // ragged edges in every dimension, K < 64, re-laid operands (K or N not a multiple of 8), and a
 // persistent grid of more tiles than two CTAs per SM hold at once (2048x2048x512: 1024 and 704
 // tiles), so each CTA walks several tiles with its ring running on across them. For 64x96, 768^3
-// (its 96 tiles, one wave) and N of 65 and 160 (the last tile's second slab past N, or wholly in).
+// (its 96 tiles, one wave) and N of 65 and 160 (the last tile's slabs partly or wholly past N).
 TEST_F(WgmmaSplitK, The64RowTilesVerifyOnRaggedAndPersistentShapes) {
 #ifdef KWB_HAVE_WGMMA
   namespace k = kwb::kernels;
