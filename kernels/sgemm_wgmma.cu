@@ -359,11 +359,8 @@ WgmmaPlan planFor(const Shape& s) {
                                   : splits      ? splits
                                                 : "1"),
                         sms, clusterSplits != nullptr);
-  // KWB_WGMMA_CLUSTER=2: clusters of two sharing B on the unsplit 128x256 tile, and (an
-  // experiment of measurement builds only, launchTilesOf) on the unsplit 128x128 tile.
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
-    p.clusters = p.tileM == kWgmmaTileM && (p.tileN == 256 || p.tileN == 128) && p.splits == 1 &&
-                 std::atoi(e) == 2;
+    p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
   // KWB_WGMMA_BM=64: the 64-row tile (unsplit, no clusters), 96 wide with KWB_WGMMA_BN=96, else
   // 64, whatever the other switches say.
   if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM)
@@ -402,10 +399,6 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
   else if (p.tileN == 64)
     sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
        : launchTiles<E, 128, 64, 1>(g, ops, split);
-#ifdef KWB_PERF_EXPERIMENT
-  else if (p.tileN == 128 && p.clusters)
-    launchTiles<E, 128, 128, 2>(g, ops, split);
-#endif
   else if (p.tileN == 128)
     sk ? launchTiles<E, 128, 128, 1, true>(g, ops, split)
        : launchTiles<E, 128, 128, 1>(g, ops, split);
@@ -496,8 +489,9 @@ KernelDescriptor sgemmWgmma() {
       "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
       "TMA + mbarrier ring (4-8 stages by tile width) fed by a producer warpgroup, two consumer "
       "warpgroups, "
-      "128x256x64 tile (or 128x128, 128x64 or 64x64, two per SM, as a wave model of each tile "
-      "puts fastest for the shape), persistent grid launched as a programmatic dependent; small "
+      "128x256x64 tile (or 128x128, 128x64, 64x64 two per SM, or 64x96, as a wave model of each "
+      "tile puts fastest for the shape), persistent grid launched as a programmatic dependent; "
+      "small "
       "shapes split K across 2-8 CTA clusters "
       "summed through distributed shared "
       "memory in split order (a deterministic in-kernel reduction), "

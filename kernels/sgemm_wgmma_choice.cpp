@@ -113,12 +113,18 @@ bool onTheLine(const Shape& s) {
 // multiple of 64, PERF_NOTES.md "Rows off the line: the tile"): 128x64 was never the fastest
 // tile; the widest of 128x256 and 128x128 whose grid gives about half the SMs (15/32) a tile was
 // the fastest unsplit tile at every shape, and where neither does, 64x64 (1000^3 128x128 15%
-// faster than 128x64, 640x640x1000 64x64 55%).
+// faster than 128x64, 640x640x1000 64x64 55%). Among the 64-row tiles, 64x96 where 64x64's grid
+// is more than one CTA per SM and 64x96's is not (kwb tune on an H200, 2026-12-02: 800^3 5.44
+// against 6.18 us, 800x800x1000 7.84 against 8.49, 768x768x1000 7.56 against 7.63; at
+// 640x640x1000, whose 100 tiles of 64x64 already fit, 64x96 took 7.73 against 5.03). Its B boxes
+// are 64-byte rows, which 800-half rows (1600 bytes) start on where 128-byte rows straddle.
 WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   for (int tileN : {256, 128})
     if (32 * wgmmaTiles(s, tileN) >= 15 * std::int64_t(sms))
       return {tileN, 1, tileN == 256 && clustersPay(s, sms)};
-  return {64, 1, false, false, kWgmmaShortTileM};
+  const bool wide =
+      wgmmaTiles(s, 64, kWgmmaShortTileM) > sms && wgmmaTiles(s, 96, kWgmmaShortTileM) <= sms;
+  return {wide ? 96 : 64, 1, false, false, kWgmmaShortTileM};
 }
 
 // The unsplit tile of least wave-model time (clusters for 128x256 where they pay).
