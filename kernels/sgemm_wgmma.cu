@@ -116,10 +116,9 @@ static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 128> <= 227 *
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
-// CTAs per SM each tile is built for (__launch_bounds__): two of 64x64; one of the others (64x96's
-// shared memory fits one, and its two accumulator chains need more than 128 registers a thread).
-template <int BM, int BN>
-constexpr int kMinCtasPerSm = BM == 64 && BN == 64 ? 2 : 1;
+// CTAs per SM each tile height is built for (__launch_bounds__).
+template <int BM>
+constexpr int kMinCtasPerSm = BM == 64 ? 2 : 1;
 
 #if KWB_WGMMA_TARGET
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
@@ -145,7 +144,7 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
 template <class E, int BM, int BN, int CM, bool SK = false>
-__global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM, BN>)
+__global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
                      const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
@@ -283,7 +282,7 @@ int activeClusters(std::size_t smemBytes) {
 
 // CTAs of this unclustered kernel an SM holds at once, as the driver computes it from registers,
 // threads and shared memory (asked once per device, after the shared-memory size is set): the
-// persistent grid's CTAs per SM for the 64-row tiles (64x64 built for two: kMinCtasPerSm).
+// persistent grid's CTAs per SM for the 64-row tile, built for two (kMinCtasPerSm).
 template <class E, int BM, int BN>
 int residentCtasPerSm(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];

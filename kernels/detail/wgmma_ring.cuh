@@ -74,15 +74,6 @@ struct Tile : TileM<BM> {
   // CTA) leave one CTA per SM, as its grids want (a tile each).
   static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
   static constexpr int kRingBytes = kStages * kStageBytes;
-  // Accumulator chains per consumer: wgmmas into the same registers run one after another, so a
-  // lone consumer warpgroup (the 64-row tiles) waits out each one's latency. 64x96 alternates k
-  // steps between two sets of accumulators, summed after the last k block: two chains in flight
-  // (its math, unlike 64x64's, does not already fill the SM's shared-memory reads).
-#ifdef KWB_WGMMA_CHAINS_ALL  // a measurement build: two chains on every tile up to 128 wide
-  static constexpr int kChains = BN <= 128 ? 2 : 1;
-#else
-  static constexpr int kChains = BN == 96 ? 2 : 1;
-#endif
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
 
@@ -194,17 +185,9 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
                                                int lane, int kBegin, int kEnd,
                                                RingPos<BM, BN>& pos) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
-  constexpr int kChains = Tile<BM, BN>::kChains;
-  static_assert(kChains == 1 || kChains == 2);
-  float e[kChains == 2 ? BN / 2 : 1];  // the second chain's accumulators (odd k steps)
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
-  if constexpr (kChains == 2) {
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i) e[i] = 0.f;
-    fenceOperands(e);
-  }
   int prev = 0;
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
@@ -215,16 +198,9 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
 #pragma unroll
     for (int kk = 0; kk < kBK / 16; ++kk) {
       constexpr BLayout kB = Tile<BM, BN>::kB;
-      const std::uint64_t da = smemDesc(a + 32u * kk, 16, 1024);
-      const std::uint64_t db = smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
-                                        kB.groupBytes(), kB.descMode());
-      if constexpr (kChains == 2) {
-        if (kk % 2 == 1) {
-          wgmmaM64K16<E, BN>(e, da, db);
-          continue;
-        }
-      }
-      wgmmaM64K16<E, BN>(d, da, db);
+      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                  kB.groupBytes(), kB.descMode()));
     }
     wgmmaCommit();
     // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
@@ -239,11 +215,6 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
   wgmmaWait<0>();
   releaseStage<CM>(r, prev, lane);
   fenceOperands(d);
-  if constexpr (kChains == 2) {
-    fenceOperands(e);
-#pragma unroll
-    for (int i = 0; i < BN / 2; ++i) d[i] += e[i];
-  }
 }
 #endif
 
