@@ -35,11 +35,9 @@
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
 //     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
 //     goes back to the producers only when the consumers of both have released it.
-//   The 64-row tiles (the default for small grids, the tune cells 64x64x64_split1 and
-//     64x96x64_split1, KWB_WGMMA_BM=64 in measurement builds): 64×64 or 64×96, one consumer
-//     warpgroup (256 threads, no setmaxnreg), 5 stages and 16 KB of C boxes: 64×64's stages of
-//     16 KB (about 97 KB) let two CTAs share an SM; 64×96's of 20 KB (about 117 KB) one, its B in
-//     three 64-byte-swizzled slabs of 32 n (below); unsplit, without clusters.
+//   The 64-row tiles (small grids; tune cells 64x64x64_split1, 64x96x64_split1): one consumer
+//     warpgroup (256 threads), 5 stages, 16 KB of C boxes; 64×64 two CTAs an SM (97 KB each),
+//     64×96 one (117 KB, B below); unsplit, without clusters.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -53,9 +51,8 @@
 //     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
 //     groups of 8 k (1024); CUTLASS writes the same canonical layout as
 //     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
-//   The 64×96 tile's B: three slabs of 64 k rows × 64 bytes (32 n), 64-byte swizzled (chunk c of
-//   row r at c ^ (r / 2 % 4)), slab j at +4096·j: LBO 4096, SBO 512 (8 k rows × 64 B), k step kk
-//   at +1024·kk, swizzle mode 2; exactly its 96 columns, where 128-byte slabs would load 128.
+//   64×96's B: three 64-byte-swizzled slabs of 64 k × 32 n, slab j at +4096·j: LBO 4096, SBO
+//   512, k step kk at +1024·kk, mode 2 (detail/wgmma_ring.cuh, BLayout).
 //   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
 //   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B (2 = 64B).
 //
@@ -486,19 +483,16 @@ KernelDescriptor sgemmWgmma() {
   d.precision = Precision::kFp16Fp32Acc;
   d.alignment = 1;  // every shape runs on the tensor cores (a ragged K or N re-lays A or B)
   d.description =
-      "Hopper wgmma.m64n256k16 FP16 in / FP32 accumulate from 128B-swizzled shared memory, "
-      "TMA + mbarrier ring (4-8 stages by tile width) fed by a producer warpgroup, two consumer "
-      "warpgroups, "
-      "128x256x64 tile (or 128x128, 128x64, 64x64 two per SM, or 64x96, as a wave model of each "
-      "tile puts fastest for the shape), persistent grid launched as a programmatic dependent; "
-      "small "
-      "shapes split K across 2-8 CTA clusters "
-      "summed through distributed shared "
-      "memory in split order (a deterministic in-kernel reduction), "
-      "epilogue through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA "
-      "multicast from 8 tiles per SM; every shape: where K or N is not a multiple of 8, A or B is "
-      "first copied to rows padded to 16 bytes (TMA's stride rule), inside the timed launch; "
-      "needs sm_90a (others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
+      "Hopper wgmma FP16 in / FP32 accumulate from swizzled shared memory, TMA + mbarrier ring "
+      "(4-8 stages) fed by a producer warpgroup; 128x256x64 tile with two consumer warpgroups "
+      "(or 128x128, 128x64, 64x64 two per SM, or 64x96, as a wave model, or off the 128-byte "
+      "line a rule, puts fastest for the shape), persistent grid launched as a programmatic "
+      "dependent; small shapes split K across 2-8 CTA clusters summed through distributed shared "
+      "memory in split order (a deterministic in-kernel reduction), epilogue through TMA bulk "
+      "stores (beta = 0), 2-CTA clusters sharing B by TMA multicast from 8 tiles per SM; A (K) "
+      "or B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large product, first "
+      "copied to rows of 64 elements, inside the timed launch; needs sm_90a (others run "
+      "sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
   d.launch = &launch<__half>;
   return d;
 }
