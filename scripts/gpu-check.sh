@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh [build] [tests] [verify] [sanitizer] [ncu] [bench] [stream] [scaling]
 #                        [repeat] [ncu-timer] [conformance] [families] [ratios] [tune] [perf]
 #                        [ab] [profile] [kat] [kwbab] [profilers] [byok] [remote] [suites] [shards] [pool]
-#                        [wgmma-splitk]
+#                        [wgmma-splitk] [tensor-table]
 # (no argument: build tests verify bench). byok: bring your own kernel (docs/BRING_YOUR_OWN.md):
 # the user copy of sgemm.tiled against the built-in, both examples, save-to-result time with a
 # cold and a warm NVRTC cache, a compile error and a write past C. remote: the GUI's remote path
@@ -223,6 +223,12 @@ if has wgmma-splitk; then
   echo "tune sgemm.wgmma: exit $?"; sed -n '/^choice/,$p' "$OUT/tune-wgmma.txt" | head -12
   $KWB run --kernels sgemm.wgmma,cublas.hgemm_f32acc --shapes $W --json "$OUT/wgmma-default.json" \
     2>"$OUT/wgmma-default.err" | tee "$OUT/wgmma-default.txt"
+fi
+if has tensor-table; then
+  section "the tensor-core table: the best stages of each precision against its cuBLAS, one run"
+  $KWB run --kernels sgemm.warp_tiled,sgemm.mma_multistage,sgemm.wgmma,sgemm.wgmma_bf16,cublas.sgemm,cublas.hgemm_f32acc,cublas.bgemm_f32acc \
+    --shapes 256,512,768,1024,1000,2048,4096,8192,511x513x1025,256x384x640,1000x1001x1000,800,3000 \
+    --json "$OUT/tensor-table.json" 2>"$OUT/tensor-table.err" | tee "$OUT/tensor-table.txt"
 fi
 if has conformance; then
   section "kwb conformance"
