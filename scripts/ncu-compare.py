@@ -76,7 +76,7 @@ def kwb_us(kwb, kernel, shape, timer, outdir):
     js = os.path.join(outdir, "kwb-case.json")
     p = run([kwb, "run"] + selection(kernel, shape) + ["--timer", timer, "--json", js])
     if not os.path.exists(js):
-        return None, None
+        return None, None, ""
     c = case_of(js)
     os.remove(js)
     cupti = c.get("cuptiMedianMs")
