@@ -237,14 +237,6 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
         "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),        \
         "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])         \
       : "l"(descA), "l"(descB), "r"(1))
-template <class E>
-__device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], std::uint64_t descA,
-                                                std::uint64_t descB) {
-  if constexpr (std::is_same_v<E, __nv_bfloat16>)
-    KWB_WGMMA_M64N256K16("bf16");
-  else
-    KWB_WGMMA_M64N256K16("f16");
-}
 
 // D(64×64, FP32) += A(64×16, K-major, shared) · B(16×64, N-major, shared).
 #define KWB_WGMMA_M64N64K16(T)                                                                     \
@@ -264,14 +256,6 @@ __device__ __forceinline__ void wgmmaM64N256K16(float (&d)[128], std::uint64_t d
         "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), \
         "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])                                         \
       : "l"(descA), "l"(descB), "r"(1))
-template <class E>
-__device__ __forceinline__ void wgmmaM64N64K16(float (&d)[32], std::uint64_t descA,
-                                               std::uint64_t descB) {
-  if constexpr (std::is_same_v<E, __nv_bfloat16>)
-    KWB_WGMMA_M64N64K16("bf16");
-  else
-    KWB_WGMMA_M64N64K16("f16");
-}
 
 // D(64×96, FP32) += A(64×16, K-major, shared) · B(16×96, N-major, shared): the 64x96 tile's
 // instruction, on B in three 64-byte-swizzled slabs of 32 n.
@@ -295,14 +279,6 @@ __device__ __forceinline__ void wgmmaM64N64K16(float (&d)[32], std::uint64_t des
         "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), \
         "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47])               \
       : "l"(descA), "l"(descB), "r"(1))
-template <class E>
-__device__ __forceinline__ void wgmmaM64N96K16(float (&d)[48], std::uint64_t descA,
-                                               std::uint64_t descB) {
-  if constexpr (std::is_same_v<E, __nv_bfloat16>)
-    KWB_WGMMA_M64N96K16("bf16");
-  else
-    KWB_WGMMA_M64N96K16("f16");
-}
 
 // D(64×128, FP32) += A(64×16, K-major, shared) · B(16×128, N-major, shared).
 #define KWB_WGMMA_M64N128K16(T)                                                                    \
@@ -329,29 +305,29 @@ __device__ __forceinline__ void wgmmaM64N96K16(float (&d)[48], std::uint64_t des
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), \
         "+f"(d[63])                                                                                \
       : "l"(descA), "l"(descB), "r"(1))
-template <class E>
-__device__ __forceinline__ void wgmmaM64N128K16(float (&d)[64], std::uint64_t descA,
-                                                std::uint64_t descB) {
-  if constexpr (std::is_same_v<E, __nv_bfloat16>)
-    KWB_WGMMA_M64N128K16("bf16");
-  else
-    KWB_WGMMA_M64N128K16("f16");
-}
 
 // D(64×N) += A·B for the block-tile width N: N / 2 accumulators per thread; A and B of
-// element type E (__half or __nv_bfloat16).
+// element type E (__half or __nv_bfloat16), spliced into the instruction as .f16 or .bf16.
+#define KWB_WGMMA_M64K16(T)    \
+  if constexpr (N == 256)      \
+    KWB_WGMMA_M64N256K16(T);   \
+  else if constexpr (N == 128) \
+    KWB_WGMMA_M64N128K16(T);   \
+  else if constexpr (N == 96)  \
+    KWB_WGMMA_M64N96K16(T);    \
+  else                         \
+    KWB_WGMMA_M64N64K16(T)
 template <class E, int N>
 __device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], std::uint64_t descA,
                                             std::uint64_t descB) {
-  if constexpr (N == 256)
-    wgmmaM64N256K16<E>(d, descA, descB);
-  else if constexpr (N == 128)
-    wgmmaM64N128K16<E>(d, descA, descB);
-  else if constexpr (N == 96)
-    wgmmaM64N96K16<E>(d, descA, descB);
-  else
-    wgmmaM64N64K16<E>(d, descA, descB);
+  static_assert(N == 64 || N == 96 || N == 128 || N == 256, "a width the stage has");
+  if constexpr (std::is_same_v<E, __nv_bfloat16>) {
+    KWB_WGMMA_M64K16("bf16");
+  } else {
+    KWB_WGMMA_M64K16("f16");
+  }
 }
+#undef KWB_WGMMA_M64K16
 
 #endif  // KWB_WGMMA_TARGET
 
