@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -56,9 +57,15 @@ const TileCost& costOf(int tileN) {
   return kCosts[0];
 }
 
-// The widths a tile name can have: kTileWidths, and the 64-row tile's 96.
+// The widths a tile name can have: kTileWidths, and the 64-row tile's 96; a name's index is the
+// width's place here (an unknown width takes the last).
 constexpr int kNamedWidths[] = {64, 128, 256, 96};
-int widthIndex(int tileN) { return tileN == 64 ? 0 : tileN == 128 ? 1 : tileN == 256 ? 2 : 3; }
+constexpr int kNamedWidthCount = int(std::size(kNamedWidths));
+int widthIndex(int tileN) {
+  for (int i = 0; i + 1 < kNamedWidthCount; ++i)
+    if (kNamedWidths[i] == tileN) return i;
+  return kNamedWidthCount - 1;
+}
 
 // Clusters of two CTAs sharing B for long runs of the 128x256 tile: at least 8 tiles per SM
 // (8192^3 has 15.5). Measured on an H100 (kernels/PERF_NOTES.md): they halve B's L2 reads but
@@ -274,8 +281,9 @@ std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
   // [bf16][height][width][splits - 1][clusters · 2 + clusterSplit][relaid], built once; height
   // 0 is the 128-row tile, 1 the 64-row one.
   using Names = std::array<
-      std::array<
-          std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>, 4>, 2>,
+      std::array<std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>,
+                            kNamedWidthCount>,
+                 2>,
       2>;
   static const Names names = [] {
     Names n;

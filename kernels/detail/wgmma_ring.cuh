@@ -28,7 +28,7 @@ static_assert(kBK % 16 == 0);
 // How B lies in a stage: slabs of `slabN` columns × 64 k rows, each k row one swizzled row of
 // slabN · 2 bytes, slab j at j · slabBytes. 128-byte rows (64 n) for every tile but 64x96, whose
 // 96 columns are three 32-n slabs in 64-byte rows: TMA then loads exactly its columns, where 64-n
-// slabs would load 128 (on an H200 the small tiles run at the rate each SM takes in bytes).
+// slabs would load 128.
 struct BLayout {
   int slabN, swizzleBytes;
   __host__ __device__ constexpr int slabBytes() const { return kBK * slabN * 2; }
