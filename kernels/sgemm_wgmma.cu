@@ -10,19 +10,18 @@
 // shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
 // tensor copy engine (TMA) fills shared memory without any thread computing an address.
 //
-// Block tile 128×BN (BN = 256, or 128 / 64, or the 64×64 tile below, as the shape's wave model
-// and split-K choose: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384 threads);
-// described here for BN = 256:
+// Block tile 128×BN (BN = 256, or 192 / 128 / 64, or the 64-row tiles below, as the shape's
+// wave model and split-K choose: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384
+// threads); described here for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
 //     64 k × 128 rows; B: four boxes of 64 n × 64 k) into a 4-stage ring, each stage guarded by
 //     a "full" mbarrier (TMA completes it by transaction bytes) and an "empty" one (consumers
 //     arrive when their wgmmas no longer read the stage). It gives up registers (setmaxnreg 40).
 //   warpgroups 1, 2 — consumers: rows 0–63 and 64–127 of the tile, each with all 256 columns:
 //     four wgmma.m64n256k16 per K slice, 128 FP32 accumulators per thread (setmaxnreg 232).
-// 4 stages × 48 KB = 192 KB of shared memory (6 stages of 32 KB for 128x128, 8 of 24 KB for
-// 128x64: detail/wgmma_ring.cuh), one block per SM; the grid is persistent (one
-// block per SM walking tiles blockIdx.x, + gridDim.x, … in grouped order), so the producer
-// loads the next tile's first slices while the consumers run the epilogue of this one.
+// 4 stages × 48 KB = 192 KB of shared memory (narrower tiles more: detail/wgmma_ring.cuh), one
+// block per SM; the grid is persistent (one block per SM walking tiles blockIdx.x, + gridDim.x, …
+// in grouped order), so the producer loads the next tile's first slices during the epilogue.
 //   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory to TMA bulk
 //     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
 //     stores from registers, reading C.
@@ -32,12 +31,11 @@
 //     partials through distributed shared memory; through a global workspace (tune cells only:
 //     measured slower) each consumer warp parks its FP32 partial there and the last to arrive
 //     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
-//   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B;
-//     each loads half of its slabs into both CTAs' shared memory by TMA multicast, and a stage
-//     goes back to the producers only when the consumers of both have released it.
-//   The 64-row tiles (small grids; tune cells 64x64x64_split1, 64x96x64_split1): one consumer
-//     warpgroup (256 threads), 5 stages, 16 KB of C boxes; 64×64 two CTAs an SM (97 KB each),
-//     64×96 one (117 KB, B below); unsplit, without clusters.
+//   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B
+//     by TMA multicast; a stage goes back to the producers when both CTAs' consumers released it.
+//   The 64-row tiles (small grids): one consumer warpgroup (256 threads), 5 stages, 16 KB of C
+//     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB); 128×192 (B in three slabs),
+//     like them, runs unsplit and without clusters.
 //
 // Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
 // 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
@@ -51,18 +49,15 @@
 //     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
 //     groups of 8 k (1024); CUTLASS writes the same canonical layout as
 //     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
-//   64×96's B: three 64-byte-swizzled slabs of 64 k × 32 n, slab j at +4096·j: LBO 4096, SBO
-//   512, k step kk at +1024·kk, mode 2 (detail/wgmma_ring.cuh, BLayout).
+//   64×96's B: three 64-byte-swizzled slabs of 64 k × 32 n, slab j at +4096·j: LBO
+//   4096, SBO 512, k step kk at +1024·kk, mode 2 (detail/wgmma_ring.cuh, BLayout).
 //   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
 //   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B (2 = 64B).
 //
-// Edges: TMA fills out-of-range elements of a box with zeros, so partial tiles in M, N and K
-// need no code; the epilogue guards rows and columns. TMA needs 16-byte global row strides, so
-// where K or N is not a multiple of 8 the launcher first copies A or B into rows padded to a
-// multiple of 8 (kernels/detail/half_restride.h; the copy is inside the timed launch) and every
-// shape runs on the tensor cores: the stage's alignment is 1. The launcher also refuses a device
-// that is not compute capability 9.0 (the sm_90a code runs nowhere else) and runs
-// sgemm.mma_multistage.
+// Edges: TMA zero-fills a box past M, N and K; the epilogue guards rows and columns. TMA needs
+// 16-byte row strides, so where K or N is not a multiple of 8 the launcher first copies A or B to
+// padded rows (detail/half_restride.h; inside the timed launch): every shape runs on the tensor
+// cores (alignment 1). Off compute capability 9.0 the launcher runs sgemm.mma_multistage.
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -108,8 +103,9 @@ template <int BM, int BN>
 constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    + std::size_t(wgmma::Tile<BM, BN>::kRingBytes) +
                                    kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
-static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 128> <= 227 * 1024 &&
-                  kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024,
+static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
+                  kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 256> <= 227 * 1024 &&
+                  kSmemBytes<64, 96> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
@@ -393,6 +389,8 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
   if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
     p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
                   : launchTiles<E, 64, 64, 1>(g, ops, split);
+  else if (p.tileN == 192)  // unsplit, unclustered, as the 64-row tiles
+    launchTiles<E, 128, 192, 1>(g, ops, split);
   else if (p.tileN == 64)
     sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
        : launchTiles<E, 128, 64, 1>(g, ops, split);
@@ -485,14 +483,14 @@ KernelDescriptor sgemmWgmma() {
   d.description =
       "Hopper wgmma FP16 in / FP32 accumulate from swizzled shared memory, TMA + mbarrier ring "
       "(4-8 stages) fed by a producer warpgroup; 128x256x64 tile with two consumer warpgroups "
-      "(or 128x128, 128x64, 64x64 two per SM, or 64x96, as a wave model, or off the 128-byte "
-      "line a rule, puts fastest for the shape), persistent grid launched as a programmatic "
-      "dependent; small shapes split K across 2-8 CTA clusters summed through distributed shared "
-      "memory in split order (a deterministic in-kernel reduction), epilogue through TMA bulk "
-      "stores (beta = 0), 2-CTA clusters sharing B by TMA multicast from 8 tiles per SM; A (K) "
-      "or B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large product, first "
-      "copied to rows of 64 elements, inside the timed launch; needs sm_90a (others run "
-      "sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
+      "(or 128x192, 128x128, 128x64, 64x64 two per SM, or 64x96, as a wave model, or off the "
+      "128-byte line a rule, puts fastest for the shape), persistent grid launched as a "
+      "programmatic dependent; small shapes split K across 2-8 CTA clusters summed through "
+      "distributed shared memory in split order (a deterministic in-kernel reduction), epilogue "
+      "through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA multicast from 8 tiles "
+      "per SM; A (K) or B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large "
+      "product, first copied to rows of 64 elements, inside the timed launch; needs sm_90a "
+      "(others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
   d.launch = &launch<__half>;
   return d;
 }

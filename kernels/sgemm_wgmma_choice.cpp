@@ -57,9 +57,9 @@ const TileCost& costOf(int tileN) {
   return kCosts[0];
 }
 
-// The widths a tile name can have: kTileWidths, and the 64-row tile's 96; a name's index is the
-// width's place here (an unknown width takes the last).
-constexpr int kNamedWidths[] = {64, 128, 256, 96};
+// The widths a tile name can have: kTileWidths, the unsplit-only 192, and the 64-row tile's 96; a
+// name's index is the width's place here (an unknown width takes the last).
+constexpr int kNamedWidths[] = {64, 128, 256, 192, 96};
 constexpr int kNamedWidthCount = int(std::size(kNamedWidths));
 int widthIndex(int tileN) {
   for (int i = 0; i + 1 < kNamedWidthCount; ++i)
@@ -89,13 +89,17 @@ WgmmaPlan wholeKPlan(const Shape& s, int sms) {
 // tile's time is a fixed cost plus, per k block, a cost for each tile the busiest SM runs
 // (⌈tiles / SMs⌉; the 64x64 tile's cost per block is that of a tile sharing its SM with another).
 // Relative error 1-10% on shapes whose rows start on 128-byte lines; rows off the line run up to
-// twice slower on narrow tiles, which this model does not know (onTheLine).
+// twice slower on narrow tiles, which this model does not know (onTheLine). The 128x192 tile's
+// constants are fitted the same way to its times at 10 shapes from 768^3 to 3072^3 and
+// 1536x1536x4096 (kwb tune on an H200, 2026-12-02; relative error -7% to +9%): one wave of 96
+// tiles at 1536^3 where 128x256 makes 72 and 128x128 two waves of 144 (15.3 against 19.0 us).
 struct WaveCost {
   int tileM, tileN;
   double fixedNs, perTileKBlockNs;
 };
 constexpr WaveCost kWaveCosts[] = {  // widest first: ties go to the wider tile
     {kWgmmaTileM, 256, 3420, 711},
+    {kWgmmaTileM, 192, 2350, 522},
     {kWgmmaTileM, 128, 2640, 383},
     {kWgmmaTileM, 64, 2170, 269},
     {kWgmmaShortTileM, 64, 2220, 155}};
@@ -134,17 +138,18 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   return {wide ? 96 : 64, 1, false, false, kWgmmaShortTileM};
 }
 
-// The unsplit tile of least wave-model time (clusters for 128x256 where they pay).
+// The unsplit tile of least wave-model time; where clusters pay, 128x256 in clusters, whose gain
+// the model's (unclustered) costs do not hold: at 8192^3 the model puts 128x192 4% ahead of
+// 128x256, and clustered 128x256 measured 0.9% ahead of it (kwb tune, one H200, 2026-12-02).
 WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
+  if (clustersPay(s, sms)) return {256, 1, true};
   const WaveCost* best = nullptr;
   double bestNs = 0;
   for (const WaveCost& c : kWaveCosts) {
     const double ns = waveNs(c, s, sms);
     if (best == nullptr || ns < bestNs) best = &c, bestNs = ns;
   }
-  WgmmaPlan p{best->tileN, 1, false, false, best->tileM};
-  p.clusters = p.tileM == kWgmmaTileM && p.tileN == 256 && clustersPay(s, sms);
-  return p;
+  return {best->tileN, 1, false, false, best->tileM};
 }
 
 std::string buildName(std::string_view id, int tileM, int tileN, int splits, bool clusters,
@@ -158,6 +163,10 @@ std::string buildName(std::string_view id, int tileM, int tileN, int splits, boo
   if (relaid) add("A/B re-laid for TMA");
   return std::string(id) + (parts.empty() ? "" : " (" + parts + ")");
 }
+
+// The 128-row tile's width that runs only unsplit and unclustered (like the 64-row tiles): B in
+// three slabs, which neither the split kernels nor the clusters' even halves of B are built for.
+bool wholeOnly(int tileN) { return tileN == 192; }
 
 }  // namespace
 
@@ -245,7 +254,8 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,
                           int tileM) {
-  if (tileM == kWgmmaShortTileM) return {tileN, 1, false, false, tileM};  // unsplit, unclustered
+  if (tileM == kWgmmaShortTileM || wholeOnly(tileN))  // unsplit, unclustered
+    return {tileN, 1, false, false, tileM};
   WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
   if (clusterSplit) p.splits = wgmmaEffectiveClusterSplits(s, splits);
   p.clusterSplit = clusterSplit && p.splits > 1;
@@ -259,8 +269,8 @@ void requireWgmmaTile(int tileM, int tileN) {
   if (tileM != kWgmmaTileM && tileM != kWgmmaShortTileM)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
                                 " (block tiles are 128 or 64 rows high)");
-  if (tileM == kWgmmaTileM && tileN != 64 && tileN != 128 && tileN != 256)
-    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile + " (64, 128 or 256)");
+  if (tileM == kWgmmaTileM && tileN != 64 && tileN != 128 && tileN != 192 && tileN != 256)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile + " (64, 128, 192 or 256)");
   if (tileM == kWgmmaShortTileM && tileN != 64 && tileN != 96)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
                                 " (the 64-row tile is 64 or 96 wide)");

@@ -23,7 +23,7 @@ inline constexpr int kWgmmaMaxSplits = 8;
 inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
 
 struct WgmmaPlan {
-  int tileN = 256;        // 64, 128 or 256
+  int tileN = 256;        // 64, 128, 192 (unsplit, unclustered) or 256
   int splits = 1;         // CTAs that share one tile's K, each a range of whole k blocks
   bool clusters = false;  // 2-CTA clusters sharing B (128x256 tiles, unsplit, only)
   // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
@@ -66,13 +66,13 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
 // splits as wgmmaEffectiveSplits (or, across a cluster, wgmmaEffectiveClusterSplits) allows;
-// clusters as the default would use them for the unsplit tile. tileM = kWgmmaShortTileM: the
-// 64-row tile, always unsplit and without clusters (tileN as given: requireWgmmaTile says which
-// widths run).
+// clusters as the default would use them for the unsplit tile. tileM = kWgmmaShortTileM, and the
+// 128-row tile's width 192: always unsplit and without clusters (tileN as given:
+// requireWgmmaTile says which widths run).
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false,
                           int tileM = kWgmmaTileM);
 // Throws std::invalid_argument naming the tile unless tileM x tileN is a block tile the kernel
-// has: 128 x 64, 128 or 256, or 64 x 64 or 96.
+// has: 128 x 64, 128, 192 or 256, or 64 x 64 or 96.
 void requireWgmmaTile(int tileM, int tileN);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
@@ -97,12 +97,12 @@ inline constexpr std::string_view kWgmmaBf16Id = "sgemm.wgmma_bf16";
 // operands as given is the id alone. The view outlives the launch.
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false);
 
-// sgemm.wgmma with a forced tile width (64, 128, 256) and split count (1-8), through the global
-// workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
+// sgemm.wgmma with a forced tile width (64, 128, 192, 256) and split count (1-8), through the
+// global workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
 // tune's configurations and the GPU tests. tileM = kWgmmaShortTileM runs the 64-row tile (tileN
-// must be 64 or 96; splits and clusterSplit are ignored: it runs unsplit). A tile the kernel does
-// not have throws std::invalid_argument (requireWgmmaTile) before any GPU work. Defined in
-// sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
+// must be 64 or 96); it and the width 192 ignore splits and clusterSplit (unsplit). A tile the
+// kernel does not have throws std::invalid_argument (requireWgmmaTile) before any GPU work. Defined
+// in sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
 // launcher: off Hopper it runs the stage's fallback and says so.
 LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool clusterSplit = false,
                                 int tileM = kWgmmaTileM);

@@ -55,27 +55,33 @@ struct TileM {
   static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
 
-// The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 128 or 64 where 128×256 tiles
-// would leave multiprocessors idle (see chooseWgmmaPlan). 64 rows: BN = 64, or 96 (a grid of
-// fewer, larger tiles, one CTA per SM: 96 tiles at 768^3 where 128x64 makes 72 and 64x64 144).
+// The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 192, 128 or 64 where
+// 128×256 tiles would leave multiprocessors idle or a last wave nearly empty (see
+// chooseWgmmaPlan). 64 rows: BN = 64, or 96 (a grid of fewer, larger tiles, one CTA per SM: 96
+// tiles at 768^3 where 128x64 makes 72 and 64x64 144).
 template <int BM, int BN>
 struct Tile : TileM<BM> {
-  static_assert(BN == 64 || BN == 128 || BN == 256 || (BM == 64 && BN == 96));
+  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256 || (BM == 64 && BN == 96));
   static_assert(BM == 128 || BN == 64 || BN == 96, "the 64-row tile is 64 or 96 wide");
   static constexpr BLayout kB = kBLayout<BN>;
   static constexpr int kBSlabs = BN / kB.slabN;                     // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
-  // ring): a narrow tile's stages are small. Measured on an H200: 1024^3 4.3% faster than with
-  // 4, the other shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB
-  // beside 16 KB of C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6
-  // stages would not); other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a
-  // CTA) leave one CTA per SM, as its grids want (a tile each).
-  static constexpr int kStages = BM == 64 ? 5 : BN == 64 ? 8 : BN == 128 ? 6 : 4;
+  // ring), at most 8: a narrow tile's stages are small (8 for 128x64, 6 for 128x128, 4 for
+  // 128x192 and 128x256). Measured on an H200: 1024^3 4.3% faster than with 4, the other
+  // shapes unchanged (PERF_NOTES, "The ring's depth"). 64 rows: 5 stages of 16 KB beside 16 KB of
+  // C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6 stages would not);
+  // other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a CTA) leave one CTA
+  // per SM, as its grids want (a tile each).
+  static constexpr int kStages =
+      BM == 64 ? 5 : (192 * 1024 / kStageBytes < 8 ? 192 * 1024 / kStageBytes : 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
+static_assert(Tile<128, 64>::kStages == 8 && Tile<128, 128>::kStages == 6 &&
+                  Tile<128, 192>::kStages == 4 && Tile<128, 256>::kStages == 4,
+              "the measured ring depths");
 
 // Shared addresses of the ring: A's stages, then B's, then what a kernel keeps after them
 // (`after`), then the barriers. `base` is 1024-byte aligned (the 128-byte swizzle's period).

@@ -94,9 +94,10 @@ kwb_tune_kernel(sgemm.mma_multistage
 # sgemm.wgmma (sm_90a builds only, _kwb_archs_90a from kernels/CMakeLists.txt): the 128-row
 # block tile's width × the split-K count, through the global workspace (split: 1 is whole K; 2
 # and 4 kept from the measured sweep, where 3, 6 and 8 were slower still) or across a cluster
-# through distributed shared memory (csplit, 2-6 and 8), and last the 64-row tiles (one consumer
-# warpgroup; 64x64 two CTAs per SM, 64x96 one), whole K only. Each entry is a small file that
-# calls the kernel's own launcher with its cell (launchSgemmWgmmaPlan), so 29 entries cost no kernel
+# through distributed shared memory (csplit, 2-6 and 8), then the 128-row tile 192 wide and last
+# the 64-row tiles (one consumer warpgroup; 64x64 two CTAs per SM, 64x96 one), these three whole
+# K only. Each entry is a small file that calls the kernel's own launcher with its cell
+# (launchSgemmWgmmaPlan), so 30 entries cost no kernel
 # instantiations: `kwb tune --kernel sgemm.wgmma --shapes ...` sweeps them all in one run, and
 # the default choice (sgemm_wgmma_choice.cpp) is set from what it measures.
 if(_kwb_archs_90a)
@@ -109,7 +110,7 @@ if(_kwb_archs_90a)
       list(APPEND _kwb_wgmma_configs "128,${bn},${splits},csplit")
     endforeach()
   endforeach()
-  list(APPEND _kwb_wgmma_configs "64,64,1,split" "64,96,1,split")
+  list(APPEND _kwb_wgmma_configs "128,192,1,split" "64,64,1,split" "64,96,1,split")
   kwb_tune_kernel(sgemm.wgmma
     TEMPLATE wgmma_cfg.cu.in
     PARAMS BM BN SPLITS KIND

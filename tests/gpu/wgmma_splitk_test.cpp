@@ -73,18 +73,21 @@ KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false) {
   return k;
 }
 
-// sgemm.wgmma on a 64-row tile (launchSgemmWgmmaPlan's tileM) 64 or 96 wide, named as kwb tune
-// names the cell.
-template <int BN>
-kwb::LaunchInfo forcedShortTile(const kwb::GemmArgs& g) {
-  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, kwb::kernels::kWgmmaShortTileM);
+// sgemm.wgmma on a tile that runs only whole K (launchSgemmWgmmaPlan's tileM x tileN): 64x64,
+// 64x96 or 128x192, named as kwb tune names the cell.
+template <int BM, int BN>
+kwb::LaunchInfo forcedWholeTile(const kwb::GemmArgs& g) {
+  return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, BM);
 }
-KernelDescriptor shortTileKernel(int tileN = 64) {
+KernelDescriptor wholeTileKernel(int tileM, int tileN) {
   KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
-  k.id += "[64x" + std::to_string(tileN) + "x64_split1]";
-  k.launch = tileN == 96 ? &forcedShortTile<96> : &forcedShortTile<64>;
+  k.id += "[" + std::to_string(tileM) + "x" + std::to_string(tileN) + "x64_split1]";
+  k.launch = tileM == 128  ? &forcedWholeTile<128, 192>
+             : tileN == 96 ? &forcedWholeTile<64, 96>
+                           : &forcedWholeTile<64, 64>;
   return k;
 }
+KernelDescriptor shortTileKernel(int tileN = 64) { return wholeTileKernel(64, tileN); }
 
 // C's bits after one launch of `kernel` with beta = 0 on the prepared case, C first filled with
 // `fill` (0xFF bytes: every element a NaN, which beta = 0 must never read).
@@ -297,22 +300,26 @@ TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 #endif
 }
 
-// The 64-row tiles (kernels/sgemm_wgmma.cu: 256 threads, a 5-stage ring; 64x64 two CTAs per SM,
-// 64x96 one, its B in three 64-byte-swizzled slabs of 32 columns) through the
-// verification pipeline, every element against the reference: C of NaN at beta = 0 (the TMA
-// epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the register epilogue);
-// ragged edges in every dimension, K < 64, re-laid operands (K or N not a multiple of 8), and a
-// persistent grid of more tiles than two CTAs per SM hold at once (2048x2048x512: 1024 and 704
-// tiles), so each CTA walks several tiles with its ring running on across them. For 64x96, 768^3
-// (its 96 tiles, one wave) and N of 65 and 160 (the last tile's slabs partly or wholly past N).
-TEST_F(WgmmaSplitK, The64RowTilesVerifyOnRaggedAndPersistentShapes) {
+// The tiles that run only whole K (kernels/sgemm_wgmma.cu): the 64-row tiles (256 threads, a
+// 5-stage ring; 64x64 two CTAs per SM, 64x96 one, its B in three 64-byte-swizzled slabs of 32
+// columns) and the 128-row tile 192 wide (B in three 128-byte-swizzled slabs of 64 columns, a
+// 4-stage ring), through the verification pipeline, every element against the reference: C of NaN
+// at beta = 0 (the TMA epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the
+// register epilogue); ragged edges in every dimension, K < 64, re-laid operands (K or N not a
+// multiple of 8), and a persistent grid of more tiles than the CTAs an SM holds at once
+// (2048x2048x512: 1024, 704 and 176 tiles), so each CTA walks several tiles with its ring
+// running on across them. 768^3 (96 tiles of 64x96, one wave) and N of 65 and 160 (the last
+// tile's slabs partly or wholly past N).
+TEST_F(WgmmaSplitK, TheWholeKTilesVerifyOnRaggedAndPersistentShapes) {
 #ifdef KWB_HAVE_WGMMA
   namespace k = kwb::kernels;
   const int sms = multiprocessors();
   const Shape persistent{2048, 2048, 512};
   ASSERT_GT(k::wgmmaTiles(persistent, 96, k::kWgmmaShortTileM), 2 * std::int64_t(sms));
-  for (int tileN : {64, 96}) {
-    const KernelDescriptor kernel = shortTileKernel(tileN);
+  ASSERT_GT(k::wgmmaTiles(persistent, 192), std::int64_t(sms));
+  const std::pair<int, int> tiles[] = {{64, 64}, {64, 96}, {128, 192}};
+  for (const auto& [tileM, tileN] : tiles) {
+    const KernelDescriptor kernel = wholeTileKernel(tileM, tileN);
     const Shape shapes[] = {
         {17, 19, 23},  // one tile, K < 64, A and B re-laid
         {511, 513, 1025}, {1000, 1001, 1000},
@@ -326,13 +333,13 @@ TEST_F(WgmmaSplitK, The64RowTilesVerifyOnRaggedAndPersistentShapes) {
       ASSERT_TRUE(c.verification.has_value());
       EXPECT_EQ(c.verification->nanFromOutput.value_or(-1), 0) << toString(s);
       EXPECT_FALSE(c.fallback) << toString(s);
-      const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, 1, sms, false, k::kWgmmaShortTileM);
-      EXPECT_EQ(plan, (k::WgmmaPlan{tileN, 1, false, false, k::kWgmmaShortTileM}));
+      const k::WgmmaPlan plan = k::forcedWgmmaPlan(s, tileN, 1, sms, false, tileM);
+      EXPECT_EQ(plan, (k::WgmmaPlan{tileN, 1, false, false, tileM}));
       EXPECT_TRUE(c.ranKernel == k::wgmmaRanName(plan, false) ||
                   c.ranKernel == k::wgmmaRanName(plan, true))
           << c.ranKernel;
-      EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (64x" + std::to_string(tileN) + " tile"))
-          << c.ranKernel;
+      const std::string tile = std::to_string(tileM) + "x" + std::to_string(tileN) + " tile";
+      EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (" + tile)) << c.ranKernel;
     }
   }
 #endif

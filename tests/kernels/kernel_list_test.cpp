@@ -125,9 +125,9 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
     const auto variants = kernels::tuneVariants(id);
     EXPECT_GE(variants.size(), 2u) << id;
     // sgemm.wgmma's configurations instantiate no kernel (tune/wgmma_cfg.cu.in): tile width x
-    // split count, global or across a cluster, and the 64x64 tile; the others compile a kernel
+    // split count, global or across a cluster, and the whole-K tiles; the others compile a kernel
     // each.
-    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 29u : 8u) << id << ": keep the CI build small";
+    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 30u : 8u) << id << ": keep the CI build small";
     for (const auto& v : variants) {
       EXPECT_NE(v.launch, nullptr) << v.config.name;
       EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;
@@ -141,13 +141,13 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
 }
 
 // sgemm.wgmma's cells (sm_90a builds): the 128-row tile's 27 (3 widths x split 1, 2, 4 and
-// csplit 2-6, 8), then the 64-row tiles, 64x64 and 64x96, whole K, whose CTAs have one consumer
-// warpgroup.
+// csplit 2-6, 8) and its 192-wide tile, whole K, then the 64-row tiles, 64x64 and 64x96, whole
+// K, whose CTAs have one consumer warpgroup.
 TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
   if (!kernels::registry().tryFind("sgemm.wgmma"))
     GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a (CMAKE_CUDA_ARCHITECTURES naming 90a)";
   const auto variants = kernels::tuneVariants("sgemm.wgmma");
-  ASSERT_EQ(variants.size(), 29u);
+  ASSERT_EQ(variants.size(), 30u);
   for (std::size_t i = 0; i + 2 < variants.size(); ++i) {
     const auto& p = variants[i].config.params;
     EXPECT_EQ(variants[i].config.name.rfind("128x", 0), 0u) << variants[i].config.name;
@@ -155,6 +155,10 @@ TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
     EXPECT_EQ(p.at("threads"), 384) << variants[i].config.name;
   }
   EXPECT_EQ(variants.front().config.name, "128x64x64_split1");
+  const kwb::TuneConfig& wide = variants[variants.size() - 3].config;
+  EXPECT_EQ(wide.name, "128x192x64_split1");
+  EXPECT_EQ(wide.params.at("BN"), 192);
+  EXPECT_EQ(wide.params.at("splits"), 1);
   for (int width : {64, 96}) {
     const kwb::TuneConfig& c = variants[variants.size() - (width == 64 ? 2 : 1)].config;
     EXPECT_EQ(c.name, "64x" + std::to_string(width) + "x64_split1");
