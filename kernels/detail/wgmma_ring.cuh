@@ -10,6 +10,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -74,8 +75,7 @@ struct Tile : TileM<BM> {
   // C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6 stages would not);
   // other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a CTA) leave one CTA
   // per SM, as its grids want (a tile each).
-  static constexpr int kStages =
-      BM == 64 ? 5 : (192 * 1024 / kStageBytes < 8 ? 192 * 1024 / kStageBytes : 8);
+  static constexpr int kStages = BM == 64 ? 5 : std::min(192 * 1024 / kStageBytes, 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
