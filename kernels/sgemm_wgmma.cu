@@ -3,14 +3,13 @@
 // The same kernel, templated on the element type, serves sgemm.wgmma_bf16 (BF16 in: the .bf16
 // form of each wgmma, TMA maps of BFLOAT16; its descriptor is in sgemm_wgmma_bf16.cpp).
 //
-// Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and
-// needs every operand fragment in registers (ldmatrix), so a Hopper SM spends issue slots and
-// register bandwidth feeding the tensor cores and tops out near 60% of their rate. wgmma
-// (m64nNk16, one instruction per warpgroup of 4 warps) reads both operands straight from
-// shared memory through 64-bit matrix descriptors and runs asynchronously, and the bulk
-// tensor copy engine (TMA) fills shared memory without any thread computing an address.
+// Why a new kernel rather than a tuned stage 8: mma.sync issues one m16n8k16 per warp and needs
+// every operand fragment in registers (ldmatrix), so a Hopper SM tops out near 60% of the tensor
+// cores' rate. wgmma (m64nNk16, one instruction per warpgroup of 4 warps) reads both operands
+// from shared memory through 64-bit matrix descriptors, asynchronously, and the bulk tensor copy
+// engine (TMA) fills shared memory without any thread computing an address.
 //
-// Block tile 128×BN (BN = 256, or 192 / 128 / 64, or the 64-row tiles below, as the shape's
+// Block tile 128×BN (BN = 256, or 192 / 128 / 64 / 48, or the 64-row tiles below, as the shape's
 // wave model and split-K choose: see sgemm_wgmma_choice.h), K slice 64, three warpgroups (384
 // threads); described here for BN = 256:
 //   warpgroup 0 — producer: one thread issues the TMA copies of each K slice (A: one box of
@@ -33,26 +32,14 @@
 //     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B
 //     by TMA multicast; a stage goes back to the producers when both CTAs' consumers released it.
+//     Off the 128-byte line (1000³), pairs side by side share A the same way (2x2 clusters
+//     sharing both are tune cells).
 //   The 64-row tiles (small grids): one consumer warpgroup (256 threads), 5 stages, 16 KB of C
-//     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB); 128×192 (B in three slabs),
-//     like them, runs unsplit and without clusters.
+//     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB); 128×192 (B in three slabs)
+//     and 128×48 (one slab, 48 of its columns read; C stored from registers) run like them,
+//     unsplit and without clusters.
 //
-// Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
-// 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
-// swizzle, given 1024-byte aligned tiles):
-//   A (row-major M×K = K-major, the wgmma default, trans-a 0): 128 rows × 128 bytes (64 k).
-//     Descriptor: start = tile + 64·128·warpgroup + 32·kk for k step kk (the start moves inside
-//     the 128-byte swizzle row, as CUTLASS's descriptor iterator does), LBO 16 (unused for
-//     swizzled K-major, "assumed 1"), SBO 1024 (8 rows × 128 B to the next 8 rows).
-//   B (row-major K×N = N-major, trans-b 1): four slabs of 64 k rows × 128 bytes (64 n), slab
-//     j at +8192·j. In the PTX ISA's words for MN-major swizzled layouts, LBO is the offset
-//     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
-//     groups of 8 k (1024); CUTLASS writes the same canonical layout as
-//     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
-//   64×96's B: three 64-byte-swizzled slabs of 64 k × 32 n, slab j at +4096·j: LBO
-//   4096, SBO 512, k step kk at +1024·kk, mode 2 (detail/wgmma_ring.cuh, BLayout).
-//   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
-//   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B (2 = 64B).
+// Shared layouts and the wgmma descriptors that read them: detail/wgmma_ring.cuh.
 //
 // Edges: TMA zero-fills a box past M, N and K; the epilogue guards rows and columns. TMA needs
 // 16-byte row strides, so where K or N is not a multiple of 8 the launcher first copies A or B to
@@ -62,7 +49,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -103,9 +89,9 @@ template <int BM, int BN>
 constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    + std::size_t(wgmma::Tile<BM, BN>::kRingBytes) +
                                    kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
-static_assert(kSmemBytes<128, 64> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
-                  kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 256> <= 227 * 1024 &&
-                  kSmemBytes<64, 96> <= 227 * 1024,
+static_assert(kSmemBytes<128, 48> <= 227 * 1024 && kSmemBytes<128, 64> <= 227 * 1024 &&
+                  kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
+                  kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
@@ -117,16 +103,18 @@ constexpr int kMinCtasPerSm = BM == 64 ? 2 : 1;
 using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrappers
 #endif
 
-// Work unit u of a CTA: with CM = 1 tile u in grouped order; with clusters of CM CTAs along M,
-// the cluster's unit u is a column of CM vertically adjacent tiles (grouped order over those
-// columns, `group` units high) and CTA rank r takes its r-th tile. A tile whose rows all lie
-// beyond M still runs (TMA reads zeros, the stores are clipped): the cluster's CTAs must walk
-// the same number of K slices, since each loads B for both.
-template <int CM>
+// Work unit u of a CTA: without clusters tile u in grouped order; with clusters of CM × CN CTAs
+// (CM along M, CN along N), the cluster's unit u is a block of CM × CN adjacent tiles (grouped
+// order over those blocks, `group` high) and CTA rank r takes tile (r % CM, r / CM) of it. A tile
+// whose rows or columns all lie beyond M or N still runs (TMA reads zeros, the stores are
+// clipped): the cluster's CTAs must walk the same number of K slices, since each loads part of
+// its peers' A or B.
+template <int CM, int CN>
 __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
   const detail::TileCoord t =
-      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, tilesN, group);
-  return {t.tileRow * CM + int(blockIdx.x) % CM, t.tileCol};
+      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, (tilesN + CN - 1) / CN, group);
+  const int rank = int(blockIdx.x) % (CM * CN);
+  return {t.tileRow * CM + rank % CM, t.tileCol * CN + rank / CM};
 }
 
 // Any M, N and K: A and B are loaded through tensor maps whose row strides are multiples of 16
@@ -134,9 +122,10 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // past the operand's own width). tmaStore (beta = 0, C 16-byte aligned, N % 4 == 0) chooses the TMA
 // epilogue, mapC its tensor map. CM = 2: clusters of two CTAs along M that share B: each loads half
 // of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
-// consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). Compiled
+// consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). CN = 2:
+// clusters of two CTAs along N that share A the same way, each loading half of A's rows. Compiled
 // for sm_90a only: on any other target the body traps (the launcher never runs it there).
-template <class E, int BM, int BN, int CM, bool SK = false>
+template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1>
 __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
@@ -148,10 +137,10 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
   const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM>);  // C boxes, then the barriers
   const std::uint32_t sC = ring.bars - kCStagingBytes<BM>;
-
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<BM, BN, CM>(ring);
-  if constexpr (CM > 1)
+  constexpr int CS = CM * CN;  // CTAs per cluster
+  if (tid == 0) initRing<BM, BN, CS>(ring);
+  if constexpr (CS > 1)
     clusterSync();
   else
     __syncthreads();
@@ -160,12 +149,12 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
 
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
-  static_assert(!SK || CM == 1, "split-K runs without clusters");
-  static_assert(BM == 128 || (!SK && CM == 1), "the 64-row tile runs unsplit, without clusters");
+  static_assert(!SK || CS == 1, "split-K runs without clusters");
+  static_assert(BM == 128 || (!SK && CS == 1), "the 64-row tile runs unsplit, without clusters");
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
-  const int units = (tilesM + CM - 1) / CM * tilesN * splits;
-  const int firstUnit = int(blockIdx.x) / CM, unitStride = int(gridDim.x) / CM;
-  const int rank = int(blockIdx.x) % CM;
+  const int units = (tilesM + CM - 1) / CM * ((tilesN + CN - 1) / CN) * splits;
+  const int firstUnit = int(blockIdx.x) / CS, unitStride = int(gridDim.x) / CS;
+  const int rank = int(blockIdx.x) % CS;
   const int kTiles = (k + kBK - 1) / kBK;
   auto kRange = [&](int u, int& kBegin, int& kEnd) {  // this unit's k blocks
     kBegin = SK ? u % splits * split.kBlocksPerSplit : 0;
@@ -182,11 +171,11 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     if (tid == 0) {
       prefetchMaps(&mapA, &mapB);
       for (int u = firstUnit; u < units; u += unitStride) {
-        const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
+        const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
         int kBegin = 0, kEnd = 0;
         kRange(u, kBegin, kEnd);
-        produceKBlocks<BM, BN, CM>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN, kBegin,
-                                   kEnd, rank, pos);
+        produceKBlocks<BM, BN, CM, CN>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN, kBegin,
+                                       kEnd, rank, pos);
       }
     }
   } else {
@@ -194,11 +183,11 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     float d[BN / 2];                     // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
-      const detail::TileCoord tc = unitTile<CM>(u / splits, tilesM, tilesN, group);
+      const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
       const int row0 = tc.tileRow * BM, col0 = tc.tileCol * BN;
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
-      consumeKBlocks<E, BM, BN, CM>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
+      consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
@@ -212,25 +201,15 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     // The shared-memory boxes must outlive the TMA unit's reads of them.
     if (tmaStore && tid % 128 == 0) bulkWaitAll();
   }
-  if constexpr (CM > 1) clusterSync();  // no CTA leaves while its peer may still signal it
+  if constexpr (CS > 1) clusterSync();  // no CTA leaves while its peer may still signal it
 #else
   __trap();
 #endif
 }
 
 // --- host -------------------------------------------------------------------------------------
-// Compute capability 9.0, the only device the sm_90a code runs on; queried once per device.
-bool isHopper() {
-  static std::atomic<int> cache[detail::kMaxCachedDevices];  // 1 Hopper, 2 other
-  return detail::cachedPerDevice(cache, [](int device) {
-           int major = 0, minor = 0;
-           KWB_CUDA_CHECK(
-               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-           KWB_CUDA_CHECK(
-               cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-           return major == 9 && minor == 0 ? 1 : 2;
-         }) == 1;
-}
+// Compute capability 9.0, the only device the sm_90a code runs on.
+bool isHopper() { return detail::computeCapability() == 90; }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
@@ -255,20 +234,20 @@ bool tmaEpilogue(const GemmArgs& g) {
   return g.beta == 0.f && aligned16(g.c) && g.shape.n % 4 == 0;  // C's rows: 16-byte strides
 }
 
-// How many clusters of CM CTAs of this kernel the device runs at once: one CTA per SM, but a
-// cluster's CTAs must share a GPC, so this can be fewer than SMs / CM. A persistent grid larger
-// than that would leave its last clusters waiting for a whole block's tiles to finish (queried
-// once per device).
-template <class E, int BN, int CM>
+// How many clusters of CM × CN CTAs of this kernel the device runs at once: one CTA per SM, but
+// a cluster's CTAs must share a GPC, so this can be fewer than SMs / (CM · CN). A persistent grid
+// larger than that would leave its last clusters waiting for a whole block's tiles to finish
+// (queried once per device).
+template <class E, int BN, int CM, int CN>
 int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch(unsigned(CM * detail::multiprocessors()),
-                                                        CM, smemBytes, nullptr, attr);
+    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch(
+        unsigned(CM * CN * detail::multiprocessors()), CM * CN, smemBytes, nullptr, attr);
     int clusters = 0;
-    KWB_CUDA_CHECK(
-        cudaOccupancyMaxActiveClusters(&clusters, &hgemmWgmmaKernel<E, 128, BN, CM>, &cfg));
+    KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(
+        &clusters, &hgemmWgmmaKernel<E, 128, BN, CM, false, CN>, &cfg));
     return std::max(clusters, 1);
   });
 }
@@ -287,15 +266,17 @@ int residentCtasPerSm(std::size_t smemBytes) {
   });
 }
 
-template <class E, int BM, int BN, int CM, bool SK = false>
+template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   constexpr std::size_t kSmem = kSmemBytes<BM, BN>;
-  auto* kernel = &hgemmWgmmaKernel<E, BM, BN, CM, SK>;
+  auto* kernel = &hgemmWgmmaKernel<E, BM, BN, CM, SK, CN>;
   const TileGrid grid = tileGrid(g.shape, BM, BN);
   const int tilesM = int((g.shape.m + BM - 1) / BM);
 
-  const wgmma::OperandMaps maps = wgmma::operandMaps<BM, BN>(Element16<E>::kTmaType, g.shape, ops);
-  const bool tmaStore = !SK && tmaEpilogue(g);  // split-K: each warp stores its rows itself
+  const wgmma::OperandMaps maps =
+      wgmma::operandMaps<BM, BN, CM, CN>(Element16<E>::kTmaType, g.shape, ops);
+  // Split-K: each warp stores its rows itself; so does a width of part of a C box (48).
+  const bool tmaStore = !SK && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
                                    wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
@@ -303,7 +284,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
-  if constexpr (CM == 1) {
+  if constexpr (CM * CN == 1) {
     // A CTA per SM for the 128-row tile (its shared memory fills the SM); for the 64-row tile,
     // as many as the driver says fit (two as built).
     int perSm = 1;
@@ -321,17 +302,17 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
-    const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * grid.tilesN;
-    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM>(kSmem));
+    const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * ((grid.tilesN + CN - 1) / CN);
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM, CN>(kSmem));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<E, BN, CM>(kSmem), CM, static_cast<long long>(clusters));
+                   activeClusters<E, BN, CM, CN>(kSmem), CM * CN, static_cast<long long>(clusters));
 #endif
-    cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg =
-        wgmma::clusterLaunch(unsigned(clusters * CM), CM, kSmem, g.stream, attr);
+    cudaLaunchAttribute attrs[2]{};
+    const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch(unsigned(clusters * CM * CN),
+                                                                 CM * CN, kSmem, g.stream, attrs);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   }
@@ -386,11 +367,19 @@ template <class E>
 LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
                          const SplitK& split) {
   const bool sk = split.splits > 1;
-  if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
+  if (p.sharesA && p.clusters)  // 128 rows, unsplit, in 2x2 clusters sharing A and B
+    p.tileN == 64 ? launchTiles<E, 128, 64, 2, false, 2>(g, ops, split)
+                  : launchTiles<E, 128, 128, 2, false, 2>(g, ops, split);
+  else if (p.sharesA)  // 128 rows, unsplit, in 2-CTA clusters along N sharing A
+    p.tileN == 48   ? launchTiles<E, 128, 48, 1, false, 2>(g, ops, split)
+    : p.tileN == 64 ? launchTiles<E, 128, 64, 1, false, 2>(g, ops, split)
+                    : launchTiles<E, 128, 128, 1, false, 2>(g, ops, split);
+  else if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
     p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
                   : launchTiles<E, 64, 64, 1>(g, ops, split);
-  else if (p.tileN == 192)  // unsplit, unclustered, as the 64-row tiles
-    launchTiles<E, 128, 192, 1>(g, ops, split);
+  else if (p.tileN == 192 || p.tileN == 48)  // unsplit, unclustered, as the 64-row tiles
+    p.tileN == 48 ? launchTiles<E, 128, 48, 1>(g, ops, split)
+                  : launchTiles<E, 128, 192, 1>(g, ops, split);
   else if (p.tileN == 64)
     sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
        : launchTiles<E, 128, 64, 1>(g, ops, split);
@@ -415,7 +404,7 @@ LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const Wg
   SplitK whole;
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
   if (p.splits <= 1 || p.clusters)
-    return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters, false, p.tileM}, whole);
+    return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters, false, p.tileM, p.sharesA}, whole);
   const detail::WorkspaceCache::Lease partial =
       splitPartials().acquire(wgmmaPartialBytes(g.shape, p), g.stream);
   const detail::WorkspaceCache::Lease counters =
@@ -468,6 +457,11 @@ LaunchInfo launchSgemmWgmmaPlan(const GemmArgs& g, int tileN, int splits, bool c
   requireWgmmaTile(tileM, tileN);
   const WgmmaPlan p =
       forcedWgmmaPlan(g.shape, tileN, splits, detail::multiprocessors(), clusterSplit, tileM);
+  return launchWith<__half>(g, &p);
+}
+
+LaunchInfo launchSgemmWgmmaSharedA(const GemmArgs& g, int tileN, bool alsoB) {
+  const WgmmaPlan p = sharedAWgmmaPlan(tileN, alsoB);
   return launchWith<__half>(g, &p);
 }
 

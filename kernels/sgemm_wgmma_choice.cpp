@@ -57,9 +57,9 @@ const TileCost& costOf(int tileN) {
   return kCosts[0];
 }
 
-// The widths a tile name can have: kTileWidths, the unsplit-only 192, and the 64-row tile's 96; a
-// name's index is the width's place here (an unknown width takes the last).
-constexpr int kNamedWidths[] = {64, 128, 256, 192, 96};
+// The widths a tile name can have: kTileWidths, the unsplit-only 192 and 48, and the 64-row tile's
+// 96; a name's index is the width's place here (an unknown width takes the last).
+constexpr int kNamedWidths[] = {64, 128, 256, 192, 48, 96};
 constexpr int kNamedWidthCount = int(std::size(kNamedWidths));
 int widthIndex(int tileN) {
   for (int i = 0; i + 1 < kNamedWidthCount; ++i)
@@ -129,7 +129,36 @@ bool onTheLine(const Shape& s) {
 // against 6.18 us, 800x800x1000 7.84 against 8.49, 768x768x1000 7.56 against 7.63; at
 // 640x640x1000, whose 100 tiles of 64x64 already fit, 64x96 took 7.73 against 5.03). Its B boxes
 // are 64-byte rows, which 800-half rows (1600 bytes) start on where 128-byte rows straddle.
+//
+// Before those, clusters that share operands, so that each CTA loads fewer of the line-straddling
+// rows (PERF_NOTES.md "Clusters sharing A, and 2x2"; kwb tune on an H200, 2026-12-02, 20 shapes
+// off the line):
+// - 128x64 or 128x128 in pairs sharing A (WgmmaPlan::sharesA; 128x64 loads 8 + 8 KB a stage, not
+//   16 + 8) where the tile's grid is one wave of at least 7/8 of the SMs: 1000^3 8.42 against
+//   9.87 us (128x128), 1000x1000x2000 13.15 against 15.14, 1400^3 15.09 against 17.29 (128x256);
+//   held out, 968^3 -5%, 1352^3 -13%, 1300x1304x1000 -11%, 1000x960x1000 +0.5%.
+// - Else 2x2 clusters sharing A and B (a quarter of each less: 128x128 loads 8 + 8 KB, not 16 +
+//   16) of the wider of 128x128 and 128x64 whose grid, rounded up to whole clusters, gives at
+//   least half the SMs a CTA in one wave; 128x64 only where rows of A or B also start off the
+//   32-byte sectors (K or N 8 mod 16): 1032^3 10.48 against 14.16 us (128x128), 1200x1000x1000
+//   9.16 against 13.97, 1200^3 9.79 against 10.53, 840^3 (128x64) 6.95 against 9.77 (64x96),
+//   768x768x1000 6.64 against 7.31; on the sectors 128x64 lost (800^3 6.80 against 5.44, 880^3
+//   6.91 against 6.99 and 6.13 for 128x64 alone), and past one wave (1400^3's 144 CTAs) 2x2 took
+//   19.72 against 15.09 in pairs.
 WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
+  WgmmaPlan shared{0, 1, false};
+  shared.sharesA = true;
+  for (int tileN : {64, 128}) {
+    const std::int64_t tiles = wgmmaTiles(s, tileN);
+    if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms) return shared.tileN = tileN, shared;
+  }
+  const bool offSectors = s.k % 16 == 8 || s.n % 16 == 8;
+  shared.clusters = true;
+  for (int tileN : {128, 64}) {
+    const std::int64_t ctas = ((s.m + 255) / 256 * 2) * ((s.n + 2 * tileN - 1) / (2 * tileN) * 2);
+    if ((tileN == 128 || offSectors) && 2 * ctas >= sms && ctas <= sms)
+      return shared.tileN = tileN, shared;
+  }
   for (int tileN : {256, 128})
     if (32 * wgmmaTiles(s, tileN) >= 15 * std::int64_t(sms))
       return {tileN, 1, tileN == 256 && clustersPay(s, sms)};
@@ -152,21 +181,33 @@ WgmmaPlan fastestWholeTile(const Shape& s, int sms) {
   return {best->tileN, 1, false, false, best->tileM};
 }
 
-std::string buildName(std::string_view id, int tileM, int tileN, int splits, bool clusters,
-                      bool clusterSplit, bool relaid) {
+// How a plan clusters, as wgmmaRanName indexes its names: clusters · 2 + clusterSplit, or
+// kSharesA (+ 1 with clusters: 2x2 sharing A and B).
+constexpr int kSharesA = 4, kClusterKinds = 6;
+int clusterKind(const WgmmaPlan& p) {
+  if (p.sharesA) return kSharesA + (p.clusters ? 1 : 0);
+  return (p.clusters ? 2 : 0) + (p.clusterSplit ? 1 : 0);
+}
+
+std::string buildName(std::string_view id, int tileM, int tileN, int splits, int kind,
+                      bool relaid) {
+  const bool clusters = kind == 2 || kind == 3, clusterSplit = kind == 1 || kind == 3;
+  const bool sharesA = kind >= kSharesA;
   std::string parts;
   auto add = [&parts](const std::string& p) { parts += (parts.empty() ? "" : ", ") + p; };
-  if (tileM != kWgmmaTileM || tileN != 256 || clusters || splits > 1)
+  if (tileM != kWgmmaTileM || tileN != 256 || kind != 0 || splits > 1)
     add(std::to_string(tileM) + "x" + std::to_string(tileN) + " tile");
   if (clusters) add("clusters of 2 sharing B");
+  if (sharesA) add(kind == kSharesA ? "clusters of 2 sharing A" : "2x2 clusters sharing A and B");
   if (splits > 1) add((clusterSplit ? "cluster split-K " : "split-K ") + std::to_string(splits));
   if (relaid) add("A/B re-laid for TMA");
   return std::string(id) + (parts.empty() ? "" : " (" + parts + ")");
 }
 
-// The 128-row tile's width that runs only unsplit and unclustered (like the 64-row tiles): B in
-// three slabs, which neither the split kernels nor the clusters' even halves of B are built for.
-bool wholeOnly(int tileN) { return tileN == 192; }
+// The 128-row tile's widths that run only unsplit and unclustered (like the 64-row tiles): B in
+// three slabs or in part of one, which neither the split kernels nor the clusters' even halves of
+// B are built for.
+bool wholeOnly(int tileN) { return tileN == 192 || tileN == 48; }
 
 }  // namespace
 
@@ -269,11 +310,23 @@ void requireWgmmaTile(int tileM, int tileN) {
   if (tileM != kWgmmaTileM && tileM != kWgmmaShortTileM)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
                                 " (block tiles are 128 or 64 rows high)");
-  if (tileM == kWgmmaTileM && tileN != 64 && tileN != 128 && tileN != 192 && tileN != 256)
-    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile + " (64, 128, 192 or 256)");
+  if (tileM == kWgmmaTileM && tileN != 48 && tileN != 64 && tileN != 128 && tileN != 192 &&
+      tileN != 256)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
+                                " (48, 64, 128, 192 or 256)");
   if (tileM == kWgmmaShortTileM && tileN != 64 && tileN != 96)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
                                 " (the 64-row tile is 64 or 96 wide)");
+}
+
+WgmmaPlan sharedAWgmmaPlan(int tileN, bool alsoB) {
+  if (alsoB ? tileN != 64 && tileN != 128 : tileN != 48 && tileN != 64 && tileN != 128)
+    throw std::invalid_argument(std::string(kWgmmaId) + ": no 128x" + std::to_string(tileN) +
+                                (alsoB ? " tile in 2x2 clusters (64 or 128 wide)"
+                                       : " tile in clusters sharing A (48, 64 or 128 wide)"));
+  WgmmaPlan p{tileN, 1, alsoB};
+  p.sharesA = true;
+  return p;
 }
 
 std::size_t wgmmaPartialBytes(const Shape& s, const WgmmaPlan& p) {
@@ -288,10 +341,11 @@ std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
 }
 
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
-  // [bf16][height][width][splits - 1][clusters · 2 + clusterSplit][relaid], built once; height
-  // 0 is the 128-row tile, 1 the 64-row one.
+  // [bf16][height][width][splits - 1][clusterKind][relaid], built once; height 0 is the 128-row
+  // tile, 1 the 64-row one.
   using Names = std::array<
-      std::array<std::array<std::array<std::array<std::array<std::string, 2>, 4>, kWgmmaMaxSplits>,
+      std::array<std::array<std::array<std::array<std::array<std::string, 2>, kClusterKinds>,
+                                       kWgmmaMaxSplits>,
                             kNamedWidthCount>,
                  2>,
       2>;
@@ -301,16 +355,16 @@ std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
       for (int h = 0; h < 2; ++h)
         for (int w : kNamedWidths)
           for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
-            for (int cl = 0; cl < 4; ++cl)
+            for (int cl = 0; cl < kClusterKinds; ++cl)
               for (int re = 0; re < 2; ++re)
                 n[std::size_t(b)][std::size_t(h)][std::size_t(widthIndex(w))][std::size_t(sp - 1)]
-                 [std::size_t(cl)][std::size_t(re)] = buildName(
-                     b != 0 ? kWgmmaBf16Id : kWgmmaId, h != 0 ? kWgmmaShortTileM : kWgmmaTileM, w,
-                     sp, cl / 2 != 0, cl % 2 != 0, re != 0);
+                 [std::size_t(cl)][std::size_t(re)] =
+                     buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId,
+                               h != 0 ? kWgmmaShortTileM : kWgmmaTileM, w, sp, cl, re != 0);
     return n;
   }();
   const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
-  const int cl = (p.clusters ? 2 : 0) + (p.clusterSplit ? 1 : 0);
+  const int cl = clusterKind(p);
   const int h = p.tileM == kWgmmaShortTileM ? 1 : 0;
   return names[bf16 ? 1 : 0][std::size_t(h)][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
               [std::size_t(cl)][relaid ? 1 : 0];

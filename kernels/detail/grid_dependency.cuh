@@ -9,7 +9,6 @@
 // below sm_90 and in a kernel launched without the attribute.
 #include <cuda_runtime_api.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -31,15 +30,7 @@ __device__ __forceinline__ void waitForPriorGrids() {
 }
 
 // Whether the current device runs dependent launches (compute capability 9.0 or later).
-inline bool dependentLaunchSupported() {
-  static std::atomic<int> cache[kMaxCachedDevices];
-  return cachedPerDevice(cache, [](int device) {
-           int major = 0;
-           KWB_CUDA_CHECK(
-               cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-           return major;
-         }) >= 9;
-}
+inline bool dependentLaunchSupported() { return computeCapability() >= 90; }
 
 // Makes `config` a dependent launch: `attr` becomes the programmatic-serialization attribute and
 // the configuration's only one. `attr` must outlive `config`.

@@ -2,7 +2,7 @@
 #pragma once
 // Host helpers shared by launchers that size their work to the GPU: a per-device cache of a
 // device property (a launch must not pay an attribute query; the value never changes while the
-// process runs), and the multiprocessor count through it.
+// process runs), and the multiprocessor count and compute capability through it.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -36,6 +36,17 @@ inline int multiprocessors() {
     int sms = 0;
     KWB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return sms;
+  });
+}
+
+// The current device's compute capability as major · 10 + minor (90 for Hopper).
+inline int computeCapability() {
+  static std::atomic<int> cache[kMaxCachedDevices];
+  return cachedPerDevice(cache, [](int device) {
+    int major = 0, minor = 0;
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    KWB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    return major * 10 + minor;
   });
 }
 

@@ -200,11 +200,13 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
 // the same instruction with .bf16 for .f16. The type is spliced into the asm text by the
 // preprocessor (KWB_WGMMA_*), since an asm template must be one string literal; so are the
 // accumulator registers, in runs of 16 (KWB_WGMMA_R16_j: the asm's %16j … %16j+15, and
-// KWB_WGMMA_D16_j: the operands d[16j] … d[16j+15]), the descriptors' and predicate's numbers
+// KWB_WGMMA_D16_j: the operands d[16j] … d[16j+15]; the second run is two of 8, R8_2 and R8_3,
+// since the 48-wide tile ends after the first of them), the descriptors' and predicate's numbers
 // following them.
 #define KWB_WGMMA_R16_0 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
-#define KWB_WGMMA_R16_1 \
-  ", %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define KWB_WGMMA_R8_2 ", %16, %17, %18, %19, %20, %21, %22, %23"
+#define KWB_WGMMA_R8_3 ", %24, %25, %26, %27, %28, %29, %30, %31"
+#define KWB_WGMMA_R16_1 KWB_WGMMA_R8_2 KWB_WGMMA_R8_3
 #define KWB_WGMMA_R16_2 \
   ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47"
 #define KWB_WGMMA_R16_3 \
@@ -222,10 +224,13 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),    \
       "+f"(d[15])
-#define KWB_WGMMA_D16_1                                                                          \
-  , "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),   \
-      "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), \
-      "+f"(d[30]), "+f"(d[31])
+#define KWB_WGMMA_D8_2                                                                         \
+  , "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), \
+      "+f"(d[23])
+#define KWB_WGMMA_D8_3                                                                         \
+  , "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), \
+      "+f"(d[31])
+#define KWB_WGMMA_D16_1 KWB_WGMMA_D8_2 KWB_WGMMA_D8_3
 #define KWB_WGMMA_D16_2                                                                          \
   , "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]),   \
       "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), \
@@ -287,6 +292,9 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
 #define KWB_WGMMA_M64N96K16(T)                                                               \
   KWB_WGMMA_MMA(T, "m64n96k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2, "%48, %49", \
                 "%50", KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2)
+#define KWB_WGMMA_M64N48K16(T)                                                     \
+  KWB_WGMMA_MMA(T, "m64n48k16", KWB_WGMMA_R16_0 KWB_WGMMA_R8_2, "%24, %25", "%26", \
+                KWB_WGMMA_D16_0 KWB_WGMMA_D8_2)
 #define KWB_WGMMA_M64N64K16(T)                                                      \
   KWB_WGMMA_MMA(T, "m64n64k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1, "%32, %33", "%34", \
                 KWB_WGMMA_D16_0 KWB_WGMMA_D16_1)
@@ -302,12 +310,15 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
     KWB_WGMMA_M64N128K16(T);   \
   else if constexpr (N == 96)  \
     KWB_WGMMA_M64N96K16(T);    \
+  else if constexpr (N == 64)  \
+    KWB_WGMMA_M64N64K16(T);    \
   else                         \
-    KWB_WGMMA_M64N64K16(T)
+    KWB_WGMMA_M64N48K16(T)
 template <class E, int N>
 __device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], std::uint64_t descA,
                                             std::uint64_t descB) {
-  static_assert(N == 64 || N == 96 || N == 128 || N == 192 || N == 256, "a width the stage has");
+  static_assert(N == 48 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256,
+                "a width the stage has");
   if constexpr (std::is_same_v<E, __nv_bfloat16>) {
     KWB_WGMMA_M64K16("bf16");
   } else {

@@ -6,7 +6,23 @@
 // its k blocks with the same code: the producer thread's TMA copies into a ring of stages, each
 // stage guarded by a "full" mbarrier (completed by transaction bytes) and an "empty" one (one
 // arrival per consumer warp that read it), and the consumer warpgroups' wgmmas on each stage.
-// See sgemm_wgmma.cu for the layouts and descriptors.
+//
+// Shared layouts, both written by TMA with CU_TENSOR_MAP_SWIZZLE_128B (16-byte chunk c of a
+// 128-byte row r lands at chunk c ^ (r % 8): the same address function as wgmma's 128-byte
+// swizzle, given 1024-byte aligned tiles):
+//   A (row-major M×K = K-major, the wgmma default, trans-a 0): 128 rows × 128 bytes (64 k).
+//     Descriptor: start = tile + 64·128·warpgroup + 32·kk for k step kk (the start moves inside
+//     the 128-byte swizzle row, as CUTLASS's descriptor iterator does), LBO 16 (unused for
+//     swizzled K-major, "assumed 1"), SBO 1024 (8 rows × 128 B to the next 8 rows).
+//   B (row-major K×N = N-major, trans-b 1): four slabs of 64 k rows × 128 bytes (64 n), slab
+//     j at +8192·j. In the PTX ISA's words for MN-major swizzled layouts, LBO is the offset
+//     between repeats along N (64 n per 128-byte row: the next slab, 8192) and SBO between
+//     groups of 8 k (1024); CUTLASS writes the same canonical layout as
+//     Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). k step kk starts at +2048·kk.
+//   64×96's B: three 64-byte-swizzled slabs of 64 k × 32 n, slab j at +4096·j: LBO
+//   4096, SBO 512, k step kk at +1024·kk, mode 2 (BLayout below).
+//   Descriptor bits: [0,14) start >> 4, [16,30) LBO >> 4, [32,46) SBO >> 4, [49,52) base
+//   offset 0 (tiles are 1024-byte aligned), [62,64) swizzle mode 1 = 128B (2 = 64B).
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -29,7 +45,7 @@ static_assert(kBK % 16 == 0);
 // How B lies in a stage: slabs of `slabN` columns × 64 k rows, each k row one swizzled row of
 // slabN · 2 bytes, slab j at j · slabBytes. 128-byte rows (64 n) for every tile but 64x96, whose
 // 96 columns are three 32-n slabs in 64-byte rows: TMA then loads exactly its columns, where 64-n
-// slabs would load 128.
+// slabs would load 128. The 128x48 tile loads one 64-n slab and its wgmmas read 48 columns.
 struct BLayout {
   int slabN, swizzleBytes;
   __host__ __device__ constexpr int slabBytes() const { return kBK * slabN * 2; }
@@ -56,16 +72,17 @@ struct TileM {
   static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
 
-// The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 192, 128 or 64 where
+// The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 192, 128, 64 or 48 where
 // 128×256 tiles would leave multiprocessors idle or a last wave nearly empty (see
 // chooseWgmmaPlan). 64 rows: BN = 64, or 96 (a grid of fewer, larger tiles, one CTA per SM: 96
 // tiles at 768^3 where 128x64 makes 72 and 64x64 144).
 template <int BM, int BN>
 struct Tile : TileM<BM> {
-  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256 || (BM == 64 && BN == 96));
+  static_assert(BN == 48 || BN == 64 || BN == 128 || BN == 192 || BN == 256 ||
+                (BM == 64 && BN == 96));
   static_assert(BM == 128 || BN == 64 || BN == 96, "the 64-row tile is 64 or 96 wide");
   static constexpr BLayout kB = kBLayout<BN>;
-  static constexpr int kBSlabs = BN / kB.slabN;                     // B's slabs per stage
+  static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
@@ -120,12 +137,12 @@ struct RingPos {
 
 #if KWB_WGMMA_TARGET
 // Thread 0 makes the barriers: "full" completed by the producer's arrive.expect_tx plus the
-// transaction bytes, "empty" by one arrival per consumer warp of the cluster (CM CTAs).
-template <int BM, int BN, int CM>
+// transaction bytes, "empty" by one arrival per consumer warp of the cluster (CS CTAs).
+template <int BM, int BN, int CS>
 __device__ __forceinline__ void initRing(const Ring& r) {
   for (int s = 0; s < Tile<BM, BN>::kStages; ++s) {
     mbarInit(r.full(s), 1);
-    mbarInit(r.empty(s), CM * Tile<BM, BN>::kConsumers * 4);
+    mbarInit(r.empty(s), CS * Tile<BM, BN>::kConsumers * 4);
   }
   // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -137,33 +154,51 @@ __device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtenso
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(b)) : "memory");
 }
 
-// The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring. With
-// clusters of CM CTAs sharing B (rank: this CTA's), each loads BN / CM of B's slabs into every
-// CTA of the cluster by TMA multicast; A is always its own.
+// Clusters of CM × CN CTAs (CM along M sharing B, CN along N sharing A; rank r is tile
+// (r % CM, r / CM) of the cluster's CM × CN block of tiles). Each CTA loads 1/CM of B into the
+// CTAs of its tile column and 1/CN of A's rows into those of its tile row, by TMA multicast. B is
+// split by slabs where they divide evenly (128x256: two of four each), else by k rows (the
+// 64-wide tiles' one slab: 32 of its 64 k rows each), the map's box then that high.
 template <int BM, int BN, int CM>
+inline constexpr bool kBSplitByK = CM > 1 && Tile<BM, BN>::kBSlabs % CM != 0;
+
+// The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring, its
+// own parts of A and B where the tile is one of a cluster's (rank: this CTA's; above).
+template <int BM, int BN, int CM, int CN = 1>
 __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap* mapA,
                                                const CUtensorMap* mapB, int row0, int col0,
                                                int kBegin, int kEnd, int rank,
                                                RingPos<BM, BN>& pos) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
   constexpr int kStageBytes = Tile<BM, BN>::kStageBytes;
+  constexpr BLayout kB = Tile<BM, BN>::kB;
+  constexpr bool kByK = kBSplitByK<BM, BN, CM>;
   constexpr int kSlabs = Tile<BM, BN>::kBSlabs;
-  constexpr int kOwnSlabs = kSlabs / CM;  // B slabs this CTA loads (for the cluster)
-  static_assert(CM == 1 || CM == 2, "clusters of one or two CTAs");
-  static_assert(kOwnSlabs * CM == kSlabs, "the cluster's CTAs split B's slabs evenly");
+  constexpr int kOwnSlabs = kByK ? kSlabs : kSlabs / CM;  // B slabs this CTA loads (all: by k)
+  constexpr int kOwnKRows = kByK ? kBK / CM : kBK;        // of each, k rows
+  constexpr int kOwnRows = BM / CN;                       // A rows this CTA loads
+  static_assert(CM * CN <= 4 && CM <= 2 && CN <= 2, "clusters of 1, 2 or 2x2 CTAs");
+  static_assert(kByK || kOwnSlabs * CM == kSlabs, "the cluster's CTAs split B's slabs evenly");
+  const int rankM = rank % CM, rankN = rank / CM;
+  // The CTAs of this tile row (A's) and of this tile column (B's) in the cluster.
+  const std::uint16_t rowMask = std::uint16_t(CN > 1 ? (1u | 1u << CM) << rankM : 1u << rank);
+  const std::uint16_t colMask = std::uint16_t(CM > 1 ? 3u << (CM * rankN) : 1u << rank);
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
     mbarWait(r.empty(s), pos.phase ^ 1u);  // the cluster's consumers are done with this stage
-    mbarExpectTx(r.full(s), kStageBytes);  // own A, all of B (own slabs and the peer's)
-    tmaLoad2d(r.sA + std::uint32_t(s * kABytes), mapA, kt * kBK, row0, r.full(s));
+    mbarExpectTx(r.full(s), kStageBytes);  // all of A and B (own parts and the peers')
+    const std::uint32_t dstA = r.sA + std::uint32_t(s * kABytes + rankN * kOwnRows * 128);
+    if constexpr (CN > 1)
+      tmaLoad2dMulticast(dstA, mapA, kt * kBK, row0 + rankN * kOwnRows, r.full(s), rowMask);
+    else
+      tmaLoad2d(dstA, mapA, kt * kBK, row0, r.full(s));
 #pragma unroll
     for (int i = 0; i < kOwnSlabs; ++i) {
-      constexpr BLayout kB = Tile<BM, BN>::kB;
-      const int j = rank * kOwnSlabs + i;
-      const std::uint32_t dst = r.sB + std::uint32_t(s * kBBytes + j * kB.slabBytes());
+      const int j = kByK ? i : rankM * kOwnSlabs + i, kRow = kByK ? rankM * kOwnKRows : 0;
+      const std::uint32_t dst =
+          r.sB + std::uint32_t(s * kBBytes + j * kB.slabBytes() + kRow * kB.slabN * 2);
       if constexpr (CM > 1)
-        tmaLoad2dMulticast(dst, mapB, col0 + j * kB.slabN, kt * kBK, r.full(s),
-                           std::uint16_t((1u << CM) - 1u));
+        tmaLoad2dMulticast(dst, mapB, col0 + j * kB.slabN, kt * kBK + kRow, r.full(s), colMask);
       else
         tmaLoad2d(dst, mapB, col0 + j * kB.slabN, kt * kBK, r.full(s));
     }
@@ -171,13 +206,14 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
   }
 }
 
-// A consumer warp hands a stage back to the producers of every CTA that wrote into it.
-template <int CM>
+// A consumer warp hands a stage back to the producers of every CTA that wrote into it (the
+// cluster's CS CTAs).
+template <int CS>
 __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane) {
   if (lane != 0) return;
-  if constexpr (CM > 1) {
+  if constexpr (CS > 1) {
 #pragma unroll
-    for (int c = 0; c < CM; ++c) mbarArriveCluster(r.empty(stage), std::uint32_t(c));
+    for (int c = 0; c < CS; ++c) mbarArriveCluster(r.empty(stage), std::uint32_t(c));
   } else {
     mbarArrive(r.empty(stage));
   }
@@ -185,8 +221,8 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane)
 
 // A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
-// returns, and no wgmma is in flight.
-template <class E, int BM, int BN, int CM>
+// returns, and no wgmma is in flight. CS: the CTAs of its cluster.
+template <class E, int BM, int BN, int CS>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
                                                int lane, int kBegin, int kEnd,
                                                RingPos<BM, BN>& pos) {
@@ -213,29 +249,31 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
     // to the producer.
     if (kt > kBegin) {
       wgmmaWait<1>();
-      releaseStage<CM>(r, prev, lane);
+      releaseStage<CS>(r, prev, lane);
     }
     prev = s;
     pos.advance();
   }
   wgmmaWait<0>();
-  releaseStage<CM>(r, prev, lane);
+  releaseStage<CS>(r, prev, lane);
   fenceOperands(d);
 }
 #endif
 
-// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows, 128-byte swizzled,
-// B (K×N) in slabs of the tile's B layout (64 n × 64 k, 128-byte swizzled; 32 n, 64-byte for
-// 64x96); `type` is FP16 or BF16.
+// The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows (BM / CN where
+// clusters of CN CTAs share A, each loading its part), 128-byte swizzled, B (K×N) in slabs of the
+// tile's B layout (64 n × 64 k, 128-byte swizzled; 32 n, 64-byte for 64x96; 64 / CM k where the
+// cluster's CTAs split B by k rows); `type` is FP16 or BF16.
 struct OperandMaps {
   CUtensorMap a, b;
 };
-template <int BM, int BN>
+template <int BM, int BN, int CM = 1, int CN = 1>
 OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::HalfOperands& ops) {
   constexpr BLayout kB = Tile<BM, BN>::kB;
-  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, BM, "A", ops.a.ld),
-          detail::tensorMap(ops.b.data, type, s.k, s.n, std::uint32_t(kB.slabN), kBK, "B", ops.b.ld,
-                            kB.mapSwizzle())};
+  constexpr int kBoxK = kBSplitByK<BM, BN, CM> ? kBK / CM : kBK;
+  return {detail::tensorMap(ops.a.data, type, s.m, s.k, kBK, BM / CN, "A", ops.a.ld),
+          detail::tensorMap(ops.b.data, type, s.k, s.n, std::uint32_t(kB.slabN), kBoxK, "B",
+                            ops.b.ld, kB.mapSwizzle())};
 }
 
 // A launch of `blocks` CTAs of the BM-row tile with `smemBytes` of dynamic shared memory on
@@ -280,6 +318,22 @@ inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::s
   attr.val.clusterDim.z = 1;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
+  return cfg;
+}
+
+// The same launch as a programmatic dependent of the stream's previous kernel, as
+// dependentLaunch makes the unclustered ones (unless KWB_WGMMA_PDL=0 in measurement builds):
+// for the tile kernel, whose CTAs wait in the kernel before they touch memory. `attrs` (the
+// cluster dimension, then the serialization) must outlive the configuration.
+inline cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize,
+                                                 std::size_t smemBytes, cudaStream_t stream,
+                                                 cudaLaunchAttribute (&attrs)[2]) {
+  cudaLaunchConfig_t cfg = clusterLaunch(blocks, clusterSize, smemBytes, stream, attrs[0]);
+  if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
+  attrs[1] = cudaLaunchAttribute{};
+  attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs[1].val.programmaticStreamSerializationAllowed = 1;
+  cfg.numAttrs = 2;
   return cfg;
 }
 

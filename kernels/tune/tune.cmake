@@ -94,10 +94,12 @@ kwb_tune_kernel(sgemm.mma_multistage
 # sgemm.wgmma (sm_90a builds only, _kwb_archs_90a from kernels/CMakeLists.txt): the 128-row
 # block tile's width × the split-K count, through the global workspace (split: 1 is whole K; 2
 # and 4 kept from the measured sweep, where 3, 6 and 8 were slower still) or across a cluster
-# through distributed shared memory (csplit, 2-6 and 8), then the 128-row tile 192 wide and last
-# the 64-row tiles (one consumer warpgroup; 64x64 two CTAs per SM, 64x96 one), these three whole
-# K only. Each entry is a small file that calls the kernel's own launcher with its cell
-# (launchSgemmWgmmaPlan), so 30 entries cost no kernel
+# through distributed shared memory (csplit, 2-6 and 8), then the 128-row tile 192 and 48 wide,
+# the 64-row tiles (one consumer warpgroup; 64x64 two CTAs per SM, 64x96 one), these four whole K
+# only, and last the 128-row tiles 48, 64 and 128 wide in 2-CTA clusters sharing A (ashare) and
+# 64 and 128 wide in 2x2 clusters sharing A and B (abshare), whole K. Each entry is a small file
+# that calls the kernel's own launchers with its cell (launchSgemmWgmmaPlan,
+# launchSgemmWgmmaSharedA), so 36 entries cost no kernel
 # instantiations: `kwb tune --kernel sgemm.wgmma --shapes ...` sweeps them all in one run, and
 # the default choice (sgemm_wgmma_choice.cpp) is set from what it measures.
 if(_kwb_archs_90a)
@@ -110,7 +112,9 @@ if(_kwb_archs_90a)
       list(APPEND _kwb_wgmma_configs "128,${bn},${splits},csplit")
     endforeach()
   endforeach()
-  list(APPEND _kwb_wgmma_configs "128,192,1,split" "64,64,1,split" "64,96,1,split")
+  list(APPEND _kwb_wgmma_configs "128,192,1,split" "128,48,1,split" "64,64,1,split"
+       "64,96,1,split" "128,48,1,ashare" "128,64,1,ashare" "128,128,1,ashare" "128,64,1,abshare"
+       "128,128,1,abshare")
   kwb_tune_kernel(sgemm.wgmma
     TEMPLATE wgmma_cfg.cu.in
     PARAMS BM BN SPLITS KIND

@@ -74,7 +74,7 @@ KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false) {
 }
 
 // sgemm.wgmma on a tile that runs only whole K (launchSgemmWgmmaPlan's tileM x tileN): 64x64,
-// 64x96 or 128x192, named as kwb tune names the cell.
+// 64x96, 128x192 or 128x48, named as kwb tune names the cell.
 template <int BM, int BN>
 kwb::LaunchInfo forcedWholeTile(const kwb::GemmArgs& g) {
   return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, BM);
@@ -82,12 +82,31 @@ kwb::LaunchInfo forcedWholeTile(const kwb::GemmArgs& g) {
 KernelDescriptor wholeTileKernel(int tileM, int tileN) {
   KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
   k.id += "[" + std::to_string(tileM) + "x" + std::to_string(tileN) + "x64_split1]";
-  k.launch = tileM == 128  ? &forcedWholeTile<128, 192>
-             : tileN == 96 ? &forcedWholeTile<64, 96>
-                           : &forcedWholeTile<64, 64>;
+  if (tileM == 128)
+    k.launch = tileN == 48 ? &forcedWholeTile<128, 48> : &forcedWholeTile<128, 192>;
+  else
+    k.launch = tileN == 96 ? &forcedWholeTile<64, 96> : &forcedWholeTile<64, 64>;
   return k;
 }
 KernelDescriptor shortTileKernel(int tileN = 64) { return wholeTileKernel(64, tileN); }
+
+// sgemm.wgmma's 128-row tile tileN wide in 2-CTA clusters sharing A, or (alsoB) 2x2 clusters
+// sharing A and B (launchSgemmWgmmaSharedA), named as kwb tune names the cell.
+template <int BN, bool B>
+kwb::LaunchInfo forcedSharedA(const kwb::GemmArgs& g) {
+  return kwb::kernels::launchSgemmWgmmaSharedA(g, BN, B);
+}
+KernelDescriptor sharedAKernel(int tileN, bool alsoB) {
+  KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
+  k.id += "[128x" + std::to_string(tileN) + (alsoB ? "x64_abshare1]" : "x64_ashare1]");
+  if (alsoB)
+    k.launch = tileN == 64 ? &forcedSharedA<64, true> : &forcedSharedA<128, true>;
+  else
+    k.launch = tileN == 48   ? &forcedSharedA<48, false>
+               : tileN == 64 ? &forcedSharedA<64, false>
+                             : &forcedSharedA<128, false>;
+  return k;
+}
 
 // C's bits after one launch of `kernel` with beta = 0 on the prepared case, C first filled with
 // `fill` (0xFF bytes: every element a NaN, which beta = 0 must never read).
@@ -303,11 +322,12 @@ TEST_F(WgmmaSplitK, TheDefaultNamesThePlanItRanAtSmallShapes) {
 // The tiles that run only whole K (kernels/sgemm_wgmma.cu): the 64-row tiles (256 threads, a
 // 5-stage ring; 64x64 two CTAs per SM, 64x96 one, its B in three 64-byte-swizzled slabs of 32
 // columns) and the 128-row tile 192 wide (B in three 128-byte-swizzled slabs of 64 columns, a
-// 4-stage ring), through the verification pipeline, every element against the reference: C of NaN
+// 4-stage ring) and 48 wide (one slab, 48 of its columns read, C always stored from registers),
+// through the verification pipeline, every element against the reference: C of NaN
 // at beta = 0 (the TMA epilogue where N % 4 == 0, else the register one), alpha and beta != 0 (the
 // register epilogue); ragged edges in every dimension, K < 64, re-laid operands (K or N not a
 // multiple of 8), and a persistent grid of more tiles than the CTAs an SM holds at once
-// (2048x2048x512: 1024, 704 and 176 tiles), so each CTA walks several tiles with its ring
+// (2048x2048x512: 1024, 704, 176 and 688 tiles), so each CTA walks several tiles with its ring
 // running on across them. 768^3 (96 tiles of 64x96, one wave) and N of 65 and 160 (the last
 // tile's slabs partly or wholly past N).
 TEST_F(WgmmaSplitK, TheWholeKTilesVerifyOnRaggedAndPersistentShapes) {
@@ -317,7 +337,7 @@ TEST_F(WgmmaSplitK, TheWholeKTilesVerifyOnRaggedAndPersistentShapes) {
   const Shape persistent{2048, 2048, 512};
   ASSERT_GT(k::wgmmaTiles(persistent, 96, k::kWgmmaShortTileM), 2 * std::int64_t(sms));
   ASSERT_GT(k::wgmmaTiles(persistent, 192), std::int64_t(sms));
-  const std::pair<int, int> tiles[] = {{64, 64}, {64, 96}, {128, 192}};
+  const std::pair<int, int> tiles[] = {{64, 64}, {64, 96}, {128, 192}, {128, 48}};
   for (const auto& [tileM, tileN] : tiles) {
     const KernelDescriptor kernel = wholeTileKernel(tileM, tileN);
     const Shape shapes[] = {
@@ -358,6 +378,43 @@ TEST_F(WgmmaSplitK, The64RowTileGivesThe128x64TilesBits) {
     std::size_t differ = 0;
     for (std::size_t i = 0; i < want.size(); ++i) differ += want[i] != got[i] ? 1 : 0;
     EXPECT_EQ(differ, 0u) << toString(s) << ": elements whose bits differ from the 128x64 tile's";
+  }
+#endif
+}
+
+// Clusters of two CTAs side by side sharing A (each loads half of A's rows into both by TMA
+// multicast), and 2x2 clusters sharing A and B (B split by k rows where it is one slab): every
+// element against the reference on ragged shapes (odd counts of tile rows and columns, so a
+// cluster's tiles lie wholly past M or N and still load A or B for their peers; K < 64; re-laid
+// operands), at alpha and beta != 0, and on a persistent grid (2048x2048x512: 256 to 688 tiles,
+// each cluster walking several); and C with the same bits as the unclustered tile of the same
+// width, whose consumers issue the same wgmmas on the same A and B.
+TEST_F(WgmmaSplitK, SharedAClustersVerifyAndGiveTheUnclusteredTilesBits) {
+#ifdef KWB_HAVE_WGMMA
+  namespace k = kwb::kernels;
+  EXPECT_THROW((void)k::sharedAWgmmaPlan(256), std::invalid_argument);
+  EXPECT_THROW((void)k::sharedAWgmmaPlan(48, true), std::invalid_argument);
+  const std::pair<int, bool> plans[] = {
+      {48, false}, {64, false}, {128, false}, {64, true}, {128, true}};
+  for (const auto& [tileN, alsoB] : plans) {
+    const KernelDescriptor kernel = sharedAKernel(tileN, alsoB);
+    const KernelDescriptor alone = tileN == 48 ? wholeTileKernel(128, 48) : forcedKernel(tileN, 1);
+    const Shape shapes[] = {{17, 19, 23},    {511, 513, 1025}, {1000, 1001, 1000}, {129, 65, 200},
+                            {300, 176, 128}, {768, 768, 768},  {2048, 2048, 512}};
+    for (const Shape& s : shapes) {
+      const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+      kwb::test::expectVerified(c, kernel, kSeed);
+      EXPECT_FALSE(c.fallback) << toString(s);
+      const std::string tile = "sgemm.wgmma (128x" + std::to_string(tileN) + " tile, " +
+                               (alsoB ? "2x2 clusters sharing A and B" : "clusters of 2 sharing A");
+      EXPECT_TRUE(c.ranKernel.starts_with(tile)) << c.ranKernel;
+      const auto p = session().prepare(kernel, s, kSeed);
+      const std::vector<std::uint32_t> want = launchBits(alone, *p, s);
+      const std::vector<std::uint32_t> got = launchBits(kernel, *p, s, 0xFF);
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < want.size(); ++i) differ += want[i] != got[i] ? 1 : 0;
+      EXPECT_EQ(differ, 0u) << toString(s) << ": 128x" << tileN << " elements whose bits differ";
+    }
   }
 #endif
 }

@@ -127,7 +127,7 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
     // sgemm.wgmma's configurations instantiate no kernel (tune/wgmma_cfg.cu.in): tile width x
     // split count, global or across a cluster, and the whole-K tiles; the others compile a kernel
     // each.
-    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 30u : 8u) << id << ": keep the CI build small";
+    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 36u : 8u) << id << ": keep the CI build small";
     for (const auto& v : variants) {
       EXPECT_NE(v.launch, nullptr) << v.config.name;
       EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;
@@ -141,26 +141,32 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
 }
 
 // sgemm.wgmma's cells (sm_90a builds): the 128-row tile's 27 (3 widths x split 1, 2, 4 and
-// csplit 2-6, 8) and its 192-wide tile, whole K, then the 64-row tiles, 64x64 and 64x96, whole
-// K, whose CTAs have one consumer warpgroup.
+// csplit 2-6, 8) and its 192- and 48-wide tiles, whole K, then the 64-row tiles, 64x64 and
+// 64x96, whole K, whose CTAs have one consumer warpgroup, and last the 128-row tiles 48, 64 and
+// 128 wide in clusters sharing A, then 64 and 128 wide in 2x2 clusters sharing A and B.
 TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
   if (!kernels::registry().tryFind("sgemm.wgmma"))
     GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a (CMAKE_CUDA_ARCHITECTURES naming 90a)";
   const auto variants = kernels::tuneVariants("sgemm.wgmma");
-  ASSERT_EQ(variants.size(), 30u);
-  for (std::size_t i = 0; i + 2 < variants.size(); ++i) {
+  ASSERT_EQ(variants.size(), 36u);
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (i == 29 || i == 30) continue;  // the 64-row tiles
     const auto& p = variants[i].config.params;
     EXPECT_EQ(variants[i].config.name.rfind("128x", 0), 0u) << variants[i].config.name;
     EXPECT_EQ(p.at("BM"), 128) << variants[i].config.name;
     EXPECT_EQ(p.at("threads"), 384) << variants[i].config.name;
+    EXPECT_EQ(p.at("sharesA"), i >= 31 ? 1 : 0) << variants[i].config.name;
+    EXPECT_EQ(p.at("sharesB"), i >= 34 ? 1 : 0) << variants[i].config.name;
   }
   EXPECT_EQ(variants.front().config.name, "128x64x64_split1");
-  const kwb::TuneConfig& wide = variants[variants.size() - 3].config;
-  EXPECT_EQ(wide.name, "128x192x64_split1");
-  EXPECT_EQ(wide.params.at("BN"), 192);
-  EXPECT_EQ(wide.params.at("splits"), 1);
+  for (int width : {192, 48}) {
+    const kwb::TuneConfig& c = variants[width == 192 ? 27 : 28].config;
+    EXPECT_EQ(c.name, "128x" + std::to_string(width) + "x64_split1");
+    EXPECT_EQ(c.params.at("BN"), width);
+    EXPECT_EQ(c.params.at("splits"), 1);
+  }
   for (int width : {64, 96}) {
-    const kwb::TuneConfig& c = variants[variants.size() - (width == 64 ? 2 : 1)].config;
+    const kwb::TuneConfig& c = variants[width == 64 ? 29 : 30].config;
     EXPECT_EQ(c.name, "64x" + std::to_string(width) + "x64_split1");
     EXPECT_EQ(c.params.at("BM"), 64);
     EXPECT_EQ(c.params.at("BN"), width);
@@ -168,6 +174,15 @@ TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
     EXPECT_EQ(c.params.at("splits"), 1);
     EXPECT_EQ(c.params.at("cluster"), 0);
     EXPECT_EQ(c.params.at("threads"), 256);  // one producer and one consumer warpgroup
+  }
+  const int shared[] = {48, 64, 128, 64, 128};
+  for (int i = 0; i < 5; ++i) {
+    const kwb::TuneConfig& c = variants[std::size_t(31 + i)].config;
+    EXPECT_EQ(c.name,
+              "128x" + std::to_string(shared[i]) + (i < 3 ? "x64_ashare1" : "x64_abshare1"));
+    EXPECT_EQ(c.params.at("BN"), shared[i]);
+    EXPECT_EQ(c.params.at("splits"), 1);
+    EXPECT_EQ(c.params.at("cluster"), 0);
   }
 }
 

@@ -28,43 +28,66 @@ TEST(WgmmaChoice, LargeShapesKeepTheWideTileUnsplit) {
   EXPECT_EQ(k::chooseWgmmaPlan({1024, 1024, 1024}, 16), (WgmmaPlan{256, 1, false}));
 }
 
-// Rows off the 128-byte line (N or K not a multiple of 64, loaded as they lie): the widest of
-// 128x256 and 128x128 whose grid gives 15/32 of the SMs (62 of 132) a tile, else a 64-row tile
-// (64x96 where only its grid fits the SMs, else 64x64). Measured
-// on an H100 (kwb tune --kernel sgemm.wgmma, 2026-11-28), each shape here ran fastest (or within
-// 1%) on the tile chosen among the unsplit tiles; 128x64, which the width rule took at 1000^3,
-// 768x768x1000 and 640x640x1000, was 15-55% slower there.
+// Rows off the 128-byte line (N or K not a multiple of 64, loaded as they lie): 128x64 or 128x128
+// in clusters of two sharing A where that grid is one wave of at least 7/8 of the SMs (116 to
+// 132 tiles); else 2x2 clusters sharing A and B of 128x128, or of 128x64 where rows also start
+// off the 32-byte sectors, whose grid in whole clusters gives half the SMs (66 of 132) a CTA in
+// one wave; else the widest of 128x256 and 128x128 whose grid gives 15/32 of the SMs (62 of 132)
+// a tile, else a 64-row tile (64x96 where only its grid fits the SMs, else 64x64). Measured on an
+// H100 (kwb tune --kernel sgemm.wgmma, 2026-11-28), each unclustered choice ran fastest (or within
+// 1%) among the unsplit tiles; 128x64 was 15-55% slower. On an H200 (2026-12-02) the clusters
+// ran 1000^3 15% faster than 128x128 (pairs), 1400^3 13% faster than 128x256 (pairs), 1032^3
+// 26% and 840^3 29% faster than the unclustered choice (2x2).
 TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
   const WgmmaPlan t64x64{64, 1, false, false, k::kWgmmaShortTileM};
+  WgmmaPlan pairs64{64, 1, false}, pairs128{128, 1, false};
+  pairs64.sharesA = pairs128.sharesA = true;
+  WgmmaPlan quads64 = pairs64, quads128 = pairs128;
+  quads64.clusters = quads128.clusters = true;
   for (const Shape& s : {Shape{1000, 1000, 1000}, Shape{1024, 1024, 1000}, Shape{1024, 1000, 1000},
-                         Shape{1000, 1000, 200}, Shape{1200, 1200, 1200}})
-    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{128, 1, false})) << toString(s);
-  for (const Shape& s : {Shape{1536, 1536, 1000}, Shape{2000, 2000, 2000}, Shape{2000, 1000, 1000},
-                         Shape{4000, 4000, 1000}})
+                         Shape{1000, 1000, 200}, Shape{1000, 1000, 64}, Shape{1000, 1000, 2000},
+                         Shape{1000, 960, 1000}, Shape{904, 904, 904}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairs64) << toString(s);
+  for (const Shape& s : {Shape{1400, 1400, 1400}, Shape{1352, 1352, 1352}, Shape{2000, 1000, 1000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairs128) << toString(s);
+  // 7/8 of the SMs: 1000^3's 128 tiles of 128x64 and 1400^3's 121 of 128x128 are enough; 1200^3's
+  // 100 of 128x128 and 840^3's 98 of 128x64 are not, nor are 2000^3's 256 of 128x128 one wave.
+  EXPECT_EQ(k::wgmmaTiles({1000, 1000, 1000}, 64), 128);
+  EXPECT_EQ(k::wgmmaTiles({1400, 1400, 1400}, 128), 121);
+  EXPECT_EQ(k::wgmmaTiles({1200, 1200, 1200}, 128), 100);
+  EXPECT_EQ(k::wgmmaTiles({840, 840, 840}, 64), 98);
+  // 2x2: 128x128 on or off the sectors (1200^3's 100 CTAs, 1200x1000x1000's 80, 1032^3's 100),
+  // 128x64 off them (840^3: 8 x 14 CTAs; 768x768x1000, K = 1000: 6 x 12).
+  for (const Shape& s : {Shape{1200, 1200, 1200}, Shape{1200, 1000, 1000}, Shape{1032, 1032, 1032}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads128) << toString(s);
+  for (const Shape& s : {Shape{840, 840, 840}, Shape{768, 768, 1000}, Shape{800, 800, 1000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads64) << toString(s);
+  // On the sectors 128x64 in 2x2 lost (800^3, 880^3); 1400^3's 144 CTAs of 2x2 are two waves.
+  EXPECT_FALSE(k::chooseWgmmaPlan({880, 880, 880}, kH100).sharesA);
+  for (const Shape& s : {Shape{1536, 1536, 1000}, Shape{2000, 2000, 2000}, Shape{4000, 4000, 1000}})
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{256, 1, false})) << toString(s);
   const WgmmaPlan t64x96{96, 1, false, false, k::kWgmmaShortTileM};
   EXPECT_EQ(k::chooseWgmmaPlan({640, 640, 1000}, kH100), t64x64);  // 100 tiles fit the SMs
-  // More than one 64x64 CTA per SM (144, 169 tiles), and one 64x96 CTA (96, 117): 64x96, measured
-  // faster on an H200 at each. On 114 SMs (an H100 PCIe) 800^2's 117 tiles of 64x96 no longer fit.
-  for (const Shape& s : {Shape{768, 768, 1000}, Shape{800, 800, 800}, Shape{800, 800, 1000}})
-    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), t64x96) << toString(s);
-  EXPECT_EQ(k::chooseWgmmaPlan({768, 768, 1000}, 114), t64x96);
-  EXPECT_EQ(k::chooseWgmmaPlan({800, 800, 800}, 114), t64x64);
-  EXPECT_EQ(k::chooseWgmmaPlan({800, 800, 1000}, 114), t64x64);
+  // More than one 64x64 CTA per SM (169 tiles), and one 64x96 CTA (117): 64x96, measured faster on
+  // an H200. On 114 SMs (an H100 PCIe) 800^3's 64 CTAs of 128x128 in 2x2 are more than half.
+  EXPECT_EQ(k::chooseWgmmaPlan({800, 800, 800}, kH100), t64x96);
+  EXPECT_EQ(k::chooseWgmmaPlan({800, 800, 800}, 114), quads128);
   EXPECT_EQ(k::wgmmaTiles({800, 800, 800}, 64, k::kWgmmaShortTileM), 169);
   EXPECT_EQ(k::wgmmaTiles({800, 800, 800}, 96, k::kWgmmaShortTileM), 117);
-  // The edges of 15/32: 128x128's 64 tiles at 1000^3 are enough, 128x256's 50 at 1200^3 are not.
-  EXPECT_EQ(k::wgmmaTiles({1000, 1000, 1000}, 128), 64);
+  // The edge of 15/32: 128x256's 66 tiles at 1400^3 would be enough (pairs of 128x128 come
+  // first), its 50 at 1200^3 are not; 1536x1536x1000's 72 (one wave of 144 CTAs in 2x2 or in
+  // pairs would not fit) run unclustered.
+  EXPECT_EQ(k::wgmmaTiles({1400, 1400, 1400}, 256), 66);
   EXPECT_EQ(k::wgmmaTiles({1200, 1200, 1200}, 256), 50);
-  // One k block never splits.
-  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 64}, kH100), (WgmmaPlan{128, 1, false}));
+  EXPECT_EQ(k::wgmmaTiles({1536, 1536, 1000}, 256), 72);
 }
 
 // Off the line, the split rule's split is kept only where the whole tile leaves half the SMs
-// without a tile: 1000x1000x4000's 64 tiles of 128x128 keep its cluster split of 2 (measured
-// 299 against 300 TFLOP/s whole), 640x640x1000's 100 of 64x64 do not (the split 35% slower).
+// without a tile: 640x640x1000's 100 tiles of 64x64 do not (the split 35% slower), nor do
+// 1000x1000x4000's 128 of 128x64 in pairs sharing A.
 TEST(WgmmaChoice, OffTheLineASplitNeedsIdleSms) {
-  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100), (WgmmaPlan{128, 2, false, true}));
+  EXPECT_TRUE(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).sharesA);
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).splits, 1);
   EXPECT_EQ(k::chooseWgmmaPlan({640, 640, 1000}, kH100).splits, 1);
   // A long K over few tiles still splits: 16 tiles of 64x64.
   EXPECT_GT(k::chooseWgmmaPlan({256, 256, 8000}, kH100).splits, 1);
@@ -357,6 +380,15 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
             "sgemm.wgmma_bf16 (128x64 tile, A/B re-laid for TMA)");
   EXPECT_EQ(k::wgmmaRanName({128, 1, false}, true),
             "sgemm.wgmma (128x128 tile, A/B re-laid for TMA)");
+  // Clusters sharing A, and 2x2 sharing A and B, say so (sharedAWgmmaPlan's plans).
+  EXPECT_EQ(k::wgmmaRanName(k::sharedAWgmmaPlan(64), false),
+            "sgemm.wgmma (128x64 tile, clusters of 2 sharing A)");
+  EXPECT_EQ(k::wgmmaRanName(k::sharedAWgmmaPlan(48), true, true),
+            "sgemm.wgmma_bf16 (128x48 tile, clusters of 2 sharing A, A/B re-laid for TMA)");
+  EXPECT_EQ(k::wgmmaRanName(k::sharedAWgmmaPlan(128, true), false),
+            "sgemm.wgmma (128x128 tile, 2x2 clusters sharing A and B)");
+  EXPECT_THROW((void)k::sharedAWgmmaPlan(192), std::invalid_argument);
+  EXPECT_THROW((void)k::sharedAWgmmaPlan(48, true), std::invalid_argument);
   // Split-K says its count.
   EXPECT_EQ(k::wgmmaRanName({64, 4, false}, false), "sgemm.wgmma (128x64 tile, split-K 4)");
   EXPECT_EQ(k::wgmmaRanName({256, 2, false}, true),
@@ -393,10 +425,11 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
       names.emplace(k::wgmmaRanName({w, 1, false, false, 64}, relaid));
       ++plans;
     }
-  for (bool relaid : {false, true}) {
-    names.emplace(k::wgmmaRanName({192, 1, false}, relaid));
-    ++plans;
-  }
+  for (int w : {192, 48})
+    for (bool relaid : {false, true}) {
+      names.emplace(k::wgmmaRanName({w, 1, false}, relaid));
+      ++plans;
+    }
   EXPECT_EQ(names.size(), std::size_t(plans)) << "two plans report the same name";
   for (const std::string& n : names) EXPECT_EQ(n.rfind("sgemm.wgmma", 0), 0u) << n;
 }
@@ -418,17 +451,19 @@ TEST(WgmmaChoice, The64RowTileIsForcedUnsplitAndUnclustered) {
   }
 }
 
-// The 128x192 tile (B in three slabs) runs whole K and unclustered, whatever is asked, even where
-// the 128x256 tile would run in clusters (8192^3); 64, 128 and 256 still split.
-TEST(WgmmaChoice, The192WideTileIsForcedUnsplitAndUnclustered) {
-  for (const Shape& s : {Shape{17, 19, 23}, Shape{1000, 1000, 1000}, Shape{8192, 8192, 8192}})
-    for (int splits : {1, 2, 8})
-      for (bool clusterSplit : {false, true}) {
-        const WgmmaPlan p = k::forcedWgmmaPlan(s, 192, splits, kH100, clusterSplit);
-        EXPECT_EQ(p, (WgmmaPlan{192, 1, false, false, 128}))
-            << toString(s) << " in " << splits << " splits";
-        EXPECT_EQ(k::wgmmaPartialBytes(s, p), 0u);
-      }
+// The 128x192 and 128x48 tiles (B in three slabs, or part of one) run whole K and unclustered,
+// whatever is asked, even where the 128x256 tile would run in clusters (8192^3); 64, 128 and 256
+// still split.
+TEST(WgmmaChoice, The192And48WideTilesAreForcedUnsplitAndUnclustered) {
+  for (int w : {192, 48})
+    for (const Shape& s : {Shape{17, 19, 23}, Shape{1000, 1000, 1000}, Shape{8192, 8192, 8192}})
+      for (int splits : {1, 2, 8})
+        for (bool clusterSplit : {false, true}) {
+          const WgmmaPlan p = k::forcedWgmmaPlan(s, w, splits, kH100, clusterSplit);
+          EXPECT_EQ(p, (WgmmaPlan{w, 1, false, false, 128}))
+              << w << " wide, " << toString(s) << " in " << splits << " splits";
+          EXPECT_EQ(k::wgmmaPartialBytes(s, p), 0u);
+        }
   EXPECT_EQ(k::forcedWgmmaPlan({1000, 1000, 1000}, 128, 2, kH100).splits, 2);
   EXPECT_EQ(k::wgmmaTiles({3000, 3000, 3000}, 192), 24 * 16);
 }
@@ -445,9 +480,10 @@ TEST(WgmmaChoice, TileHeightIsPartOfThePlan) {
   EXPECT_EQ(k::wgmmaTiles({1000, 1001, 1000}, 64, 64), 16 * 16);
 }
 
-// The tiles the kernel has: 128 x 64, 128, 192, 256 and 64 x 64, 96; any other is refused by name.
+// The tiles the kernel has: 128 x 48, 64, 128, 192, 256 and 64 x 64, 96; any other is refused by
+// name.
 TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
-  for (int n : {64, 128, 192, 256}) EXPECT_NO_THROW(k::requireWgmmaTile(128, n)) << n;
+  for (int n : {48, 64, 128, 192, 256}) EXPECT_NO_THROW(k::requireWgmmaTile(128, n)) << n;
   EXPECT_NO_THROW(k::requireWgmmaTile(64, 64));
   EXPECT_NO_THROW(k::requireWgmmaTile(64, 96));
   auto message = [](int m, int n) {
@@ -463,8 +499,8 @@ TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
   EXPECT_EQ(message(0, 64), "sgemm.wgmma: no 0x64 tile (block tiles are 128 or 64 rows high)");
   EXPECT_EQ(message(64, 128), "sgemm.wgmma: no 64x128 tile (the 64-row tile is 64 or 96 wide)");
   EXPECT_EQ(message(64, 256), "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64 or 96 wide)");
-  EXPECT_EQ(message(128, 96), "sgemm.wgmma: no 128x96 tile (64, 128, 192 or 256)");
-  EXPECT_EQ(message(128, 32), "sgemm.wgmma: no 128x32 tile (64, 128, 192 or 256)");
+  EXPECT_EQ(message(128, 96), "sgemm.wgmma: no 128x96 tile (48, 64, 128, 192 or 256)");
+  EXPECT_EQ(message(128, 32), "sgemm.wgmma: no 128x32 tile (48, 64, 128, 192 or 256)");
 }
 
 // The launcher refuses a tile it does not have before any GPU work (so no GPU is needed here).
