@@ -482,7 +482,8 @@ KernelDescriptor sgemmWgmma() {
       "programmatic dependent; small shapes split K across 2-8 CTA clusters summed through "
       "distributed shared memory in split order (a deterministic in-kernel reduction), epilogue "
       "through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA multicast from 8 tiles "
-      "per SM; A (K) or B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large "
+      "per SM, off the 128-byte line pairs sharing A or 2x2 clusters sharing A and B; A (K) or "
+      "B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large "
       "product, first copied to rows of 64 elements, inside the timed launch; needs sm_90a "
       "(others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";
   d.launch = &launch<__half>;

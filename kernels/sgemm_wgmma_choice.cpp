@@ -150,13 +150,15 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   shared.sharesA = true;
   for (int tileN : {64, 128}) {
     const std::int64_t tiles = wgmmaTiles(s, tileN);
-    if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms) return shared.tileN = tileN, shared;
+    if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms && s.n > tileN)  // two tiles a row
+      return shared.tileN = tileN, shared;
   }
   const bool offSectors = s.k % 16 == 8 || s.n % 16 == 8;
   shared.clusters = true;
   for (int tileN : {128, 64}) {
     const std::int64_t ctas = ((s.m + 255) / 256 * 2) * ((s.n + 2 * tileN - 1) / (2 * tileN) * 2);
-    if ((tileN == 128 || offSectors) && 2 * ctas >= sms && ctas <= sms)
+    const bool twoByTwo = s.m > kWgmmaTileM && s.n > tileN;  // no cluster wholly past M or N
+    if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && ctas <= sms)
       return shared.tileN = tileN, shared;
   }
   for (int tileN : {256, 128})

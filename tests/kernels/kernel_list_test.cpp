@@ -176,8 +176,8 @@ TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
     EXPECT_EQ(c.params.at("threads"), 256);  // one producer and one consumer warpgroup
   }
   const int shared[] = {48, 64, 128, 64, 128};
-  for (int i = 0; i < 5; ++i) {
-    const kwb::TuneConfig& c = variants[std::size_t(31 + i)].config;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const kwb::TuneConfig& c = variants[31 + i].config;
     EXPECT_EQ(c.name,
               "128x" + std::to_string(shared[i]) + (i < 3 ? "x64_ashare1" : "x64_abshare1"));
     EXPECT_EQ(c.params.at("BN"), shared[i]);

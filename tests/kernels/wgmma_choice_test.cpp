@@ -291,8 +291,19 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
             EXPECT_EQ(k::wgmmaEffectiveSplits(s, p.splits), p.splits);
             EXPECT_LT((p.splits - 1) * k::wgmmaKBlocksPerSplit(s, p.splits), k::wgmmaKBlocks(s));
           }
-          if (p.clusters) {
-            EXPECT_TRUE(p.tileN == 256 && p.splits == 1);
+          if (p.clusters) {  // 128x256 pairs sharing B, or 2x2 of 128x64 or 128x128
+            EXPECT_TRUE(p.tileN == 256 || (p.sharesA && (p.tileN == 64 || p.tileN == 128)));
+            EXPECT_EQ(p.splits, 1);
+          }
+          if (p.sharesA) {  // pairs sharing A (or 2x2): 128 rows, unsplit, at least two tiles
+            EXPECT_EQ(p.tileM, k::kWgmmaTileM);
+            EXPECT_TRUE(p.tileN == 64 || p.tileN == 128);
+            EXPECT_EQ(p.splits, 1);
+            EXPECT_FALSE(p.clusterSplit);
+            EXPECT_GT(s.n, p.tileN);
+            if (p.clusters) {
+              EXPECT_GT(s.m, k::kWgmmaTileM);
+            }
           }
           if (p.splits > 1) {
             // One k block never splits: the choice at K = 64 is the whole-K width rule's.
