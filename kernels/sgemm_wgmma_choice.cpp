@@ -139,7 +139,9 @@ bool onTheLine(const Shape& s) {
 //   held out, 968^3 -5%, 1352^3 -13%, 1300x1304x1000 -11%, 1000x960x1000 +0.5%.
 // - Else 2x2 clusters sharing A and B (a quarter of each less: 128x128 loads 8 + 8 KB, not 16 +
 //   16) of the wider of 128x128 and 128x64 whose grid, rounded up to whole clusters, gives at
-//   least half the SMs a CTA in one wave; 128x64 only where rows of A or B also start off the
+//   least half the SMs a CTA and at most 7/8 (a cluster of four must sit in one GPC: on an H200
+//   30 fit at once, scripts/cluster-cost.cu, and 1000^3's 32 of 128x64 took 11.1 us, two
+//   waves, against 8.42 in pairs); 128x64 only where rows of A or B also start off the
 //   32-byte sectors (K or N 8 mod 16): 1032^3 10.48 against 14.16 us (128x128), 1200x1000x1000
 //   9.16 against 13.97, 1200^3 9.79 against 10.53, 840^3 (128x64) 6.95 against 9.77 (64x96),
 //   768x768x1000 6.64 against 7.31; on the sectors 128x64 lost (800^3 6.80 against 5.44, 880^3
@@ -158,7 +160,7 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   for (int tileN : {128, 64}) {
     const std::int64_t ctas = ((s.m + 255) / 256 * 2) * ((s.n + 2 * tileN - 1) / (2 * tileN) * 2);
     const bool twoByTwo = s.m > kWgmmaTileM && s.n > tileN;  // no cluster wholly past M or N
-    if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && ctas <= sms)
+    if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && 8 * ctas <= 7 * sms)
       return shared.tileN = tileN, shared;
   }
   for (int tileN : {256, 128})

@@ -62,8 +62,12 @@ TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads128) << toString(s);
   for (const Shape& s : {Shape{840, 840, 840}, Shape{768, 768, 1000}, Shape{800, 800, 1000}})
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads64) << toString(s);
-  // On the sectors 128x64 in 2x2 lost (800^3, 880^3); 1400^3's 144 CTAs of 2x2 are two waves.
+  // On the sectors 128x64 in 2x2 lost (800^3, 880^3). 2x2 grids past 7/8 of the SMs risk a
+  // second wave (30 clusters of four fit an H200 at once): 1400x1200x1000's 120 CTAs run its 110
+  // tiles of 128x128 unclustered.
   EXPECT_FALSE(k::chooseWgmmaPlan({880, 880, 880}, kH100).sharesA);
+  EXPECT_EQ(k::chooseWgmmaPlan({1400, 1200, 1000}, kH100), (WgmmaPlan{128, 1, false}));
+  EXPECT_EQ(k::wgmmaTiles({1400, 1200, 1000}, 128), 110);
   for (const Shape& s : {Shape{1536, 1536, 1000}, Shape{2000, 2000, 2000}, Shape{4000, 4000, 1000}})
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), (WgmmaPlan{256, 1, false})) << toString(s);
   const WgmmaPlan t64x96{96, 1, false, false, k::kWgmmaShortTileM};
