@@ -208,9 +208,9 @@ std::string buildName(std::string_view id, int tileM, int tileN, int splits, int
   return std::string(id) + (parts.empty() ? "" : " (" + parts + ")");
 }
 
-// The 128-row tile's widths that run only unsplit and unclustered (like the 64-row tiles): B in
-// three slabs or in part of one, which neither the split kernels nor the clusters' even halves of
-// B are built for.
+// The 128-row tile's widths that run only unsplit and without clusters sharing B (like the 64-row
+// tiles): B in three slabs or in part of one, which neither the split kernels nor those clusters'
+// even halves of B are built for. (48 runs in pairs sharing A: sharedAWgmmaPlan.)
 bool wholeOnly(int tileN) { return tileN == 192 || tileN == 48; }
 
 }  // namespace

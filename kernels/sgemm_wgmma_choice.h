@@ -23,7 +23,7 @@ inline constexpr int kWgmmaMaxSplits = 8;
 inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
 
 struct WgmmaPlan {
-  int tileN = 256;  // 48 or 192 (unsplit, unclustered), 64, 128 or 256
+  int tileN = 256;  // 48 or 192 (unsplit; 48 in pairs sharing A at most), 64, 128 or 256
   int splits = 1;   // CTAs that share one tile's K, each a range of whole k blocks
   // 2-CTA clusters along M sharing B (128x256 tiles, unsplit; with sharesA, 2x2 clusters of
   // 128x64 or 128x128 tiles sharing both)
