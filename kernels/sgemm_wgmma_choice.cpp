@@ -140,13 +140,13 @@ bool onTheLine(const Shape& s) {
 // - Else 2x2 clusters sharing A and B (a quarter of each less: 128x128 loads 8 + 8 KB, not 16 +
 //   16) of the wider of 128x128 and 128x64 whose grid, rounded up to whole clusters, gives at
 //   least half the SMs a CTA and at most 7/8 (a cluster of four must sit in one GPC: on an H200
-//   30 fit at once, scripts/cluster-cost.cu, and 1000^3's 32 of 128x64 took 11.1 us, two
-//   waves, against 8.42 in pairs); 128x64 only where rows of A or B also start off the
-//   32-byte sectors (K or N 8 mod 16): 1032^3 10.48 against 14.16 us (128x128), 1200x1000x1000
-//   9.16 against 13.97, 1200^3 9.79 against 10.53, 840^3 (128x64) 6.95 against 9.77 (64x96),
-//   768x768x1000 6.64 against 7.31; on the sectors 128x64 lost (800^3 6.80 against 5.44, 880^3
-//   6.91 against 6.99 and 6.13 for 128x64 alone), and past one wave (1400^3's 144 CTAs) 2x2 took
-//   19.72 against 15.09 in pairs.
+//   30 of this kernel fit at once, cudaOccupancyMaxActiveClusters, and 1000^3's 32 of 128x64
+//   took 11.1 us, two waves, against 8.42 in pairs); 128x64 only where rows of A or B also
+//   start off the 32-byte sectors (K or N 8 mod 16): 1032^3 10.48 against 14.16 us (128x128),
+//   1200x1000x1000 9.16 against 13.97, 1200^3 9.79 against 10.53, 840^3 (128x64) 6.95 against
+//   9.77 (64x96), 768x768x1000 6.64 against 7.31; on the sectors 128x64 lost (800^3 6.80 against
+//   5.44, 880^3 6.91 against 6.99 and 6.13 for 128x64 alone), and past one wave (1400^3's 144
+//   CTAs) 2x2 took 19.72 against 15.09 in pairs.
 WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   WgmmaPlan shared{0, 1, false};
   shared.sharesA = true;
