@@ -109,6 +109,11 @@ using namespace wgmma;  // NOLINT(google-build-using-namespace): the PTX wrapper
 // whose rows or columns all lie beyond M or N still runs (TMA reads zeros, the stores are
 // clipped): the cluster's CTAs must walk the same number of K slices, since each loads part of
 // its peers' A or B.
+// The work units of a grid of tilesM × tilesN tiles: blocks of CM × CN tiles, one per cluster.
+template <int CM, int CN>
+__host__ __device__ constexpr int clusterUnits(int tilesM, int tilesN) {
+  return (tilesM + CM - 1) / CM * ((tilesN + CN - 1) / CN);
+}
 template <int CM, int CN>
 __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
   const detail::TileCoord t =
@@ -152,7 +157,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   static_assert(!SK || CS == 1, "split-K runs without clusters");
   static_assert(BM == 128 || (!SK && CS == 1), "the 64-row tile runs unsplit, without clusters");
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
-  const int units = (tilesM + CM - 1) / CM * ((tilesN + CN - 1) / CN) * splits;
+  const int units = clusterUnits<CM, CN>(tilesM, tilesN) * splits;
   const int firstUnit = int(blockIdx.x) / CS, unitStride = int(gridDim.x) / CS;
   const int rank = int(blockIdx.x) % CS;
   const int kTiles = (k + kBK - 1) / kBK;
@@ -302,7 +307,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
-    const std::int64_t units = std::int64_t((tilesM + CM - 1) / CM) * ((grid.tilesN + CN - 1) / CN);
+    const std::int64_t units = clusterUnits<CM, CN>(tilesM, grid.tilesN);
     std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM, CN>(kSmem));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
@@ -377,9 +382,10 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
   else if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
     p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
                   : launchTiles<E, 64, 64, 1>(g, ops, split);
-  else if (p.tileN == 192 || p.tileN == 48)  // unsplit, unclustered, as the 64-row tiles
-    p.tileN == 48 ? launchTiles<E, 128, 48, 1>(g, ops, split)
-                  : launchTiles<E, 128, 192, 1>(g, ops, split);
+  else if (p.tileN == 192)  // unsplit, unclustered, as the 64-row tiles
+    launchTiles<E, 128, 192, 1>(g, ops, split);
+  else if (p.tileN == 48)  // likewise
+    launchTiles<E, 128, 48, 1>(g, ops, split);
   else if (p.tileN == 64)
     sk ? launchTiles<E, 128, 64, 1, true>(g, ops, split)
        : launchTiles<E, 128, 64, 1>(g, ops, split);

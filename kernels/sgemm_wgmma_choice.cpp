@@ -158,8 +158,10 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   const bool offSectors = s.k % 16 == 8 || s.n % 16 == 8;
   shared.clusters = true;
   for (int tileN : {128, 64}) {
-    const std::int64_t ctas = ((s.m + 255) / 256 * 2) * ((s.n + 2 * tileN - 1) / (2 * tileN) * 2);
-    const bool twoByTwo = s.m > kWgmmaTileM && s.n > tileN;  // no cluster wholly past M or N
+    const std::int64_t rows = (s.m + kWgmmaTileM - 1) / kWgmmaTileM,
+                       cols = (s.n + tileN - 1) / tileN;
+    const std::int64_t ctas = (rows + 1) / 2 * 2 * ((cols + 1) / 2 * 2);  // whole 2x2 clusters
+    const bool twoByTwo = rows > 1 && cols > 1;  // no cluster wholly past M or N
     if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && 8 * ctas <= 7 * sms)
       return shared.tileN = tileN, shared;
   }

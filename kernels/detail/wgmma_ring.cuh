@@ -206,8 +206,9 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
   }
 }
 
-// A consumer warp hands a stage back to the producers of every CTA that wrote into it (the
-// cluster's CS CTAs).
+// A consumer warp hands a stage back to the producers of every CTA of its cluster (CS CTAs):
+// those that wrote into it, and in a 2x2 cluster the diagonal peer too, whose producer so waits
+// for all four CTAs' consumers before it refills a stage (each "empty" counts CS CTAs' warps).
 template <int CS>
 __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane) {
   if (lane != 0) return;
