@@ -31,9 +31,7 @@
 //     measured slower) each consumer warp parks its FP32 partial there and the last to arrive
 //     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B
-//     by TMA multicast; a stage goes back to the producers when both CTAs' consumers released it.
-//     Off the 128-byte line (1000³), pairs side by side share A the same way (2x2 clusters
-//     sharing both are tune cells).
+//     by TMA multicast; off the 128-byte line (1000³) pairs side by side share A, or 2x2 both.
 //   The 64-row tiles (small grids): one consumer warpgroup (256 threads), 5 stages, 16 KB of C
 //     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB); 128×192 (B in three slabs)
 //     and 128×48 (one slab, 48 of its columns read; C stored from registers) run like them,
@@ -66,6 +64,7 @@
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
 #include "detail/wgmma_ring.cuh"
 #include "detail/wgmma_splitk.cuh"
+#include "detail/wgmma_trace.cuh"
 #include "detail/workspace.h"
 #include "kwb/cuda/check.h"
 #include "kwb/kernel_descriptor.h"
@@ -125,11 +124,10 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // Any M, N and K: A and B are loaded through tensor maps whose row strides are multiples of 16
 // bytes (the launcher re-lays an operand whose K or N is not a multiple of 8, and TMA zero-fills
 // past the operand's own width). tmaStore (beta = 0, C 16-byte aligned, N % 4 == 0) chooses the TMA
-// epilogue, mapC its tensor map. CM = 2: clusters of two CTAs along M that share B: each loads half
-// of B's slabs into both CTAs' shared memory (TMA multicast), so a stage is refilled only when the
-// consumers of both CTAs have released it (they arrive on both CTAs' "empty" barriers). CN = 2:
-// clusters of two CTAs along N that share A the same way, each loading half of A's rows. Compiled
-// for sm_90a only: on any other target the body traps (the launcher never runs it there).
+// epilogue, mapC its tensor map. CM × CN: clusters sharing B along M and A along N by TMA
+// multicast (detail/wgmma_ring.cuh): a stage is refilled only when the consumers of every CTA it
+// was written into have released it, and a CTA exits once its producer saw every stage released
+// (drainRing). Compiled for sm_90a only: on any other target the body traps (never launched).
 template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1>
 __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
@@ -144,13 +142,9 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   const std::uint32_t sC = ring.bars - kCStagingBytes<BM>;
   const int tid = int(threadIdx.x);
   constexpr int CS = CM * CN;  // CTAs per cluster
-  if (tid == 0) initRing<BM, BN, CS>(ring);
-  if constexpr (CS > 1)
-    clusterSync();
-  else
-    __syncthreads();
-  launchDependents();   // a dependent launch (wgmma::dependentLaunch): the set-up above overlaps
-  waitForPriorGrids();  // the previous kernel's end; no global memory is touched before it ends
+  if (tid == 0) KWB_WGMMA_MARK(trace::kEntry);
+  openRing<BM, BN, CM, CN>(ring, &mapA, &mapB);
+  if (tid == 0) KWB_WGMMA_MARK(trace::kReady);
 
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
@@ -174,7 +168,6 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     // the register count ptxas gave the kernel.
     if constexpr (BM == 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
-      prefetchMaps(&mapA, &mapB);
       for (int u = firstUnit; u < units; u += unitStride) {
         const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
         int kBegin = 0, kEnd = 0;
@@ -182,17 +175,22 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
         produceKBlocks<BM, BN, CM, CN>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN, kBegin,
                                        kEnd, rank, pos);
       }
+      if constexpr (CS > 1) drainRing(ring, pos);  // the CTA stays until its peers are done
+      KWB_WGMMA_MARK(trace::kDrained);
     }
   } else {
     if constexpr (BM == 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
-    float d[BN / 2];                     // FP32 accumulators
+    const std::uint16_t writers = clusterPeers<CM, CN>(rank).both();
+    float d[BN / 2];  // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
       const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
       const int row0 = tc.tileRow * BM, col0 = tc.tileCol * BN;
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
-      consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos);
+      if (tid == 128 && u == firstUnit) KWB_WGMMA_MARK_FIRST_STAGE(ring, pos);
+      consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
+      if (tid == 128) KWB_WGMMA_MARK(trace::kLoopDone, u == firstUnit);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
@@ -202,11 +200,13 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
                          row0, col0, alpha);
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
+      if (tid == 128) KWB_WGMMA_MARK(trace::kStored, u == firstUnit);
     }
-    // The shared-memory boxes must outlive the TMA unit's reads of them.
-    if (tmaStore && tid % 128 == 0) bulkWaitAll();
+    // The shared-memory boxes must outlive the TMA unit's reads of them; the stores themselves
+    // complete with the grid (as CUTLASS's epilogue tail waits).
+    if (tmaStore && tid % 128 == 0) bulkWaitRead<0>();
   }
-  if constexpr (CS > 1) clusterSync();  // no CTA leaves while its peer may still signal it
+  if (tid == 128) KWB_WGMMA_MARK(trace::kExit);
 #else
   __trap();
 #endif
@@ -278,6 +278,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const TileGrid grid = tileGrid(g.shape, BM, BN);
   const int tilesM = int((g.shape.m + BM - 1) / BM);
 
+  KWB_WGMMA_TRACE_ON();  // measurement builds with KWB_WGMMA_TRACE only (detail/wgmma_trace.cuh)
   const wgmma::OperandMaps maps =
       wgmma::operandMaps<BM, BN, CM, CN>(Element16<E>::kTmaType, g.shape, ops);
   // Split-K: each warp stores its rows itself; so does a width of part of a C box (48).

@@ -79,7 +79,7 @@ __device__ __forceinline__ void tmaLoad2d(std::uint32_t dst, const CUtensorMap* 
 // The epilogue's bulk tensor store: a 2-D box of shared memory at `src` to the tensor map's
 // element coordinates (inner, outer); elements outside the tensor are not written. Stores
 // issued by one thread form bulk groups: commit them, then wait until at most N groups are
-// still reading shared memory (the buffer may be rewritten) or, at the end, until all are done.
+// still reading shared memory (the buffer may be rewritten).
 __device__ __forceinline__ void tmaStore2d(const CUtensorMap* map, std::uint32_t src, int inner,
                                            int outer) {
   asm volatile(
@@ -94,9 +94,6 @@ __device__ __forceinline__ void bulkCommit() {
 template <int N>
 __device__ __forceinline__ void bulkWaitRead() {
   asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
-}
-__device__ __forceinline__ void bulkWaitAll() {
-  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
 }
 // Orders this thread's ordinary shared-memory writes before the async proxy's (TMA's) reads.
 __device__ __forceinline__ void fenceProxyAsync() {
@@ -168,6 +165,17 @@ __device__ __forceinline__ void clusterSync() {
       "barrier.cluster.arrive.release;\n"
       "barrier.cluster.wait.acquire;\n" ::
           : "memory");
+}
+
+// The same barrier in two halves, so that work between them overlaps its latency (CUTLASS's
+// cluster_arrive_relaxed and cluster_wait): every thread arrives, then waits. The arrival orders
+// nothing itself; a thread that must publish writes to the cluster fences first (the barriers'
+// initialisation: fence.mbarrier_init.release.cluster).
+__device__ __forceinline__ void clusterArriveRelaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void clusterWait() {
+  asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
 }
 
 __device__ __forceinline__ std::uint64_t smemDesc(std::uint32_t addr, std::uint32_t lbo,

@@ -137,12 +137,13 @@ struct RingPos {
 
 #if KWB_WGMMA_TARGET
 // Thread 0 makes the barriers: "full" completed by the producer's arrive.expect_tx plus the
-// transaction bytes, "empty" by one arrival per consumer warp of the cluster (CS CTAs).
-template <int BM, int BN, int CS>
+// transaction bytes, "empty" by one arrival per consumer warp of the CTAs whose stages this CTA's
+// producer writes (Readers: itself and, in a cluster, the peers of its tile row and column).
+template <int BM, int BN, int Readers>
 __device__ __forceinline__ void initRing(const Ring& r) {
   for (int s = 0; s < Tile<BM, BN>::kStages; ++s) {
     mbarInit(r.full(s), 1);
-    mbarInit(r.empty(s), CS * Tile<BM, BN>::kConsumers * 4);
+    mbarInit(r.empty(s), Readers * Tile<BM, BN>::kConsumers * 4);
   }
   // Make the initialised barriers visible to the async proxy (TMA) and the cluster's peers.
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
@@ -155,12 +156,36 @@ __device__ __forceinline__ void prefetchMaps(const CUtensorMap* a, const CUtenso
 }
 
 // Clusters of CM × CN CTAs (CM along M sharing B, CN along N sharing A; rank r is tile
-// (r % CM, r / CM) of the cluster's CM × CN block of tiles). Each CTA loads 1/CM of B into the
-// CTAs of its tile column and 1/CN of A's rows into those of its tile row, by TMA multicast. B is
-// split by slabs where they divide evenly (128x256: two of four each), else by k rows (the
-// 64-wide tiles' one slab: 32 of its 64 k rows each), the map's box then that high.
+// (r % CM, r / CM) of the cluster's CM × CN block of tiles; at most 8 CTAs, the portable cluster
+// size). Each CTA loads 1/CM of B into the CTAs of its tile column and 1/CN of A's rows into those
+// of its tile row, by TMA multicast. B is split by slabs where they divide evenly (128x256: two
+// of four each), else by k rows (the 64-wide tiles' one slab: 32 of its 64 k rows each for CM =
+// 2, 16 for CM = 4), the map's box then that high.
 template <int BM, int BN, int CM>
 inline constexpr bool kBSplitByK = CM > 1 && Tile<BM, BN>::kBSlabs % CM != 0;
+
+// The cluster CTAs of rank `rank`'s tile row (those that share its A) and tile column (its B),
+// as multicast masks; each includes `rank` itself.
+struct ClusterPeers {
+  std::uint16_t row, col;
+  __host__ __device__ constexpr std::uint16_t both() const { return std::uint16_t(row | col); }
+};
+template <int CM, int CN>
+__host__ __device__ constexpr ClusterPeers clusterPeers(int rank) {
+  static_assert(CM >= 1 && CN >= 1 && CM * CN <= 8, "clusters of at most 8 CTAs");
+  const int rankM = rank % CM, rankN = rank / CM;
+  unsigned row = 0;
+  for (int j = 0; j < CN; ++j) row |= 1u << (rankM + CM * j);
+  const unsigned col = ((1u << CM) - 1u) << (CM * rankN);
+  return {std::uint16_t(row), std::uint16_t(col)};
+}
+static_assert(clusterPeers<2, 2>(3).row == 0b1010 && clusterPeers<2, 2>(3).col == 0b1100 &&
+                  clusterPeers<4, 2>(5).row == 0b00100010 &&
+                  clusterPeers<4, 2>(5).col == 0b11110000 && clusterPeers<1, 2>(1).col == 0b10,
+              "row peers share rank % CM, column peers rank / CM");
+// CTAs whose consumers arrive on each of a CTA's "empty" barriers: its tile row and column.
+template <int CM, int CN>
+inline constexpr int kRingReaders = CM + CN - 1;
 
 // The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring, its
 // own parts of A and B where the tile is one of a cluster's (rank: this CTA's; above).
@@ -177,19 +202,17 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
   constexpr int kOwnSlabs = kByK ? kSlabs : kSlabs / CM;  // B slabs this CTA loads (all: by k)
   constexpr int kOwnKRows = kByK ? kBK / CM : kBK;        // of each, k rows
   constexpr int kOwnRows = BM / CN;                       // A rows this CTA loads
-  static_assert(CM * CN <= 4 && CM <= 2 && CN <= 2, "clusters of 1, 2 or 2x2 CTAs");
   static_assert(kByK || kOwnSlabs * CM == kSlabs, "the cluster's CTAs split B's slabs evenly");
+  static_assert(kBK % (8 * CM) == 0 && BM % (8 * CN) == 0, "whole 8-row swizzle atoms each");
   const int rankM = rank % CM, rankN = rank / CM;
-  // The CTAs of this tile row (A's) and of this tile column (B's) in the cluster.
-  const std::uint16_t rowMask = std::uint16_t(CN > 1 ? (1u | 1u << CM) << rankM : 1u << rank);
-  const std::uint16_t colMask = std::uint16_t(CM > 1 ? 3u << (CM * rankN) : 1u << rank);
+  const ClusterPeers peers = clusterPeers<CM, CN>(rank);
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
     mbarWait(r.empty(s), pos.phase ^ 1u);  // the cluster's consumers are done with this stage
     mbarExpectTx(r.full(s), kStageBytes);  // all of A and B (own parts and the peers')
     const std::uint32_t dstA = r.sA + std::uint32_t(s * kABytes + rankN * kOwnRows * 128);
     if constexpr (CN > 1)
-      tmaLoad2dMulticast(dstA, mapA, kt * kBK, row0 + rankN * kOwnRows, r.full(s), rowMask);
+      tmaLoad2dMulticast(dstA, mapA, kt * kBK, row0 + rankN * kOwnRows, r.full(s), peers.row);
     else
       tmaLoad2d(dstA, mapA, kt * kBK, row0, r.full(s));
 #pragma unroll
@@ -198,7 +221,7 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
       const std::uint32_t dst =
           r.sB + std::uint32_t(s * kBBytes + j * kB.slabBytes() + kRow * kB.slabN * 2);
       if constexpr (CM > 1)
-        tmaLoad2dMulticast(dst, mapB, col0 + j * kB.slabN, kt * kBK + kRow, r.full(s), colMask);
+        tmaLoad2dMulticast(dst, mapB, col0 + j * kB.slabN, kt * kBK + kRow, r.full(s), peers.col);
       else
         tmaLoad2d(dst, mapB, col0 + j * kB.slabN, kt * kBK, r.full(s));
     }
@@ -206,15 +229,53 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
   }
 }
 
-// A consumer warp hands a stage back to the producers of every CTA of its cluster (CS CTAs):
-// those that wrote into it, and in a 2x2 cluster the diagonal peer too, whose producer so waits
-// for all four CTAs' consumers before it refills a stage (each "empty" counts CS CTAs' warps).
+// Every thread of a tile kernel, first: thread 0 fetches the tensor maps' descriptors (kernel
+// parameters, not memory a previous grid writes) and makes the barriers; in a cluster the
+// peers' barriers must be initialised before a copy or an arrival reaches them, so the cluster
+// barrier is arrived at before, and waited on after, the wait for the previous grid, whose
+// latency it overlaps (a dependent launch, dependentLaunch below: this set-up overlaps the
+// previous kernel's end, and no global memory is touched before that ends).
+template <int BM, int BN, int CM, int CN>
+__device__ __forceinline__ void openRing(const Ring& r, const CUtensorMap* a,
+                                         const CUtensorMap* b) {
+  if (threadIdx.x == 0) {
+    prefetchMaps(a, b);
+    initRing<BM, BN, kRingReaders<CM, CN>>(r);
+  }
+  if constexpr (CM * CN > 1)
+    clusterArriveRelaxed();
+  else
+    __syncthreads();
+  launchDependents();
+  waitForPriorGrids();
+  if constexpr (CM * CN > 1) clusterWait();
+}
+
+// The producer thread after its last copy, in a cluster: waits, as if to refill each stage once
+// more, until every reader of every stage has released it. Then no peer's consumer will arrive
+// on this CTA's barriers any more and every copy this CTA multicast has been read, so the CTA
+// may exit without a cluster barrier (CUTLASS's producer tail): its consumers' arrivals on
+// peers are awaited the same way by those peers' producers.
+template <int BM, int BN>
+__device__ __forceinline__ void drainRing(const Ring& r, RingPos<BM, BN>& pos) {
+  for (int i = 0; i < Tile<BM, BN>::kStages; ++i) {
+    mbarWait(r.empty(pos.s), pos.phase ^ 1u);
+    pos.advance();
+  }
+}
+
+// A consumer warp hands a stage back to the producers that write into it: those of the CTAs of
+// its tile row and column (`writers`, clusterPeers(rank).both(); each "empty" counts
+// kRingReaders CTAs' warps). A CTA of a 2x2 or larger cluster off both (its diagonal peers)
+// writes nothing into this CTA's stages and so does not wait for its consumers.
 template <int CS>
-__device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane) {
+__device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane,
+                                             std::uint16_t writers) {
   if (lane != 0) return;
   if constexpr (CS > 1) {
 #pragma unroll
-    for (int c = 0; c < CS; ++c) mbarArriveCluster(r.empty(stage), std::uint32_t(c));
+    for (int c = 0; c < CS; ++c)
+      if (writers >> c & 1u) mbarArriveCluster(r.empty(stage), std::uint32_t(c));
   } else {
     mbarArrive(r.empty(stage));
   }
@@ -222,11 +283,11 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane)
 
 // A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
-// returns, and no wgmma is in flight. CS: the CTAs of its cluster.
+// returns, and no wgmma is in flight. CS: the CTAs of its cluster; writers: releaseStage's.
 template <class E, int BM, int BN, int CS>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
-                                               int lane, int kBegin, int kEnd,
-                                               RingPos<BM, BN>& pos) {
+                                               int lane, int kBegin, int kEnd, RingPos<BM, BN>& pos,
+                                               std::uint16_t writers = 1) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
@@ -250,13 +311,13 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
     // to the producer.
     if (kt > kBegin) {
       wgmmaWait<1>();
-      releaseStage<CS>(r, prev, lane);
+      releaseStage<CS>(r, prev, lane, writers);
     }
     prev = s;
     pos.advance();
   }
   wgmmaWait<0>();
-  releaseStage<CS>(r, prev, lane);
+  releaseStage<CS>(r, prev, lane, writers);
   fenceOperands(d);
 }
 #endif
