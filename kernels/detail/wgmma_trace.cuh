@@ -26,7 +26,7 @@ inline constexpr int kMaxCtas = 1024;
 struct Record {
   unsigned long long clock[kMarks];
   unsigned long long globalEntry, globalExit;
-  unsigned sm, used;
+  unsigned used;
 };
 
 __device__ Record* gRecords = nullptr;
@@ -45,9 +45,6 @@ __device__ __forceinline__ void mark(Mark m, bool first = true) {
   c.clock[m] = clock64();
   if (m == kEntry) {
     c.globalEntry = globalTimer();
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    c.sm = sm;
     c.used = 1;
   }
   if (m == kExit) c.globalExit = globalTimer();
@@ -55,8 +52,8 @@ __device__ __forceinline__ void mark(Mark m, bool first = true) {
 
 // A consumer thread before its first unit: waits for the first stage (its own wait then returns
 // at once) and marks when it landed.
-template <class Ring, class Pos>
-__device__ __forceinline__ void markFirstStage(const Ring& r, const Pos& p) {
+template <class RingT, class PosT>
+__device__ __forceinline__ void markFirstStage(const RingT& r, const PosT& p) {
   mbarWait(r.full(p.s), p.phase);
   mark(kFirstStage);
 }
