@@ -11,6 +11,8 @@
 //
 // One CTA per (tile, split); grid = tiles × S, clusters of S along x, so CTA rank z of cluster t
 // takes split z of tile t (row-major tile order: the grids this serves are about one wave).
+//   0. Set-up as the tile kernel's (openRing): the barriers, then the wait for the previous grid;
+//      the launch is a programmatic dependent, so this overlaps that grid's end.
 //   1. Main loop: the persistent kernel's TMA ring, producer and consumers
 //      (detail/wgmma_ring.cuh), over k blocks ⌊z·kBlocks / S⌋ … ⌊(z+1)·kBlocks / S⌋ − 1:
 //      balanced ranges, none empty (the launcher runs S ≤ kBlocks).
@@ -198,8 +200,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const Ring ring = ringAt<kBM, BN>(base, 0);
   const std::uint32_t partial = base;  // the parked tile, over the ring's stages
   const int tid = int(threadIdx.x);
-  if (tid == 0) initRing<kBM, BN, 1>(ring);
-  __syncthreads();
+  // The tile kernel's set-up: thread 0 fetches the maps' descriptors and makes the barriers (each
+  // CTA's ring is its own: no multicast, so no cluster barrier here), then every thread waits for
+  // the previous grid (a dependent launch) before any load or store.
+  openRing<kBM, BN, 1, 1>(ring, &mapA, &mapB);
 
   const int rank = int(clusterRank());  // the split; equal to blockIdx.x % splits
   const int tile = int(blockIdx.x) / splits;
@@ -214,10 +218,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warpgroup == 0) {
     // Producer: gives up registers; one thread issues every copy. It has nothing to reduce.
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-    if (tid == 0) {
-      prefetchMaps(&mapA, &mapB);
-      produceKBlocks<kBM, BN, 1>(ring, &mapA, &mapB, row0, col0, kBegin, kEnd, 0, pos);
-    }
+    if (tid == 0) produceKBlocks<kBM, BN, 1>(ring, &mapA, &mapB, row0, col0, kBegin, kEnd, 0, pos);
     clusterSync();  // every partial of the cluster in place
     clusterSync();  // every peer done reading this CTA's partial
   } else {
@@ -250,9 +251,9 @@ void launchWidth(const GemmArgs& g, const detail::HalfOperands& ops, int splits)
   const bool vec4 = g.shape.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0;
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
-  cudaLaunchAttribute attr{};
+  cudaLaunchAttribute attrs[2]{};
   const cudaLaunchConfig_t cfg =
-      wgmma::clusterLaunch(unsigned(blocks), splits, kSmem, g.stream, attr);
+      wgmma::dependentClusterLaunch(unsigned(blocks), splits, kSmem, g.stream, attrs);
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: whether the clusters fit in one wave
   if (std::getenv("KWB_WGMMA_DEBUG")) {
     int active = 0;

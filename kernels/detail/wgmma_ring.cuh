@@ -186,6 +186,21 @@ static_assert(clusterPeers<2, 2>(3).row == 0b1010 && clusterPeers<2, 2>(3).col =
 // CTAs whose consumers arrive on each of a CTA's "empty" barriers: its tile row and column.
 template <int CM, int CN>
 inline constexpr int kRingReaders = CM + CN - 1;
+// The count above and the masks consumers release to (releaseStage) must agree at every rank,
+// or a stage is refilled before a reader is done, or never.
+template <int CM, int CN>
+__host__ __device__ constexpr bool readersArePeers() {
+  for (int rank = 0; rank < CM * CN; ++rank) {
+    int ctas = 0;
+    for (unsigned m = clusterPeers<CM, CN>(rank).both(); m != 0; m &= m - 1) ++ctas;
+    if (ctas != kRingReaders<CM, CN>) return false;
+  }
+  return true;
+}
+static_assert(readersArePeers<1, 1>() && readersArePeers<2, 1>() && readersArePeers<1, 2>() &&
+                  readersArePeers<2, 2>() && readersArePeers<4, 2>() && readersArePeers<2, 4>() &&
+                  readersArePeers<1, 8>(),
+              "each stage's readers are its CTA's tile row and column");
 
 // The producer thread: k blocks [kBegin, kEnd) of the tile at (row0, col0) into the ring, its
 // own parts of A and B where the tile is one of a cluster's (rank: this CTA's; above).
@@ -238,6 +253,7 @@ __device__ __forceinline__ void produceKBlocks(const Ring& r, const CUtensorMap*
 template <int BM, int BN, int CM, int CN>
 __device__ __forceinline__ void openRing(const Ring& r, const CUtensorMap* a,
                                          const CUtensorMap* b) {
+  static_assert(readersArePeers<CM, CN>());
   if (threadIdx.x == 0) {
     prefetchMaps(a, b);
     initRing<BM, BN, kRingReaders<CM, CN>>(r);
@@ -385,7 +401,8 @@ inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::s
 
 // The same launch as a programmatic dependent of the stream's previous kernel, as
 // dependentLaunch makes the unclustered ones (unless KWB_WGMMA_PDL=0 in measurement builds):
-// for the tile kernel, whose CTAs wait in the kernel before they touch memory. `attrs` (the
+// for the tile kernel and the cluster split, whose CTAs wait in the kernel (openRing) before
+// they touch memory. `attrs` (the
 // cluster dimension, then the serialization) must outlive the configuration.
 inline cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize,
                                                  std::size_t smemBytes, cudaStream_t stream,
