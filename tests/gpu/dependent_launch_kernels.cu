@@ -36,6 +36,12 @@ __global__ void dependentCopy(std::uint16_t* dst, const std::uint16_t* src, std:
 
 }  // namespace
 
+void loadDependentLaunchKernels() {
+  cudaFuncAttributes attributes{};
+  KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, lateCopy));
+  KWB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, dependentCopy));
+}
+
 void launchLateCopy(void* dst, const void* src, std::size_t bytes, long long spinCycles,
                     CUstream_st* stream) {
   lateCopy<<<1, 256, 0, stream>>>(static_cast<std::uint16_t*>(dst),

@@ -19,4 +19,9 @@ void launchLateCopy(void* dst, const void* src, std::size_t bytes, long long spi
 void launchDependentCopy(void* dst, const void* src, std::size_t bytes, bool wait,
                          CUstream_st* stream);
 
+// Loads both kernels now. With lazy loading (CUDA's default) a kernel's first launch loads its
+// module, and that load may wait for the device to go idle: a dependent launched for the first
+// time would then start only after the kernel before it ended, and no early read could be seen.
+void loadDependentLaunchKernels();
+
 }  // namespace kwb::test

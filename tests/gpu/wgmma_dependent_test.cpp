@@ -46,6 +46,7 @@ std::size_t differing(const std::vector<std::uint16_t>& a, const std::vector<std
 // The harness sees a read that does not wait: a dependent copy without griddepcontrol.wait,
 // queued behind the late writer, copies what was there before it; with the wait, what it wrote.
 TEST_F(WgmmaDependentLaunch, ACopyThatDoesNotWaitReadsWhatWasThereBefore) {
+  kwb::test::loadDependentLaunchKernels();
   constexpr std::size_t kCount = 1 << 20;
   const std::vector<std::uint16_t> before(kCount, 0x1111), written(kCount, 0x2222);
   DeviceBuffer<std::uint16_t> source(kCount), middle(kCount), out(kCount);
@@ -62,9 +63,11 @@ TEST_F(WgmmaDependentLaunch, ACopyThatDoesNotWaitReadsWhatWasThereBefore) {
     if (wait)
       EXPECT_EQ(differing(got, written), 0u) << "the waiting copy read elements not yet written";
     else
-      EXPECT_EQ(differing(got, before), 0u) << "the copy that does not wait should have run "
-                                               "before the writer: the test could not see a "
-                                               "dependent launch's early read";
+      EXPECT_EQ(differing(got, before), 0u)
+          << "the copy that does not wait should have run before the writer ("
+          << kCount - differing(got, written) << " of " << kCount
+          << " elements read the written value): the test could not see a dependent launch's "
+             "early read";
   }
 }
 
@@ -95,6 +98,7 @@ std::vector<Case> everyLaunchKind() {
 // A launch queued behind the late writer computes with what it wrote: the same bits as a launch
 // long after, and not those of the A before.
 TEST_F(WgmmaDependentLaunch, EveryLaunchKindReadsTheANegatedByTheKernelBefore) {
+  kwb::test::loadDependentLaunchKernels();  // the stage's own kernels load at the first launch
   for (const Case& c : everyLaunchKind()) {
     const Shape& s = c.shape;
     const auto p = session().prepare(c.kernel, s, kSeed);
