@@ -90,7 +90,8 @@ constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
 static_assert(kSmemBytes<128, 48> <= 227 * 1024 && kSmemBytes<128, 64> <= 227 * 1024 &&
                   kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
-                  kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024,
+                  kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024 &&
+                  kSmemBytes<64, 128> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
@@ -149,7 +150,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
   static_assert(!SK || CS == 1, "split-K runs without clusters");
-  static_assert(BM == 128 || (!SK && CS == 1), "the 64-row tile runs unsplit, without clusters");
+  static_assert(BM == 128 || !SK, "the 64-row tile runs unsplit");
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
   const int units = clusterUnits<CM, CN>(tilesM, tilesN) * splits;
   const int firstUnit = int(blockIdx.x) / CS, unitStride = int(gridDim.x) / CS;
@@ -243,16 +244,16 @@ bool tmaEpilogue(const GemmArgs& g) {
 // a cluster's CTAs must share a GPC, so this can be fewer than SMs / (CM · CN). A persistent grid
 // larger than that would leave its last clusters waiting for a whole block's tiles to finish
 // (queried once per device).
-template <class E, int BN, int CM, int CN>
+template <class E, int BM, int BN, int CM, int CN>
 int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch(
+    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch<BM>(
         unsigned(CM * CN * detail::multiprocessors()), CM * CN, smemBytes, nullptr, attr);
     int clusters = 0;
     KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(
-        &clusters, &hgemmWgmmaKernel<E, 128, BN, CM, false, CN>, &cfg));
+        &clusters, &hgemmWgmmaKernel<E, BM, BN, CM, false, CN>, &cfg));
     return std::max(clusters, 1);
   });
 }
@@ -309,16 +310,16 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
     const std::int64_t units = clusterUnits<CM, CN>(tilesM, grid.tilesN);
-    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BN, CM, CN>(kSmem));
+    std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BM, BN, CM, CN>(kSmem));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: another cluster count, and say it
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<E, BN, CM, CN>(kSmem), CM * CN, static_cast<long long>(clusters));
+                   activeClusters<E, BM, BN, CM, CN>(kSmem), CM * CN, static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attrs[2]{};
-    const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch(unsigned(clusters * CM * CN),
-                                                                 CM * CN, kSmem, g.stream, attrs);
+    const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch<BM>(
+        unsigned(clusters * CM * CN), CM * CN, kSmem, g.stream, attrs);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   }
@@ -343,8 +344,11 @@ WgmmaPlan planFor(const Shape& s) {
     p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
   // KWB_WGMMA_BM=64: the 64-row tile (unsplit, no clusters), 96 wide with KWB_WGMMA_BN=96, else
   // 64, whatever the other switches say.
-  if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM)
-    p = forcedWgmmaPlan(s, bn && std::atoi(bn) == 96 ? 96 : 64, 1, sms, false, kWgmmaShortTileM);
+  if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM) {
+    const int w = bn ? std::atoi(bn) : 64;
+    p = forcedWgmmaPlan(s, w == 96 ? 96 : 64, 1, sms, false, kWgmmaShortTileM);
+    if (w == 128) p.tileN = 128;  // only with KWB_WGMMA_SHORT_CLUSTER (shortTileInClusters)
+  }
 #endif
   return p;
 }
@@ -367,12 +371,51 @@ detail::WorkspaceCache& splitCounters() {
   return cache;
 }
 
+#ifdef KWB_PERF_EXPERIMENT
+// Measurement builds only: the 64-row tile (64, 96 or 128 wide) in clusters of CM x CN CTAs
+// (KWB_WGMMA_SHORT_CLUSTER=CMxCN, with KWB_WGMMA_BM=64 and KWB_WGMMA_BN; 1x1 runs the tile
+// unclustered, the only way to run 64x128), FP16 only. False where the switch is not set.
+template <int BN, int CM, int CN, class E>
+void launchShortIn(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
+  launchTiles<E, 64, BN, CM, false, CN>(g, ops, split);
+}
+template <int BN, class E>
+bool launchShortClusters(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split,
+                         const std::string& c) {
+  if (c == "1x1") return launchShortIn<BN, 1, 1, E>(g, ops, split), true;
+  if (c == "2x1") return launchShortIn<BN, 2, 1, E>(g, ops, split), true;
+  if (c == "1x2") return launchShortIn<BN, 1, 2, E>(g, ops, split), true;
+  if (c == "2x2") return launchShortIn<BN, 2, 2, E>(g, ops, split), true;
+  if (c == "4x1") return launchShortIn<BN, 4, 1, E>(g, ops, split), true;
+  if (c == "4x2") return launchShortIn<BN, 4, 2, E>(g, ops, split), true;
+  if (c == "2x4") return launchShortIn<BN, 2, 4, E>(g, ops, split), true;
+  return false;
+}
+template <class E>
+bool shortTileInClusters(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split,
+                         int tileN) {
+  const char* e = std::getenv("KWB_WGMMA_SHORT_CLUSTER");
+  if constexpr (!std::is_same_v<E, __half>) return false;
+  if (e == nullptr) return false;
+  const std::string c(e);
+  if (std::getenv("KWB_WGMMA_DEBUG"))
+    std::fprintf(stderr, "sgemm.wgmma: 64x%d tile in clusters %s\n", tileN, e);
+  return tileN == 128  ? launchShortClusters<128, E>(g, ops, split, c)
+         : tileN == 96 ? launchShortClusters<96, E>(g, ops, split, c)
+                       : launchShortClusters<64, E>(g, ops, split, c);
+}
+#endif
+
 // The kernel instance for the plan: split-K has its own (SK = true), so the unsplit kernels keep
 // their code (a run-time branch to the split path cost the 128x256 kernel 1.6 KB of spills).
 template <class E>
 LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p,
                          const SplitK& split) {
   const bool sk = split.splits > 1;
+#ifdef KWB_PERF_EXPERIMENT
+  if (p.tileM == kWgmmaShortTileM && shortTileInClusters<E>(g, ops, split, p.tileN))
+    return {false, "sgemm.wgmma (64-row tile in clusters: a measurement build)"};
+#endif
   if (p.sharesA && p.clusters)  // 128 rows, unsplit, in 2x2 clusters sharing A and B
     p.tileN == 64 ? launchTiles<E, 128, 64, 2, false, 2>(g, ops, split)
                   : launchTiles<E, 128, 128, 2, false, 2>(g, ops, split);

@@ -80,7 +80,8 @@ template <int BM, int BN>
 struct Tile : TileM<BM> {
   static_assert(BN == 48 || BN == 64 || BN == 128 || BN == 192 || BN == 256 ||
                 (BM == 64 && BN == 96));
-  static_assert(BM == 128 || BN == 64 || BN == 96, "the 64-row tile is 64 or 96 wide");
+  static_assert(BM == 128 || BN == 64 || BN == 96 || BN == 128,
+                "the 64-row tile is 64 or 96 wide (128 in measurement builds' clusters)");
   static constexpr BLayout kB = kBLayout<BN>;
   static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
@@ -384,11 +385,12 @@ cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemB
   return cfg;
 }
 
-// A launch of `blocks` CTAs of the 128-row tile (the only one that runs in clusters) in clusters
-// of `clusterSize` along x; `attr` holds the cluster dimension and must outlive the configuration.
-inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
-                                        cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg = tileLaunch<128>(blocks, smemBytes, stream);
+// A launch of `blocks` CTAs of the BM-row tile in clusters of `clusterSize` along x; `attr` holds
+// the cluster dimension and must outlive the configuration.
+template <int BM = 128>
+cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
+                                 cudaStream_t stream, cudaLaunchAttribute& attr) {
+  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = unsigned(clusterSize);
@@ -404,10 +406,10 @@ inline cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::s
 // for the tile kernel and the cluster split, whose CTAs wait in the kernel (openRing) before
 // they touch memory. `attrs` (the
 // cluster dimension, then the serialization) must outlive the configuration.
-inline cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize,
-                                                 std::size_t smemBytes, cudaStream_t stream,
-                                                 cudaLaunchAttribute (&attrs)[2]) {
-  cudaLaunchConfig_t cfg = clusterLaunch(blocks, clusterSize, smemBytes, stream, attrs[0]);
+template <int BM = 128>
+cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
+                                          cudaStream_t stream, cudaLaunchAttribute (&attrs)[2]) {
+  cudaLaunchConfig_t cfg = clusterLaunch<BM>(blocks, clusterSize, smemBytes, stream, attrs[0]);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   attrs[1] = cudaLaunchAttribute{};
   attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
