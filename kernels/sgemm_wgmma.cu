@@ -151,6 +151,10 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
   static_assert(!SK || CS == 1, "split-K runs without clusters");
   static_assert(BM == 128 || !SK, "the 64-row tile runs unsplit");
+#ifndef KWB_PERF_EXPERIMENT  // measurement builds run the 64-row tiles in other clusters too
+  static_assert(BM == 128 || CS == 1 || (BN == 128 && CM == 2 && CN == 1),
+                "the 64-row tile runs in clusters only 128 wide, in pairs sharing B");
+#endif
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
   const int units = clusterUnits<CM, CN>(tilesM, tilesN) * splits;
   const int firstUnit = int(blockIdx.x) / CS, unitStride = int(gridDim.x) / CS;
@@ -315,7 +319,8 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     if (const char* e = std::getenv("KWB_WGMMA_CLUSTERS")) clusters = std::max(1, std::atoi(e));
     if (std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma: %d active clusters of %d, launching %lld\n",
-                   activeClusters<E, BM, BN, CM, CN>(kSmem), CM * CN, static_cast<long long>(clusters));
+                   activeClusters<E, BM, BN, CM, CN>(kSmem), CM * CN,
+                   static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attrs[2]{};
     const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch<BM>(
@@ -423,9 +428,10 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
     p.tileN == 48   ? launchTiles<E, 128, 48, 1, false, 2>(g, ops, split)
     : p.tileN == 64 ? launchTiles<E, 128, 64, 1, false, 2>(g, ops, split)
                     : launchTiles<E, 128, 128, 1, false, 2>(g, ops, split);
-  else if (p.tileM == kWgmmaShortTileM)  // 64x64 or 64x96, unsplit, unclustered (forcedWgmmaPlan)
-    p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
-                  : launchTiles<E, 64, 64, 1>(g, ops, split);
+  else if (p.tileM == kWgmmaShortTileM)  // unsplit: 64x64 or 64x96, or 64x128 in pairs sharing B
+    p.tileN == 128  ? launchTiles<E, 64, 128, 2>(g, ops, split)
+    : p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)
+                    : launchTiles<E, 64, 64, 1>(g, ops, split);
   else if (p.tileN == 192)  // unsplit, unclustered, as the 64-row tiles
     launchTiles<E, 128, 192, 1>(g, ops, split);
   else if (p.tileN == 48)  // likewise

@@ -301,7 +301,9 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
 
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit,
                           int tileM) {
-  if (tileM == kWgmmaShortTileM || wholeOnly(tileN))  // unsplit, unclustered
+  if (tileM == kWgmmaShortTileM)  // unsplit; 64x128 only in pairs sharing B
+    return {tileN, 1, tileN == 128, false, tileM};
+  if (wholeOnly(tileN))  // unsplit, unclustered
     return {tileN, 1, false, false, tileM};
   WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
   if (clusterSplit) p.splits = wgmmaEffectiveClusterSplits(s, splits);
@@ -320,9 +322,9 @@ void requireWgmmaTile(int tileM, int tileN) {
       tileN != 256)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
                                 " (48, 64, 128, 192 or 256)");
-  if (tileM == kWgmmaShortTileM && tileN != 64 && tileN != 96)
+  if (tileM == kWgmmaShortTileM && tileN != 64 && tileN != 96 && tileN != 128)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
-                                " (the 64-row tile is 64 or 96 wide)");
+                                " (the 64-row tile is 64, 96 or 128 wide)");
 }
 
 WgmmaPlan sharedAWgmmaPlan(int tileN, bool alsoB) {

@@ -25,13 +25,14 @@ inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K 
 struct WgmmaPlan {
   int tileN = 256;  // 48 or 192 (unsplit; 48 in pairs sharing A at most), 64, 128 or 256
   int splits = 1;   // CTAs that share one tile's K, each a range of whole k blocks
-  // 2-CTA clusters along M sharing B (128x256 tiles, unsplit; with sharesA, 2x2 clusters of
-  // 128x64 or 128x128 tiles sharing both)
+  // 2-CTA clusters along M sharing B (128x256 and 64x128 tiles, unsplit; with sharesA, 2x2
+  // clusters of 128x64 or 128x128 tiles sharing both)
   bool clusters = false;
   // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
   // shared memory (sgemm_wgmma_cluster_split.cu), rather than through a global workspace.
   bool clusterSplit = false;
-  int tileM = kWgmmaTileM;  // 128, or kWgmmaShortTileM (64x64 or 64x96, unsplit, no clusters)
+  // 128, or kWgmmaShortTileM (unsplit: 64x64 or 64x96 without clusters, 64x128 in pairs sharing B)
+  int tileM = kWgmmaTileM;
   // 2-CTA clusters along N sharing A by TMA multicast, each CTA loading half of its rows (128 rows,
   // 48, 64 or 128 wide, unsplit): the narrow tiles' A is most of what a k block loads.
   bool sharesA = false;
@@ -72,12 +73,12 @@ double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms);
 // A forced tile width and split count (kwb tune's configurations, tests), made runnable: the
 // splits as wgmmaEffectiveSplits (or, across a cluster, wgmmaEffectiveClusterSplits) allows;
 // clusters as the default would use them for the unsplit tile. tileM = kWgmmaShortTileM, and the
-// 128-row tile's widths 192 and 48: always unsplit and without clusters (tileN as given:
-// requireWgmmaTile says which widths run).
+// 128-row tile's widths 192 and 48: always unsplit and without clusters, but for 64x128, always in
+// pairs sharing B (tileN as given: requireWgmmaTile says which widths run).
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false,
                           int tileM = kWgmmaTileM);
 // Throws std::invalid_argument naming the tile unless tileM x tileN is a block tile the kernel
-// has: 128 x 48, 64, 128, 192 or 256, or 64 x 64 or 96.
+// has: 128 x 48, 64, 128, 192 or 256, or 64 x 64, 96 or 128.
 void requireWgmmaTile(int tileM, int tileN);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with
@@ -105,7 +106,7 @@ std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16 = false
 // sgemm.wgmma with a forced tile width (48, 64, 128, 192, 256) and split count (1-8), through the
 // global workspace or (clusterSplit) across a cluster, as forcedWgmmaPlan makes them runnable: kwb
 // tune's configurations and the GPU tests. tileM = kWgmmaShortTileM runs the 64-row tile (tileN
-// must be 64 or 96); it and the widths 192 and 48 ignore splits and clusterSplit (unsplit). A tile
+// must be 64, 96 or 128); it and the widths 192 and 48 ignore splits and clusterSplit. A tile
 // the kernel does not have throws std::invalid_argument (requireWgmmaTile) before any GPU work.
 // Defined in sgemm_wgmma.cu, so only in sm_90a builds (KWB_HAVE_WGMMA). Same contract as a stage's
 // launcher: off Hopper it runs the stage's fallback and says so.

@@ -80,8 +80,7 @@ template <int BM, int BN>
 struct Tile : TileM<BM> {
   static_assert(BN == 48 || BN == 64 || BN == 128 || BN == 192 || BN == 256 ||
                 (BM == 64 && BN == 96));
-  static_assert(BM == 128 || BN == 64 || BN == 96 || BN == 128,
-                "the 64-row tile is 64 or 96 wide (128 in measurement builds' clusters)");
+  static_assert(BM == 128 || BN == 64 || BN == 96 || BN == 128, "the 64-row tile is 64-128 wide");
   static constexpr BLayout kB = kBLayout<BN>;
   static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage

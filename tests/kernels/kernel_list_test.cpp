@@ -127,7 +127,7 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
     // sgemm.wgmma's configurations instantiate no kernel (tune/wgmma_cfg.cu.in): tile width x
     // split count, global or across a cluster, and the whole-K tiles; the others compile a kernel
     // each.
-    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 36u : 8u) << id << ": keep the CI build small";
+    EXPECT_LE(variants.size(), id == "sgemm.wgmma" ? 37u : 8u) << id << ": keep the CI build small";
     for (const auto& v : variants) {
       EXPECT_NE(v.launch, nullptr) << v.config.name;
       EXPECT_TRUE(v.config.params.count("BM") && v.config.params.count("BN")) << v.config.name;
@@ -143,14 +143,15 @@ TEST(KernelList, EveryTunableKernelHasConfigurations) {
 // sgemm.wgmma's cells (sm_90a builds): the 128-row tile's 27 (3 widths x split 1, 2, 4 and
 // csplit 2-6, 8) and its 192- and 48-wide tiles, whole K, then the 64-row tiles, 64x64 and
 // 64x96, whole K, whose CTAs have one consumer warpgroup, and last the 128-row tiles 48, 64 and
-// 128 wide in clusters sharing A, then 64 and 128 wide in 2x2 clusters sharing A and B.
+// 128 wide in clusters sharing A, then 64 and 128 wide in 2x2 clusters sharing A and B, and the
+// 64x128 tile in pairs sharing B.
 TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
   if (!kernels::registry().tryFind("sgemm.wgmma"))
     GTEST_SKIP() << "sgemm.wgmma is built only for sm_90a (CMAKE_CUDA_ARCHITECTURES naming 90a)";
   const auto variants = kernels::tuneVariants("sgemm.wgmma");
-  ASSERT_EQ(variants.size(), 36u);
+  ASSERT_EQ(variants.size(), 37u);
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    if (i == 29 || i == 30) continue;  // the 64-row tiles
+    if (i == 29 || i == 30 || i == 36) continue;  // the 64-row tiles
     const auto& p = variants[i].config.params;
     EXPECT_EQ(variants[i].config.name.rfind("128x", 0), 0u) << variants[i].config.name;
     EXPECT_EQ(p.at("BM"), 128) << variants[i].config.name;
@@ -175,6 +176,13 @@ TEST(KernelList, WgmmaConfigurationsNameTheirTile) {
     EXPECT_EQ(c.params.at("cluster"), 0);
     EXPECT_EQ(c.params.at("threads"), 256);  // one producer and one consumer warpgroup
   }
+  const kwb::TuneConfig& pairsB = variants[36].config;  // 64x128 in pairs sharing B
+  EXPECT_EQ(pairsB.name, "64x128x64_bshare1");
+  EXPECT_EQ(pairsB.params.at("BM"), 64);
+  EXPECT_EQ(pairsB.params.at("BN"), 128);
+  EXPECT_EQ(pairsB.params.at("sharesA"), 0);
+  EXPECT_EQ(pairsB.params.at("sharesB"), 1);
+  EXPECT_EQ(pairsB.params.at("threads"), 256);
   const int shared[] = {48, 64, 128, 64, 128};
   for (std::size_t i = 0; i < 5; ++i) {
     const kwb::TuneConfig& c = variants[31 + i].config;

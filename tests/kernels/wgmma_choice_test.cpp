@@ -348,8 +348,17 @@ TEST(WgmmaChoice, EveryPlanNamesWhatRan) {
 }
 
 // The 64-row tile (64x64, one consumer warpgroup, two CTAs per SM) is an option of the forced
-// plans: whole K, no clusters, whatever splits are asked for; the 128-row plans are unchanged.
+// plans: whole K, no clusters, whatever splits are asked for; the 128-row plans are unchanged. The
+// 64x128 tile runs whole K in pairs sharing B, and is named so.
 TEST(WgmmaChoice, The64RowTileIsForcedUnsplitAndUnclustered) {
+  const WgmmaPlan pairs{128, 1, true, false, 64};
+  for (int splits : {1, 4})
+    for (bool clusterSplit : {false, true})
+      EXPECT_EQ(k::forcedWgmmaPlan({1000, 1000, 1000}, 128, splits, kH100, clusterSplit, 64),
+                pairs);
+  EXPECT_EQ(k::wgmmaRanName(pairs, false), "sgemm.wgmma (64x128 tile, clusters of 2 sharing B)");
+  EXPECT_EQ(k::wgmmaRanName(pairs, false, true),
+            "sgemm.wgmma_bf16 (64x128 tile, clusters of 2 sharing B)");
   EXPECT_EQ(WgmmaPlan{}.tileM, 128);
   EXPECT_EQ(k::forcedWgmmaPlan({512, 512, 512}, 64, 1, kH100).tileM, 128);  // the default height
   const WgmmaPlan short64{64, 1, false, false, 64};
@@ -393,12 +402,13 @@ TEST(WgmmaChoice, TileHeightIsPartOfThePlan) {
   EXPECT_EQ(k::wgmmaTiles({1000, 1001, 1000}, 64, 64), 16 * 16);
 }
 
-// The tiles the kernel has: 128 x 48, 64, 128, 192, 256 and 64 x 64, 96; any other is refused by
-// name.
+// The tiles the kernel has: 128 x 48, 64, 128, 192, 256 and 64 x 64, 96, 128; any other is refused
+// by name.
 TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
   for (int n : {48, 64, 128, 192, 256}) EXPECT_NO_THROW(k::requireWgmmaTile(128, n)) << n;
   EXPECT_NO_THROW(k::requireWgmmaTile(64, 64));
   EXPECT_NO_THROW(k::requireWgmmaTile(64, 96));
+  EXPECT_NO_THROW(k::requireWgmmaTile(64, 128));
   auto message = [](int m, int n) {
     try {
       k::requireWgmmaTile(m, n);
@@ -410,8 +420,9 @@ TEST(WgmmaChoice, OnlyTheKernelsTilesAreAccepted) {
   EXPECT_EQ(message(96, 64), "sgemm.wgmma: no 96x64 tile (block tiles are 128 or 64 rows high)");
   EXPECT_EQ(message(256, 64), "sgemm.wgmma: no 256x64 tile (block tiles are 128 or 64 rows high)");
   EXPECT_EQ(message(0, 64), "sgemm.wgmma: no 0x64 tile (block tiles are 128 or 64 rows high)");
-  EXPECT_EQ(message(64, 128), "sgemm.wgmma: no 64x128 tile (the 64-row tile is 64 or 96 wide)");
-  EXPECT_EQ(message(64, 256), "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64 or 96 wide)");
+  EXPECT_EQ(message(64, 48), "sgemm.wgmma: no 64x48 tile (the 64-row tile is 64, 96 or 128 wide)");
+  EXPECT_EQ(message(64, 256),
+            "sgemm.wgmma: no 64x256 tile (the 64-row tile is 64, 96 or 128 wide)");
   EXPECT_EQ(message(128, 96), "sgemm.wgmma: no 128x96 tile (48, 64, 128, 192 or 256)");
   EXPECT_EQ(message(128, 32), "sgemm.wgmma: no 128x32 tile (48, 64, 128, 192 or 256)");
 }
