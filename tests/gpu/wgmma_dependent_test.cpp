@@ -4,8 +4,8 @@
 // B. Here the kernel before lets its dependents start at once and writes A (negated) only after
 // about a millisecond, so a launch that read A before its wait would compute with the old A. Every
 // kind of launch the stage makes is covered: the tile kernel (128 and 64 rows), global split-K,
-// the cluster split, pairs sharing A or B (8 tiles of 128x256 per SM and more), 2x2 clusters,
-// re-laid operands, and BF16.
+// the cluster split, pairs sharing A or B (8 tiles of 128x256 per SM and more, 64x128), 2x2
+// clusters, re-laid operands, and BF16.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -91,6 +91,7 @@ std::vector<Case> everyLaunchKind() {
       {t::sharedAKernel(64, false), {1000, 1000, 1000}},  // pairs sharing A
       {t::sharedAKernel(128, true), {1032, 1032, 1032}},  // 2x2 clusters
       {t::shortTileKernel(64), {256, 256, 256}},          // 64x64
+      {t::pairsSharingBKernel(), {1000, 1000, 1000}},     // 64x128 pairs sharing B
       {bf16, {768, 768, 768}},
   };
 }

@@ -66,20 +66,26 @@ inline KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false
 }
 
 // sgemm.wgmma on a tile that runs only whole K (launchSgemmWgmmaPlan's tileM x tileN): 64x64,
-// 64x96, 128x192 or 128x48, named as kwb tune names the cell.
+// 64x96, 128x192 or 128x48, or 64x128 (in pairs sharing B), named as kwb tune names the cell.
 template <int BM, int BN>
 kwb::LaunchInfo forcedWholeTile(const kwb::GemmArgs& g) {
   return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, BM);
 }
 inline KernelDescriptor wholeTileKernel(int tileM, int tileN) {
   KernelDescriptor k = kwb::kernels::registry().find("sgemm.wgmma");
-  k.id += "[" + std::to_string(tileM) + "x" + std::to_string(tileN) + "x64_split1]";
+  const bool pairsB = tileM == 64 && tileN == 128;
+  k.id += "[" + std::to_string(tileM) + "x" + std::to_string(tileN) +
+          (pairsB ? "x64_bshare1]" : "x64_split1]");
   if (tileM == 128)
     k.launch = tileN == 48 ? &forcedWholeTile<128, 48> : &forcedWholeTile<128, 192>;
   else
-    k.launch = tileN == 96 ? &forcedWholeTile<64, 96> : &forcedWholeTile<64, 64>;
+    k.launch = pairsB        ? &forcedWholeTile<64, 128>
+               : tileN == 96 ? &forcedWholeTile<64, 96>
+                             : &forcedWholeTile<64, 64>;
   return k;
 }
+// The 64x128 tile in pairs of CTAs along M sharing B (kwb tune's 64x128x64_bshare1).
+inline KernelDescriptor pairsSharingBKernel() { return wholeTileKernel(64, 128); }
 inline KernelDescriptor shortTileKernel(int tileN = 64) { return wholeTileKernel(64, tileN); }
 
 // sgemm.wgmma's 128-row tile tileN wide in 2-CTA clusters sharing A, or (alsoB) 2x2 clusters

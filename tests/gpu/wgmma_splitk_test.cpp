@@ -332,4 +332,30 @@ TEST_F(WgmmaSplitK, SharedAClustersVerifyAndGiveTheUnclusteredTilesBits) {
 #endif
 }
 
+// The 64x128 tile in pairs of CTAs along M sharing B (each loads one of B's two slabs into both by
+// TMA multicast): every element against the reference on the shapes above, including tiles wholly
+// past M that still load B for their peer, alpha and beta != 0, and a persistent grid; and C with
+// the bits of the unclustered 128x128 tile, whose two consumers issue the same m64n128k16 on the
+// same 64-row slices of A and the same B in the same k order.
+TEST_F(WgmmaSplitK, PairsSharingBOf64x128VerifyAndGiveThe128x128TilesBits) {
+#ifdef KWB_HAVE_WGMMA
+  const KernelDescriptor kernel = kwb::test::pairsSharingBKernel(), alone = forcedKernel(128, 1);
+  const Shape shapes[] = {{17, 19, 23},    {511, 513, 1025},   {1000, 1001, 1000}, {129, 65, 200},
+                          {300, 176, 128}, {1000, 1000, 1000}, {2048, 2048, 512},  {64, 6, 3}};
+  for (const Shape& s : shapes) {
+    const kwb::CaseResult c = session().verifyCase(kernel, s, kSeed);
+    kwb::test::expectVerified(c, kernel, kSeed);
+    EXPECT_FALSE(c.fallback) << toString(s);
+    EXPECT_TRUE(c.ranKernel.starts_with("sgemm.wgmma (64x128 tile, clusters of 2 sharing B"))
+        << c.ranKernel;
+    const auto p = session().prepare(kernel, s, kSeed);
+    const std::vector<std::uint32_t> want = launchBits(alone, *p, s);
+    const std::vector<std::uint32_t> got = launchBits(kernel, *p, s, 0xFF);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) differ += want[i] != got[i] ? 1 : 0;
+    EXPECT_EQ(differ, 0u) << toString(s) << ": 64x128 elements whose bits differ from 128x128's";
+  }
+#endif
+}
+
 }  // namespace
