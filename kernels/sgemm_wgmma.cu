@@ -31,11 +31,12 @@
 //     measured slower) each consumer warp parks its FP32 partial there and the last to arrive
 //     sums them in split order and stores with alpha and beta (detail/wgmma_splitk.cuh).
 //   Clusters (from 8 tiles per SM, e.g. 8192³): two CTAs on vertically adjacent tiles share B
-//     by TMA multicast; off the 128-byte line (1000³) pairs side by side share A, or 2x2 both.
+//     by TMA multicast; off the 128-byte line pairs side by side share A, or 2x2 both, or (1000³)
+//     pairs of the 64x128 tile share B.
 //   The 64-row tiles (small grids): one consumer warpgroup (256 threads), 5 stages, 16 KB of C
-//     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB); 128×192 (B in three slabs)
-//     and 128×48 (one slab, 48 of its columns read; C stored from registers) run like them,
-//     unsplit and without clusters.
+//     boxes; 64×64 two CTAs an SM (97 KB each), 64×96 one (117 KB), 64×128 one (137 KB, in pairs
+//     sharing B); 128×192 (B in three slabs) and 128×48 (one slab, 48 of its columns read; C
+//     stored from registers) run unsplit and without clusters.
 //
 // Shared layouts and the wgmma descriptors that read them: detail/wgmma_ring.cuh.
 //
@@ -538,7 +539,8 @@ KernelDescriptor sgemmWgmma() {
       "programmatic dependent; small shapes split K across 2-8 CTA clusters summed through "
       "distributed shared memory in split order (a deterministic in-kernel reduction), epilogue "
       "through TMA bulk stores (beta = 0), 2-CTA clusters sharing B by TMA multicast from 8 tiles "
-      "per SM, off the 128-byte line pairs sharing A or 2x2 clusters sharing A and B; A (K) or "
+      "per SM, off the 128-byte line pairs sharing A, 64x128 pairs sharing B or 2x2 clusters "
+      "sharing A and B; A (K) or "
       "B (N) not a multiple of 8, or both where K and N are 8 mod 16 on a large "
       "product, first copied to rows of 64 elements, inside the timed launch; needs sm_90a "
       "(others run sgemm.mma_multistage, or sgemm.warp_tiled off multiples of 8)";

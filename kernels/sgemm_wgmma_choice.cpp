@@ -147,13 +147,31 @@ bool onTheLine(const Shape& s) {
 //   9.77 (64x96), 768x768x1000 6.64 against 7.31; on the sectors 128x64 lost (800^3 6.80 against
 //   5.44, 880^3 6.91 against 6.99 and 6.13 for 128x64 alone), and past one wave (1400^3's 144
 //   CTAs) 2x2 took 19.72 against 15.09 in pairs.
+//
+// Where either rule picks 128x64 (in pairs or 2x2), the 64x128 tile in pairs along M sharing B
+// runs instead if its grid, in whole pairs, fits the SMs (it always does where 2x2 of 128x64 would
+// run: 2·⌈M/128⌉·⌈N/128⌉ CTAs, at most the 2x2 grid's): the same bytes a stage as 128x64 in
+// pairs (half of 16 KB of B, 8 KB of A), one consumer warpgroup issuing m64n128k16 where two issue
+// m64n64k16 (kwb tune on an H200, 2026-12-03, against the pairs of 128x64: 1000^3 +6.4%,
+// 1000x1000x2000 +13%, 900x1000x1000 +15%, 968^3 +6.9%, 1000x1000x1500 +6.8%, 1016x1000x1000
+// +4.6%, 1000x1000x520 +4.0%, 1000x1000x3000 +0.6%, 1000x960x1000 -2.7%; against 2x2 of 128x64:
+// 800x800x1000 +16%, 840^3 +1.2%, 768x768x1000 +1.0%).
+WgmmaPlan pairsSharingBOr(const Shape& s, int sms, const WgmmaPlan& otherwise) {
+  const std::int64_t rows = (s.m + kWgmmaShortTileM - 1) / kWgmmaShortTileM,
+                     cols = (s.n + 127) / 128;
+  if ((rows + 1) / 2 * 2 * cols > sms) return otherwise;
+  return {128, 1, true, false, kWgmmaShortTileM};
+}
+
 WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   WgmmaPlan shared{0, 1, false};
   shared.sharesA = true;
   for (int tileN : {64, 128}) {
     const std::int64_t tiles = wgmmaTiles(s, tileN);
-    if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms && s.n > tileN)  // two tiles a row
-      return shared.tileN = tileN, shared;
+    if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms && s.n > tileN) {  // two tiles a row
+      shared.tileN = tileN;
+      return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
+    }
   }
   const bool offSectors = s.k % 16 == 8 || s.n % 16 == 8;
   shared.clusters = true;
@@ -162,8 +180,10 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
                        cols = (s.n + tileN - 1) / tileN;
     const std::int64_t ctas = (rows + 1) / 2 * 2 * ((cols + 1) / 2 * 2);  // whole 2x2 clusters
     const bool twoByTwo = rows > 1 && cols > 1;  // no cluster wholly past M or N
-    if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && 8 * ctas <= 7 * sms)
-      return shared.tileN = tileN, shared;
+    if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && 8 * ctas <= 7 * sms) {
+      shared.tileN = tileN;
+      return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
+    }
   }
   for (int tileN : {256, 128})
     if (32 * wgmmaTiles(s, tileN) >= 15 * std::int64_t(sms))

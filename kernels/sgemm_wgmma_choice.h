@@ -62,9 +62,11 @@ int wgmmaEffectiveClusterSplits(const Shape& s, int splits);
 // - Else, rows on 128-byte lines as loaded (K and N multiples of 64, or copied to such rows): the
 //   unsplit tile of least wave-model time (wgmmaWaveNs: 64x64, 128x64, 128x128 or 128x256, the
 //   last in clusters of two from 8 tiles per SM).
-// - Else (rows off the line, loaded as they lie): the widest of 128x256 and 128x128 whose grid
-//   gives 15/32 of the SMs a tile, else 64x96 where its grid fits the SMs and 64x64's does not,
-//   else 64x64.
+// - Else (rows off the line, loaded as they lie): clusters sharing operands where their grid is
+//   about one wave (pairs of 128x64 or 128x128 sharing A, 2x2 of 128x64 or 128x128 sharing both;
+//   for 128x64 the 64x128 tile in pairs sharing B where its grid fits the SMs), else the widest of
+//   128x256 and 128x128 whose grid gives 15/32 of the SMs a tile, else 64x96 where its grid fits
+//   the SMs and 64x64's does not, else 64x64.
 WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms);
 // The wave model of an unsplit tile, in nanoseconds: a fixed cost plus, per k block, a cost for
 // each of the busiest SM's ⌈tiles / SMs⌉ tiles; constants fitted to measured tile times in

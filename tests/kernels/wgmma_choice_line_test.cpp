@@ -25,17 +25,26 @@ constexpr int kH100 = 132;
 // H100 (kwb tune --kernel sgemm.wgmma, 2026-11-28), each unclustered choice ran fastest (or within
 // 1%) among the unsplit tiles; 128x64 was 15-55% slower. On an H200 (2026-12-02) the clusters
 // ran 1000^3 15% faster than 128x128 (pairs), 1400^3 13% faster than 128x256 (pairs), 1032^3
-// 26% and 840^3 29% faster than the unclustered choice (2x2).
+// 26% and 840^3 29% faster than the unclustered choice (2x2). Where 128x64 would run in either,
+// the 64x128 tile runs in pairs sharing B if its grid in whole pairs fits the SMs: on an H200
+// (2026-12-03) 1000^3 6.4%, 900x1000x1000 15% and 800x800x1000 16% faster.
 TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
   const WgmmaPlan t64x64{64, 1, false, false, k::kWgmmaShortTileM};
+  const WgmmaPlan pairsB{128, 1, true, false, k::kWgmmaShortTileM};
   WgmmaPlan pairs64{64, 1, false}, pairs128{128, 1, false};
   pairs64.sharesA = pairs128.sharesA = true;
-  WgmmaPlan quads64 = pairs64, quads128 = pairs128;
-  quads64.clusters = quads128.clusters = true;
+  WgmmaPlan quads128 = pairs128;  // 2x2 of 128x64 gives way to 64x128's pairs, whose grid fits
+  quads128.clusters = true;
   for (const Shape& s : {Shape{1000, 1000, 1000}, Shape{1024, 1024, 1000}, Shape{1024, 1000, 1000},
                          Shape{1000, 1000, 200}, Shape{1000, 1000, 64}, Shape{1000, 1000, 2000},
-                         Shape{1000, 960, 1000}, Shape{904, 904, 904}})
-    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairs64) << toString(s);
+                         Shape{1000, 960, 1000}, Shape{904, 904, 904}, Shape{900, 1000, 1000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairsB) << toString(s);
+  // 128 CTAs of 64x128: more than an H100 PCIe's 114 SMs, so the pairs of 128x64 sharing A
+  // (its 128 tiles are not 7/8 of 114 either: 2x2 of 128x128, 64 CTAs).
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 1000}, 114), quads128);
+  // On 124 SMs 1000x960x1000's 120 tiles of 128x64 are 7/8 of them, its 128 CTAs of 64x128 too
+  // many: the pairs of 128x64 sharing A.
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 960, 1000}, 124), pairs64);
   for (const Shape& s : {Shape{1400, 1400, 1400}, Shape{1352, 1352, 1352}, Shape{2000, 1000, 1000}})
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairs128) << toString(s);
   // 7/8 of the SMs: 1000^3's 128 tiles of 128x64 and 1400^3's 121 of 128x128 are enough; 1200^3's
@@ -44,12 +53,13 @@ TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
   EXPECT_EQ(k::wgmmaTiles({1400, 1400, 1400}, 128), 121);
   EXPECT_EQ(k::wgmmaTiles({1200, 1200, 1200}, 128), 100);
   EXPECT_EQ(k::wgmmaTiles({840, 840, 840}, 64), 98);
-  // 2x2: 128x128 on or off the sectors (1200^3's 100 CTAs, 1200x1000x1000's 80, 1032^3's 100),
-  // 128x64 off them (840^3: 8 x 14 CTAs; 768x768x1000, K = 1000: 6 x 12).
+  // 2x2: 128x128 on or off the sectors (1200^3's 100 CTAs, 1200x1000x1000's 80, 1032^3's 100);
+  // where 2x2 of 128x64 would run off them (840^3: 8 x 14 CTAs; 768x768x1000, K = 1000: 6 x 12),
+  // the pairs of 64x128 (98 and 72 CTAs).
   for (const Shape& s : {Shape{1200, 1200, 1200}, Shape{1200, 1000, 1000}, Shape{1032, 1032, 1032}})
     EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads128) << toString(s);
   for (const Shape& s : {Shape{840, 840, 840}, Shape{768, 768, 1000}, Shape{800, 800, 1000}})
-    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads64) << toString(s);
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), pairsB) << toString(s);
   // On the sectors 128x64 in 2x2 lost (800^3, 880^3). 2x2 grids past 7/8 of the SMs risk a
   // second wave (30 clusters of four fit an H200 at once): 1400x1200x1000's 120 CTAs run its 110
   // tiles of 128x128 unclustered.
@@ -76,9 +86,10 @@ TEST(WgmmaChoice, OffTheLineTheWidestTileCoveringHalfTheSms) {
 
 // Off the line, the split rule's split is kept only where the whole tile leaves half the SMs
 // without a tile: 640x640x1000's 100 tiles of 64x64 do not (the split 35% slower), nor do
-// 1000x1000x4000's 128 of 128x64 in pairs sharing A.
+// 1000x1000x4000's 128 CTAs of 64x128 in pairs sharing B.
 TEST(WgmmaChoice, OffTheLineASplitNeedsIdleSms) {
-  EXPECT_TRUE(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).sharesA);
+  EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).tileM, k::kWgmmaShortTileM);
+  EXPECT_TRUE(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).clusters);
   EXPECT_EQ(k::chooseWgmmaPlan({1000, 1000, 4000}, kH100).splits, 1);
   EXPECT_EQ(k::chooseWgmmaPlan({640, 640, 1000}, kH100).splits, 1);
   // A long K over few tiles still splits: 16 tiles of 64x64.

@@ -177,9 +177,9 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
           const WgmmaPlan p = k::chooseWgmmaPlan(s, sms);
           SCOPED_TRACE(toString(s) + " on " + std::to_string(sms) + " SMs");
           EXPECT_NO_THROW(k::requireWgmmaTile(p.tileM, p.tileN));
-          if (p.tileM != k::kWgmmaTileM) {  // a 64-row tile: unsplit, unclustered
-            EXPECT_TRUE(p.tileM == k::kWgmmaShortTileM && p.splits == 1 && !p.clusters &&
-                        !p.clusterSplit);
+          if (p.tileM != k::kWgmmaTileM) {  // a 64-row tile: unsplit, clusters only 128 wide
+            EXPECT_TRUE(p.tileM == k::kWgmmaShortTileM && p.splits == 1 && !p.clusterSplit &&
+                        !p.sharesA && p.clusters == (p.tileN == 128));
           }
           EXPECT_GE(p.splits, 1);
           EXPECT_LE(p.splits, k::kWgmmaMaxSplits);
@@ -193,8 +193,10 @@ TEST(WgmmaChoice, EveryChoiceIsRunnableAsChosen) {
             EXPECT_EQ(k::wgmmaEffectiveSplits(s, p.splits), p.splits);
             EXPECT_LT((p.splits - 1) * k::wgmmaKBlocksPerSplit(s, p.splits), k::wgmmaKBlocks(s));
           }
-          if (p.clusters) {  // 128x256 pairs sharing B, or 2x2 of 128x64 or 128x128
-            EXPECT_TRUE(p.tileN == 256 || (p.sharesA && (p.tileN == 64 || p.tileN == 128)));
+          if (p.clusters) {  // 128x256 or 64x128 pairs sharing B, or 2x2 of 128x64 or 128x128
+            EXPECT_TRUE((p.tileN == 256 && p.tileM == k::kWgmmaTileM) ||
+                        (p.tileN == 128 && p.tileM == k::kWgmmaShortTileM) ||
+                        (p.sharesA && (p.tileN == 64 || p.tileN == 128)));
             EXPECT_EQ(p.splits, 1);
           }
           if (p.sharesA) {  // pairs sharing A (or 2x2): 128 rows, unsplit, at least two tiles
