@@ -348,12 +348,11 @@ WgmmaPlan planFor(const Shape& s) {
                         sms, clusterSplits != nullptr);
   if (const char* e = std::getenv("KWB_WGMMA_CLUSTER"))
     p.clusters = p.tileN == 256 && p.splits == 1 && std::atoi(e) == 2;
-  // KWB_WGMMA_BM=64: the 64-row tile (unsplit, no clusters), 96 wide with KWB_WGMMA_BN=96, else
-  // 64, whatever the other switches say.
+  // KWB_WGMMA_BM=64: the 64-row tile, 96 wide with KWB_WGMMA_BN=96, 128 (in pairs sharing B)
+  // with KWB_WGMMA_BN=128, else 64, whatever the other switches say.
   if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM) {
     const int w = bn ? std::atoi(bn) : 64;
-    p = forcedWgmmaPlan(s, w == 96 ? 96 : 64, 1, sms, false, kWgmmaShortTileM);
-    if (w == 128) p.tileN = 128;  // only with KWB_WGMMA_SHORT_CLUSTER (shortTileInClusters)
+    p = forcedWgmmaPlan(s, w == 96 || w == 128 ? w : 64, 1, sms, false, kWgmmaShortTileM);
   }
 #endif
   return p;
@@ -380,7 +379,8 @@ detail::WorkspaceCache& splitCounters() {
 #ifdef KWB_PERF_EXPERIMENT
 // Measurement builds only: the 64-row tile (64, 96 or 128 wide) in clusters of CM x CN CTAs
 // (KWB_WGMMA_SHORT_CLUSTER=CMxCN, with KWB_WGMMA_BM=64 and KWB_WGMMA_BN; 1x1 runs the tile
-// unclustered, the only way to run 64x128), FP16 only. False where the switch is not set.
+// unclustered, the only way to run 64x128 without its pair), FP16 only. False where the switch is
+// not set.
 template <int BN, int CM, int CN, class E>
 void launchShortIn(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   launchTiles<E, 64, BN, CM, false, CN>(g, ops, split);
