@@ -61,6 +61,7 @@
 #include "detail/gemm_tile_io.cuh"
 #include "detail/half_restride.h"
 #include "detail/multiprocessors.h"
+#include "detail/stream_k.h"
 #include "detail/tensor_map.h"
 #include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
@@ -144,10 +145,10 @@ int residentCtasPerSm(std::size_t smemBytes) {
   });
 }
 
-template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1>
+template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1, bool STREAM = false>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   constexpr std::size_t kSmem = kSmemBytes<BM, BN>;
-  auto* kernel = &hgemmWgmmaKernel<E, BM, BN, CM, SK, CN>;
+  auto* kernel = &hgemmWgmmaKernel<E, BM, BN, CM, SK, CN, STREAM>;
   const TileGrid grid = tileGrid(g.shape, BM, BN);
   const int tilesM = int((g.shape.m + BM - 1) / BM);
 
@@ -155,7 +156,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const wgmma::OperandMaps maps =
       wgmma::operandMaps<BM, BN, CM, CN>(Element16<E>::kTmaType, g.shape, ops);
   // Split-K: each warp stores its rows itself; so does a width of part of a C box (48).
-  const bool tmaStore = !SK && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
+  const bool tmaStore = (!SK || STREAM) && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
                                    wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
@@ -319,8 +320,50 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
   return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};
 }
 
+#ifdef KWB_PERF_EXPERIMENT
+// Measurement builds only (KWB_WGMMA_STREAMK=1): the plan's unclustered, unsplit 128-row tile
+// (64, 128 or 256 wide) with its last partial wave in stream-K segments (detail/stream_k.h).
+// False where the switch is off, the plan is another, or there is no partial wave.
+template <class E>
+bool launchStreamK(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
+  const char* e = std::getenv("KWB_WGMMA_STREAMK");
+  if (e == nullptr || std::atoi(e) != 1) return false;
+  if (p.tileM != kWgmmaTileM || p.splits > 1 || p.clusters || p.sharesA ||
+      (p.tileN != 64 && p.tileN != 128 && p.tileN != 256))
+    return false;
+  const int tiles = int(wgmmaTiles(g.shape, p.tileN));
+  // launchTiles' grid: one CTA an SM, at most one a tile
+  const detail::StreamKSchedule sched{tiles, std::min(tiles, detail::multiprocessors()),
+                                      int(wgmmaKBlocks(g.shape))};
+  if (!sched.runs()) return false;
+  const std::size_t slots = std::size_t(sched.segmentedTiles());
+  const detail::WorkspaceCache::Lease partial =
+      splitPartials().acquire(slots * std::size_t(sched.segmentStride()) * kWgmmaTileM *
+                                  std::size_t(p.tileN) * sizeof(float),
+                              g.stream);
+  const detail::WorkspaceCache::Lease counters =
+      splitCounters().acquire(slots * kWgmmaWarpSlots * sizeof(int), g.stream);
+  if (partial.data() == nullptr || counters.data() == nullptr) return false;
+  SplitK split;
+  split.partial = static_cast<float*>(partial.data());
+  split.counters = static_cast<int*>(counters.data());
+  split.kBlocksPerSplit = sched.kBlocks;  // the whole waves' tiles: one range of whole K
+  if (std::getenv("KWB_WGMMA_DEBUG"))
+    std::fprintf(stderr, "sgemm.wgmma 128x%d stream-K: %d whole tiles, %d in segments on %d CTAs\n",
+                 p.tileN, sched.wholeTiles(), sched.segmentedTiles(), sched.ctas);
+  p.tileN == 64    ? launchTiles<E, 128, 64, 1, true, 1, true>(g, ops, split)
+  : p.tileN == 128 ? launchTiles<E, 128, 128, 1, true, 1, true>(g, ops, split)
+                   : launchTiles<E, 128, 256, 1, true, 1, true>(g, ops, split);
+  return true;
+}
+#endif
+
 template <class E>
 LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const WgmmaPlan& p) {
+#ifdef KWB_PERF_EXPERIMENT
+  if (launchStreamK<E>(g, ops, p))
+    return {false, "sgemm.wgmma (stream-K on the last wave: a measurement build)"};
+#endif
   if (p.clusterSplit && p.splits > 1) {  // its own kernel: sgemm_wgmma_cluster_split.cu
     launchWgmmaClusterSplit<E>(g, ops, p.tileN, p.splits);
     return {false, wgmmaRanName(p, ops.relaid, std::is_same_v<E, __nv_bfloat16>)};

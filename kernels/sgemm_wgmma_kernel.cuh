@@ -13,6 +13,7 @@
 #include "detail/wgmma_epilogue.cuh"
 #include "detail/wgmma_ptx.cuh"  // defines KWB_WGMMA_TARGET
 #include "detail/wgmma_ring.cuh"
+#include "detail/stream_k.h"
 #include "detail/wgmma_splitk.cuh"
 #include "detail/wgmma_trace.cuh"
 #include "tile_grid.h"
@@ -66,8 +67,10 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // epilogue, mapC its tensor map. CM × CN: clusters sharing B along M and A along N by TMA
 // multicast (detail/wgmma_ring.cuh): a stage is refilled only when the consumers of every CTA it
 // was written into have released it, and a CTA exits once its producer saw every stage released
-// (drainRing). Compiled for sm_90a only: on any other target the body traps (never launched).
-template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1>
+// (drainRing). STREAM (measurement builds, with SK): stream-K on the last partial wave
+// (detail/stream_k.h). Compiled for sm_90a only: on any other target the body traps (never
+// launched).
+template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1, bool STREAM = false>
 __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
@@ -88,16 +91,19 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   // With split-K (CM = 1 only) unit u is split u % splits of tile u / splits: a tile's splits run
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
   static_assert(!SK || CS == 1, "split-K runs without clusters");
+  static_assert(!STREAM || SK, "stream-K's segments are summed as split-K's ranges");
   static_assert(BM == 128 || !SK, "the 64-row tile runs unsplit");
 #ifndef KWB_PERF_EXPERIMENT  // measurement builds run the 64-row tiles in other clusters too
   static_assert(BM == 128 || CS == 1 || (BN == 128 && CM == 2 && CN == 1),
                 "the 64-row tile runs in clusters only 128 wide, in pairs sharing B");
 #endif
   const int splits = SK ? split.splits : 1;  // a constant 1 in the unsplit kernels
-  const int units = clusterUnits<CM, CN>(tilesM, tilesN) * splits;
+  const int kTiles = (k + kBK - 1) / kBK;
+  // Stream-K: the loops below walk the whole waves' tiles (splits 1, whole K), then segments.
+  const detail::StreamKSchedule streamK{tilesM * tilesN, int(gridDim.x), kTiles};
+  const int units = STREAM ? streamK.wholeTiles() : clusterUnits<CM, CN>(tilesM, tilesN) * splits;
   const int firstUnit = int(blockIdx.x) / CS, unitStride = int(gridDim.x) / CS;
   const int rank = int(blockIdx.x) % CS;
-  const int kTiles = (k + kBK - 1) / kBK;
   auto kRange = [&](int u, int& kBegin, int& kEnd) {  // this unit's k blocks
     kBegin = SK ? u % splits * split.kBlocksPerSplit : 0;
     kEnd = SK ? min(kTiles, kBegin + split.kBlocksPerSplit) : kTiles;
@@ -118,6 +124,14 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
         produceKBlocks<BM, BN, CM, CN>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN, kBegin,
                                        kEnd, rank, pos);
       }
+      if constexpr (STREAM) {
+        detail::StreamKCursor cursor(streamK, int(blockIdx.x), false);
+        for (detail::StreamKWork w; cursor.next(w);) {
+          const detail::TileCoord tc = unitTile<1, 1>(w.tile, tilesM, tilesN, group);
+          produceKBlocks<BM, BN, 1, 1>(ring, &mapA, &mapB, tc.tileRow * BM, tc.tileCol * BN,
+                                       w.kBegin, w.kEnd, rank, pos);
+        }
+      }
       if constexpr (CS > 1) drainRing(ring, pos);  // the CTA stays until its peers are done
       KWB_WGMMA_MARK(trace::kDrained);
     }
@@ -135,7 +149,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
       consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
       if (tid == 128) KWB_WGMMA_MARK(trace::kLoopDone, u == firstUnit);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
-      if constexpr (SK)
+      if constexpr (SK && !STREAM)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
       if (tmaStore)
@@ -144,6 +158,16 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
       if (tid == 128) KWB_WGMMA_MARK(trace::kStored, u == firstUnit);
+    }
+    if constexpr (STREAM) {  // the partial wave's segments: the warp that arrives last stores
+      detail::StreamKCursor cursor(streamK, int(blockIdx.x), false);
+      for (detail::StreamKWork w; cursor.next(w);) {
+        const detail::TileCoord tc = unitTile<1, 1>(w.tile, tilesM, tilesN, group);
+        consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, w.kBegin, w.kEnd, pos, writers);
+        if (reduceSegments<BN>(d, split, streamK.segmentStride(), w.slot, w.segment, w.segments,
+                               tid / 32 - 4))
+          storeTileDirect<BN>(d, c, m, n, consumer, tc.tileRow * BM, tc.tileCol * BN, alpha, beta);
+      }
     }
     // The shared-memory boxes must outlive the TMA unit's reads of them; the stores themselves
     // complete with the grid (as CUTLASS's epilogue tail waits).

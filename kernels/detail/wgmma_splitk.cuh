@@ -36,14 +36,16 @@ inline constexpr int kSplitWarpSlots = 8;  // 2 consumer warpgroups × 4 warps
 #if KWB_WGMMA_TARGET
 // Whether this warp holds the tile's full sum in d after the call (it arrived last): then the
 // caller stores it with alpha and beta; otherwise its partial is parked and it moves on. `tile`
-// numbers the tile uniquely within the launch; `warpSlot` = 4·consumer + warp of the warpgroup.
+// numbers the tile's slot uniquely within the launch (its workspace holds `stride` partials a
+// slot); `split` of `splits` is this range's index and the tile's count of ranges; `warpSlot` =
+// 4·consumer + warp of the warpgroup.
 template <int BN>
-__device__ __forceinline__ bool reduceSplits(float (&d)[BN / 2], const SplitK& sk, int tile,
-                                             int split, int warpSlot) {
+__device__ __forceinline__ bool reduceSegments(float (&d)[BN / 2], const SplitK& sk, int stride,
+                                               int tile, int split, int splits, int warpSlot) {
   constexpr int kVec = BN / 8;  // float4s per lane
   const int lane = int(threadIdx.x) % 32;
   auto slice = [&](int z) {
-    const std::int64_t block = (std::int64_t(tile) * sk.splits + z) * kSplitWarpSlots + warpSlot;
+    const std::int64_t block = (std::int64_t(tile) * stride + z) * kSplitWarpSlots + warpSlot;
     return reinterpret_cast<float4*>(sk.partial) + block * (32 * kVec) + lane;
   };
   float4* mine = slice(split);
@@ -56,13 +58,13 @@ __device__ __forceinline__ bool reduceSplits(float (&d)[BN / 2], const SplitK& s
   int before = 0;
   if (lane == 0) before = atomicAdd(counter, 1);
   before = __shfl_sync(0xffffffffu, before, 0);
-  if (before != sk.splits - 1) return false;
+  if (before != splits - 1) return false;
   __threadfence();
 #pragma unroll
   for (int i = 0; i < kVec; ++i) {
     const float4 own = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
     float4 sum = split == 0 ? own : __ldcg(slice(0) + 32 * i);
-    for (int z = 1; z < sk.splits; ++z) {
+    for (int z = 1; z < splits; ++z) {
       const float4 v = z == split ? own : __ldcg(slice(z) + 32 * i);
       sum.x += v.x;
       sum.y += v.y;
@@ -76,6 +78,13 @@ __device__ __forceinline__ bool reduceSplits(float (&d)[BN / 2], const SplitK& s
   }
   if (lane == 0) *counter = 0;  // every split has arrived: none reads it again in this launch
   return true;
+}
+
+// Split-K's equal ranges: `splits` a tile, the workspace's stride.
+template <int BN>
+__device__ __forceinline__ bool reduceSplits(float (&d)[BN / 2], const SplitK& sk, int tile,
+                                             int split, int warpSlot) {
+  return reduceSegments<BN>(d, sk, sk.splits, tile, split, sk.splits, warpSlot);
 }
 #endif
 
