@@ -268,15 +268,18 @@ bool launchShortClusters(const GemmArgs& g, const detail::HalfOperands& ops, con
 template <class E>
 bool shortTileInClusters(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split,
                          int tileN) {
-  const char* e = std::getenv("KWB_WGMMA_SHORT_CLUSTER");
-  if constexpr (!std::is_same_v<E, __half>) return false;
-  if (e == nullptr) return false;
-  const std::string c(e);
-  if (std::getenv("KWB_WGMMA_DEBUG"))
-    std::fprintf(stderr, "sgemm.wgmma: 64x%d tile in clusters %s\n", tileN, e);
-  return tileN == 128  ? launchShortClusters<128, E>(g, ops, split, c)
-         : tileN == 96 ? launchShortClusters<96, E>(g, ops, split, c)
-                       : launchShortClusters<64, E>(g, ops, split, c);
+  if constexpr (!std::is_same_v<E, __half>) {  // no BF16 instances of these cluster shapes
+    return false;
+  } else {
+    const char* e = std::getenv("KWB_WGMMA_SHORT_CLUSTER");
+    if (e == nullptr) return false;
+    const std::string c(e);
+    if (std::getenv("KWB_WGMMA_DEBUG"))
+      std::fprintf(stderr, "sgemm.wgmma: 64x%d tile in clusters %s\n", tileN, e);
+    return tileN == 128  ? launchShortClusters<128, E>(g, ops, split, c)
+           : tileN == 96 ? launchShortClusters<96, E>(g, ops, split, c)
+                         : launchShortClusters<64, E>(g, ops, split, c);
+  }
 }
 #endif
 

@@ -156,10 +156,14 @@ bool onTheLine(const Shape& s) {
 // 1000x1000x2000 +13%, 900x1000x1000 +15%, 968^3 +6.9%, 1000x1000x1500 +6.8%, 1016x1000x1000
 // +4.6%, 1000x1000x520 +4.0%, 1000x1000x3000 +0.6%, 1000x960x1000 -2.7%; against 2x2 of 128x64:
 // 800x800x1000 +16%, 840^3 +1.2%, 768x768x1000 +1.0%).
+// CTAs of a grid of tileM x tileN tiles in clusters of cm x cn (cm along M), in whole clusters.
+std::int64_t clusteredCtas(const Shape& s, int tileM, int tileN, int cm, int cn) {
+  const std::int64_t rows = (s.m + tileM - 1) / tileM, cols = (s.n + tileN - 1) / tileN;
+  return (rows + cm - 1) / cm * cm * ((cols + cn - 1) / cn * cn);
+}
+
 WgmmaPlan pairsSharingBOr(const Shape& s, int sms, const WgmmaPlan& otherwise) {
-  const std::int64_t rows = (s.m + kWgmmaShortTileM - 1) / kWgmmaShortTileM,
-                     cols = (s.n + 127) / 128;
-  if ((rows + 1) / 2 * 2 * cols > sms) return otherwise;
+  if (clusteredCtas(s, kWgmmaShortTileM, 128, 2, 1) > sms) return otherwise;
   return {128, 1, true, false, kWgmmaShortTileM};
 }
 
@@ -176,10 +180,8 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   const bool offSectors = s.k % 16 == 8 || s.n % 16 == 8;
   shared.clusters = true;
   for (int tileN : {128, 64}) {
-    const std::int64_t rows = (s.m + kWgmmaTileM - 1) / kWgmmaTileM,
-                       cols = (s.n + tileN - 1) / tileN;
-    const std::int64_t ctas = (rows + 1) / 2 * 2 * ((cols + 1) / 2 * 2);  // whole 2x2 clusters
-    const bool twoByTwo = rows > 1 && cols > 1;  // no cluster wholly past M or N
+    const std::int64_t ctas = clusteredCtas(s, kWgmmaTileM, tileN, 2, 2);
+    const bool twoByTwo = s.m > kWgmmaTileM && s.n > tileN;  // no cluster wholly past M or N
     if ((tileN == 128 || offSectors) && twoByTwo && 2 * ctas >= sms && 8 * ctas <= 7 * sms) {
       shared.tileN = tileN;
       return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
