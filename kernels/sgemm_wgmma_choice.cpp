@@ -118,6 +118,12 @@ bool onTheLine(const Shape& s) {
          (s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0);
 }
 
+// CTAs of a grid of tileM x tileN tiles in clusters of cm x cn (cm along M), in whole clusters.
+std::int64_t clusteredCtas(const Shape& s, int tileM, int tileN, int cm, int cn) {
+  const std::int64_t rows = (s.m + tileM - 1) / tileM, cols = (s.n + tileN - 1) / tileN;
+  return (rows + cm - 1) / cm * cm * ((cols + cn - 1) / cn * cn);
+}
+
 // Rows off the line, loaded as they lie: every 128-byte box row straddles two lines, and the
 // narrow tiles, which load the most rows per multiply-add, pay the most. Measured on an H100
 // (kwb tune --kernel sgemm.wgmma, 18 shapes from 500^3 to 4000x4000x1000 with K or N not a
@@ -156,12 +162,6 @@ bool onTheLine(const Shape& s) {
 // 1000x1000x2000 +13%, 900x1000x1000 +15%, 968^3 +6.9%, 1000x1000x1500 +6.8%, 1016x1000x1000
 // +4.6%, 1000x1000x520 +4.0%, 1000x1000x3000 +0.6%, 1000x960x1000 -2.7%; against 2x2 of 128x64:
 // 800x800x1000 +16%, 840^3 +1.2%, 768x768x1000 +1.0%).
-// CTAs of a grid of tileM x tileN tiles in clusters of cm x cn (cm along M), in whole clusters.
-std::int64_t clusteredCtas(const Shape& s, int tileM, int tileN, int cm, int cn) {
-  const std::int64_t rows = (s.m + tileM - 1) / tileM, cols = (s.n + tileN - 1) / tileN;
-  return (rows + cm - 1) / cm * cm * ((cols + cn - 1) / cn * cn);
-}
-
 WgmmaPlan pairsSharingBOr(const Shape& s, int sms, const WgmmaPlan& otherwise) {
   if (clusteredCtas(s, kWgmmaShortTileM, 128, 2, 1) > sms) return otherwise;
   return {128, 1, true, false, kWgmmaShortTileM};

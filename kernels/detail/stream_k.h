@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Stream-K on the last partial wave, for sgemm.wgmma's persistent grid (measurement builds,
-// KWB_WGMMA_STREAMK=1; not yet measured): the tiles that fill whole waves run whole K,
-// grid-strided as usual; the rest (tiles mod CTAs) form one run of 64-wide k blocks, tile after
-// tile, cut into one contiguous range per CTA, so the partial wave's work is spread over every SM
-// instead of leaving some idle (4096^3's 512 tiles of 128x256 on 132 SMs: 3 waves and 116 tiles,
-// 16 SMs idle for a whole tile's time). A range that starts or ends inside a tile computes a
-// segment of it; a tile's segments are summed by whichever arrives last (reduceSegments in
-// detail/wgmma_splitk.cuh), so no CTA waits for another. Host and device: the producer and the
-// consumers of a CTA walk the same items, and the host sizes the workspace and tests the walk.
+// KWB_WGMMA_STREAMK=1; measured slower than the default, kernels/PERF_NOTES.md): the tiles that
+// fill whole waves run whole K, grid-strided as usual; the rest (tiles mod CTAs) form one run of
+// 64-wide k blocks, tile after tile, cut into one contiguous range per CTA, so the partial wave's
+// work is spread over every SM instead of leaving some idle (4096^3's 512 tiles of 128x256 on 132
+// SMs: 3 waves and 116 tiles, 16 SMs idle for a whole tile's time). A range that starts or ends
+// inside a tile computes a segment of it; a tile's segments are summed by whichever arrives last
+// (reduceSegments in detail/wgmma_splitk.cuh), so no CTA waits for another. Host and device: the
+// producer and the consumers of a CTA walk the same items, and the host sizes the workspace and
+// tests the walk.
 #include <cstdint>
 
 #if defined(__CUDACC__)
