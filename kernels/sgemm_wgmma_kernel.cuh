@@ -22,9 +22,11 @@ namespace kwb::kernels::wgmma {
 
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
-// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
+// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64; with two consumers
+// taking turns at a 64-row tile's k blocks (KWB_WGMMA_KSPLIT64), 32 KB more for the hand-over.
 template <int BM>
-constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
+constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes +
+                               (wgmma::TileM<BM>::kKPhases > 1 ? 64 * 128 * 4 : 0);
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BM, int BN>
@@ -37,10 +39,11 @@ static_assert(kSmemBytes<128, 48> <= 227 * 1024 && kSmemBytes<128, 64> <= 227 * 
                   kSmemBytes<64, 128> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
-static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
+static_assert(wgmma::TileM<64>::kKPhases > 1 || 2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024,
+              "two 64-row CTAs must fit on an SM");
 // CTAs per SM each tile height is built for (__launch_bounds__).
 template <int BM>
-constexpr int kMinCtasPerSm = BM == 64 ? 2 : 1;
+constexpr int kMinCtasPerSm = BM == 64 && wgmma::TileM<64>::kKPhases == 1 ? 2 : 1;
 
 // Work unit u of a CTA: without clusters tile u in grouped order; with clusters of CM × CN CTAs
 // (CM along M, CN along N), the cluster's unit u is a block of CM × CN adjacent tiles (grouped
@@ -137,7 +140,10 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     }
   } else {
     if constexpr (BM == 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
-    const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
+    // rows 64·consumer … +63 of the tile; with k phases, both consumers take rows 0 … 63
+    constexpr int kPhases = wgmma::TileM<BM>::kKPhases;
+    const int consumer = kPhases > 1 ? 0 : warpgroup - 1;
+    const int kPhase = kPhases > 1 ? __shfl_sync(0xffffffffu, warpgroup - 1, 0) : 0;
     const std::uint16_t writers = clusterPeers<CM, CN>(rank).both();
     float d[BN / 2];  // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
@@ -146,7 +152,14 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
       if (tid == 128 && u == firstUnit) KWB_WGMMA_MARK_FIRST_STAGE(ring, pos);
-      consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
+#ifdef KWB_WGMMA_KSPLIT64
+      if constexpr (kPhases > 1) {  // the first consumer goes on with the sum of both
+        consumeKBlocksInTurn<E, BM, BN, CS, kPhases>(d, ring, tid % 32, kBegin, kEnd, pos, writers,
+                                                     kPhase);
+        if (!sumKPhases<BN>(d, sC + std::uint32_t(2 * wgmma::kCBoxBytes), kPhase)) continue;
+      } else
+#endif
+        consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
       if (tid == 128) KWB_WGMMA_MARK(trace::kLoopDone, u == firstUnit);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK && !STREAM)

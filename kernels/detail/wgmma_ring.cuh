@@ -67,8 +67,15 @@ inline constexpr BLayout kBLayout = BN == 96 ? BLayout{32, 64} : BLayout{kSlabN,
 template <int BM>
 struct TileM {
   static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
-  static constexpr int kConsumers = BM / 64;  // consumer warpgroups, 64 rows each
-  static constexpr int kThreads = (kConsumers + 1) * 128;
+  static constexpr int kConsumers = BM / 64;  // consumer warpgroups a stage, 64 rows each
+// Measurement builds with KWB_WGMMA_KSPLIT64: two consumers take the 64-row tile's k blocks in
+// turn.
+#ifdef KWB_WGMMA_KSPLIT64
+  static constexpr int kKPhases = BM == 64 ? 2 : 1;
+#else
+  static constexpr int kKPhases = 1;
+#endif
+  static constexpr int kThreads = (kConsumers * kKPhases + 1) * 128;
   static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
 
@@ -336,6 +343,57 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
   releaseStage<CS>(r, prev, lane, writers);
   fenceOperands(d);
 }
+
+#ifdef KWB_WGMMA_KSPLIT64
+// Measurement builds: PHASES consumer warpgroups take a 64-row tile's k blocks in turn; this one
+// takes kBegin + phase, + PHASES, … and steps its ring position over the others' stages, so every
+// consumer's position agrees when it returns. `phase` must be warp-uniform to ptxas (a
+// __shfl_sync of it, as CUTLASS's warp-group index), and no branch may skip a wgmma inside the
+// loop: either puts the wgmmas on a path ptxas sees as divergent, and it serialises them.
+template <class E, int BM, int BN, int CS, int PHASES>
+__device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const Ring& r, int lane,
+                                                     int kBegin, int kEnd, RingPos<BM, BN>& pos,
+                                                     std::uint16_t writers, int phase) {
+  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
+#pragma unroll
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
+  fenceOperands(d);
+  const int total = kEnd - kBegin, first = min(phase, total);
+  const int n = total > phase ? (total - phase + PHASES - 1) / PHASES : 0;
+  for (int j = 0; j < first; ++j) pos.advance();
+  int prev = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0)
+      for (int j = 1; j < PHASES; ++j) pos.advance();  // the other consumers' stages
+    const int s = pos.s;
+    mbarWait(r.full(s), pos.phase);
+    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes);
+    const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
+    wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      constexpr BLayout kB = Tile<BM, BN>::kB;
+      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                  kB.groupBytes(), kB.descMode()));
+    }
+    wgmmaCommit();
+    if (i > 0) {
+      wgmmaWait<1>();
+      releaseStage<CS>(r, prev, lane, writers);
+    }
+    prev = s;
+    pos.advance();
+  }
+  const int done = n > 0 ? phase + PHASES * (n - 1) + 1 : first;
+  for (int j = done; j < total; ++j) pos.advance();
+  if (n > 0) {
+    wgmmaWait<0>();
+    releaseStage<CS>(r, prev, lane, writers);
+  }
+  fenceOperands(d);
+}
+#endif
 #endif
 
 // The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows (BM / CN where
