@@ -68,14 +68,7 @@ template <int BM>
 struct TileM {
   static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
   static constexpr int kConsumers = BM / 64;  // consumer warpgroups a stage, 64 rows each
-// Measurement builds with KWB_WGMMA_KSPLIT64: two consumers take the 64-row tile's k blocks in
-// turn.
-#ifdef KWB_WGMMA_KSPLIT64
-  static constexpr int kKPhases = BM == 64 ? 2 : 1;
-#else
-  static constexpr int kKPhases = 1;
-#endif
-  static constexpr int kThreads = (kConsumers * kKPhases + 1) * 128;
+  static constexpr int kThreads = (kConsumers + 1) * 128;
   static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
 
@@ -92,6 +85,20 @@ struct Tile : TileM<BM> {
   static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
+  // Measurement builds only: with KWB_WGMMA_KSPLIT64 (the 64-row tiles) or KWB_WGMMA_KSPLIT128
+  // (the 128-row tiles up to 64 wide) two sets of consumers take the tile's k blocks in turn, and
+  // the second hands its sums to the first through shared memory (kHandOverBytes).
+  static constexpr int kKPhases =
+#ifdef KWB_WGMMA_KSPLIT64
+      BM == 64 ? 2 :
+#endif
+#ifdef KWB_WGMMA_KSPLIT128
+      BM == 128 && BN <= 64 ? 2
+                            :
+#endif
+                            1;
+  static constexpr int kThreads = (TileM<BM>::kConsumers * kKPhases + 1) * 128;
+  static constexpr int kHandOverBytes = kKPhases > 1 ? TileM<BM>::kConsumers * 64 * BN * 4 : 0;
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
   // ring), at most 8: a narrow tile's stages are small (8 for 128x64, 6 for 128x128, 4 for
   // 128x192 and 128x256). Measured on an H200: 1024^3 4.3% faster than with 4, the other
@@ -99,12 +106,14 @@ struct Tile : TileM<BM> {
   // C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6 stages would not);
   // other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a CTA) leave one CTA
   // per SM, as its grids want (a tile each).
-  static constexpr int kStages = BM == 64 ? 5 : std::min(192 * 1024 / kStageBytes, 8);
+  static constexpr int kStages =
+      BM == 64 ? 5 : std::min((192 * 1024 - kHandOverBytes) / kStageBytes, 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
-static_assert(Tile<128, 64>::kStages == 8 && Tile<128, 128>::kStages == 6 &&
-                  Tile<128, 192>::kStages == 4 && Tile<128, 256>::kStages == 4,
+static_assert((Tile<128, 64>::kStages == 8 || Tile<128, 64>::kKPhases > 1) &&
+                  Tile<128, 128>::kStages == 6 && Tile<128, 192>::kStages == 4 &&
+                  Tile<128, 256>::kStages == 4,
               "the measured ring depths");
 
 // Shared addresses of the ring: A's stages, then B's, then what a kernel keeps after them
@@ -344,16 +353,17 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
   fenceOperands(d);
 }
 
-#ifdef KWB_WGMMA_KSPLIT64
+#if defined(KWB_WGMMA_KSPLIT64) || defined(KWB_WGMMA_KSPLIT128)
 // Measurement builds: PHASES consumer warpgroups take a 64-row tile's k blocks in turn; this one
 // takes kBegin + phase, + PHASES, … and steps its ring position over the others' stages, so every
 // consumer's position agrees when it returns. `phase` must be warp-uniform to ptxas (a
 // __shfl_sync of it, as CUTLASS's warp-group index), and no branch may skip a wgmma inside the
 // loop: either puts the wgmmas on a path ptxas sees as divergent, and it serialises them.
 template <class E, int BM, int BN, int CS, int PHASES>
-__device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const Ring& r, int lane,
-                                                     int kBegin, int kEnd, RingPos<BM, BN>& pos,
-                                                     std::uint16_t writers, int phase) {
+__device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const Ring& r,
+                                                     int consumer, int lane, int kBegin, int kEnd,
+                                                     RingPos<BM, BN>& pos, std::uint16_t writers,
+                                                     int phase) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
@@ -367,7 +377,7 @@ __device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const R
       for (int j = 1; j < PHASES; ++j) pos.advance();  // the other consumers' stages
     const int s = pos.s;
     mbarWait(r.full(s), pos.phase);
-    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes);
+    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
     const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
     wgmmaFence();
 #pragma unroll
@@ -414,11 +424,11 @@ OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::
 
 // A launch of `blocks` CTAs of the BM-row tile with `smemBytes` of dynamic shared memory on
 // `stream`, and no attribute yet.
-template <int BM>
+template <int BM, int THREADS = TileM<BM>::kThreads>
 cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(TileM<BM>::kThreads);
+  cfg.blockDim = dim3(THREADS);
   cfg.dynamicSmemBytes = smemBytes;
   cfg.stream = stream;
   return cfg;
@@ -432,10 +442,10 @@ cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream
 // whose CTAs share SMs and that holds more than a quarter of the SMs' CTAs launches as an
 // ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). `attr` must
 // outlive the configuration.
-template <int BM>
+template <int BM, int THREADS = TileM<BM>::kThreads>
 cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemBytes,
                                    cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
+  cudaLaunchConfig_t cfg = tileLaunch<BM, THREADS>(blocks, smemBytes, stream);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   if (perSm > 1 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
   detail::makeDependent(cfg, attr);
@@ -444,10 +454,10 @@ cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemB
 
 // A launch of `blocks` CTAs of the BM-row tile in clusters of `clusterSize` along x; `attr` holds
 // the cluster dimension and must outlive the configuration.
-template <int BM = 128>
+template <int BM = 128, int THREADS = TileM<BM>::kThreads>
 cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                  cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
+  cudaLaunchConfig_t cfg = tileLaunch<BM, THREADS>(blocks, smemBytes, stream);
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = unsigned(clusterSize);
@@ -463,10 +473,11 @@ cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t s
 // for the tile kernel and the cluster split, whose CTAs wait in the kernel (openRing) before
 // they touch memory. `attrs` (the
 // cluster dimension, then the serialization) must outlive the configuration.
-template <int BM = 128>
+template <int BM = 128, int THREADS = TileM<BM>::kThreads>
 cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                           cudaStream_t stream, cudaLaunchAttribute (&attrs)[2]) {
-  cudaLaunchConfig_t cfg = clusterLaunch<BM>(blocks, clusterSize, smemBytes, stream, attrs[0]);
+  cudaLaunchConfig_t cfg =
+      clusterLaunch<BM, THREADS>(blocks, clusterSize, smemBytes, stream, attrs[0]);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   attrs[1] = cudaLaunchAttribute{};
   attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
