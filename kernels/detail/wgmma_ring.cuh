@@ -368,13 +368,21 @@ __device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const R
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
+  // Each stage passed over is waited for too: a consumer that skipped a fill could otherwise
+  // reach the stage's next fill while the one it skipped is still in flight, and the parity wait
+  // would take the barrier's incomplete phase for the fill it wants (an odd ring, or a unit with
+  // an odd number of k blocks, puts consecutive fills of a stage in different consumers).
+  auto passOver = [&] {
+    mbarWait(r.full(pos.s), pos.phase);
+    pos.advance();
+  };
   const int total = kEnd - kBegin, first = min(phase, total);
   const int n = total > phase ? (total - phase + PHASES - 1) / PHASES : 0;
-  for (int j = 0; j < first; ++j) pos.advance();
+  for (int j = 0; j < first; ++j) passOver();
   int prev = 0;
   for (int i = 0; i < n; ++i) {
     if (i > 0)
-      for (int j = 1; j < PHASES; ++j) pos.advance();  // the other consumers' stages
+      for (int j = 1; j < PHASES; ++j) passOver();  // the other consumers' stages
     const int s = pos.s;
     mbarWait(r.full(s), pos.phase);
     const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
@@ -396,7 +404,7 @@ __device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const R
     pos.advance();
   }
   const int done = n > 0 ? phase + PHASES * (n - 1) + 1 : first;
-  for (int j = done; j < total; ++j) pos.advance();
+  for (int j = done; j < total; ++j) passOver();
   if (n > 0) {
     wgmmaWait<0>();
     releaseStage<CS>(r, prev, lane, writers);
