@@ -139,9 +139,14 @@ __global__ void __launch_bounds__(kThreads<BM, BN>, kMinCtasPerSm<BM, BN>)
       KWB_WGMMA_MARK(trace::kDrained);
     }
   } else {
-    // Five warpgroups (128 rows taking k blocks in turn) leave a consumer 112 registers.
-    if constexpr (BM == 128 && kThreads < BM, BN >> 384)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 112;\n" ::: "memory");
+    // setmaxnreg only moves registers between a CTA's warps: the producer's 40 and the
+    // consumers' counts must fit in what the launch gave (ptxas's count: 168 for 384 threads,
+    // 40 + 2 · 232 = 3 · 168; at most 96 for 640). Five warpgroups (128 rows taking k blocks in
+    // turn, measurement builds) leave a consumer 104: 40 + 4 · 104 ≤ 5 · 96. Asking 112 hung on
+    // the H200 (the last consumer's setmaxnreg.inc waits for registers no warp gives back).
+    constexpr bool kFiveWarpgroups = wgmma::Tile<BM, BN>::kThreads > 384;
+    if constexpr (BM == 128 && kFiveWarpgroups)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 104;\n" ::: "memory");
     else if constexpr (BM == 128)
       asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     // rows 64·consumer … +63 of the tile; with k phases (measurement builds), the next
