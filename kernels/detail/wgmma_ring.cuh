@@ -313,6 +313,27 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane,
   }
 }
 
+// One k block of a consumer warpgroup's rows: wait until TMA has delivered the stage at `pos`,
+// then issue its four k steps into d as one wgmma group (committed, not waited for).
+template <class E, int BM, int BN>
+__device__ __forceinline__ void multiplyStage(float (&d)[BN / 2], const Ring& r,
+                                              const RingPos<BM, BN>& pos, int consumer) {
+  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
+  const int s = pos.s;
+  mbarWait(r.full(s), pos.phase);
+  const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
+  const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
+  wgmmaFence();
+#pragma unroll
+  for (int kk = 0; kk < kBK / 16; ++kk) {
+    constexpr BLayout kB = Tile<BM, BN>::kB;
+    wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                       smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                kB.groupBytes(), kB.descMode()));
+  }
+  wgmmaCommit();
+}
+
 // A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
 // returns, and no wgmma is in flight. CS: the CTAs of its cluster; writers: releaseStage's.
@@ -320,25 +341,13 @@ template <class E, int BM, int BN, int CS>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
                                                int lane, int kBegin, int kEnd, RingPos<BM, BN>& pos,
                                                std::uint16_t writers = 1) {
-  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
   int prev = 0;
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
-    mbarWait(r.full(s), pos.phase);  // TMA has delivered this stage
-    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
-    const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
-    wgmmaFence();
-#pragma unroll
-    for (int kk = 0; kk < kBK / 16; ++kk) {
-      constexpr BLayout kB = Tile<BM, BN>::kB;
-      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
-                                  kB.groupBytes(), kB.descMode()));
-    }
-    wgmmaCommit();
+    multiplyStage<E, BM, BN>(d, r, pos, consumer);
     // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
     // to the producer.
     if (kt > kBegin) {
@@ -364,7 +373,6 @@ __device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const R
                                                      int consumer, int lane, int kBegin, int kEnd,
                                                      RingPos<BM, BN>& pos, std::uint16_t writers,
                                                      int phase) {
-  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
@@ -384,18 +392,7 @@ __device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const R
     if (i > 0)
       for (int j = 1; j < PHASES; ++j) passOver();  // the other consumers' stages
     const int s = pos.s;
-    mbarWait(r.full(s), pos.phase);
-    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
-    const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
-    wgmmaFence();
-#pragma unroll
-    for (int kk = 0; kk < kBK / 16; ++kk) {
-      constexpr BLayout kB = Tile<BM, BN>::kB;
-      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
-                                  kB.groupBytes(), kB.descMode()));
-    }
-    wgmmaCommit();
+    multiplyStage<E, BM, BN>(d, r, pos, consumer);
     if (i > 0) {
       wgmmaWait<1>();
       releaseStage<CS>(r, prev, lane, writers);
