@@ -107,13 +107,9 @@ __device__ __forceinline__ bool sumKPhases(float (&d)[BN / 2], std::uint32_t buf
   if (phase == 0) {
 #pragma unroll
     for (int i = 0; i < BN / 4; ++i) {
-      float x, y;
-      asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n"
-                   : "=f"(x), "=f"(y)
-                   : "r"(at + std::uint32_t(i) * 1024u)
-                   : "memory");
-      d[2 * i] += x;
-      d[2 * i + 1] += y;
+      const float2 v = loadShared(at + std::uint32_t(i) * 1024u);
+      d[2 * i] += v.x;
+      d[2 * i + 1] += v.y;
     }
   }
   namedBarrier(barrier, 256);
