@@ -145,6 +145,22 @@ int residentCtasPerSm(std::size_t smemBytes) {
   });
 }
 
+// Dynamic shared memory with which one CTA of `smem`, and never two, fits an SM: half the SM's
+// (two would also need the 1 KiB per block the system reserves).
+inline std::size_t oneCtaPerSmBytes(std::size_t smem) {
+  return std::max(smem, std::size_t(detail::sharedMemoryPerMultiprocessor()) / 2);
+}
+
+// Whether a 64-row grid with no more CTAs than SMs launches one CTA per SM. Two share an SM as
+// built, and then a grid of more than a quarter of the SMs' slots cannot launch as a dependent
+// (wgmma::dependentLaunch); one per SM can, and a grid that fits the SMs loses no wave by it.
+bool spreadSmallGrid(std::int64_t units) {
+#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: KWB_WGMMA_SPREAD=0 keeps two per SM
+  if (const char* e = std::getenv("KWB_WGMMA_SPREAD"); e && std::string(e) == "0") return false;
+#endif
+  return units <= detail::multiprocessors();
+}
+
 template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1, bool STREAM = false>
 void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const SplitK& split) {
   constexpr std::size_t kSmem = kSmemBytes<BM, BN>;
@@ -166,11 +182,18 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
   if constexpr (CM * CN == 1) {
     // A CTA per SM for the 128-row tile (its shared memory fills the SM); for the 64-row tile,
-    // as many as the driver says fit (two as built).
+    // as many as the driver says fit (two as built), or one where the grid fits the SMs.
     int perSm = 1;
-    if constexpr (BM == 64) perSm = residentCtasPerSm<E, BM, BN>(kSmem);
-    const std::int64_t slots = std::int64_t(detail::multiprocessors()) * perSm;
+    std::size_t smem = kSmem;
     const std::int64_t units = std::int64_t(grid.blocks) * split.splits;
+    if constexpr (BM == 64) perSm = residentCtasPerSm<E, BM, BN>(kSmem);
+    if (perSm > 1 && spreadSmallGrid(units)) {
+      perSm = 1;
+      smem = oneCtaPerSmBytes(kSmem);
+      KWB_CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+    }
+    const std::int64_t slots = std::int64_t(detail::multiprocessors()) * perSm;
     const unsigned blocks = unsigned(std::min<std::int64_t>(units, slots));
 #ifdef KWB_PERF_EXPERIMENT  // measurement builds only: say how many CTAs share an SM
     if (BM == 64 && std::getenv("KWB_WGMMA_DEBUG"))
@@ -179,7 +202,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
 #endif
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg =
-        wgmma::dependentLaunch<BM, kThreads<BM, BN>>(blocks, perSm, kSmem, g.stream, attr);
+        wgmma::dependentLaunch<BM, kThreads<BM, BN>>(blocks, perSm, smem, g.stream, attr);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {

@@ -39,6 +39,18 @@ inline int multiprocessors() {
   });
 }
 
+// Shared memory one multiprocessor holds, in bytes, for all its resident blocks together (228 KiB
+// on Hopper; each block also takes 1 KiB the system reserves).
+inline int sharedMemoryPerMultiprocessor() {
+  static std::atomic<int> cache[kMaxCachedDevices];
+  return cachedPerDevice(cache, [](int device) {
+    int bytes = 0;
+    KWB_CUDA_CHECK(
+        cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    return bytes;
+  });
+}
+
 // The current device's compute capability as major · 10 + minor (90 for Hopper).
 inline int computeCapability() {
   static std::atomic<int> cache[kMaxCachedDevices];

@@ -445,8 +445,9 @@ cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream
 // H200 (PERF_NOTES.md, "Dependent launches"): the 128-row grids up to 8% faster, 64x64 grids of
 // 16 and 24 CTAs 7-10% faster, but 512^3's 64 CTAs of 64x64 (two per SM) 10% slower, so a grid
 // whose CTAs share SMs and that holds more than a quarter of the SMs' CTAs launches as an
-// ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). `attr` must
-// outlive the configuration.
+// ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). (The same 64
+// CTAs one per SM gain 13% as dependents: a 64-row grid that fits the SMs launches so.) `attr`
+// must outlive the configuration.
 template <int BM, int THREADS = TileM<BM>::kThreads>
 cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemBytes,
                                    cudaStream_t stream, cudaLaunchAttribute& attr) {
