@@ -122,7 +122,7 @@ int activeClusters(std::size_t smemBytes) {
   static std::atomic<int> cache[detail::kMaxCachedDevices];
   return detail::cachedPerDevice(cache, [smemBytes](int) {
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch<BM, kThreads<BM, BN>>(
+    const cudaLaunchConfig_t cfg = wgmma::clusterLaunch<BM>(
         unsigned(CM * CN * detail::multiprocessors()), CM * CN, smemBytes, nullptr, attr);
     int clusters = 0;
     KWB_CUDA_CHECK(cudaOccupancyMaxActiveClusters(
@@ -140,7 +140,7 @@ int residentCtasPerSm(std::size_t smemBytes) {
   return detail::cachedPerDevice(cache, [smemBytes](int) {
     int ctas = 0;
     KWB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &ctas, &hgemmWgmmaKernel<E, BM, BN, 1>, kThreads<BM, BN>, smemBytes));
+        &ctas, &hgemmWgmmaKernel<E, BM, BN, 1>, kThreads<BM>, smemBytes));
     return std::max(ctas, 1);
   });
 }
@@ -201,8 +201,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
                    BN, perSm, blocks, static_cast<long long>(units));
 #endif
     cudaLaunchAttribute attr{};
-    const cudaLaunchConfig_t cfg =
-        wgmma::dependentLaunch<BM, kThreads<BM, BN>>(blocks, perSm, smem, g.stream, attr);
+    const cudaLaunchConfig_t cfg = wgmma::dependentLaunch<BM>(blocks, perSm, smem, g.stream, attr);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
@@ -216,7 +215,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
                    static_cast<long long>(clusters));
 #endif
     cudaLaunchAttribute attrs[2]{};
-    const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch<BM, kThreads<BM, BN>>(
+    const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch<BM>(
         unsigned(clusters * CM * CN), CM * CN, kSmem, g.stream, attrs);
     KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
                                       g.c, tilesM, grid.tilesN, group, tmaStore, split));
@@ -358,9 +357,6 @@ bool launchStreamK(const GemmArgs& g, const detail::HalfOperands& ops, const Wgm
   if (p.tileM != kWgmmaTileM || p.splits > 1 || p.clusters || p.sharesA ||
       (p.tileN != 64 && p.tileN != 128 && p.tileN != 256))
     return false;
-#ifdef KWB_WGMMA_KSPLIT128
-  if (p.tileN == 64) return false;
-#endif
   const int tiles = int(wgmmaTiles(g.shape, p.tileN));
   // launchTiles' grid: one CTA an SM, at most one a tile
   const detail::StreamKSchedule sched{tiles, std::min(tiles, detail::multiprocessors()),
@@ -381,11 +377,9 @@ bool launchStreamK(const GemmArgs& g, const detail::HalfOperands& ops, const Wgm
   if (std::getenv("KWB_WGMMA_DEBUG"))
     std::fprintf(stderr, "sgemm.wgmma 128x%d stream-K: %d whole tiles, %d in segments on %d CTAs\n",
                  p.tileN, sched.wholeTiles(), sched.segmentedTiles(), sched.ctas);
-#ifndef KWB_WGMMA_KSPLIT128  // its 128x64 consumers take k blocks in turn: no stream-K instance
-  if (p.tileN == 64) launchTiles<E, 128, 64, 1, true, 1, true>(g, ops, split);
-#endif
-  if (p.tileN == 128) launchTiles<E, 128, 128, 1, true, 1, true>(g, ops, split);
-  if (p.tileN == 256) launchTiles<E, 128, 256, 1, true, 1, true>(g, ops, split);
+  p.tileN == 64    ? launchTiles<E, 128, 64, 1, true, 1, true>(g, ops, split)
+  : p.tileN == 128 ? launchTiles<E, 128, 128, 1, true, 1, true>(g, ops, split)
+                   : launchTiles<E, 128, 256, 1, true, 1, true>(g, ops, split);
   return true;
 }
 #endif

@@ -20,30 +20,27 @@
 
 namespace kwb::kernels::wgmma {
 
-template <int BM, int BN>
-constexpr int kThreads = wgmma::Tile<BM, BN>::kThreads;
-// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64; where two sets of
-// consumers take turns at the k blocks (measurement builds), the hand-over's bytes after them.
-template <int BM, int BN>
-constexpr int kCStagingBytes =
-    wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes + wgmma::Tile<BM, BN>::kHandOverBytes;
+template <int BM>
+constexpr int kThreads = wgmma::TileM<BM>::kThreads;
+// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
+template <int BM>
+constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BM, int BN>
 constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
                                    + std::size_t(wgmma::Tile<BM, BN>::kRingBytes) +
-                                   kCStagingBytes<BM, BN> + wgmma::Tile<BM, BN>::kBarrierBytes;
+                                   kCStagingBytes<BM> + wgmma::Tile<BM, BN>::kBarrierBytes;
 static_assert(kSmemBytes<128, 48> <= 227 * 1024 && kSmemBytes<128, 64> <= 227 * 1024 &&
                   kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
                   kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024 &&
                   kSmemBytes<64, 128> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
-static_assert(wgmma::Tile<64, 64>::kKPhases > 1 || 2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024,
-              "two 64-row CTAs must fit on an SM");
-// CTAs per SM each tile is built for (__launch_bounds__).
-template <int BM, int BN>
-constexpr int kMinCtasPerSm = BM == 64 && wgmma::Tile<BM, BN>::kKPhases == 1 ? 2 : 1;
+static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
+// CTAs per SM each tile height is built for (__launch_bounds__).
+template <int BM>
+constexpr int kMinCtasPerSm = BM == 64 ? 2 : 1;
 
 // Work unit u of a CTA: without clusters tile u in grouped order; with clusters of CM × CN CTAs
 // (CM along M, CN along N), the cluster's unit u is a block of CM × CN adjacent tiles (grouped
@@ -74,7 +71,7 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 // (detail/stream_k.h). Compiled for sm_90a only: on any other target the body traps (never
 // launched).
 template <class E, int BM, int BN, int CM, bool SK = false, int CN = 1, bool STREAM = false>
-__global__ void __launch_bounds__(kThreads<BM, BN>, kMinCtasPerSm<BM, BN>)
+__global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     hgemmWgmmaKernel(const __grid_constant__ CUtensorMap mapA,
                      const __grid_constant__ CUtensorMap mapB,
                      const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
@@ -83,8 +80,8 @@ __global__ void __launch_bounds__(kThreads<BM, BN>, kMinCtasPerSm<BM, BN>)
 #if KWB_WGMMA_TARGET
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
-  const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM, BN>);  // C boxes, then the barriers
-  const std::uint32_t sC = ring.bars - kCStagingBytes<BM, BN>;
+  const Ring ring = ringAt<BM, BN>(base, kCStagingBytes<BM>);  // C boxes, then the barriers
+  const std::uint32_t sC = ring.bars - kCStagingBytes<BM>;
   const int tid = int(threadIdx.x);
   constexpr int CS = CM * CN;  // CTAs per cluster
   if (tid == 0) KWB_WGMMA_MARK(trace::kEntry);
@@ -139,26 +136,8 @@ __global__ void __launch_bounds__(kThreads<BM, BN>, kMinCtasPerSm<BM, BN>)
       KWB_WGMMA_MARK(trace::kDrained);
     }
   } else {
-    // setmaxnreg only moves registers between a CTA's warps: the producer's 40 and the
-    // consumers' counts must fit in what the launch gave (ptxas's count: 168 for 384 threads,
-    // 40 + 2 · 232 = 3 · 168; at most 96 for 640). Five warpgroups (128 rows taking k blocks in
-    // turn, measurement builds) leave a consumer 104: 40 + 4 · 104 ≤ 5 · 96. Asking 112 hung on
-    // the H200 (the last consumer's setmaxnreg.inc waits for registers no warp gives back).
-    constexpr bool kFiveWarpgroups = wgmma::Tile<BM, BN>::kThreads > 384;
-    if constexpr (BM == 128 && kFiveWarpgroups)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 104;\n" ::: "memory");
-    else if constexpr (BM == 128)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
-    // rows 64·consumer … +63 of the tile; with k phases (measurement builds), the next
-    // warpgroups take the same rows' other k blocks
-    constexpr int kPhases = wgmma::Tile<BM, BN>::kKPhases;
-    constexpr int kRowConsumers = wgmma::TileM<BM>::kConsumers;
-    const int consumer = kPhases == 1 ? warpgroup - 1
-                         : kRowConsumers == 1
-                             ? 0
-                             : __shfl_sync(0xffffffffu, (warpgroup - 1) % kRowConsumers, 0);
-    const int kPhase =
-        kPhases > 1 ? __shfl_sync(0xffffffffu, (warpgroup - 1) / kRowConsumers, 0) : 0;
+    if constexpr (BM == 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+    const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     const std::uint16_t writers = clusterPeers<CM, CN>(rank).both();
     float d[BN / 2];  // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
@@ -167,16 +146,7 @@ __global__ void __launch_bounds__(kThreads<BM, BN>, kMinCtasPerSm<BM, BN>)
       int kBegin = 0, kEnd = 0;
       kRange(u, kBegin, kEnd);
       if (tid == 128 && u == firstUnit) KWB_WGMMA_MARK_FIRST_STAGE(ring, pos);
-#if defined(KWB_WGMMA_KSPLIT64) || defined(KWB_WGMMA_KSPLIT128)
-      if constexpr (kPhases > 1) {  // the first consumer of the rows goes on with the sum of both
-        consumeKBlocksInTurn<E, BM, BN, CS, kPhases>(d, ring, consumer, tid % 32, kBegin, kEnd, pos,
-                                                     writers, kPhase);
-        const std::uint32_t handOver =
-            sC + std::uint32_t(kRowConsumers * 2 * wgmma::kCBoxBytes + consumer * 64 * BN * 4);
-        if (!sumKPhases<BN>(d, handOver, kPhase, 3 + consumer)) continue;
-      } else
-#endif
-        consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
+      consumeKBlocks<E, BM, BN, CS>(d, ring, consumer, tid % 32, kBegin, kEnd, pos, writers);
       if (tid == 128) KWB_WGMMA_MARK(trace::kLoopDone, u == firstUnit);
       // Split-K: only the warp that arrives last for its rows goes on, with the tile's sum.
       if constexpr (SK && !STREAM)

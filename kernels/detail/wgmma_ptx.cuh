@@ -106,11 +106,6 @@ __device__ __forceinline__ void namedBarrier(int id, int threads) {
 __device__ __forceinline__ void storeShared(std::uint32_t addr, float x, float y) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(x), "f"(y) : "memory");
 }
-__device__ __forceinline__ float2 loadShared(std::uint32_t addr) {
-  float2 v;
-  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
-  return v;
-}
 
 // This CTA's rank in its cluster.
 __device__ __forceinline__ std::uint32_t clusterRank() {

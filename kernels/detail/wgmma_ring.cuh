@@ -67,7 +67,7 @@ inline constexpr BLayout kBLayout = BN == 96 ? BLayout{32, 64} : BLayout{kSlabN,
 template <int BM>
 struct TileM {
   static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
-  static constexpr int kConsumers = BM / 64;  // consumer warpgroups a stage, 64 rows each
+  static constexpr int kConsumers = BM / 64;  // consumer warpgroups, 64 rows each
   static constexpr int kThreads = (kConsumers + 1) * 128;
   static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
@@ -85,20 +85,6 @@ struct Tile : TileM<BM> {
   static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
   static constexpr int kStageBytes = TileM<BM>::kABytes + kBBytes;  // one stage's TMA copies
-  // Measurement builds only: with KWB_WGMMA_KSPLIT64 (the 64-row tiles) or KWB_WGMMA_KSPLIT128
-  // (the 128-row tiles up to 64 wide) two sets of consumers take the tile's k blocks in turn, and
-  // the second hands its sums to the first through shared memory (kHandOverBytes).
-  static constexpr int kKPhases =
-#ifdef KWB_WGMMA_KSPLIT64
-      BM == 64 ? 2 :
-#endif
-#ifdef KWB_WGMMA_KSPLIT128
-      BM == 128 && BN <= 64 ? 2
-                            :
-#endif
-                            1;
-  static constexpr int kThreads = (TileM<BM>::kConsumers * kKPhases + 1) * 128;
-  static constexpr int kHandOverBytes = kKPhases > 1 ? TileM<BM>::kConsumers * 64 * BN * 4 : 0;
   // 128 rows: as many stages as fit beside the persistent kernel's 32 KB of C boxes (192 KB of
   // ring), at most 8: a narrow tile's stages are small (8 for 128x64, 6 for 128x128, 4 for
   // 128x192 and 128x256). Measured on an H200: 1024^3 4.3% faster than with 4, the other
@@ -106,14 +92,12 @@ struct Tile : TileM<BM> {
   // C boxes, about 97 KB a CTA, so that two CTAs fit in an SM's 228 KB (6 stages would not);
   // other depths not measured. The 64x96 tile's 5 stages of 20 KB (117 KB a CTA) leave one CTA
   // per SM, as its grids want (a tile each).
-  static constexpr int kStages =
-      BM == 64 ? 5 : std::min((192 * 1024 - kHandOverBytes) / kStageBytes, 8);
+  static constexpr int kStages = BM == 64 ? 5 : std::min(192 * 1024 / kStageBytes, 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
 };
-static_assert((Tile<128, 64>::kStages == 8 || Tile<128, 64>::kKPhases > 1) &&
-                  Tile<128, 128>::kStages == 6 && Tile<128, 192>::kStages == 4 &&
-                  Tile<128, 256>::kStages == 4,
+static_assert(Tile<128, 64>::kStages == 8 && Tile<128, 128>::kStages == 6 &&
+                  Tile<128, 192>::kStages == 4 && Tile<128, 256>::kStages == 4,
               "the measured ring depths");
 
 // Shared addresses of the ring: A's stages, then B's, then what a kernel keeps after them
@@ -313,27 +297,6 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane,
   }
 }
 
-// One k block of a consumer warpgroup's rows: wait until TMA has delivered the stage at `pos`,
-// then issue its four k steps into d as one wgmma group (committed, not waited for).
-template <class E, int BM, int BN>
-__device__ __forceinline__ void multiplyStage(float (&d)[BN / 2], const Ring& r,
-                                              const RingPos<BM, BN>& pos, int consumer) {
-  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
-  const int s = pos.s;
-  mbarWait(r.full(s), pos.phase);
-  const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
-  const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
-  wgmmaFence();
-#pragma unroll
-  for (int kk = 0; kk < kBK / 16; ++kk) {
-    constexpr BLayout kB = Tile<BM, BN>::kB;
-    wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
-                       smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
-                                kB.groupBytes(), kB.descMode()));
-  }
-  wgmmaCommit();
-}
-
 // A consumer warpgroup (rows 64·consumer … +63 of the tile): d = the sum over k blocks
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
 // returns, and no wgmma is in flight. CS: the CTAs of its cluster; writers: releaseStage's.
@@ -341,13 +304,25 @@ template <class E, int BM, int BN, int CS>
 __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
                                                int lane, int kBegin, int kEnd, RingPos<BM, BN>& pos,
                                                std::uint16_t writers = 1) {
+  constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
   for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
   int prev = 0;
   for (int kt = kBegin; kt < kEnd; ++kt) {
     const int s = pos.s;
-    multiplyStage<E, BM, BN>(d, r, pos, consumer);
+    mbarWait(r.full(s), pos.phase);  // TMA has delivered this stage
+    const std::uint32_t a = r.sA + std::uint32_t(s * kABytes + consumer * 64 * 128);
+    const std::uint32_t b = r.sB + std::uint32_t(s * kBBytes);
+    wgmmaFence();
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      constexpr BLayout kB = Tile<BM, BN>::kB;
+      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                  kB.groupBytes(), kB.descMode()));
+    }
+    wgmmaCommit();
     // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
     // to the producer.
     if (kt > kBegin) {
@@ -361,54 +336,6 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r
   releaseStage<CS>(r, prev, lane, writers);
   fenceOperands(d);
 }
-
-#if defined(KWB_WGMMA_KSPLIT64) || defined(KWB_WGMMA_KSPLIT128)
-// Measurement builds: PHASES consumer warpgroups take a 64-row tile's k blocks in turn; this one
-// takes kBegin + phase, + PHASES, … and steps its ring position over the others' stages, so every
-// consumer's position agrees when it returns. `phase` must be warp-uniform to ptxas (a
-// __shfl_sync of it, as CUTLASS's warp-group index), and no branch may skip a wgmma inside the
-// loop: either puts the wgmmas on a path ptxas sees as divergent, and it serialises them.
-template <class E, int BM, int BN, int CS, int PHASES>
-__device__ __forceinline__ void consumeKBlocksInTurn(float (&d)[BN / 2], const Ring& r,
-                                                     int consumer, int lane, int kBegin, int kEnd,
-                                                     RingPos<BM, BN>& pos, std::uint16_t writers,
-                                                     int phase) {
-#pragma unroll
-  for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
-  fenceOperands(d);
-  // Each stage passed over is waited for too: a consumer that skipped a fill could otherwise
-  // reach the stage's next fill while the one it skipped is still in flight, and the parity wait
-  // would take the barrier's incomplete phase for the fill it wants (an odd ring, or a unit with
-  // an odd number of k blocks, puts consecutive fills of a stage in different consumers).
-  auto passOver = [&] {
-    mbarWait(r.full(pos.s), pos.phase);
-    pos.advance();
-  };
-  const int total = kEnd - kBegin, first = min(phase, total);
-  const int n = total > phase ? (total - phase + PHASES - 1) / PHASES : 0;
-  for (int j = 0; j < first; ++j) passOver();
-  int prev = 0;
-  for (int i = 0; i < n; ++i) {
-    if (i > 0)
-      for (int j = 1; j < PHASES; ++j) passOver();  // the other consumers' stages
-    const int s = pos.s;
-    multiplyStage<E, BM, BN>(d, r, pos, consumer);
-    if (i > 0) {
-      wgmmaWait<1>();
-      releaseStage<CS>(r, prev, lane, writers);
-    }
-    prev = s;
-    pos.advance();
-  }
-  const int done = n > 0 ? phase + PHASES * (n - 1) + 1 : first;
-  for (int j = done; j < total; ++j) passOver();
-  if (n > 0) {
-    wgmmaWait<0>();
-    releaseStage<CS>(r, prev, lane, writers);
-  }
-  fenceOperands(d);
-}
-#endif
 #endif
 
 // The tensor maps the ring's copies read: A (M×K) in boxes of 64 k × BM rows (BM / CN where
@@ -429,11 +356,11 @@ OperandMaps operandMaps(CUtensorMapDataType type, const Shape& s, const detail::
 
 // A launch of `blocks` CTAs of the BM-row tile with `smemBytes` of dynamic shared memory on
 // `stream`, and no attribute yet.
-template <int BM, int THREADS = TileM<BM>::kThreads>
+template <int BM>
 cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream_t stream) {
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(blocks);
-  cfg.blockDim = dim3(THREADS);
+  cfg.blockDim = dim3(TileM<BM>::kThreads);
   cfg.dynamicSmemBytes = smemBytes;
   cfg.stream = stream;
   return cfg;
@@ -448,10 +375,10 @@ cudaLaunchConfig_t tileLaunch(unsigned blocks, std::size_t smemBytes, cudaStream
 // ordinary kernel, as every launch does with KWB_WGMMA_PDL=0 (measurement builds). (The same 64
 // CTAs one per SM gain 13% as dependents: a 64-row grid that fits the SMs launches so.) `attr`
 // must outlive the configuration.
-template <int BM, int THREADS = TileM<BM>::kThreads>
+template <int BM>
 cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemBytes,
                                    cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg = tileLaunch<BM, THREADS>(blocks, smemBytes, stream);
+  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   if (perSm > 1 && blocks > unsigned(detail::multiprocessors()) / 4) return cfg;
   detail::makeDependent(cfg, attr);
@@ -460,10 +387,10 @@ cudaLaunchConfig_t dependentLaunch(unsigned blocks, int perSm, std::size_t smemB
 
 // A launch of `blocks` CTAs of the BM-row tile in clusters of `clusterSize` along x; `attr` holds
 // the cluster dimension and must outlive the configuration.
-template <int BM = 128, int THREADS = TileM<BM>::kThreads>
+template <int BM = 128>
 cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                  cudaStream_t stream, cudaLaunchAttribute& attr) {
-  cudaLaunchConfig_t cfg = tileLaunch<BM, THREADS>(blocks, smemBytes, stream);
+  cudaLaunchConfig_t cfg = tileLaunch<BM>(blocks, smemBytes, stream);
   attr = cudaLaunchAttribute{};
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = unsigned(clusterSize);
@@ -479,11 +406,10 @@ cudaLaunchConfig_t clusterLaunch(unsigned blocks, int clusterSize, std::size_t s
 // for the tile kernel and the cluster split, whose CTAs wait in the kernel (openRing) before
 // they touch memory. `attrs` (the
 // cluster dimension, then the serialization) must outlive the configuration.
-template <int BM = 128, int THREADS = TileM<BM>::kThreads>
+template <int BM = 128>
 cudaLaunchConfig_t dependentClusterLaunch(unsigned blocks, int clusterSize, std::size_t smemBytes,
                                           cudaStream_t stream, cudaLaunchAttribute (&attrs)[2]) {
-  cudaLaunchConfig_t cfg =
-      clusterLaunch<BM, THREADS>(blocks, clusterSize, smemBytes, stream, attrs[0]);
+  cudaLaunchConfig_t cfg = clusterLaunch<BM>(blocks, clusterSize, smemBytes, stream, attrs[0]);
   if (!detail::dependentLaunchWanted("KWB_WGMMA_PDL")) return cfg;
   attrs[1] = cudaLaunchAttribute{};
   attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;

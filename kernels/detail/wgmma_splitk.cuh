@@ -88,33 +88,4 @@ __device__ __forceinline__ bool reduceSplits(float (&d)[BN / 2], const SplitK& s
 }
 #endif
 
-#if KWB_WGMMA_TARGET
-// KWB_WGMMA_KSPLIT64/128 (measurement builds): the two consumers of 64 rows each hold the sum
-// over their half of its k blocks; the second hands its accumulators through shared memory
-// (`buf`, 64 × BN floats, lane-major so each store and load is a warp's 256 contiguous bytes) to
-// the first, which adds them and goes on to the epilogue (true); the second goes back for the next
-// tile (false) once the first has read them. Named barrier `barrier`, the two's 256 threads.
-template <int BN>
-__device__ __forceinline__ bool sumKPhases(float (&d)[BN / 2], std::uint32_t buf, int phase,
-                                           int barrier) {
-  const std::uint32_t at = buf + std::uint32_t(threadIdx.x % 128) * 8u;
-  if (phase == 1) {
-#pragma unroll
-    for (int i = 0; i < BN / 4; ++i)
-      storeShared(at + std::uint32_t(i) * 1024u, d[2 * i], d[2 * i + 1]);
-  }
-  namedBarrier(barrier, 256);
-  if (phase == 0) {
-#pragma unroll
-    for (int i = 0; i < BN / 4; ++i) {
-      const float2 v = loadShared(at + std::uint32_t(i) * 1024u);
-      d[2 * i] += v.x;
-      d[2 * i + 1] += v.y;
-    }
-  }
-  namedBarrier(barrier, 256);
-  return phase == 0;
-}
-#endif
-
 }  // namespace kwb::kernels::wgmma
