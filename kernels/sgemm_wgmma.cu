@@ -267,6 +267,25 @@ detail::WorkspaceCache& splitCounters() {
   return cache;
 }
 
+// One split launch's scratch, leased from those caches until the launch is enqueued: `bytes` of
+// partial tiles and `counterBytes` of counters. ok() is false where either has no buffer.
+struct SplitScratch {
+  detail::WorkspaceCache::Lease partial, counters;
+  SplitScratch(std::size_t bytes, std::size_t counterBytes, cudaStream_t stream)
+      : partial(splitPartials().acquire(bytes, stream)),
+        counters(splitCounters().acquire(counterBytes, stream)) {}
+  bool ok() const { return partial.data() != nullptr && counters.data() != nullptr; }
+  // K in `splits` ranges of `kBlocksPerSplit` k blocks over this scratch.
+  SplitK split(int splits, int kBlocksPerSplit) const {
+    SplitK s;
+    s.partial = static_cast<float*>(partial.data());
+    s.counters = static_cast<int*>(counters.data());
+    s.splits = splits;
+    s.kBlocksPerSplit = kBlocksPerSplit;
+    return s;
+  }
+};
+
 #ifdef KWB_PERF_EXPERIMENT
 // Measurement builds only: the 64-row tile (64, 96 or 128 wide) in clusters of CM x CN CTAs
 // (KWB_WGMMA_SHORT_CLUSTER=CMxCN, with KWB_WGMMA_BM=64 and KWB_WGMMA_BN; 1x1 runs the tile
@@ -363,17 +382,11 @@ bool launchStreamK(const GemmArgs& g, const detail::HalfOperands& ops, const Wgm
                                       int(wgmmaKBlocks(g.shape))};
   if (!sched.runs()) return false;
   const std::size_t slots = std::size_t(sched.segmentedTiles());
-  const detail::WorkspaceCache::Lease partial =
-      splitPartials().acquire(slots * std::size_t(sched.segmentStride()) * kWgmmaTileM *
-                                  std::size_t(p.tileN) * sizeof(float),
-                              g.stream);
-  const detail::WorkspaceCache::Lease counters =
-      splitCounters().acquire(slots * kWgmmaWarpSlots * sizeof(int), g.stream);
-  if (partial.data() == nullptr || counters.data() == nullptr) return false;
-  SplitK split;
-  split.partial = static_cast<float*>(partial.data());
-  split.counters = static_cast<int*>(counters.data());
-  split.kBlocksPerSplit = sched.kBlocks;  // the whole waves' tiles: one range of whole K
+  const SplitScratch scratch(slots * std::size_t(sched.segmentStride()) * kWgmmaTileM *
+                                 std::size_t(p.tileN) * sizeof(float),
+                             slots * kWgmmaWarpSlots * sizeof(int), g.stream);
+  if (!scratch.ok()) return false;
+  const SplitK split = scratch.split(1, sched.kBlocks);  // the whole waves' tiles: whole K
   if (std::getenv("KWB_WGMMA_DEBUG"))
     std::fprintf(stderr, "sgemm.wgmma 128x%d stream-K: %d whole tiles, %d in segments on %d CTAs\n",
                  p.tileN, sched.wholeTiles(), sched.segmentedTiles(), sched.ctas);
@@ -398,18 +411,12 @@ LaunchInfo launchOn(const GemmArgs& g, const detail::HalfOperands& ops, const Wg
   whole.kBlocksPerSplit = int(wgmmaKBlocks(g.shape));
   if (p.splits <= 1 || p.clusters)
     return launchTilesOf<E>(g, ops, {p.tileN, 1, p.clusters, false, p.tileM, p.sharesA}, whole);
-  const detail::WorkspaceCache::Lease partial =
-      splitPartials().acquire(wgmmaPartialBytes(g.shape, p), g.stream);
-  const detail::WorkspaceCache::Lease counters =
-      splitCounters().acquire(wgmmaCounterBytes(g.shape, p), g.stream);
-  if (partial.data() == nullptr || counters.data() == nullptr)  // no scratch: whole K, said so
+  const SplitScratch scratch(wgmmaPartialBytes(g.shape, p), wgmmaCounterBytes(g.shape, p),
+                             g.stream);
+  if (!scratch.ok())  // no scratch: whole K, said so
     return launchTilesOf<E>(g, ops, {p.tileN, 1, false}, whole);
-  SplitK split;
-  split.partial = static_cast<float*>(partial.data());
-  split.counters = static_cast<int*>(counters.data());
-  split.splits = p.splits;
-  split.kBlocksPerSplit = int(wgmmaKBlocksPerSplit(g.shape, p.splits));
-  return launchTilesOf<E>(g, ops, p, split);
+  return launchTilesOf<E>(g, ops, p,
+                          scratch.split(p.splits, int(wgmmaKBlocksPerSplit(g.shape, p.splits))));
 }
 
 // `forced`: the plan to run (launchSgemmWgmmaPlan); null: the shape's own (planFor).
