@@ -114,7 +114,7 @@ double waveNs(const WaveCost& c, const Shape& s, int sms) {
 // TMA's fast case: as they lie, or copied to such rows first (detail::relayMultiple 64: the copy
 // made where TMA cannot load an operand as it lies).
 bool onTheLine(const Shape& s) {
-  return detail::relayMultiple(s.m, s.n, s.k) == 64 ||
+  return detail::relayMultiple(s.n, s.k) == 64 ||
          (s.k % kWgmmaKBlock == 0 && s.n % kWgmmaKBlock == 0);
 }
 
@@ -167,12 +167,30 @@ WgmmaPlan pairsSharingBOr(const Shape& s, int sms, const WgmmaPlan& otherwise) {
   return {128, 1, true, false, kWgmmaShortTileM};
 }
 
+// Large products whose A and B rows both start off the 32-byte sectors (K and N ≡ 8 mod 16: each
+// 128-byte box row touches a fifth sector), loaded as they lie: 2x2 clusters of 128x128 however
+// many waves (each CTA loads a quarter less of A and of B), not the wave model's tile on copied
+// operands, which they replace (kwb tune on an H200, 2026-12-03, as they lie against the copy:
+// 3000^3 93.4 against 97.9 us, 5000^3 416 against 461, 5000x1000x1000 22.1 against 30.2,
+// 1000x1000x5000 27.2 against 33.4 (a cluster split), 3000x3000x1000 37.2 against 39.7, 8 of 10
+// shapes faster by 2-27%; 2000x3000x3000 1.1% slower). On the sectors 2x2 lost past one wave
+// (2000^3 35.7 against 26.0 us, 4000x4000x1000 63.1 against 60.9).
+constexpr std::int64_t kOffSectorsTwoByTwoMnk = 4'000'000'000;
+bool offSectorsAtScale(const Shape& s) {
+  return s.k % 16 == 8 && s.n % 16 == 8 && s.m > kWgmmaTileM && s.n > 128 &&
+         s.m * s.n * s.k >= kOffSectorsTwoByTwoMnk;
+}
+
 WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
   WgmmaPlan shared{0, 1, false};
   shared.sharesA = true;
   for (int tileN : {64, 128}) {
     const std::int64_t tiles = wgmmaTiles(s, tileN);
     if (8 * tiles >= 7 * std::int64_t(sms) && tiles <= sms && s.n > tileN) {  // two tiles a row
+      // Off the sectors at scale the 2x2 of 128x128 below beats the 64-wide pairs (1000x1000x5000:
+      // 27.2 against 29.2 us for 64x128's pairs, 28.8 for 128x64's); 128x128's pairs stay
+      // (2000x1000x3000: 26.7 against 33.7 for 2x2, whose 32 clusters of four make two waves).
+      if (tileN == 64 && offSectorsAtScale(s)) break;
       shared.tileN = tileN;
       return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
     }
@@ -187,6 +205,7 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
       return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
     }
   }
+  if (offSectorsAtScale(s)) return sharedAWgmmaPlan(128, true);
   for (int tileN : {256, 128})
     if (32 * wgmmaTiles(s, tileN) >= 15 * std::int64_t(sms))
       return {tileN, 1, tileN == 256 && clustersPay(s, sms)};
@@ -317,6 +336,7 @@ WgmmaPlan chooseWgmmaPlan(const Shape& s, int sms) {
   // Off the line a split is kept only where the whole tile's grid leaves half the SMs idle: at
   // 640x640x1000 the rule's cluster split of 2 measured 35% slower than 100 tiles of 64x64.
   const WgmmaPlan whole = offTheLineWholeTile(s, sms);
+  if (offSectorsAtScale(s)) return whole;  // 1000x1000x5000: 2x2 19% faster than its split
   const bool fewTiles = 2 * wgmmaTiles(s, whole.tileN, whole.tileM) < std::int64_t(sms);
   return measured.splits > 1 && fewTiles ? measured : whole;
 }

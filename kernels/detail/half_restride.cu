@@ -107,26 +107,26 @@ __global__ void __launch_bounds__(kThreads) relayKernel(Copy a, Copy b) {
 }
 
 // relayMultiple, or in measurement builds the multiple KWB_WGMMA_RELAY forces (8 or 64).
-int activeRelayMultiple(std::int64_t m, std::int64_t n, std::int64_t k) {
+int activeRelayMultiple(std::int64_t n, std::int64_t k) {
 #ifdef KWB_PERF_EXPERIMENT
   if (const char* e = std::getenv("KWB_WGMMA_RELAY");
       e && (std::atoi(e) == 8 || std::atoi(e) == 64))
     return std::atoi(e);
 #endif
-  return relayMultiple(m, n, k);
+  return relayMultiple(n, k);
 }
 
 }  // namespace
 
 std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k) {
-  const int multiple = activeRelayMultiple(m, n, k);
+  const int multiple = activeRelayMultiple(n, k);
   return (k % multiple != 0 ? bytesOf(m, k, multiple) : 0) +
          (n % multiple != 0 ? bytesOf(k, n, multiple) : 0);
 }
 
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
                          std::int64_t k, void* scratch, cudaStream_t stream) {
-  const int multiple = activeRelayMultiple(m, n, k);
+  const int multiple = activeRelayMultiple(n, k);
   HalfOperands ops{{a, k}, {b, n}, false};
   Copy ca{static_cast<const __half*>(a), nullptr, int(m), int(k), int(paddedStride(k, multiple))};
   Copy cb{static_cast<const __half*>(b), nullptr, int(k), int(n), int(paddedStride(n, multiple))};

@@ -37,25 +37,20 @@ constexpr std::int64_t tmaStride(std::int64_t n) { return paddedStride(n, 8); }
 // not a multiple of 8 elements), the copy is made anyway, and then each operand whose rows do
 // not start on a 128-byte line is copied to rows of a multiple of 64 elements: TMA loads such
 // rows far slower (on an H200, 511x513x1025 12.7% faster than with 8, 1000x1001x1000 15.8%).
-// Copying only for the 128-byte lines did not pay as a rule (1000^3 11% faster, 1024x1000x1024
-// and 1000x1000x4000 14-15% slower): 8 (no copy) where both already load, except where both
-// row strides are odd multiples of 16 bytes (k and n ≡ 8 mod 16: every 128-byte box row then
-// touches a fifth 32-byte sector) and the product is large enough to pay for the copy
-// (kRelayForSectorsMnk): the copy won 14-21% at 3000^3 (H200 and H100), 3000x3000x1000 and
-// 4000x1000x3000 (H100), and lost at every smaller or sector-aligned shape timed
-// (kernels/PERF_NOTES.md, "The copy on the H200, and a rule it suggests").
-inline constexpr std::int64_t kRelayForSectorsMnk = 4'000'000'000;
-constexpr int relayMultiple(std::int64_t m, std::int64_t n, std::int64_t k) {
-  if (n % 8 != 0 || k % 8 != 0) return 64;
-  const bool offSectors = n % 16 == 8 && k % 16 == 8;
-  return offSectors && m * n * k >= kRelayForSectorsMnk ? 64 : 8;
+// Else 8: both are loaded as they lie. Copying only for the 128-byte lines did not pay as a rule
+// (1000^3 11% faster, 1024x1000x1024 and 1000x1000x4000 14-15% slower). Large products whose
+// rows both start off the 32-byte sectors were copied too until the 2x2 clusters of 128x128,
+// loading them as they lie, measured faster (kernels/PERF_NOTES.md, "Off the sectors: 2x2
+// clusters as they lie, not the copy"; sgemm_wgmma_choice.cpp).
+constexpr int relayMultiple(std::int64_t n, std::int64_t k) {
+  return n % 8 != 0 || k % 8 != 0 ? 64 : 8;
 }
 
 // Bytes of scratch relayHalves needs for these operands (0: TMA loads both as they lie).
 std::size_t relayBytes(std::int64_t m, std::int64_t n, std::int64_t k);
 
 // A (m×k) and B (k×n), each copied into `scratch` (relayBytes of it, 16-byte aligned) by one
-// kernel on `stream` where its row is not a multiple of relayMultiple(m, n, k) elements, else used
+// kernel on `stream` where its row is not a multiple of relayMultiple(n, k) elements, else used
 // in place.
 HalfOperands relayHalves(const void* a, const void* b, std::int64_t m, std::int64_t n,
                          std::int64_t k, void* scratch, cudaStream_t stream);

@@ -108,6 +108,13 @@ TEST(WgmmaEveryShape, RaggedKAndNRunOnTheTensorCores) {
     const kwb::CaseResult asGiven = session().verifyCase(*k, Shape{1000, 1000, 1000}, kSeed);
     expectVerified(asGiven, *k, kSeed);
     EXPECT_EQ(asGiven.ranKernel.find("re-laid"), std::string::npos) << asGiven.ranKernel;
+    // Rows of 6000 and 2000 bytes, both off the 32-byte sectors, a large product: no copy, 2x2
+    // clusters of 128x128 over several waves (576 tiles).
+    const kwb::CaseResult offSectors = session().verifyCase(*k, Shape{3000, 3000, 1000}, kSeed);
+    expectVerified(offSectors, *k, kSeed);
+    EXPECT_EQ(offSectors.ranKernel.find("re-laid"), std::string::npos) << offSectors.ranKernel;
+    EXPECT_NE(offSectors.ranKernel.find("128x128 tile, 2x2 clusters"), std::string::npos)
+        << offSectors.ranKernel;
   }
 }
 

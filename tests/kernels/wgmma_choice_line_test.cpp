@@ -109,25 +109,31 @@ TEST(WgmmaChoice, CopiedOperandsAreOnTheLine) {
 }
 
 // Large products whose A and B rows both start off the 32-byte sectors (K and N ≡ 8 mod 16) are
-// copied to 64-element rows even where TMA could load them: the copy won 14-21% at 3000^3,
-// 3000x3000x1000 and 4000x1000x3000 and lost at every smaller or sector-aligned shape timed.
-TEST(WgmmaChoice, LargeProductsOffTheSectorsAreCopied) {
+// loaded as they lie, in 2x2 clusters of 128x128 however many waves: on an H200 faster than the
+// copy to 64-element rows they replace at 8 of 10 such shapes (3000^3 4.6%, 5000^3 9.7%,
+// 1000x1000x5000 19%, ahead of its split too), 1.1% slower at 2000x3000x3000. Where the pairs
+// sharing A or a one-wave 2x2 fit, those come first (2000x1000x3000: pairs, 18% faster than the
+// copy). Below the product, or on the sectors, the rules before run (2000^3: 2x2 27% slower).
+TEST(WgmmaChoice, LargeProductsOffTheSectorsRunIn2x2AsTheyLie) {
   namespace d = kwb::kernels::detail;
-  EXPECT_EQ(d::relayMultiple(3000, 3000, 3000), 64);
-  EXPECT_EQ(d::relayMultiple(3000, 3000, 1000), 64);
-  EXPECT_EQ(d::relayMultiple(4000, 1000, 3000), 64);
-  EXPECT_EQ(d::relayMultiple(1000, 1000, 1000), 8);  // too small: the copy lost 4%
-  EXPECT_EQ(d::relayMultiple(2000, 1000, 1000), 8);  // 2e9, below the line
-  EXPECT_EQ(d::relayMultiple(4000, 4000, 1000), 8);  // B's rows (4000) start on sectors
-  EXPECT_EQ(d::relayMultiple(2000, 2000, 2000), 8);  // both on sectors: the copy lost 27%
-  EXPECT_EQ(d::relayMultiple(8000, 8000, 8000), 8);  // on the line
-  EXPECT_EQ(d::relayMultiple(64, 1001, 64), 64);     // TMA cannot load B as it lies
-  // Copied, they are on the line: the wave model chooses (128x192 at 3000^3 and 3000x3000x1000,
-  // 25% and 12% faster than 128x128 copied, kwb tune on an H200), not the off-the-line rule's
-  // 128x256.
-  EXPECT_EQ(k::chooseWgmmaPlan({3000, 3000, 3000}, kH100), (WgmmaPlan{192, 1, false}));
-  EXPECT_EQ(k::chooseWgmmaPlan({3000, 3000, 1000}, kH100), (WgmmaPlan{192, 1, false}));
-  EXPECT_EQ(k::chooseWgmmaPlan({4000, 1000, 3000}, kH100), (WgmmaPlan{256, 1, false}));
+  EXPECT_EQ(d::relayMultiple(3000, 3000), 8);  // loaded as they lie
+  EXPECT_EQ(d::relayMultiple(1000, 1000), 8);
+  EXPECT_EQ(d::relayMultiple(1001, 1000), 64);  // TMA cannot load B as it lies
+  EXPECT_EQ(d::relayMultiple(1000, 1025), 64);  // nor A
+  const WgmmaPlan quads128 = k::sharedAWgmmaPlan(128, true);
+  for (const Shape& s : {Shape{3000, 3000, 3000}, Shape{3000, 3000, 1000}, Shape{4000, 1000, 3000},
+                         Shape{5000, 5000, 5000}, Shape{5000, 1000, 1000}, Shape{8000, 1000, 1000},
+                         Shape{1000, 3000, 3000}, Shape{1000, 1000, 5000}, Shape{2000, 3000, 3000}})
+    EXPECT_EQ(k::chooseWgmmaPlan(s, kH100), quads128) << toString(s);
+  WgmmaPlan pairs128{128, 1, false};
+  pairs128.sharesA = true;
+  EXPECT_EQ(k::chooseWgmmaPlan({2000, 1000, 3000}, kH100), pairs128);
+  // Below 4e9, on the sectors in K or N, or on the line: not this rule.
+  EXPECT_FALSE(k::chooseWgmmaPlan({1000, 1000, 3000}, kH100) == quads128);
+  EXPECT_EQ(k::chooseWgmmaPlan({4000, 4000, 1000}, kH100), (WgmmaPlan{256, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({3000, 4000, 3000}, kH100).sharesA, false);
+  EXPECT_EQ(k::chooseWgmmaPlan({2000, 2000, 2000}, kH100), (WgmmaPlan{256, 1, false}));
+  EXPECT_EQ(k::chooseWgmmaPlan({3072, 3072, 3072}, kH100).sharesA, false);
 }
 
 }  // namespace
