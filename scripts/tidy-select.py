@@ -17,9 +17,10 @@ since then can affect:
     includes it, so its diagnostics are seen);
   - every source under a directory whose CMakeLists.txt changed (its flags may have);
   - every source, when the checks or how they run changed (.clang-tidy, this script,
-    scripts/tidy.sh, CMakePresets.json, the top-level CMakeLists.txt, cmake/), when SINCE is
-    not a commit of this clone (a shallow clone), or when an object has no recorded
-    dependencies (not built yet).
+    scripts/tidy.sh, CMakePresets.json, the top-level CMakeLists.txt, cmake/), when a
+    configure_file template (*.in) changed (the header it makes lies in BUILD, where the
+    recorded dependencies do not name the template), when SINCE is not a commit of this clone
+    (a shallow clone), or when an object has no recorded dependencies (not built yet).
 The working tree counts as changed where it differs from SINCE, committed or not.
 """
 import json
@@ -35,13 +36,13 @@ PCH_FLAGS = re.compile(r"\s-Winvalid-pch\b|\s-include\s+\S*cmake_pch\.hxx\b")
 
 
 def database_sources(db, root, dirs):
-    """{relative source: entry} for the .cpp files of DIRS that the database compiles."""
-    found = {}
+    """The .cpp files of DIRS that the database compiles, relative to ROOT."""
+    found = set()
     for entry in db:
         path = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
         rel = os.path.relpath(path, root)
         if rel.endswith(".cpp") and rel.split(os.sep)[0] in dirs:
-            found.setdefault(rel, entry)
+            found.add(rel)
     return found
 
 
@@ -73,7 +74,8 @@ def select(sources, deps, changed):
     everything = sorted(sources)
     if changed is None:
         return everything, "the whole tree"
-    touched_global = sorted(changed & GLOBAL_INPUTS | {c for c in changed if c.startswith("cmake/")})
+    touched_global = sorted(changed & GLOBAL_INPUTS |
+                            {c for c in changed if c.startswith("cmake/") or c.endswith(".in")})
     if touched_global:
         return everything, f"the whole tree: {', '.join(touched_global)} changed"
     unbuilt = [s for s in everything if s not in deps]
@@ -102,13 +104,12 @@ def changed_since(root, since):
 
 
 def write_database(db, build):
-    """BUILD/tidy/compile_commands.json without the precompiled-header flags; its directory."""
+    """Writes BUILD/tidy/compile_commands.json: DB without the precompiled-header flags."""
     out_dir = os.path.join(build, "tidy")
     os.makedirs(out_dir, exist_ok=True)
     stripped = [dict(e, command=PCH_FLAGS.sub("", e["command"])) if "command" in e else e for e in db]
     with open(os.path.join(out_dir, "compile_commands.json"), "w", encoding="utf-8") as f:
         json.dump(stripped, f, indent=1)
-    return out_dir
 
 
 def main(argv):

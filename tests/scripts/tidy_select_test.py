@@ -105,6 +105,12 @@ class TidySelect(unittest.TestCase):
         self.assertEqual(len(picked), 3)
         self.assertIn(".clang-tidy changed", why)
 
+    def test_a_changed_configure_template_selects_everything(self):
+        self.write("core/version.h.in", "#define V @V@\n")
+        picked, why = self.run_select(self.base)
+        self.assertEqual(len(picked), 3)
+        self.assertIn("core/version.h.in changed", why)
+
     def test_a_base_not_in_the_clone_selects_everything(self):
         picked, why = self.run_select("0123456789abcdef0123456789abcdef01234567")
         self.assertEqual(len(picked), 3)
