@@ -172,9 +172,9 @@ WgmmaPlan pairsSharingBOr(const Shape& s, int sms, const WgmmaPlan& otherwise) {
 // many waves (each CTA loads a quarter less of A and of B), not the wave model's tile on copied
 // operands, which they replace (kwb tune on an H200, 2026-12-03, as they lie against the copy:
 // 3000^3 93.4 against 97.9 us, 5000^3 416 against 461, 5000x1000x1000 22.1 against 30.2,
-// 1000x1000x5000 27.2 against 33.4 (a cluster split), 3000x3000x1000 37.2 against 39.7, 8 of 10
-// shapes faster by 2-27%; 2000x3000x3000 1.1% slower). On the sectors 2x2 lost past one wave
-// (2000^3 35.7 against 26.0 us, 4000x4000x1000 63.1 against 60.9).
+// 1000x1000x5000 27.2 against 33.4 (a cluster split), 3000x3000x1000 37.2 against 39.7: 9 of
+// the 10 shapes it takes faster by 2-27%; 2000x3000x3000 1.1% slower). On the sectors 2x2 lost
+// past one wave (2000^3 35.7 against 26.0 us, 4000x4000x1000 63.1 against 60.9).
 constexpr std::int64_t kOffSectorsTwoByTwoMnk = 4'000'000'000;
 bool offSectorsAtScale(const Shape& s) {
   return s.k % 16 == 8 && s.n % 16 == 8 && s.m > kWgmmaTileM && s.n > 128 &&
@@ -190,7 +190,7 @@ WgmmaPlan offTheLineWholeTile(const Shape& s, int sms) {
       // Off the sectors at scale the 2x2 of 128x128 below beats the 64-wide pairs (1000x1000x5000:
       // 27.2 against 29.2 us for 64x128's pairs, 28.8 for 128x64's); 128x128's pairs stay
       // (2000x1000x3000: 26.7 against 33.7 for 2x2, whose 32 clusters of four make two waves).
-      if (tileN == 64 && offSectorsAtScale(s)) break;
+      if (tileN == 64 && offSectorsAtScale(s)) continue;
       shared.tileN = tileN;
       return tileN == 64 ? pairsSharingBOr(s, sms, shared) : shared;
     }
