@@ -156,7 +156,8 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
       if constexpr (wgmma::TileM<BM>::kSwapped)
-        storeTileSwapped<BM>(d, c, m, n, row0, col0, alpha, beta);
+        storeTileSwapped<BM>(*reinterpret_cast<const float(*)[BM / 2]>(d), c, m, n, row0, col0,
+                             alpha, beta);
       else if (tmaStore)
         storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
                          row0, col0, alpha);

@@ -103,8 +103,9 @@ struct Tile : TileM<BM> {
   static constexpr int kStages = BM == 64 ? 5 : std::min(192 * 1024 / kStageBytes, 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
-  // FP32 accumulators per consumer thread: its 64 rows × BN, or the swapped tile's 64 × BM.
-  static constexpr int kAccumulators = TileM<BM>::kSwapped ? BM / 2 : BN / 2;
+  // FP32 accumulators per consumer thread: its 64 rows × BN, or the swapped tile's 64 × BM twice:
+  // two independent chains (even and odd k steps), summed at the end.
+  static constexpr int kAccumulators = TileM<BM>::kSwapped ? BM : BN / 2;
 };
 static_assert(Tile<128, 64>::kStages == 8 && Tile<128, 128>::kStages == 6 &&
                   Tile<128, 192>::kStages == 4 && Tile<128, 256>::kStages == 4,
@@ -333,7 +334,8 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[Tile<BM, BN>::kAccumul
       const std::uint64_t descB = smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
                                            kB.groupBytes(), kB.descMode());
       if constexpr (TileM<BM>::kSwapped)  // C^T = B^T A^T: B's slab is the wgmma's A
-        wgmmaM64K16<E, BM, true>(d, descB, descA);
+        wgmmaM64K16<E, BM, true>(*reinterpret_cast<float(*)[BM / 2]>(&d[kk % 2 * (BM / 2)]), descB,
+                                 descA);
       else
         wgmmaM64K16<E, BN>(d, descA, descB);
     }
@@ -350,6 +352,10 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[Tile<BM, BN>::kAccumul
   wgmmaWait<0>();
   releaseStage<CS>(r, prev, lane, writers);
   fenceOperands(d);
+  if constexpr (TileM<BM>::kSwapped) {  // the two chains' sum, in the first half
+#pragma unroll
+    for (int i = 0; i < BM / 2; ++i) d[i] += d[BM / 2 + i];
+  }
 }
 #endif
 
