@@ -172,8 +172,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const wgmma::OperandMaps maps =
       wgmma::operandMaps<BM, BN, CM, CN>(Element16<E>::kTmaType, g.shape, ops);
   // Split-K: each warp stores its rows itself; so does a width of part of a C box (48).
-  const bool tmaStore = (!SK || STREAM) && !wgmma::TileM<BM>::kSwapped &&
-                        BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
+  const bool tmaStore = (!SK || STREAM) && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
                                    wgmma::kCBoxCols, wgmma::kCBoxRows, "C")
@@ -245,8 +244,6 @@ WgmmaPlan planFor(const Shape& s) {
   if (const char* e = std::getenv("KWB_WGMMA_BM"); e && std::atoi(e) == kWgmmaShortTileM) {
     const int w = bn ? std::atoi(bn) : 64;
     p = forcedWgmmaPlan(s, w == 96 || w == 128 ? w : 64, 1, sms, false, kWgmmaShortTileM);
-  } else if (e && std::atoi(e) == kWgmmaSwappedTileM) {  // KWB_WGMMA_BM=96: the swapped 96x64
-    p = forcedWgmmaPlan(s, 64, 1, sms, false, kWgmmaSwappedTileM);
   }
 #endif
   return p;
@@ -345,8 +342,6 @@ LaunchInfo launchTilesOf(const GemmArgs& g, const detail::HalfOperands& ops, con
     p.tileN == 48   ? launchTiles<E, 128, 48, 1, false, 2>(g, ops, split)
     : p.tileN == 64 ? launchTiles<E, 128, 64, 1, false, 2>(g, ops, split)
                     : launchTiles<E, 128, 128, 1, false, 2>(g, ops, split);
-  else if (p.tileM == kWgmmaSwappedTileM)  // unsplit, unclustered
-    launchTiles<E, 96, 64, 1>(g, ops, split);
   else if (p.tileM == kWgmmaShortTileM)  // unsplit: 64x64 or 64x96, or 64x128 in pairs sharing B
     p.tileN == 128  ? launchTiles<E, 64, 128, 2>(g, ops, split)
     : p.tileN == 96 ? launchTiles<E, 64, 96, 1>(g, ops, split)

@@ -236,9 +236,6 @@ int clusterKind(const WgmmaPlan& p) {
   return (p.clusters ? 2 : 0) + (p.clusterSplit ? 1 : 0);
 }
 
-// The tile heights wgmmaRanName names, by its height index.
-constexpr std::array<int, 3> kHeights = {kWgmmaTileM, kWgmmaShortTileM, kWgmmaSwappedTileM};
-
 std::string buildName(std::string_view id, int tileM, int tileN, int splits, int kind,
                       bool relaid) {
   const bool clusters = kind == 2 || kind == 3, clusterSplit = kind == 1 || kind == 3;
@@ -348,8 +345,7 @@ WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool c
                           int tileM) {
   if (tileM == kWgmmaShortTileM)  // unsplit; 64x128 only in pairs sharing B
     return {tileN, 1, tileN == 128, false, tileM};
-  if (tileM == kWgmmaSwappedTileM) return {tileN, 1, false, false, tileM};  // unsplit, unclustered
-  if (wholeOnly(tileN))                                                     // unsplit, unclustered
+  if (wholeOnly(tileN))  // unsplit, unclustered
     return {tileN, 1, false, false, tileM};
   WgmmaPlan p{tileN, wgmmaEffectiveSplits(s, splits), false};
   if (clusterSplit) p.splits = wgmmaEffectiveClusterSplits(s, splits);
@@ -361,12 +357,9 @@ WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool c
 
 void requireWgmmaTile(int tileM, int tileN) {
   const std::string tile = std::to_string(tileM) + "x" + std::to_string(tileN) + " tile";
-  if (tileM != kWgmmaTileM && tileM != kWgmmaShortTileM && tileM != kWgmmaSwappedTileM)
+  if (tileM != kWgmmaTileM && tileM != kWgmmaShortTileM)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
-                                " (block tiles are 128, 96 or 64 rows high)");
-  if (tileM == kWgmmaSwappedTileM && tileN != 64)
-    throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
-                                " (the 96-row tile is 64 wide)");
+                                " (block tiles are 128 or 64 rows high)");
   if (tileM == kWgmmaTileM && tileN != 48 && tileN != 64 && tileN != 128 && tileN != 192 &&
       tileN != 256)
     throw std::invalid_argument(std::string(kWgmmaId) + ": no " + tile +
@@ -399,30 +392,31 @@ std::size_t wgmmaCounterBytes(const Shape& s, const WgmmaPlan& p) {
 
 std::string_view wgmmaRanName(const WgmmaPlan& p, bool relaid, bool bf16) {
   // [bf16][height][width][splits - 1][clusterKind][relaid], built once; height 0 is the 128-row
-  // tile, 1 the 64-row one, 2 the swapped 96-row one.
+  // tile, 1 the 64-row one.
   using Names = std::array<
       std::array<std::array<std::array<std::array<std::array<std::string, 2>, kClusterKinds>,
                                        kWgmmaMaxSplits>,
                             kNamedWidthCount>,
-                 kHeights.size()>,
+                 2>,
       2>;
   static const Names names = [] {
     Names n;
     for (int b = 0; b < 2; ++b)
-      for (std::size_t h = 0; h < kHeights.size(); ++h)
+      for (int h = 0; h < 2; ++h)
         for (int w : kNamedWidths)
           for (int sp = 1; sp <= kWgmmaMaxSplits; ++sp)
             for (int cl = 0; cl < kClusterKinds; ++cl)
               for (int re = 0; re < 2; ++re)
-                n[std::size_t(b)][h][std::size_t(widthIndex(w))][std::size_t(sp - 1)]
+                n[std::size_t(b)][std::size_t(h)][std::size_t(widthIndex(w))][std::size_t(sp - 1)]
                  [std::size_t(cl)][std::size_t(re)] =
-                     buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId, kHeights[h], w, sp, cl, re != 0);
+                     buildName(b != 0 ? kWgmmaBf16Id : kWgmmaId,
+                               h != 0 ? kWgmmaShortTileM : kWgmmaTileM, w, sp, cl, re != 0);
     return n;
   }();
   const int sp = p.splits < 1 ? 1 : p.splits > kWgmmaMaxSplits ? kWgmmaMaxSplits : p.splits;
   const int cl = clusterKind(p);
-  const std::size_t h = p.tileM == kWgmmaShortTileM ? 1 : p.tileM == kWgmmaSwappedTileM ? 2 : 0;
-  return names[bf16 ? 1 : 0][h][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
+  const int h = p.tileM == kWgmmaShortTileM ? 1 : 0;
+  return names[bf16 ? 1 : 0][std::size_t(h)][std::size_t(widthIndex(p.tileN))][std::size_t(sp - 1)]
               [std::size_t(cl)][relaid ? 1 : 0];
 }
 

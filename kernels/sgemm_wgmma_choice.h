@@ -18,10 +18,6 @@ inline constexpr int kWgmmaTileM = 128;  // rows of the stage's block tile (two 
 // model where it is fastest (small grids: 256^3-640^3 on an H200), and 64x96 (one CTA per SM,
 // larger shared-memory stages); kwb tune's 64x64x64_split1 and 64x96x64_split1.
 inline constexpr int kWgmmaShortTileM = 64;
-// Rows of the swapped tile: 96x64 computed transposed (C^T = B^T A^T) by one consumer warpgroup,
-// the wgmma's n96 along M, so that A and B are both loaded in 128-byte rows; one CTA per SM,
-// unsplit and unclustered, stored from registers; kwb tune's 96x64x64_split1.
-inline constexpr int kWgmmaSwappedTileM = 96;
 inline constexpr int kWgmmaKBlock = 64;  // K of one pipeline stage: a split's range is whole blocks
 inline constexpr int kWgmmaMaxSplits = 8;
 inline constexpr int kWgmmaWarpSlots = 8;  // consumer warps per CTA: a split-K counter each
@@ -35,8 +31,7 @@ struct WgmmaPlan {
   // With splits > 1: the tile's CTAs form a cluster and sum their partials through distributed
   // shared memory (sgemm_wgmma_cluster_split.cu), rather than through a global workspace.
   bool clusterSplit = false;
-  // 128, kWgmmaShortTileM (unsplit: 64x64 or 64x96 without clusters, 64x128 in pairs sharing B),
-  // or kWgmmaSwappedTileM (96x64, unsplit, unclustered)
+  // 128, or kWgmmaShortTileM (unsplit: 64x64 or 64x96 without clusters, 64x128 in pairs sharing B)
   int tileM = kWgmmaTileM;
   // 2-CTA clusters along N sharing A by TMA multicast, each CTA loading half of its rows (128 rows,
   // 48, 64 or 128 wide, unsplit): the narrow tiles' A is most of what a k block loads.
@@ -85,7 +80,7 @@ double wgmmaWaveNs(const Shape& s, int tileM, int tileN, int sms);
 WgmmaPlan forcedWgmmaPlan(const Shape& s, int tileN, int splits, int sms, bool clusterSplit = false,
                           int tileM = kWgmmaTileM);
 // Throws std::invalid_argument naming the tile unless tileM x tileN is a block tile the kernel
-// has: 128 x 48, 64, 128, 192 or 256, 64 x 64, 96 or 128, or 96 x 64.
+// has: 128 x 48, 64, 128, 192 or 256, or 64 x 64, 96 or 128.
 void requireWgmmaTile(int tileM, int tileN);
 // The cost model behind chooseWgmmaPlan, in nanoseconds: a fixed cost per tile width, the busiest
 // SM's k blocks (⌈tiles·splits / SMs⌉ units of ⌈kBlocks / splits⌉ blocks each), and with

@@ -22,11 +22,9 @@ namespace kwb::kernels::wgmma {
 
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
-// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64; none for the swapped
-// tile, which stores from registers.
+// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
 template <int BM>
-constexpr int kCStagingBytes =
-    wgmma::TileM<BM>::kSwapped ? 0 : wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
+constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BM, int BN>
@@ -36,7 +34,7 @@ constexpr std::size_t kSmemBytes = 1024  // slack to align the tiles to 1024 B
 static_assert(kSmemBytes<128, 48> <= 227 * 1024 && kSmemBytes<128, 64> <= 227 * 1024 &&
                   kSmemBytes<128, 128> <= 227 * 1024 && kSmemBytes<128, 192> <= 227 * 1024 &&
                   kSmemBytes<128, 256> <= 227 * 1024 && kSmemBytes<64, 96> <= 227 * 1024 &&
-                  kSmemBytes<64, 128> <= 227 * 1024 && kSmemBytes<96, 64> <= 227 * 1024,
+                  kSmemBytes<64, 128> <= 227 * 1024,
               "more shared memory than a Hopper block may have");
 // Two 64-row CTAs per SM, each with the 1 KB the driver reserves per block, in an SM's 228 KB.
 static_assert(2 * (kSmemBytes<64, 64> + 1024) <= 228 * 1024, "two 64-row CTAs must fit on an SM");
@@ -94,8 +92,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
   // on neighbouring CTAs at the same time, so its last arrival comes soon after its first.
   static_assert(!SK || CS == 1, "split-K runs without clusters");
   static_assert(!STREAM || SK, "stream-K's segments are summed as split-K's ranges");
-  static_assert(BM == 128 || !SK, "the 64- and 96-row tiles run unsplit");
-  static_assert(!wgmma::TileM<BM>::kSwapped || CS == 1, "the swapped tile runs unclustered");
+  static_assert(BM == 128 || !SK, "the 64-row tile runs unsplit");
 #ifndef KWB_PERF_EXPERIMENT  // measurement builds run the 64-row tiles in other clusters too
   static_assert(BM == 128 || CS == 1 || (BN == 128 && CM == 2 && CN == 1),
                 "the 64-row tile runs in clusters only 128 wide, in pairs sharing B");
@@ -142,7 +139,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     if constexpr (BM == 128) asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     const std::uint16_t writers = clusterPeers<CM, CN>(rank).both();
-    float d[wgmma::Tile<BM, BN>::kAccumulators];  // FP32 accumulators
+    float d[BN / 2];  // FP32 accumulators
     for (int u = firstUnit; u < units; u += unitStride) {
       const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
       const int row0 = tc.tileRow * BM, col0 = tc.tileCol * BN;
@@ -155,10 +152,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
       if constexpr (SK && !STREAM)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
-      if constexpr (wgmma::TileM<BM>::kSwapped)
-        storeTileSwapped<BM>(*reinterpret_cast<const float(*)[BM / 2]>(d), c, m, n, row0, col0,
-                             alpha, beta);
-      else if (tmaStore)
+      if (tmaStore)
         storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
                          row0, col0, alpha);
       else

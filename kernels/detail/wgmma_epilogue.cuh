@@ -94,32 +94,6 @@ __device__ __forceinline__ void storeTileDirect(const float (&d)[BN / 2], float*
     }
   }
 }
-
-// Epilogue of the swapped tile (TileM<96>): the warpgroup holds C^T, 64 columns of C × BM rows,
-// so d[4j + 2h + e] is C's column 16·warp + lane/4 + 8h and row 8j + 2·(lane % 4) + e of the
-// tile. Each store instruction of a warp writes 8 consecutive columns (one 32-byte sector) of 4
-// rows; any beta, rows and columns guarded.
-template <int BM>
-__device__ __forceinline__ void storeTileSwapped(const float (&d)[BM / 2], float* c, int m, int n,
-                                                 int row0, int col0, float alpha, float beta) {
-  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
-  const int colBase = col0 + (tid / 32) * 16 + lane / 4;
-  const int rowBase = row0 + 2 * (lane % 4);
-#pragma unroll
-  for (int j = 0; j < BM / 8; ++j) {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-#pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const int row = rowBase + 8 * j + e, col = colBase + 8 * h;
-        if (row >= m || col >= n) continue;
-        float* p = c + std::int64_t(row) * n + col;
-        const float x = alpha * d[4 * j + 2 * h + e];
-        *p = beta != 0.f ? fmaf(beta, *p, x) : x;
-      }
-    }
-  }
-}
 #endif
 
 }  // namespace kwb::kernels::wgmma

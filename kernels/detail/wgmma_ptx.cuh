@@ -266,75 +266,71 @@ __device__ __forceinline__ void fenceOperands(float (&d)[N]) {
 
 // D(64×N, FP32) += A(64×16, K-major, shared) · B(16×N, N-major, shared) for SHAPE "m64nNk16":
 // REGS the N/2 accumulators' registers, DESCS and PRED the numbers after them, OUTS their operands.
-#define KWB_WGMMA_MMA(T, TR, SHAPE, REGS, DESCS, PRED, OUTS) \
-  asm volatile(                                              \
-      "{\n"                                                  \
-      ".reg .pred p;\n"                                      \
-      "setp.ne.b32 p, " PRED                                 \
-      ", 0;\n"                                               \
-      "wgmma.mma_async.sync.aligned." SHAPE ".f32." T "." T  \
-      " "                                                    \
-      "{" REGS "}, " DESCS ", p, 1, 1, " TR                  \
-      ";\n"                                                  \
-      "}\n"                                                  \
-      : OUTS                                                 \
+#define KWB_WGMMA_MMA(T, SHAPE, REGS, DESCS, PRED, OUTS)    \
+  asm volatile(                                             \
+      "{\n"                                                 \
+      ".reg .pred p;\n"                                     \
+      "setp.ne.b32 p, " PRED                                \
+      ", 0;\n"                                              \
+      "wgmma.mma_async.sync.aligned." SHAPE ".f32." T "." T \
+      " "                                                   \
+      "{" REGS "}, " DESCS                                  \
+      ", p, 1, 1, 0, 1;\n"                                  \
+      "}\n"                                                 \
+      : OUTS                                                \
       : "l"(descA), "l"(descB), "r"(1))
-#define KWB_WGMMA_M64N256K16(T, TR)                                                             \
-  KWB_WGMMA_MMA(T, TR, "m64n256k16",                                                            \
+#define KWB_WGMMA_M64N256K16(T)                                                                 \
+  KWB_WGMMA_MMA(T, "m64n256k16",                                                                \
                 KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2 KWB_WGMMA_R16_3 KWB_WGMMA_R16_4 \
                     KWB_WGMMA_R16_5 KWB_WGMMA_R16_6 KWB_WGMMA_R16_7,                            \
                 "%128, %129", "%130",                                                           \
                 KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2 KWB_WGMMA_D16_3 KWB_WGMMA_D16_4 \
                     KWB_WGMMA_D16_5 KWB_WGMMA_D16_6 KWB_WGMMA_D16_7)
-#define KWB_WGMMA_M64N192K16(T, TR)                                                             \
-  KWB_WGMMA_MMA(T, TR, "m64n192k16",                                                            \
+#define KWB_WGMMA_M64N192K16(T)                                                                 \
+  KWB_WGMMA_MMA(T, "m64n192k16",                                                                \
                 KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2 KWB_WGMMA_R16_3 KWB_WGMMA_R16_4 \
                     KWB_WGMMA_R16_5,                                                            \
                 "%96, %97", "%98",                                                              \
                 KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2 KWB_WGMMA_D16_3 KWB_WGMMA_D16_4 \
                     KWB_WGMMA_D16_5)
-#define KWB_WGMMA_M64N128K16(T, TR)                                                          \
-  KWB_WGMMA_MMA(T, TR, "m64n128k16",                                                         \
-                KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2 KWB_WGMMA_R16_3, "%64, %65", \
-                "%66", KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2 KWB_WGMMA_D16_3)
-#define KWB_WGMMA_M64N96K16(T, TR)                                                               \
-  KWB_WGMMA_MMA(T, TR, "m64n96k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2, "%48, %49", \
+#define KWB_WGMMA_M64N128K16(T)                                                                   \
+  KWB_WGMMA_MMA(T, "m64n128k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2 KWB_WGMMA_R16_3, \
+                "%64, %65", "%66",                                                                \
+                KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2 KWB_WGMMA_D16_3)
+#define KWB_WGMMA_M64N96K16(T)                                                               \
+  KWB_WGMMA_MMA(T, "m64n96k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1 KWB_WGMMA_R16_2, "%48, %49", \
                 "%50", KWB_WGMMA_D16_0 KWB_WGMMA_D16_1 KWB_WGMMA_D16_2)
-#define KWB_WGMMA_M64N48K16(T, TR)                                                     \
-  KWB_WGMMA_MMA(T, TR, "m64n48k16", KWB_WGMMA_R16_0 KWB_WGMMA_R8_2, "%24, %25", "%26", \
+#define KWB_WGMMA_M64N48K16(T)                                                     \
+  KWB_WGMMA_MMA(T, "m64n48k16", KWB_WGMMA_R16_0 KWB_WGMMA_R8_2, "%24, %25", "%26", \
                 KWB_WGMMA_D16_0 KWB_WGMMA_D8_2)
-#define KWB_WGMMA_M64N64K16(T, TR)                                                      \
-  KWB_WGMMA_MMA(T, TR, "m64n64k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1, "%32, %33", "%34", \
+#define KWB_WGMMA_M64N64K16(T)                                                      \
+  KWB_WGMMA_MMA(T, "m64n64k16", KWB_WGMMA_R16_0 KWB_WGMMA_R16_1, "%32, %33", "%34", \
                 KWB_WGMMA_D16_0 KWB_WGMMA_D16_1)
 
 // D(64×N) += A·B for the block-tile width N: N / 2 accumulators per thread; A and B of
 // element type E (__half or __nv_bfloat16), spliced into the instruction as .f16 or .bf16.
-#define KWB_WGMMA_M64K16(T, TR)  \
-  if constexpr (N == 256)        \
-    KWB_WGMMA_M64N256K16(T, TR); \
-  else if constexpr (N == 192)   \
-    KWB_WGMMA_M64N192K16(T, TR); \
-  else if constexpr (N == 128)   \
-    KWB_WGMMA_M64N128K16(T, TR); \
-  else if constexpr (N == 96)    \
-    KWB_WGMMA_M64N96K16(T, TR);  \
-  else if constexpr (N == 64)    \
-    KWB_WGMMA_M64N64K16(T, TR);  \
-  else                           \
-    KWB_WGMMA_M64N48K16(T, TR)
-template <class E, int N, bool kSwapped = false>
+#define KWB_WGMMA_M64K16(T)    \
+  if constexpr (N == 256)      \
+    KWB_WGMMA_M64N256K16(T);   \
+  else if constexpr (N == 192) \
+    KWB_WGMMA_M64N192K16(T);   \
+  else if constexpr (N == 128) \
+    KWB_WGMMA_M64N128K16(T);   \
+  else if constexpr (N == 96)  \
+    KWB_WGMMA_M64N96K16(T);    \
+  else if constexpr (N == 64)  \
+    KWB_WGMMA_M64N64K16(T);    \
+  else                         \
+    KWB_WGMMA_M64N48K16(T)
+template <class E, int N>
 __device__ __forceinline__ void wgmmaM64K16(float (&d)[N / 2], std::uint64_t descA,
                                             std::uint64_t descB) {
   static_assert(N == 48 || N == 64 || N == 96 || N == 128 || N == 192 || N == 256,
                 "a width the stage has");
-  if constexpr (kSwapped && std::is_same_v<E, __nv_bfloat16>) {
-    KWB_WGMMA_M64K16("bf16", "1, 0");
-  } else if constexpr (kSwapped) {
-    KWB_WGMMA_M64K16("f16", "1, 0");
-  } else if constexpr (std::is_same_v<E, __nv_bfloat16>) {
-    KWB_WGMMA_M64K16("bf16", "0, 1");
+  if constexpr (std::is_same_v<E, __nv_bfloat16>) {
+    KWB_WGMMA_M64K16("bf16");
   } else {
-    KWB_WGMMA_M64K16("f16", "0, 1");
+    KWB_WGMMA_M64K16("f16");
   }
 }
 #undef KWB_WGMMA_M64K16

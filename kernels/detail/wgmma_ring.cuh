@@ -64,19 +64,12 @@ inline constexpr BLayout kBLayout = BN == 96 ? BLayout{32, 64} : BLayout{kSlabN,
 // The block tile's rows: 64 per consumer warpgroup, beside one producer warpgroup. BM = 128 (two
 // consumers, one CTA per SM) is the stage's wide tile; BM = 64 (one consumer), sized so that two
 // CTAs fit on an SM, is chosen for small grids (chooseWgmmaPlan) and is kwb tune's 64x64 cell.
-// BM = 96 is the swapped tile: one consumer warpgroup computes the tile transposed, C^T = B^T A^T,
-// so that the wgmma's 64 rows run along N and its n96 along M (see kSwapped).
 template <int BM>
 struct TileM {
-  static_assert(BM == 64 || BM == 96 || BM == 128, "block tiles of 64, 96 or 128 rows");
-  // The swapped 96x64 tile: the wgmma's A operand is B's 64-column slab (N-major, transposed in
-  // the instruction) and its B operand A's 96 rows (K-major), so every TMA row it loads is 128
-  // bytes: 20 KB a k block in 160 rows, where 64x96 loads B in 64-byte rows (256 rows) and 128x64
-  // 24 KB (192 rows).
-  static constexpr bool kSwapped = BM == 96;
-  static constexpr int kConsumers = kSwapped ? 1 : BM / 64;  // consumer warpgroups
+  static_assert(BM == 64 || BM == 128, "block tiles of 64 or 128 rows");
+  static constexpr int kConsumers = BM / 64;  // consumer warpgroups, 64 rows each
   static constexpr int kThreads = (kConsumers + 1) * 128;
-  static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (12 KB for 96 rows, 8 for 64)
+  static constexpr int kABytes = BM * kBK * 2;  // 16 KB per stage (8 KB for 64 rows)
 };
 
 // The block tile is BM × BN. 128 rows: BN = 256 for large shapes, 192, 128, 64 or 48 where
@@ -88,7 +81,6 @@ struct Tile : TileM<BM> {
   static_assert(BN == 48 || BN == 64 || BN == 128 || BN == 192 || BN == 256 ||
                 (BM == 64 && BN == 96));
   static_assert(BM == 128 || BN == 64 || BN == 96 || BN == 128, "the 64-row tile is 64-128 wide");
-  static_assert(BM != 96 || BN == 64, "the swapped tile is 96x64");
   static constexpr BLayout kB = kBLayout<BN>;
   static constexpr int kBSlabs = (BN + kB.slabN - 1) / kB.slabN;    // B's slabs per stage
   static constexpr int kBBytes = kBSlabs * kB.slabBytes();          // 8, 12, 16 or 32 KB a stage
@@ -103,9 +95,6 @@ struct Tile : TileM<BM> {
   static constexpr int kStages = BM == 64 ? 5 : std::min(192 * 1024 / kStageBytes, 8);
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kBarrierBytes = 2 * kStages * 8;  // full[kStages], empty[kStages]
-  // FP32 accumulators per consumer thread: its 64 rows × BN, or the swapped tile's 64 × BM twice:
-  // two independent chains (even and odd k steps), summed at the end.
-  static constexpr int kAccumulators = TileM<BM>::kSwapped ? BM : BN / 2;
 };
 static_assert(Tile<128, 64>::kStages == 8 && Tile<128, 128>::kStages == 6 &&
                   Tile<128, 192>::kStages == 4 && Tile<128, 256>::kStages == 4,
@@ -312,13 +301,12 @@ __device__ __forceinline__ void releaseStage(const Ring& r, int stage, int lane,
 // [kBegin, kEnd) of its A rows times B, from the ring. Every stage it read is released when it
 // returns, and no wgmma is in flight. CS: the CTAs of its cluster; writers: releaseStage's.
 template <class E, int BM, int BN, int CS>
-__device__ __forceinline__ void consumeKBlocks(float (&d)[Tile<BM, BN>::kAccumulators],
-                                               const Ring& r, int consumer, int lane, int kBegin,
-                                               int kEnd, RingPos<BM, BN>& pos,
+__device__ __forceinline__ void consumeKBlocks(float (&d)[BN / 2], const Ring& r, int consumer,
+                                               int lane, int kBegin, int kEnd, RingPos<BM, BN>& pos,
                                                std::uint16_t writers = 1) {
   constexpr int kABytes = Tile<BM, BN>::kABytes, kBBytes = Tile<BM, BN>::kBBytes;
 #pragma unroll
-  for (int i = 0; i < Tile<BM, BN>::kAccumulators; ++i) d[i] = 0.f;
+  for (int i = 0; i < BN / 2; ++i) d[i] = 0.f;
   fenceOperands(d);
   int prev = 0;
   for (int kt = kBegin; kt < kEnd; ++kt) {
@@ -330,14 +318,9 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[Tile<BM, BN>::kAccumul
 #pragma unroll
     for (int kk = 0; kk < kBK / 16; ++kk) {
       constexpr BLayout kB = Tile<BM, BN>::kB;
-      const std::uint64_t descA = smemDesc(a + 32u * kk, 16, 1024);
-      const std::uint64_t descB = smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
-                                           kB.groupBytes(), kB.descMode());
-      if constexpr (TileM<BM>::kSwapped)  // C^T = B^T A^T: B's slab is the wgmma's A
-        wgmmaM64K16<E, BM, true>(*reinterpret_cast<float(*)[BM / 2]>(&d[kk % 2 * (BM / 2)]), descB,
-                                 descA);
-      else
-        wgmmaM64K16<E, BN>(d, descA, descB);
+      wgmmaM64K16<E, BN>(d, smemDesc(a + 32u * kk, 16, 1024),
+                         smemDesc(b + std::uint32_t(kB.kStepBytes() * kk), kB.slabBytes(),
+                                  kB.groupBytes(), kB.descMode()));
     }
     wgmmaCommit();
     // Keep one group in flight: once the previous slice's wgmmas are done, its stage goes back
@@ -352,10 +335,6 @@ __device__ __forceinline__ void consumeKBlocks(float (&d)[Tile<BM, BN>::kAccumul
   wgmmaWait<0>();
   releaseStage<CS>(r, prev, lane, writers);
   fenceOperands(d);
-  if constexpr (TileM<BM>::kSwapped) {  // the two chains' sum, in the first half
-#pragma unroll
-    for (int i = 0; i < BM / 2; ++i) d[i] += d[BM / 2 + i];
-  }
 }
 #endif
 

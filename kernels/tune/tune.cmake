@@ -98,9 +98,8 @@ kwb_tune_kernel(sgemm.mma_multistage
 # the 64-row tiles (one consumer warpgroup; 64x64 two CTAs per SM, 64x96 one), these four whole K
 # only, and last the 128-row tiles 48, 64 and 128 wide in 2-CTA clusters sharing A (ashare) and
 # 64 and 128 wide in 2x2 clusters sharing A and B (abshare), whole K, and the 64-row tile 128 wide
-# in pairs sharing B (bshare), and the swapped 96x64 tile (one consumer warpgroup computing C^T,
-# unsplit, unclustered). Each entry is a small file that calls the kernel's own launchers
-# with its cell (launchSgemmWgmmaPlan, launchSgemmWgmmaSharedA), so 38 entries cost no kernel
+# in pairs sharing B (bshare). Each entry is a small file that calls the kernel's own launchers
+# with its cell (launchSgemmWgmmaPlan, launchSgemmWgmmaSharedA), so 37 entries cost no kernel
 # instantiations: `kwb tune --kernel sgemm.wgmma --shapes ...` sweeps them all in one run, and
 # the default choice (sgemm_wgmma_choice.cpp) is set from what it measures.
 if(_kwb_archs_90a)
@@ -115,7 +114,7 @@ if(_kwb_archs_90a)
   endforeach()
   list(APPEND _kwb_wgmma_configs "128,192,1,split" "128,48,1,split" "64,64,1,split"
        "64,96,1,split" "128,48,1,ashare" "128,64,1,ashare" "128,128,1,ashare" "128,64,1,abshare"
-       "128,128,1,abshare" "64,128,1,bshare" "96,64,1,split")
+       "128,128,1,abshare" "64,128,1,bshare")
   kwb_tune_kernel(sgemm.wgmma
     TEMPLATE wgmma_cfg.cu.in
     PARAMS BM BN SPLITS KIND

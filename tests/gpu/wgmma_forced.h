@@ -66,8 +66,7 @@ inline KernelDescriptor forcedKernel(int tileN, int splits, bool cluster = false
 }
 
 // sgemm.wgmma on a tile that runs only whole K (launchSgemmWgmmaPlan's tileM x tileN): 64x64,
-// 64x96, the swapped 96x64, 128x192 or 128x48, or 64x128 (in pairs sharing B), named as kwb
-// tune names the cell.
+// 64x96, 128x192 or 128x48, or 64x128 (in pairs sharing B), named as kwb tune names the cell.
 template <int BM, int BN>
 kwb::LaunchInfo forcedWholeTile(const kwb::GemmArgs& g) {
   return kwb::kernels::launchSgemmWgmmaPlan(g, BN, 1, false, BM);
@@ -79,8 +78,6 @@ inline KernelDescriptor wholeTileKernel(int tileM, int tileN) {
           (pairsB ? "x64_bshare1]" : "x64_split1]");
   if (tileM == 128)
     k.launch = tileN == 48 ? &forcedWholeTile<128, 48> : &forcedWholeTile<128, 192>;
-  else if (tileM == 96)
-    k.launch = &forcedWholeTile<96, 64>;
   else
     k.launch = pairsB        ? &forcedWholeTile<64, 128>
                : tileN == 96 ? &forcedWholeTile<64, 96>
