@@ -22,9 +22,10 @@ namespace kwb::kernels::wgmma {
 
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
-// Two C boxes per consumer warpgroup: 32 KB for 128 rows, 16 KB for 64.
+// The TMA epilogue's C boxes (kCStagingPerConsumer a warpgroup): 32 KB for 128 rows, 16 KB for 64.
 template <int BM>
-constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 2 * wgmma::kCBoxBytes;
+constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 16 * 1024;
+static_assert(kCStagingBytes<64> == wgmma::kCStagingPerConsumer, "a consumer's C boxes");
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BM, int BN>
@@ -140,6 +141,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     const int consumer = warpgroup - 1;  // rows 64·consumer … +63 of the tile
     const std::uint16_t writers = clusterPeers<CM, CN>(rank).both();
     float d[BN / 2];  // FP32 accumulators
+    int box = 0;      // the TMA epilogue's boxes so far: which of the warp's buffers is next
     for (int u = firstUnit; u < units; u += unitStride) {
       const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
       const int row0 = tc.tileRow * BM, col0 = tc.tileCol * BN;
@@ -153,8 +155,8 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
       if (tmaStore)
-        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * 2 * wgmma::kCBoxBytes), consumer,
-                         row0, col0, alpha);
+        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * wgmma::kCStagingPerConsumer),
+                         consumer, row0, col0, alpha, box);
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
       if (tid == 128) KWB_WGMMA_MARK(trace::kStored, u == firstUnit);
@@ -169,9 +171,10 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
           storeTileDirect<BN>(d, c, m, n, consumer, tc.tileRow * BM, tc.tileCol * BN, alpha, beta);
       }
     }
-    // The shared-memory boxes must outlive the TMA unit's reads of them; the stores themselves
-    // complete with the grid (as CUTLASS's epilogue tail waits).
-    if (tmaStore && tid % 128 == 0) bulkWaitRead<0>();
+    // The shared-memory boxes must outlive the TMA unit's reads of them (each warp's first lane
+    // issued its boxes, or the warpgroup's first thread); the stores themselves complete with the
+    // grid (as CUTLASS's epilogue tail waits).
+    if (tmaStore && tid % 32 == 0) bulkWaitRead<0>();
   }
   if (tid == 128) KWB_WGMMA_MARK(trace::kExit);
 #else

@@ -10,49 +10,70 @@
 
 namespace kwb::kernels::wgmma {
 
-// The TMA epilogue stages C through shared memory in boxes of 64 rows × 32 FP32 columns (one
-// 128-byte swizzled row each), two buffers per consumer warpgroup.
-constexpr int kCBoxCols = 32, kCBoxRows = 64;
-constexpr int kCBoxBytes = kCBoxRows * kCBoxCols * 4;  // 8 KB
+// The TMA epilogue stages C through shared memory in boxes of 32 FP32 columns (one 128-byte
+// swizzled row each), two buffers per writer: for tiles up to 128 wide each warp writes its own
+// 16 rows, for wider ones the warpgroup writes 64 (measured: the warp's boxes are 2-3% faster
+// where a CTA stores one tile, 0.2-0.4% slower on the wide tiles' persistent grids, whose
+// epilogue overlaps the next tile's wgmmas and which issue four times as many stores). Either
+// way 16 KB per consumer warpgroup.
+template <int BN>
+constexpr bool kCBoxPerWarp = BN <= 128;
+constexpr int kCBoxCols = 32;
+template <int BN>
+constexpr int kCBoxRows = kCBoxPerWarp<BN> ? 16 : 64;
+constexpr int kCStagingPerConsumer = 2 * 64 * kCBoxCols * 4;  // 16 KB
 
 #if KWB_WGMMA_TARGET
 // Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N): d[4j + 2h
 // + e] is row 16·warp + lane/4 + 8h, column 8j + 2·(lane % 4) + e of the warpgroup's 64 × N.
 
 // Epilogue for beta = 0: alpha·d goes into a 128B-swizzled box in shared memory (16-byte chunk
-// c of row r at c ^ (r % 8), the layout mapC is encoded with: a lane quad's 32 bytes land in
-// two chunks, the 8 rows of a warp instruction spread over all 32 banks), and the warpgroup's
-// first thread hands each box to the TMA unit. The stores then run while the warpgroup is
-// already on the next tile's wgmmas; a box is rewritten only after the TMA unit has read it
-// (two buffers; wait_group.read 1 keeps the newest store in flight). TMA clips rows ≥ M and
-// columns ≥ N itself.
+// c of row r at c ^ (r % 8), the layout mapC is encoded with: a lane quad's 32 bytes land in two
+// chunks, the 8 rows of a warp instruction spread over all 32 banks), and the box's first thread
+// hands it to the TMA unit. A warp's box needs no barrier across the warpgroup (__syncwarp); a
+// warpgroup's, a named barrier. The stores then run while the warpgroup is already on the next
+// tile's wgmmas; a buffer is rewritten only after the TMA unit has read it (two per writer,
+// alternating over the boxes of every tile, `box` counting them; wait_group.read 1 keeps the
+// newest store in flight). TMA clips rows ≥ M and columns ≥ N itself. `staging`: the consumer
+// warpgroup's kCStagingPerConsumer bytes, 1024-byte aligned.
 template <int BN>
 __device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
                                              std::uint32_t staging, int consumer, int row0,
-                                             int col0, float alpha) {
-  const int tid = int(threadIdx.x) % 128, lane = tid % 32;
-  const int row = (tid / 32) * 16 + lane / 4;  // + 8h
-  const int byteInChunk = (lane & 1) * 8;      // column 2·(lane % 4) of 4 per 16-byte chunk
+                                             int col0, float alpha, int& box) {
+  constexpr bool kPerWarp = kCBoxPerWarp<BN>;
+  constexpr int kBoxBytes = kCBoxRows<BN> * kCBoxCols * 4;
+  const int tid = int(threadIdx.x) % 128, lane = tid % 32, warp = tid / 32;
+  const int boxRow = kPerWarp ? 0 : 16 * warp;  // + lane/4 + 8h: the thread's rows in the box
+  const bool issuer = kPerWarp ? lane == 0 : tid == 0;
+  const std::uint32_t mine = staging + std::uint32_t(kPerWarp ? warp * 2 * kBoxBytes : 0);
+  const int outerRow = row0 + 64 * consumer + (kPerWarp ? 16 * warp : 0);
+  const int byteInChunk = (lane & 1) * 8;  // column 2·(lane % 4) of 4 per 16-byte chunk
+  auto syncWriters = [&] {
+    if constexpr (kPerWarp)
+      __syncwarp();
+    else
+      namedBarrier(1 + consumer, 128);
+  };
 #pragma unroll
-  for (int q = 0; q < BN / kCBoxCols; ++q) {
-    const std::uint32_t buf = staging + std::uint32_t((q & 1) * kCBoxBytes);
-    if (tid == 0) bulkWaitRead<1>();  // the store issued from this buffer two boxes ago
-    namedBarrier(1 + consumer, 128);
+  for (int q = 0; q < BN / kCBoxCols; ++q, ++box) {
+    const std::uint32_t buf = mine + std::uint32_t((box & 1) * kBoxBytes);
+    if (issuer) bulkWaitRead<1>();  // the store issued from this buffer two boxes ago
+    syncWriters();
 #pragma unroll
     for (int jj = 0; jj < kCBoxCols / 8; ++jj) {
       const int j = q * (kCBoxCols / 8) + jj;
       const int chunk = 2 * jj + (lane % 4) / 2;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const int r = row + 8 * h;
+        const int r = boxRow + lane / 4 + 8 * h;
         storeShared(buf + std::uint32_t(r * 128 + ((chunk ^ (r & 7)) << 4) + byteInChunk),
                     alpha * d[4 * j + 2 * h], alpha * d[4 * j + 2 * h + 1]);
       }
     }
     fenceProxyAsync();
-    namedBarrier(1 + consumer, 128);
-    if (tid == 0) {
-      tmaStore2d(mapC, buf, col0 + q * kCBoxCols, row0 + 64 * consumer);
+    syncWriters();
+    if (issuer) {
+      tmaStore2d(mapC, buf, col0 + q * kCBoxCols, outerRow);
       bulkCommit();
     }
   }
