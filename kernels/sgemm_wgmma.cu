@@ -173,19 +173,10 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
       wgmma::operandMaps<BM, BN, CM, CN>(Element16<E>::kTmaType, g.shape, ops);
   // Split-K: each warp stores its rows itself; so does a width of part of a C box (48).
   const bool tmaStore = (!SK || STREAM) && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
-  // Through the TMA unit, each warp its own rows where every CTA stores at most one tile (`units`
-  // tiles over `ctaUnits` CTAs or clusters), else the warpgroup's (detail/wgmma_epilogue.cuh).
-  auto cStoreFor = [&](std::int64_t units, std::int64_t ctaUnits) {
-    if (!tmaStore) return wgmma::CStore::kRegisters;
-    return units <= ctaUnits && !STREAM ? wgmma::CStore::kWarpBoxes
-                                        : wgmma::CStore::kWarpgroupBoxes;
-  };
-  auto mapCFor = [&](wgmma::CStore how) {
-    return how == wgmma::CStore::kRegisters
-               ? CUtensorMap{}
-               : detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
-                                   wgmma::kCBoxCols, wgmma::cBoxRows(how), "C");
-  };
+  const CUtensorMap mapC =
+      tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
+                                   wgmma::kCBoxCols, wgmma::kCBoxRows<BN>, "C")
+               : CUtensorMap{};
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
   const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
@@ -211,9 +202,8 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
 #endif
     cudaLaunchAttribute attr{};
     const cudaLaunchConfig_t cfg = wgmma::dependentLaunch<BM>(blocks, perSm, smem, g.stream, attr);
-    const wgmma::CStore how = cStoreFor(units, blocks);
-    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapCFor(how), m, n, k, g.alpha,
-                                      g.beta, g.c, tilesM, grid.tilesN, group, how, split));
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                      g.c, tilesM, grid.tilesN, group, tmaStore, split));
   } else {
     const std::int64_t units = clusterUnits<CM, CN>(tilesM, grid.tilesN);
     std::int64_t clusters = std::min<std::int64_t>(units, activeClusters<E, BM, BN, CM, CN>(kSmem));
@@ -227,9 +217,8 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
     cudaLaunchAttribute attrs[2]{};
     const cudaLaunchConfig_t cfg = wgmma::dependentClusterLaunch<BM>(
         unsigned(clusters * CM * CN), CM * CN, kSmem, g.stream, attrs);
-    const wgmma::CStore how = cStoreFor(units, clusters);
-    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapCFor(how), m, n, k, g.alpha,
-                                      g.beta, g.c, tilesM, grid.tilesN, group, how, split));
+    KWB_CUDA_CHECK(cudaLaunchKernelEx(&cfg, kernel, maps.a, maps.b, mapC, m, n, k, g.alpha, g.beta,
+                                      g.c, tilesM, grid.tilesN, group, tmaStore, split));
   }
 }
 

@@ -22,7 +22,7 @@ namespace kwb::kernels::wgmma {
 
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
-// The TMA epilogue's C boxes (16 KB a consumer warpgroup): 32 KB for 128 rows, 16 KB for 64.
+// The TMA epilogue's C boxes (kCStagingPerConsumer a warpgroup): 32 KB for 128 rows, 16 KB for 64.
 template <int BM>
 constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 16 * 1024;
 static_assert(kCStagingBytes<64> == wgmma::kCStagingPerConsumer, "a consumer's C boxes");
@@ -64,9 +64,8 @@ __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int til
 
 // Any M, N and K: A and B are loaded through tensor maps whose row strides are multiples of 16
 // bytes (the launcher re-lays an operand whose K or N is not a multiple of 8, and TMA zero-fills
-// past the operand's own width). cStore says how C is stored
-// (detail/wgmma_epilogue.cuh; through the TMA unit for beta = 0, C 16-byte aligned and N % 4 == 0),
-// mapC is its tensor map. CM × CN: clusters sharing B along M and A along N by TMA
+// past the operand's own width). tmaStore (beta = 0, C 16-byte aligned, N % 4 == 0) chooses the TMA
+// epilogue, mapC its tensor map. CM × CN: clusters sharing B along M and A along N by TMA
 // multicast (detail/wgmma_ring.cuh): a stage is refilled only when the consumers of every CTA it
 // was written into have released it, and a CTA exits once its producer saw every stage released
 // (drainRing). STREAM (measurement builds, with SK): stream-K on the last partial wave
@@ -78,7 +77,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
                      const __grid_constant__ CUtensorMap mapB,
                      const __grid_constant__ CUtensorMap mapC, int m, int n, int k, float alpha,
                      float beta, float* __restrict__ c, int tilesM, int tilesN, int group,
-                     wgmma::CStore cStore, SplitK split) {
+                     bool tmaStore, SplitK split) {
 #if KWB_WGMMA_TARGET
   extern __shared__ unsigned char smemRaw[];
   const std::uint32_t base = (smemAddr(smemRaw) + 1023u) & ~1023u;
@@ -155,10 +154,9 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
       if constexpr (SK && !STREAM)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
-      if (cStore != wgmma::CStore::kRegisters)
-        storeTileTma<BN>(d, &mapC, cStore,
-                         sC + std::uint32_t(consumer * wgmma::kCStagingPerConsumer), consumer, row0,
-                         col0, alpha, box);
+      if (tmaStore)
+        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * wgmma::kCStagingPerConsumer),
+                         consumer, row0, col0, alpha, box);
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
       if (tid == 128) KWB_WGMMA_MARK(trace::kStored, u == firstUnit);
@@ -176,7 +174,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     // The shared-memory boxes must outlive the TMA unit's reads of them (each warp's first lane
     // issued its boxes, or the warpgroup's first thread); the stores themselves complete with the
     // grid (as CUTLASS's epilogue tail waits).
-    if (cStore != wgmma::CStore::kRegisters && tid % 32 == 0) bulkWaitRead<0>();
+    if (tmaStore && tid % 32 == 0) bulkWaitRead<0>();
   }
   if (tid == 128) KWB_WGMMA_MARK(trace::kExit);
 #else

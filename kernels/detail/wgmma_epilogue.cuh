@@ -10,17 +10,21 @@
 
 namespace kwb::kernels::wgmma {
 
-// How a consumer warpgroup's accumulators reach C: from registers (any beta), or for beta = 0
-// through the TMA unit in boxes of 32 FP32 columns (one 128-byte swizzled row each) staged in
-// shared memory, two buffers per writer, 16 KB per consumer warpgroup either way. Where every CTA
-// stores at most one tile, each warp writes its own 16 rows (no barrier across the warpgroup:
-// 2.3-2.8% faster at 768^3-1024^3 on an H200); on a persistent grid the warpgroup writes 64, whose
-// epilogue overlaps the next tile's wgmmas and issues a quarter of the stores (the warp's boxes
-// there: 0.4-1.4% slower at 2048^3-4096^3 and 3000^3).
-enum class CStore : int { kRegisters, kWarpgroupBoxes, kWarpBoxes };
+// The TMA epilogue stages C through shared memory in boxes of 32 FP32 columns (one 128-byte
+// swizzled row each), two buffers per writer, 16 KB per consumer warpgroup: for tiles up to 128
+// wide each warp writes its own 16 rows (no barrier across the warpgroup), for wider ones the
+// warpgroup writes 64. Measured on an H200 against the warpgroup's boxes everywhere
+// (kernels/PERF_NOTES.md): one tile a CTA at 768^3-1024^3 2.4-2.8% faster; the wide tiles'
+// persistent grids 0.2-0.4% slower with the warp's boxes (four times the stores), hence the
+// width; 3000^3 (128x128 in 2x2 clusters, 4.4 tiles a CTA) 1.4% slower. Choosing the boxes at
+// launch by tiles per CTA instead, both kinds in every instance, made the one-tile grids 2-4%
+// slower than either.
+template <int BN>
+constexpr bool kCBoxPerWarp = BN <= 128;
 constexpr int kCBoxCols = 32;
+template <int BN>
+constexpr int kCBoxRows = kCBoxPerWarp<BN> ? 16 : 64;
 constexpr int kCStagingPerConsumer = 2 * 64 * kCBoxCols * 4;  // 16 KB
-__host__ __device__ constexpr int cBoxRows(CStore s) { return s == CStore::kWarpBoxes ? 16 : 64; }
 
 #if KWB_WGMMA_TARGET
 // Accumulator layout of m64nNk16 (per warp the m16n8 C fragment, repeated along N): d[4j + 2h
@@ -35,12 +39,12 @@ __host__ __device__ constexpr int cBoxRows(CStore s) { return s == CStore::kWarp
 // alternating over the boxes of every tile, `box` counting them; wait_group.read 1 keeps the
 // newest store in flight). TMA clips rows ≥ M and columns ≥ N itself. `staging`: the consumer
 // warpgroup's kCStagingPerConsumer bytes, 1024-byte aligned.
-template <int BN, bool kPerWarp>
-__device__ __forceinline__ void storeBoxes(const float (&d)[BN / 2], const CUtensorMap* mapC,
-                                           std::uint32_t staging, int consumer, int row0, int col0,
-                                           float alpha, int& box) {
-  constexpr int kBoxBytes =
-      cBoxRows(kPerWarp ? CStore::kWarpBoxes : CStore::kWarpgroupBoxes) * kCBoxCols * 4;
+template <int BN>
+__device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
+                                             std::uint32_t staging, int consumer, int row0,
+                                             int col0, float alpha, int& box) {
+  constexpr bool kPerWarp = kCBoxPerWarp<BN>;
+  constexpr int kBoxBytes = kCBoxRows<BN> * kCBoxCols * 4;
   const int tid = int(threadIdx.x) % 128, lane = tid % 32, warp = tid / 32;
   const int boxRow = kPerWarp ? 0 : 16 * warp;  // + lane/4 + 8h: the thread's rows in the box
   const bool issuer = kPerWarp ? lane == 0 : tid == 0;
@@ -76,15 +80,6 @@ __device__ __forceinline__ void storeBoxes(const float (&d)[BN / 2], const CUten
       bulkCommit();
     }
   }
-}
-template <int BN>
-__device__ __forceinline__ void storeTileTma(const float (&d)[BN / 2], const CUtensorMap* mapC,
-                                             CStore how, std::uint32_t staging, int consumer,
-                                             int row0, int col0, float alpha, int& box) {
-  if (how == CStore::kWarpBoxes)
-    storeBoxes<BN, true>(d, mapC, staging, consumer, row0, col0, alpha, box);
-  else
-    storeBoxes<BN, false>(d, mapC, staging, consumer, row0, col0, alpha, box);
 }
 
 // Epilogue straight from registers: any beta (C is read only when beta != 0: BLAS lets C hold
