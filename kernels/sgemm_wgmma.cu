@@ -21,7 +21,8 @@
 // 4 stages × 48 KB = 192 KB of shared memory (narrower tiles more: detail/wgmma_ring.cuh), one
 // block per SM; the grid is persistent (one block per SM walking tiles blockIdx.x, + gridDim.x, …
 // in grouped order), so the producer loads the next tile's first slices during the epilogue.
-//   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory to TMA bulk
+//   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory (each warp its own
+//     16 rows for tiles up to 128 wide, detail/wgmma_epilogue.cuh) to TMA bulk
 //     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
 //     stores from registers, reading C.
 //   Split-K (grids that leave SMs idle, e.g. 512³): S CTAs take whole 64-wide k blocks of one
