@@ -22,10 +22,10 @@ namespace kwb::kernels::wgmma {
 
 template <int BM>
 constexpr int kThreads = wgmma::TileM<BM>::kThreads;
-// The TMA epilogue's C boxes (kCStagingPerConsumer a warpgroup): 32 KB for 128 rows, 16 KB for 64.
+// The TMA epilogue's C boxes, kCStagingPerConsumer a warpgroup: 32 KB for 128 rows, 16 KB for 64
+// (parenthesised: clang-format 14 reads the product as a declaration).
 template <int BM>
-constexpr int kCStagingBytes = wgmma::TileM<BM>::kConsumers * 16 * 1024;
-static_assert(kCStagingBytes<64> == wgmma::kCStagingPerConsumer, "a consumer's C boxes");
+constexpr int kCStagingBytes = (wgmma::TileM<BM>::kConsumers * wgmma::kCStagingPerConsumer);
 
 // The persistent kernel's shared memory: the ring, the C boxes of the TMA epilogue, barriers.
 template <int BM, int BN>
