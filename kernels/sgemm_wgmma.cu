@@ -176,7 +176,7 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
   const bool tmaStore = (!SK || STREAM) && BN % wgmma::kCBoxCols == 0 && tmaEpilogue(g);
   const CUtensorMap mapC =
       tmaStore ? detail::tensorMap(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, g.shape.m, g.shape.n,
-                                   wgmma::kCBoxCols, wgmma::kCBoxRows<BN>, "C")
+                                   wgmma::kCBoxCols, wgmma::kCBoxRows<BM, BN>, "C")
                : CUtensorMap{};
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));

@@ -118,6 +118,7 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
     // the register count ptxas gave the kernel.
     if constexpr (BM == 128) asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
     if (tid == 0) {
+      KWB_WGMMA_MARK(trace::kProducing);
       for (int u = firstUnit; u < units; u += unitStride) {
         const detail::TileCoord tc = unitTile<CM, CN>(u / splits, tilesM, tilesN, group);
         int kBegin = 0, kEnd = 0;
@@ -155,8 +156,8 @@ __global__ void __launch_bounds__(kThreads<BM>, kMinCtasPerSm<BM>)
         if (!reduceSplits<BN>(d, split, u / splits, u % splits, tid / 32 - 4)) continue;
 
       if (tmaStore)
-        storeTileTma<BN>(d, &mapC, sC + std::uint32_t(consumer * wgmma::kCStagingPerConsumer),
-                         consumer, row0, col0, alpha, box);
+        storeTileTma<BM, BN>(d, &mapC, sC + std::uint32_t(consumer * wgmma::kCStagingPerConsumer),
+                             consumer, row0, col0, alpha, box);
       else
         storeTileDirect<BN>(d, c, m, n, consumer, row0, col0, alpha, beta);
       if (tid == 128) KWB_WGMMA_MARK(trace::kStored, u == firstUnit);

@@ -3,11 +3,11 @@
 // Measurement builds with KWB_WGMMA_TRACE defined only (-DKWB_PERF_EXPERIMENT -DKWB_WGMMA_TRACE:
 // the marks cost global loads, so a build that times does not have them): a timeline of each CTA of
 // sgemm.wgmma's tile kernel, to see where a small launch's time goes. With KWB_WGMMA_TRACE=1 every
-// CTA writes, for its first unit, the SM clock at its marks (entry, barriers ready, first stage
-// landed, last k block done, epilogue issued, consumers' exit, and in a cluster the producer's
-// drained ring) and the global timer at entry and exit into mapped host memory; at process exit the
-// last launch's records are summarised on stderr (per mark: mean and max cycles since entry over
-// the CTAs; the spread of the CTAs' entry and exit times).
+// CTA writes, for its first unit, the SM clock at its marks (entry, barriers ready, the producer
+// about to issue its first copy, first stage landed, last k block done, epilogue issued, consumers'
+// exit, and in a cluster the producer's drained ring) and the global timer at entry and exit into
+// mapped host memory; at process exit the last launch's records are summarised on stderr (per mark:
+// mean and max cycles since entry over the CTAs; the spread of the CTAs' entry and exit times).
 #if defined(KWB_PERF_EXPERIMENT) && defined(KWB_WGMMA_TRACE)
 #include <cuda_runtime.h>
 
@@ -21,7 +21,7 @@
 
 namespace kwb::kernels::wgmma::trace {
 
-enum Mark { kEntry, kReady, kFirstStage, kLoopDone, kStored, kExit, kDrained, kMarks };
+enum Mark { kEntry, kReady, kProducing, kFirstStage, kLoopDone, kStored, kExit, kDrained, kMarks };
 inline constexpr int kMaxCtas = 1024;
 struct Record {
   unsigned long long clock[kMarks];
@@ -65,8 +65,8 @@ inline void summarise() {
   for (int i = 0; i < kMaxCtas; ++i)
     if (hostRecords[i].used) used.push_back(&hostRecords[i]);
   if (used.empty()) return;
-  static const char* names[kMarks] = {"entry",  "ready", "first stage", "loop done",
-                                      "stored", "exit",  "drained"};
+  static const char* names[kMarks] = {"entry",     "ready",  "producing", "first stage",
+                                      "loop done", "stored", "exit",      "drained"};
   std::fprintf(stderr, "wgmma trace: %zu CTAs (cycles since entry: mean / max)\n", used.size());
   for (int m = 1; m < kMarks; ++m) {
     double sum = 0, most = 0;
