@@ -22,9 +22,9 @@
 // block per SM; the grid is persistent (one block per SM walking tiles blockIdx.x, + gridDim.x, …
 // in grouped order), so the producer loads the next tile's first slices during the epilogue.
 //   Epilogue (beta = 0): alpha·acc goes through 32 KB of swizzled shared memory (each warp its own
-//     16 rows for tiles up to 128 wide, detail/wgmma_epilogue.cuh) to TMA bulk
-//     stores, which run on while the consumers start the next tile (storeTileTma); beta ≠ 0
-//     stores from registers, reading C.
+//     16 rows for tiles up to 128 wide, in boxes of 8 rows on the 128-row tiles and of 16 on the
+//     64-row ones, detail/wgmma_epilogue.cuh) to TMA bulk stores, which run on while the
+//     consumers start the next tile (storeTileTma); beta ≠ 0 stores from registers, reading C.
 //   Split-K (grids that leave SMs idle, e.g. 512³): S CTAs take whole 64-wide k blocks of one
 //     tile each. Across a cluster (the default's choice, its own kernel in
 //     sgemm_wgmma_cluster_split.cu over the same ring, detail/wgmma_ring.cuh) they sum their
