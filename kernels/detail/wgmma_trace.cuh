@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Measurement builds with KWB_WGMMA_TRACE defined only (-DKWB_PERF_EXPERIMENT -DKWB_WGMMA_TRACE:
-// the marks cost global loads, so a build that times does not have them): a timeline of each CTA of
-// sgemm.wgmma's tile kernel, to see where a small launch's time goes. With KWB_WGMMA_TRACE=1 every
-// CTA writes, for its first unit, the SM clock at its marks (entry, barriers ready, the producer
-// about to issue its first copy, first stage landed, last k block done, epilogue issued, consumers'
-// exit, and in a cluster the producer's drained ring) and the global timer at entry and exit into
-// mapped host memory; at process exit the last launch's records are summarised on stderr (per mark:
-// mean and max cycles since entry over the CTAs; the spread of the CTAs' entry and exit times).
+// Measurement builds with KWB_WGMMA_TRACE defined only (-DKWB_PERF_EXPERIMENT -DKWB_WGMMA_TRACE):
+// a timeline of each CTA of sgemm.wgmma's tile kernel, to see where a small launch's time goes.
+// Every CTA writes, for its first unit, the SM clock at its marks (entry, barriers ready, the
+// producer about to issue its first copy, first stage landed, last k block done, epilogue issued,
+// consumers' exit, and in a cluster the producer's drained ring) and the global timer at entry
+// and exit into a device array, each launch over the last; with KWB_WGMMA_TRACE=1 the last
+// launch's records are copied back and summarised on stderr at process exit (per mark: mean and
+// max cycles since entry over the CTAs; the spread of the CTAs' entry and exit times). A mark is
+// one store to device memory with no load before it: marks that loaded a pointer and wrote into
+// mapped host memory made the 128x64 tile a quarter slower at 768^3 and reordered the tiles
+// (kernels/PERF_NOTES.md), so check a trace build's medians against a release build's.
 #if defined(KWB_PERF_EXPERIMENT) && defined(KWB_WGMMA_TRACE)
 #include <cuda_runtime.h>
 
@@ -26,10 +29,12 @@ inline constexpr int kMaxCtas = 1024;
 struct Record {
   unsigned long long clock[kMarks];
   unsigned long long globalEntry, globalExit;
-  unsigned used;
+  unsigned grid;  // the launch's CTAs, written by each at entry
 };
 
-__device__ Record* gRecords = nullptr;
+// The records of the latest launch (and, past its grid, older ones: the summary reads CTA 0's
+// grid).
+__device__ Record gRecords[kMaxCtas];
 
 __device__ __forceinline__ unsigned long long globalTimer() {
   unsigned long long t;
@@ -39,13 +44,13 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 
 // Mark `m` for this CTA (call from one thread); `first`: only its first unit counts.
 __device__ __forceinline__ void mark(Mark m, bool first = true) {
-  Record* r = gRecords;
-  if (r == nullptr || !first || blockIdx.x >= kMaxCtas) return;
-  Record& c = r[blockIdx.x];
+  if (!first || blockIdx.x >= kMaxCtas) return;
+  Record& c = gRecords[blockIdx.x];
   c.clock[m] = clock64();
   if (m == kEntry) {
     c.globalEntry = globalTimer();
-    c.used = 1;
+    c.grid = gridDim.x;
+    for (int i = kEntry + 1; i < kMarks; ++i) c.clock[i] = 0;  // marks this launch may not reach
   }
   if (m == kExit) c.globalExit = globalTimer();
 }
@@ -58,13 +63,16 @@ __device__ __forceinline__ void markFirstStage(const RingT& r, const PosT& p) {
   mark(kFirstStage);
 }
 
-inline Record* hostRecords = nullptr;
-
 inline void summarise() {
+  std::vector<Record> all(kMaxCtas);
+  if (cudaMemcpyFromSymbol(all.data(), gRecords, sizeof(Record) * kMaxCtas) != cudaSuccess) {
+    std::fprintf(stderr, "wgmma trace: the records could not be read back\n");
+    return;
+  }
+  const unsigned grid = std::min<unsigned>(all[0].grid, kMaxCtas);
+  if (grid == 0) return;  // no tile kernel ran
   std::vector<const Record*> used;
-  for (int i = 0; i < kMaxCtas; ++i)
-    if (hostRecords[i].used) used.push_back(&hostRecords[i]);
-  if (used.empty()) return;
+  for (unsigned i = 0; i < grid; ++i) used.push_back(&all[i]);
   static const char* names[kMarks] = {"entry",     "ready",  "producing", "first stage",
                                       "loop done", "stored", "exit",      "drained"};
   std::fprintf(stderr, "wgmma trace: %zu CTAs (cycles since entry: mean / max)\n", used.size());
@@ -87,19 +95,12 @@ inline void summarise() {
                e1 - e0, x1 - x0, x1 - e0);
 }
 
-// Once per process, where KWB_WGMMA_TRACE=1: mapped host records, their device address in
-// gRecords, and the summary at exit.
+// Once per process, where KWB_WGMMA_TRACE=1: the summary at exit (registered after the CUDA
+// runtime's own exit handler, so it runs first, with the context still there).
 inline void enableOnce() {
   static const bool on = [] {
     const char* e = std::getenv("KWB_WGMMA_TRACE");
     if (e == nullptr || *e != '1') return false;
-    void* host = nullptr;
-    if (cudaHostAlloc(&host, sizeof(Record) * kMaxCtas, cudaHostAllocMapped) != cudaSuccess)
-      return false;
-    hostRecords = static_cast<Record*>(host);
-    void* dev = nullptr;
-    cudaHostGetDevicePointer(&dev, host, 0);
-    cudaMemcpyToSymbol(gRecords, &dev, sizeof(dev));
     std::atexit(summarise);
     return true;
   }();
