@@ -74,24 +74,23 @@ inline void summarise() {
   }
   const unsigned grid = std::min<unsigned>(all[0].grid, kMaxCtas);
   if (grid == 0) return;  // no tile kernel ran
-  std::vector<const Record*> used;
-  for (unsigned i = 0; i < grid; ++i) used.push_back(&all[i]);
+  all.resize(grid);       // the last launch's CTAs
   static const char* names[kMarks] = {"entry",     "ready",  "producing", "first stage",
                                       "loop done", "stored", "exit",      "drained"};
-  std::fprintf(stderr, "wgmma trace: %zu CTAs (cycles since entry: mean / max)\n", used.size());
+  std::fprintf(stderr, "wgmma trace: %zu CTAs (cycles since entry: mean / max)\n", all.size());
   for (int m = 1; m < kMarks; ++m) {
     double sum = 0, most = 0;
-    if (used.front()->clock[m] == 0) continue;  // a mark this kernel does not reach
-    for (const Record* r : used) {
-      const double d = double(r->clock[m] - r->clock[kEntry]);
+    if (all.front().clock[m] == 0) continue;  // a mark this kernel does not reach
+    for (const Record& r : all) {
+      const double d = double(r.clock[m] - r.clock[kEntry]);
       sum += d, most = std::max(most, d);
     }
-    std::fprintf(stderr, "  %-12s %8.0f / %8.0f\n", names[m], sum / double(used.size()), most);
+    std::fprintf(stderr, "  %-12s %8.0f / %8.0f\n", names[m], sum / double(all.size()), most);
   }
   unsigned long long e0 = ~0ull, e1 = 0, x0 = ~0ull, x1 = 0;
-  for (const Record* r : used) {
-    e0 = std::min(e0, r->globalEntry), e1 = std::max(e1, r->globalEntry);
-    x0 = std::min(x0, r->globalExit), x1 = std::max(x1, r->globalExit);
+  for (const Record& r : all) {
+    e0 = std::min(e0, r.globalEntry), e1 = std::max(e1, r.globalEntry);
+    x0 = std::min(x0, r.globalExit), x1 = std::max(x1, r.globalExit);
   }
   std::fprintf(stderr,
                "  entries spread %llu ns, exits spread %llu ns, first entry to last exit %llu ns\n",
