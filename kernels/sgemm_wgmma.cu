@@ -180,7 +180,10 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
                : CUtensorMap{};
   KWB_CUDA_CHECK(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)));
-  const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k), group = tileGroup();
+  const int m = int(g.shape.m), n = int(g.shape.n), k = int(g.shape.k);
+  // Grouped order; measurement builds: KWB_WGMMA_ORDER=hilbert (detail/wgmma_unit_order.cuh).
+  const int group =
+      wgmma::unitOrder((tilesM + CM - 1) / CM, (grid.tilesN + CN - 1) / CN, tileGroup());
   if constexpr (CM * CN == 1) {
     // A CTA per SM for the 128-row tile (its shared memory fills the SM); for the 64-row tile,
     // as many as the driver says fit (two as built), or one where the grid fits the SMs.
@@ -195,8 +198,9 @@ void launchTiles(const GemmArgs& g, const detail::HalfOperands& ops, const Split
           cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     }
     const std::int64_t slots = std::int64_t(detail::multiprocessors()) * perSm;
-    const unsigned blocks = unsigned(std::min<std::int64_t>(units, slots));
-#ifdef KWB_PERF_EXPERIMENT  // measurement builds only: say how many CTAs share an SM
+    // Measurement builds: fewer with KWB_WGMMA_CTAS, and say how many CTAs share an SM.
+    const unsigned blocks = wgmma::forcedCtas(unsigned(std::min<std::int64_t>(units, slots)));
+#ifdef KWB_PERF_EXPERIMENT
     if (BM == 64 && std::getenv("KWB_WGMMA_DEBUG"))
       std::fprintf(stderr, "sgemm.wgmma 64x%d tile: %d CTAs per SM, launching %u for %lld tiles\n",
                    BN, perSm, blocks, static_cast<long long>(units));
