@@ -57,7 +57,7 @@ __host__ __device__ constexpr int clusterUnits(int tilesM, int tilesN) {
 }
 template <int CM, int CN>
 __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
-#ifdef KWB_PERF_EXPERIMENT
+#if defined(KWB_PERF_EXPERIMENT) && defined(KWB_WGMMA_ORDERED)  // detail/wgmma_unit_order.cuh
   const std::uint32_t ordered = group < 0 ? gUnitOrder[-1 - group + u] : 0u;
   const detail::TileCoord t =
       group < 0

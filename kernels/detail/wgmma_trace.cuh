@@ -11,9 +11,11 @@
 // one store to device memory with no load before it. The marks still slow the kernel: on an H200
 // at 768^3 the 128x64 tile took 5.4 us in this build against 4.4 in a release build (5.6 when
 // the marks loaded a pointer and wrote into mapped host memory), and they reorder the tiles
-// (kernels/PERF_NOTES.md); the global timer reads at entry and exit are the suspect, not
-// measured. Compare a trace build's cycles within one tile, and its medians with a release
-// build's.
+// (kernels/PERF_NOTES.md). Interleaved against a release build the trace build read 13-20% slower
+// at 512^3-1024^3 (SAME at 4096^3; 2-4 points of it a read since moved behind its own flag,
+// detail/wgmma_unit_order.cuh) with and without the global-timer reads at entry and exit, so the
+// marks' stores are the cost, not those reads. Compare a trace build's cycles within one tile,
+// and its medians with a release build's.
 #if defined(KWB_PERF_EXPERIMENT) && defined(KWB_WGMMA_TRACE)
 #include <cuda_runtime.h>
 

@@ -2,9 +2,11 @@
 #pragma once
 // Measurement builds only (KWB_PERF_EXPERIMENT): sgemm.wgmma's persistent grid in another unit
 // order, or with fewer CTAs, chosen by environment switches; other builds keep the grouped order
-// and the full grid (the pass-through functions at the end). Measured on an H200: neither pays
-// (kernels/PERF_NOTES.md, "The Hilbert-curve order"). Included by sgemm_wgmma_kernel.cuh alone,
-// whose one includer (sgemm_wgmma.cu) owns the device table below.
+// and the full grid (the pass-through functions at the end). The order also needs
+// -DKWB_WGMMA_ORDERED: the kernel's read of it made every tile kernel 2-4% slower at 512^3-1024^3,
+// and a measurement build's kernels must be the release build's. Measured on an H200: neither
+// pays (kernels/PERF_NOTES.md, "The Hilbert-curve order"). Included by sgemm_wgmma_kernel.cuh
+// alone, whose one includer (sgemm_wgmma.cu) owns the device table below.
 #ifdef KWB_PERF_EXPERIMENT
 #include <cuda_runtime.h>
 
@@ -25,17 +27,30 @@ namespace kwb::kernels::wgmma {
 // Measurement builds only: an order of the work units the host uploads (KWB_WGMMA_ORDER=hilbert,
 // detail/hilbert_order.h), entry u of a grid's order the unit (row << 16) | col; read where
 // `group` is negative, the grid's order at offset -1 - group.
+#ifdef KWB_WGMMA_ORDERED
 inline constexpr int kMaxOrderedUnits = 16384;
 __device__ std::uint32_t gUnitOrder[kMaxOrderedUnits];
+#endif
 
-// Measurement builds only: KWB_WGMMA_ORDER=hilbert walks the units of a unitsM x unitsN grid along
-// a Hilbert curve (detail/hilbert_order.h). Each grid's order has its own place in the device's
-// table, uploaded at its first launch, so that a CUDA graph captured for one shape still reads its
-// own order after another shape's launches. Returns the group the kernel takes: -1 - the order's
-// offset in the table, or `group` where the switch is off or the table is full.
+// Measurement builds with KWB_WGMMA_ORDERED only: KWB_WGMMA_ORDER=hilbert walks the units of a
+// unitsM x unitsN grid along a Hilbert curve (detail/hilbert_order.h). Each grid's order has its
+// own place in the device's table, uploaded at its first launch, so that a CUDA graph captured for
+// one shape still reads its own order after another shape's launches. Returns the group the kernel
+// takes: -1 - the order's offset in the table, or `group` where the switch is off or the table is
+// full.
 inline int unitOrder(int unitsM, int unitsN, int group) {
   const char* e = std::getenv("KWB_WGMMA_ORDER");
   if (e == nullptr || std::string(e) != "hilbert") return group;
+#ifndef KWB_WGMMA_ORDERED
+  static const bool said = [] {
+    std::fprintf(stderr,
+                 "sgemm.wgmma: KWB_WGMMA_ORDER=hilbert needs a build with "
+                 "-DKWB_WGMMA_ORDERED; the tiles run in grouped order\n");
+    return true;
+  }();
+  (void)said, (void)unitsM, (void)unitsN;
+  return group;
+#else
   static std::map<std::tuple<int, int, int>, int> offsets;  // (device, rows, cols) -> offset
   static std::map<int, int> used;                           // device -> entries taken
   int device = 0;
@@ -56,6 +71,7 @@ inline int unitOrder(int unitsM, int unitsN, int group) {
     std::fprintf(stderr, "sgemm.wgmma: %dx%d units in Hilbert order (table offset %d)\n", unitsM,
                  unitsN, it->second);
   return -1 - it->second;
+#endif
 }
 
 // Measurement builds only: KWB_WGMMA_CTAS=N launches an unclustered grid of at most N CTAs.
