@@ -57,16 +57,13 @@ __host__ __device__ constexpr int clusterUnits(int tilesM, int tilesN) {
 }
 template <int CM, int CN>
 __device__ __forceinline__ detail::TileCoord unitTile(int u, int tilesM, int tilesN, int group) {
+  const detail::TileCoord t =
 #if defined(KWB_PERF_EXPERIMENT) && defined(KWB_WGMMA_ORDERED)  // detail/wgmma_unit_order.cuh
-  const std::uint32_t ordered = group < 0 ? gUnitOrder[-1 - group + u] : 0u;
-  const detail::TileCoord t =
       group < 0
-          ? detail::TileCoord{int(ordered >> 16), int(ordered & 0xFFFFu)}
-          : detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, (tilesN + CN - 1) / CN, group);
-#else
-  const detail::TileCoord t =
-      detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, (tilesN + CN - 1) / CN, group);
+          ? orderedTile(-1 - group + u)
+          :
 #endif
+          detail::groupedTile(unsigned(u), (tilesM + CM - 1) / CM, (tilesN + CN - 1) / CN, group);
   const int rank = int(blockIdx.x) % (CM * CN);
   return {t.tileRow * CM + rank % CM, t.tileCol * CN + rank / CM};
 }

@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "detail/gemm_tile_io.cuh"
 #include "detail/hilbert_order.h"
 #include "kwb/cuda/check.h"
 
@@ -30,6 +31,12 @@ namespace kwb::kernels::wgmma {
 #ifdef KWB_WGMMA_ORDERED
 inline constexpr int kMaxOrderedUnits = 16384;
 __device__ std::uint32_t gUnitOrder[kMaxOrderedUnits];
+
+// The unit at entry i of the table (the grid's offset plus the unit's place in its order).
+__device__ __forceinline__ detail::TileCoord orderedTile(int i) {
+  const std::uint32_t v = gUnitOrder[i];
+  return {int(v >> 16), int(v & 0xFFFFu)};
+}
 #endif
 
 // Measurement builds with KWB_WGMMA_ORDERED only: KWB_WGMMA_ORDER=hilbert walks the units of a
